@@ -1,0 +1,40 @@
+"""riskstats: exact odds, fast simulation and full-game self-play for the board game Risk.
+
+The public API is imported lazily, so that ``import riskstats`` (and the CLI) starts quickly and
+numba is loaded only by the functions that compile kernels.
+
+>>> import riskstats
+>>> riskstats.battle(3, 2, exact=True).p_win
+Fraction(6610505, 10077696)
+"""
+from importlib import import_module
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("riskstats")
+except PackageNotFoundError:  # running from a source tree that was not installed
+    __version__ = "0+unknown"
+
+_PUBLIC = {
+    "DiceRules": "riskstats.dice",
+    "round_outcomes": "riskstats.dice",
+    "RiskstatsError": "riskstats.errors",
+    "battle": "riskstats.battle",
+    "BattleOdds": "riskstats.battle",
+    "win_table": "riskstats.battle",
+    "win_values": "riskstats.battle",
+    "chain": "riskstats.chain",
+    "ChainOdds": "riskstats.chain",
+    "attackers_needed": "riskstats.chain",
+}
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name: str):
+    if name in _PUBLIC:
+        return getattr(import_module(_PUBLIC[name]), name)
+    raise AttributeError(f"module 'riskstats' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *_PUBLIC])

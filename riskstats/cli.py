@@ -1,0 +1,296 @@
+"""The ``riskstats`` command line: a thin skin over the library.
+
+Each command parses its options, calls one library function and prints a table (or JSON with
+``--json``). Library errors (`RiskstatsError`) and usage errors become a one-line message on stderr
+and exit status 2; nothing here computes odds. Heavy modules (numba, pandas) are imported inside the
+commands that need them, so start-up stays quick.
+
+The command names, argument names and JSON keys are a contract relied on by scripts: add, never rename.
+"""
+import functools
+import inspect
+import json
+import sys
+from fractions import Fraction
+from typing import Annotated
+
+import typer
+from typer.core import TyperGroup
+
+from riskstats.dice import DiceRules
+from riskstats.errors import RiskstatsError
+
+CONVENTION = "attackers = armies able to roll (one more stays on the attacking territory)"
+
+
+class _OneLineErrors(TyperGroup):
+    """Turn usage and library errors into one line on stderr and exit status 2, no traceback."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except RiskstatsError as error:
+            typer.echo(f"error: {error}", err=True)
+            sys.exit(2)
+        except typer.Abort:
+            typer.echo("aborted", err=True)
+            sys.exit(130)
+        except Exception as error:  # click's usage errors, whichever click typer ships with
+            if not (hasattr(error, "format_message") and hasattr(error, "exit_code")):
+                raise
+            typer.echo(f"error: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+app = typer.Typer(
+    cls=_OneLineErrors,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    help="Exact odds and fast simulations for the board game Risk. " + CONVENTION + ".",
+)
+
+_RULES = "Dice rules"
+_RULE_PARAMETERS = [
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                      annotation=Annotated[kind, typer.Option(flag, help=text, rich_help_panel=_RULES)])
+    for name, kind, default, flag, text in [
+        ("attacker_dice", int, 3, "--attacker-dice", "Most dice the attacker may roll (1-3)."),
+        ("defender_dice", int, 2, "--defender-dice", "Most dice the defender may roll (1-3)."),
+        ("attacker_sides", int, 6, "--attacker-sides", "Faces of the attacker's dice."),
+        ("defender_sides", int, 6, "--defender-sides", "Faces of the defender's dice."),
+        ("ties", str, "defender", "--ties", "Who wins ties: defender or attacker."),
+        ("defender_modifier", int, 0, "--defender-modifier",
+         "Added to the defender's highest die (+1 bunker, -1 ammo shortage)."),
+    ]
+]
+
+
+def with_rules(command):
+    """Give a command the shared dice-rule options; it receives them as one ``rules`` argument."""
+    signature = inspect.signature(command)
+    names = [p.name for p in _RULE_PARAMETERS]
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        rules = DiceRules(**{name: kwargs.pop(name) for name in names})
+        return command(*args, rules=rules, **kwargs)
+
+    kept = [p for p in signature.parameters.values() if p.name != "rules"]
+    wrapper.__signature__ = signature.replace(parameters=kept + _RULE_PARAMETERS)
+    return wrapper
+
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+TerritoryArmies = Annotated[bool, typer.Option(
+    "--territory-armies", help="Read the attacking number as armies on the territory (one stays behind).")]
+
+
+def _number(value):
+    """JSON form of a probability or expectation: a float, or "numerator/denominator" when exact."""
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    return float(value)
+
+
+def _print_json(payload: dict) -> None:
+    typer.echo(json.dumps(payload, indent=2))
+
+
+def _print_table(title: str, columns: list[str], rows, caption: str | None = None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, caption=caption)
+    for column in columns:
+        table.add_column(column, justify="right")
+    for row in rows:
+        table.add_row(*(str(cell) for cell in row))
+    Console().print(table)
+
+
+def _attackers(value: int, territory_armies: bool) -> int:
+    return value - 1 if territory_armies else value
+
+
+def _rules_dict(rules: DiceRules) -> dict:
+    from dataclasses import asdict
+
+    return asdict(rules)
+
+
+def _percent(p) -> str:
+    return f"{100 * float(p):.4f}%"
+
+
+@app.command("round")
+@with_rules
+def round_(
+    adice: Annotated[int, typer.Argument(metavar="ADICE", help="Dice the attacker rolls.")],
+    ddice: Annotated[int, typer.Argument(metavar="DDICE", help="Dice the defender rolls.")],
+    as_json: JsonFlag = False,
+    *,
+    rules: DiceRules,
+):
+    """The exact outcome table of one roll, as fractions and decimals."""
+    fractions = rules.outcome_fractions(adice, ddice)
+    k = len(fractions) - 1
+    outcomes = [{"attacker_loses": i, "defender_loses": k - i, "p": float(f), "fraction": _number(f)}
+                for i, f in enumerate(fractions)]
+    if as_json:
+        _print_json({"attacker_dice": adice, "defender_dice": ddice,
+                     "rules": _rules_dict(rules), "outcomes": outcomes})
+        return
+    _print_table(f"One roll: {adice} attacker dice vs {ddice} defender dice",
+                 ["attacker loses", "defender loses", "fraction", "p"],
+                 [(o["attacker_loses"], o["defender_loses"], o["fraction"], f"{o['p']:.6f}") for o in outcomes])
+
+
+@app.command()
+@with_rules
+def odds(
+    attackers: Annotated[int, typer.Argument(metavar="A", help="Attackers (armies able to roll).")],
+    defenders: Annotated[int, typer.Argument(metavar="D", help="Defenders.")],
+    stop_at: Annotated[int, typer.Option(help="Stop once down to this many attackers.")] = 0,
+    cautious: Annotated[bool, typer.Option(help="With --stop-at: never roll more dice than the attackers above it.")] = False,
+    goal: Annotated[int, typer.Option(help="Succeed once the defender is down to this many.")] = 0,
+    exact: Annotated[bool, typer.Option(help="Rational arithmetic; probabilities printed as fractions.")] = False,
+    territory_armies: TerritoryArmies = False,
+    as_json: JsonFlag = False,
+    *,
+    rules: DiceRules,
+):
+    """Exact odds and end-state distribution of one battle."""
+    from riskstats.battle import battle
+
+    result = battle(_attackers(attackers, territory_armies), defenders, rules,
+                    stop_at=stop_at, goal=goal, cautious=cautious, exact=exact)
+    order = sorted(zip(result.attackers_left.tolist(), result.defenders_left.tolist(), result.p))
+    payload = {
+        "attackers": result.attackers,
+        "defenders": result.defenders,
+        "stop_at": stop_at,
+        "goal": goal,
+        "rules": _rules_dict(rules),
+        "convention": CONVENTION,
+        "p_win": _number(result.p_win),
+        "p_lose": _number(result.p_lose),
+        **({"p_goal": _number(result.p_goal)} if goal else {}),
+        "expected_attacker_losses": _number(result.expected_attacker_losses),
+        "expected_defender_losses": _number(result.expected_defender_losses),
+        "sd_attacker_losses": result.sd_attacker_losses,
+        "sd_defender_losses": result.sd_defender_losses,
+        "outcomes": [{"attackers_left": a, "defenders_left": d, "p": _number(p)} for a, d, p in order],
+    }
+    if as_json:
+        _print_json(payload)
+        return
+    summary = [("P(win)", _percent(result.p_win)), ("P(lose)", _percent(result.p_lose))]
+    if goal:
+        summary.append((f"P(defenders <= {goal})", _percent(result.p_goal)))
+    summary += [
+        ("attacker losses", f"{float(result.expected_attacker_losses):.3f} ± {result.sd_attacker_losses:.3f}"),
+        ("defender losses", f"{float(result.expected_defender_losses):.3f} ± {result.sd_defender_losses:.3f}"),
+    ]
+    title = f"{result.attackers} attackers vs {defenders} defenders"
+    _print_table(title, ["", "value"], summary, caption=CONVENTION)
+    _print_table("End states", ["attackers left", "defenders left", "p"],
+                 [(a, d, p if exact else f"{p:.6f}") for a, d, p in order])
+
+
+@app.command()
+@with_rules
+def table(
+    attackers: Annotated[int, typer.Option("--attackers", help="Largest number of attackers.")],
+    defenders: Annotated[int, typer.Option("--defenders", help="Largest number of defenders.")],
+    output_format: Annotated[str, typer.Option("--format", help="text, csv or json.")] = "text",
+    stop_at: Annotated[int, typer.Option(help="Stop once down to this many attackers.")] = 0,
+    goal: Annotated[int, typer.Option(help="Succeed once the defender is down to this many.")] = 0,
+    as_json: JsonFlag = False,
+    *,
+    rules: DiceRules,
+):
+    """P(win) for every battle from 1..N attackers against 1..M defenders."""
+    from riskstats.battle import win_table
+
+    output_format = "json" if as_json else output_format
+    if output_format not in ("text", "csv", "json"):
+        raise RiskstatsError(f"--format must be text, csv or json, got {output_format!r}")
+    frame = win_table(attackers, defenders, rules, stop_at=stop_at, goal=goal)
+    if output_format == "csv":
+        typer.echo(frame.to_csv(index=False), nl=False)
+    elif output_format == "json":
+        typer.echo(frame.to_json(orient="records"))
+    else:
+        column = frame.columns[-1]
+        grid = frame.pivot(index="attackers", columns="defenders", values=column)
+        rows = [[a, *(f"{p:.3f}" for p in values)] for a, values in zip(grid.index, grid.to_numpy())]
+        _print_table(f"{column} by attackers (rows) and defenders (columns)",
+                     ["A \\ D", *map(str, grid.columns)], rows, caption=CONVENTION)
+
+
+@app.command()
+@with_rules
+def chain(
+    attackers: Annotated[int, typer.Argument(metavar="A", help="Attackers (armies able to roll).")],
+    defenders: Annotated[list[int], typer.Argument(metavar="D1 D2 ...", help="Defenders of each territory, in order.")],
+    leave: Annotated[int, typer.Option(help="Armies left in each conquered territory.")] = 1,
+    stop_at: Annotated[int, typer.Option(help="Give up once down to this many attackers.")] = 0,
+    exact: Annotated[bool, typer.Option(help="Rational arithmetic; probabilities printed as fractions.")] = False,
+    territory_armies: TerritoryArmies = False,
+    as_json: JsonFlag = False,
+    *,
+    rules: DiceRules,
+):
+    """Exact odds of conquering a chain of territories in order."""
+    from riskstats.chain import chain as chain_odds
+
+    result = chain_odds(_attackers(attackers, territory_armies), defenders, rules,
+                        leave=leave, stop_at=stop_at, exact=exact)
+    payload = {
+        "attackers": result.attackers,
+        "defenders": list(result.defenders),
+        "leave": leave,
+        "rules": _rules_dict(rules),
+        "convention": CONVENTION,
+        "p_all": _number(result.p_all),
+        "p_at_least": [_number(p) for p in result.p_at_least],
+        "expected_armies_left": _number(result.expected_armies_left),
+    }
+    if as_json:
+        _print_json(payload)
+        return
+    rows = [(k, d, _percent(p)) for k, (d, p) in enumerate(zip(result.defenders, result.p_at_least), 1)]
+    _print_table(f"Chain from {result.attackers} attackers, leaving {leave} per territory",
+                 ["k", "defenders", "P(at least k conquered)"], rows,
+                 caption=f"expected armies left {float(result.expected_armies_left):.3f}; {CONVENTION}")
+
+
+@app.command()
+@with_rules
+def need(
+    defenders: Annotated[list[int], typer.Argument(metavar="D [D2 ...]", help="Defenders (several: a chain).")],
+    p: Annotated[float, typer.Option("--p", help="Wanted probability of conquering all, in (0, 1].")],
+    leave: Annotated[int, typer.Option(help="Armies left in each conquered territory of a chain.")] = 1,
+    as_json: JsonFlag = False,
+    *,
+    rules: DiceRules,
+):
+    """The smallest number of attackers that wins with probability at least P."""
+    from riskstats.chain import attackers_needed
+
+    result = attackers_needed(defenders, p, rules, leave=leave)
+    payload = {"defenders": defenders, "p": p, "attackers": result.attackers,
+               "territory_armies": result.attackers + 1, "p_win": result.p_win, "convention": CONVENTION}
+    if as_json:
+        _print_json(payload)
+        return
+    _print_table(f"Attackers needed for P >= {p} against {' then '.join(map(str, defenders))}",
+                 ["attackers", "armies on territory", "P(win)"],
+                 [(result.attackers, result.attackers + 1, _percent(result.p_win))], caption=CONVENTION)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
