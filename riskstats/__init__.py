@@ -4,7 +4,7 @@ The public API is imported lazily, so that ``import riskstats`` (and the CLI) st
 numba is loaded only by the functions that compile kernels.
 
 >>> import riskstats
->>> riskstats.battle(3, 2, exact=True).p_win
+>>> riskstats.battle_odds(3, 2, exact=True).p_win
 Fraction(6610505, 10077696)
 """
 from importlib import import_module
@@ -19,11 +19,11 @@ _PUBLIC = {
     "DiceRules": "riskstats.dice",
     "round_outcomes": "riskstats.dice",
     "RiskstatsError": "riskstats.errors",
-    "battle": "riskstats.battle",
+    "battle_odds": "riskstats.battle",
     "BattleOdds": "riskstats.battle",
     "win_table": "riskstats.battle",
     "win_values": "riskstats.battle",
-    "chain": "riskstats.chain",
+    "chain_odds": "riskstats.chain",
     "ChainOdds": "riskstats.chain",
     "attackers_needed": "riskstats.chain",
 }

@@ -231,7 +231,7 @@ def validate_battle(attackers, defenders, stop_at, goal, exact) -> tuple[int, in
     return attackers, defenders, stop_at, goal
 
 
-def battle(attackers: int, defenders: int, rules: DiceRules | None = None, *, stop_at: int = 0,
+def battle_odds(attackers: int, defenders: int, rules: DiceRules | None = None, *, stop_at: int = 0,
            goal: int = 0, cautious: bool = False, exact: bool = False) -> BattleOdds:
     """The exact end-state distribution of one battle and its summary.
 
@@ -255,10 +255,10 @@ def battle(attackers: int, defenders: int, rules: DiceRules | None = None, *, st
 
     Examples
     --------
-    >>> battle(3, 2, exact=True).p_win
+    >>> battle_odds(3, 2, exact=True).p_win
     Fraction(6610505, 10077696)
-    >>> round(battle(10, 5).p_win, 6)
-    0.89003
+    >>> round(battle_odds(10, 5).p_win, 6)
+    0.916284
     """
     rules = rules or DiceRules()
     attackers, defenders, stop_at, goal = validate_battle(attackers, defenders, stop_at, goal, exact)
@@ -287,7 +287,7 @@ def win_table(attackers: int, defenders: int, rules: DiceRules | None = None, *,
     --------
     >>> t = win_table(3, 3)
     >>> round(float(t.query("attackers == 3 and defenders == 2").p_win.iloc[0]), 6)
-    0.655959
+    0.655954
     """
     import pandas as pd
 

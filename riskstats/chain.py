@@ -41,21 +41,24 @@ class ChainOdds:
     exact: bool
     distribution: np.ndarray = field(repr=False)
 
+    def _scalar(self, value):
+        return value if self.exact else float(value)
+
     @property
     def p_at_least(self) -> list:
         """``p_at_least[k - 1]`` = P(at least k territories conquered), k = 1..len(defenders)."""
         by_count = self.distribution.sum(axis=1)
-        return [by_count[k:].sum() for k in range(1, len(self.defenders) + 1)]
+        return [self._scalar(by_count[k:].sum()) for k in range(1, len(self.defenders) + 1)]
 
     @property
     def p_all(self):
         """P(every territory in the chain conquered)."""
-        return self.distribution[-1].sum()
+        return self._scalar(self.distribution[-1].sum())
 
     @property
     def expected_armies_left(self):
         """E[armies left at the end], counting 0 where nothing is left."""
-        return (self.distribution.sum(axis=0) * np.arange(self.distribution.shape[1])).sum()
+        return self._scalar((self.distribution.sum(axis=0) * np.arange(self.distribution.shape[1])).sum())
 
     @property
     def outcomes(self):
@@ -85,7 +88,7 @@ def _validate_defenders(defenders) -> tuple[int, ...]:
     return defenders
 
 
-def chain(attackers: int, defenders: int | Sequence[int], rules=None, *, leave: int = 1,
+def chain_odds(attackers: int, defenders: int | Sequence[int], rules=None, *, leave: int = 1,
           stop_at: int = 0, exact: bool = False) -> ChainOdds:
     """Exact odds of conquering a chain of territories in order.
 
@@ -106,11 +109,11 @@ def chain(attackers: int, defenders: int | Sequence[int], rules=None, *, leave: 
 
     Examples
     --------
-    >>> c = chain(10, [3, 2])
+    >>> c = chain_odds(10, [3, 2])
     >>> round(c.p_all, 6), round(c.p_at_least[0], 6)
-    (0.859684, 0.975607)
-    >>> from riskstats.battle import battle
-    >>> bool(chain(3, [2], exact=True).p_all == battle(3, 2, exact=True).p_win)
+    (0.895453, 0.9811)
+    >>> from riskstats.battle import battle_odds
+    >>> bool(chain_odds(3, [2], exact=True).p_all == battle_odds(3, 2, exact=True).p_win)
     True
     """
     attackers = check_armies("attackers", attackers)
@@ -169,7 +172,7 @@ def attackers_needed(defenders: int | Sequence[int], p: float, rules=None, *, le
         raise RiskstatsError(f"p must be a probability in (0, 1], got {p!r}")
 
     def p_all(a: int) -> float:
-        return float(chain(a, defenders, rules, leave=leave).p_all)
+        return float(chain_odds(a, defenders, rules, leave=leave).p_all)
 
     low, high = 0, 1  # p_all(low) < p <= p_all(high) once found
     while p_all(high) < p:

@@ -153,7 +153,8 @@ def odds(
     attackers: Annotated[int, typer.Argument(metavar="A", help="Attackers (armies able to roll).")],
     defenders: Annotated[int, typer.Argument(metavar="D", help="Defenders.")],
     stop_at: Annotated[int, typer.Option(help="Stop once down to this many attackers.")] = 0,
-    cautious: Annotated[bool, typer.Option(help="With --stop-at: never roll more dice than the attackers above it.")] = False,
+    cautious: Annotated[bool, typer.Option(
+        help="With --stop-at: never roll more dice than the attackers above it.")] = False,
     goal: Annotated[int, typer.Option(help="Succeed once the defender is down to this many.")] = 0,
     exact: Annotated[bool, typer.Option(help="Rational arithmetic; probabilities printed as fractions.")] = False,
     territory_armies: TerritoryArmies = False,
@@ -162,9 +163,9 @@ def odds(
     rules: DiceRules,
 ):
     """Exact odds and end-state distribution of one battle."""
-    from riskstats.battle import battle
+    from riskstats.battle import battle_odds
 
-    result = battle(_attackers(attackers, territory_armies), defenders, rules,
+    result = battle_odds(_attackers(attackers, territory_armies), defenders, rules,
                     stop_at=stop_at, goal=goal, cautious=cautious, exact=exact)
     order = sorted(zip(result.attackers_left.tolist(), result.defenders_left.tolist(), result.p))
     payload = {
@@ -244,7 +245,7 @@ def chain(
     rules: DiceRules,
 ):
     """Exact odds of conquering a chain of territories in order."""
-    from riskstats.chain import chain as chain_odds
+    from riskstats.chain import chain_odds
 
     result = chain_odds(_attackers(attackers, territory_armies), defenders, rules,
                         leave=leave, stop_at=stop_at, exact=exact)

@@ -146,8 +146,8 @@ def round_outcomes(attacker_dice: int, defender_dice: int, rules: DiceRules | No
 
     Examples
     --------
-    >>> round_outcomes(2, 2)[["attacker_loses", "defender_loses", "fraction"]].to_string(index=False)
-    ' attacker_loses  defender_loses fraction\\n              0               2  295/1296\\n              1               1    35/108\\n              2               0  581/1296'
+    >>> round_outcomes(2, 2).fraction.tolist()
+    [Fraction(295, 1296), Fraction(35, 108), Fraction(581, 1296)]
     """
     import pandas as pd
 

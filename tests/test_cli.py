@@ -1,0 +1,122 @@
+"""The command line: the contract's names and JSON keys, tables, and one-line errors."""
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from riskstats.battle import battle_odds
+from riskstats.chain import attackers_needed, chain_odds
+from riskstats.cli import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def run_json(*args):
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_round_json():
+    out = run_json("round", 3, 2)
+    assert [o["fraction"] for o in out["outcomes"]] == ["1445/3888", "2611/7776", "2275/7776"]
+    assert [(o["attacker_loses"], o["defender_loses"]) for o in out["outcomes"]] == [(0, 2), (1, 1), (2, 0)]
+    assert sum(o["p"] for o in out["outcomes"]) == pytest.approx(1)
+
+
+def test_odds_json_keys_and_values():
+    out = run_json("odds", 10, 5)
+    for key in ("attackers", "defenders", "p_win", "p_lose", "expected_attacker_losses",
+                "expected_defender_losses", "outcomes"):
+        assert key in out
+    assert "p_goal" not in out
+    assert out["p_win"] == pytest.approx(battle_odds(10, 5).p_win, abs=1e-15)
+    assert set(out["outcomes"][0]) == {"attackers_left", "defenders_left", "p"}
+    assert sum(o["p"] for o in out["outcomes"]) == pytest.approx(1)
+
+
+def test_odds_exact_prints_fractions():
+    out = run_json("odds", 3, 2, "--exact")
+    assert out["p_win"] == "6610505/10077696"
+    assert all("/" in o["p"] for o in out["outcomes"])
+
+
+def test_odds_options_reach_the_engine():
+    out = run_json("odds", 10, 6, "--stop-at", 2, "--goal", 1, "--defender-sides", 8, "--ties", "attacker")
+    assert out["p_goal"] == pytest.approx(
+        battle_odds(10, 6, out_rules(out), stop_at=2, goal=1).p_goal, abs=1e-15)
+    assert run_json("odds", 11, 5, "--territory-armies")["attackers"] == 10
+
+
+def out_rules(out):
+    from riskstats.dice import DiceRules
+
+    return DiceRules(**out["rules"])
+
+
+def test_odds_text_states_the_convention():
+    result = run("odds", 10, 5)
+    assert result.exit_code == 0
+    assert "armies able to roll" in result.stdout
+    assert "91.6284%" in result.stdout
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv", "json"])
+def test_table_formats(fmt):
+    result = run("table", "--attackers", 4, "--defenders", 3, "--format", fmt)
+    assert result.exit_code == 0
+    if fmt == "csv":
+        lines = result.stdout.strip().splitlines()
+        assert lines[0] == "attackers,defenders,p_win" and len(lines) == 13
+    elif fmt == "json":
+        rows = json.loads(result.stdout)
+        assert rows[7] == {"attackers": 3, "defenders": 2, "p_win": pytest.approx(0.6559539998)}
+    else:
+        assert "0.656" in result.stdout
+
+
+def test_chain_and_need_json():
+    out = run_json("chain", 10, 3, 2)
+    expected = chain_odds(10, [3, 2])
+    assert out["p_all"] == pytest.approx(expected.p_all)
+    assert out["p_at_least"] == pytest.approx(expected.p_at_least)
+    assert out["expected_armies_left"] == pytest.approx(expected.expected_armies_left)
+    need = run_json("need", 5, "--p", 0.8)
+    assert (need["attackers"], need["p_win"]) == (8, pytest.approx(attackers_needed(5, 0.8).p_win))
+    assert run_json("need", 3, 2, "--p", 0.5)["attackers"] == attackers_needed([3, 2], 0.5).attackers
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["odds", "0", "5"], "attackers must be from 1 to 1000000, got 0"),
+        (["odds", "x", "5"], "'A'"),
+        (["odds", "5"], "Missing argument 'D'"),
+        (["odds", "5", "3", "--attacker-dice", "4"], "attacker_dice must be from 1 to 3, got 4"),
+        (["odds", "5", "3", "--ties", "zombie"], "got 'zombie'"),
+        (["odds", "5", "3", "--stop-at", "5"], "stop_at must be below the attackers (5), got 5"),
+        (["odds", "900", "900", "--exact"], "exact answers are limited"),
+        (["round", "3", "3"], "defender dice must be from 1 to 2, got 3"),
+        (["need", "5", "--p", "1.5"], "got 1.5"),
+        (["table", "--attackers", "3", "--defenders", "3", "--format", "xml"], "got 'xml'"),
+        (["bogus"], "No such command"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, needle):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0]
+
+
+def test_python_dash_m_runs_the_cli():
+    done = subprocess.run([sys.executable, "-m", "riskstats", "odds", "3", "2", "--json"],
+                          capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)["p_win"] == pytest.approx(0.6559539998)
