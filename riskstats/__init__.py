@@ -8,12 +8,6 @@ numba is loaded only by the functions that compile kernels.
 Fraction(6610505, 10077696)
 """
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("riskstats")
-except PackageNotFoundError:  # running from a source tree that was not installed
-    __version__ = "0+unknown"
 
 _PUBLIC = {
     "DiceRules": "riskstats.dice",
@@ -31,6 +25,13 @@ __all__ = sorted(_PUBLIC)
 
 
 def __getattr__(name: str):
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("riskstats")
+        except PackageNotFoundError:  # a source tree that was not installed
+            return "0+unknown"
     if name in _PUBLIC:
         return getattr(import_module(_PUBLIC[name]), name)
     raise AttributeError(f"module 'riskstats' has no attribute {name!r}")

@@ -11,9 +11,11 @@ The battle ends when the attacker is down to ``stop_at`` or fewer attackers (0: 
 defender to ``goal`` or fewer (0: conquered).
 
 This module owns the two kernels every exact answer uses, the forward sweep of probability mass and
-the backward sweep of win values, and the public `battle` and `win_table`. Each kernel is one Python
-function: compiled by numba for float64, run as plain Python over `fractions.Fraction` object arrays
-for exact answers. Chains of battles and the inverse query live in `riskstats.chain`.
+the backward sweep of win values, and the public `battle_odds` and `win_table`. Each kernel is one
+Python function: compiled by numba for float64, run as plain Python over `fractions.Fraction` object
+arrays for exact answers, and interpreted for battles small enough that numba's start-up would cost
+more than the work (a quick CLI lookup never loads numba). Chains of battles and the inverse query
+live in `riskstats.chain`.
 """
 from __future__ import annotations
 
@@ -23,7 +25,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from riskstats._numba import jit
 from riskstats.dice import DiceRules
 from riskstats.errors import RiskstatsError, check_int
 
@@ -31,9 +32,10 @@ MAX_ARMIES = 1_000_000
 """The largest army either side may have in a float answer."""
 MAX_EXACT_STATES = 90_000
 """The largest attackers x defenders product answered in rational arithmetic (it grows fast)."""
+INTERPRETED_STATES = 4096
+"""Float answers with at most this many attackers x defenders states run the kernel uncompiled."""
 
 
-@jit
 def _sweep(P, na_of_a, nd_of_d, init, D, S, G, work, end_d, end_a):  # pragma: no cover - compiled
     """Push probability mass from the starting states to the end states of a battle.
 
@@ -72,7 +74,6 @@ def _sweep(P, na_of_a, nd_of_d, init, D, S, G, work, end_d, end_a):  # pragma: n
                     work[(t - k) & 3, a2] += q
 
 
-@jit
 def _win_values(P, na_of_a, nd_of_d, S, G, out):  # pragma: no cover - compiled
     """out[a, d] = P(the defender is down to G or fewer before the attacker is down to S or fewer)."""
     N = out.shape[0] - 1
@@ -93,9 +94,13 @@ def _win_values(P, na_of_a, nd_of_d, S, G, out):  # pragma: no cover - compiled
                 out[a, d] = s
 
 
-def _python(kernel):
-    """The plain-Python body of a kernel, which runs over Fraction object arrays."""
-    return getattr(kernel, "py_func", kernel)
+def _kernel(kernel, exact: bool, states: int):
+    """The kernel to run: interpreted for Fractions and small problems, compiled otherwise."""
+    if exact or states <= INTERPRETED_STATES:
+        return kernel
+    from riskstats._numba import compiled
+
+    return compiled(kernel)
 
 
 def dice_by_army(rules: DiceRules, attackers: int, defenders: int, stop_at: int = 0, cautious: bool = False):
@@ -138,7 +143,7 @@ def sweep(rules: DiceRules, init: np.ndarray, defenders: int, stop_at: int = 0, 
     work = zeros((4, A + 1), exact)
     end_d = zeros((A + 1, K), exact)
     end_a = zeros((K, defenders + 1), exact)
-    kernel = _python(_sweep) if exact else _sweep
+    kernel = _kernel(_sweep, exact, A * defenders)
     kernel(rules.table(exact), na_of_a, nd_of_d, init, defenders, stop_at, goal, work, end_d, end_a)
     return end_d, end_a
 
@@ -305,6 +310,6 @@ def win_values(rules: DiceRules, attackers: int, defenders: int, stop_at: int = 
     """The backward kernel's array ``V[a, d]`` for a = 0..attackers, d = 0..defenders (trusted input)."""
     na_of_a, nd_of_d = dice_by_army(rules, attackers, defenders, stop_at)
     out = zeros((attackers + 1, defenders + 1), exact)
-    kernel = _python(_win_values) if exact else _win_values
+    kernel = _kernel(_win_values, exact, attackers * defenders)
     kernel(rules.table(exact), na_of_a, nd_of_d, stop_at, goal, out)
     return out

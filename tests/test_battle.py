@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from riskstats.battle import battle_odds, win_table, win_values
+from riskstats.battle import INTERPRETED_STATES, battle_odds, win_table, win_values
 from riskstats.chain import chain_odds
 from riskstats.dice import DiceRules
 from riskstats.errors import RiskstatsError
@@ -156,3 +156,13 @@ def test_outcomes_frame_shape():
 def test_bad_input_is_refused_by_name(call, message):
     with pytest.raises(RiskstatsError, match=message):
         call()
+
+
+def test_compiled_kernels_agree_with_exact_arithmetic():
+    # 100 x 80 states is above INTERPRETED_STATES, so the float answers come from the compiled kernels
+    assert 100 * 80 > INTERPRETED_STATES
+    exact = battle_odds(100, 80, exact=True)
+    approx = battle_odds(100, 80)
+    assert (exact.outcomes.p.astype(float) - approx.outcomes.p).abs().max() < 1e-14
+    values = win_values(DiceRules(), 100, 80)
+    assert abs(values[100, 80] - float(exact.p_win)) < 1e-14
