@@ -79,19 +79,23 @@ def _win_values(P, na_of_a, nd_of_d, S, G, out):  # pragma: no cover - compiled
     N = out.shape[0] - 1
     M = out.shape[1] - 1
     for a in range(N + 1):
-        for d in range(M + 1):
-            if d <= G:
-                out[a, d] = 1
-            elif a <= S:
+        for d in range(min(G, M) + 1):
+            out[a, d] = 1
+        for d in range(G + 1, M + 1):
+            if a <= S:
                 out[a, d] = 0
-            else:
-                na = na_of_a[a]
-                nd = nd_of_d[d]
-                k = min(na, nd)
-                s = out[a, d] * 0
-                for i in range(k + 1):
-                    s += P[na, nd, i] * out[a - i, d - k + i]
-                out[a, d] = s
+                continue
+            na = na_of_a[a]
+            nd = nd_of_d[d]
+            k = min(na, nd)
+            if k == 2:  # the common case, written out so that the compiler keeps it tight
+                out[a, d] = P[na, nd, 0] * out[a, d - 2] + P[na, nd, 1] * out[a - 1, d - 1] \
+                    + P[na, nd, 2] * out[a - 2, d]
+                continue
+            s = out[a, d] * 0
+            for i in range(k + 1):
+                s += P[na, nd, i] * out[a - i, d - k + i]
+            out[a, d] = s
 
 
 def _kernel(kernel, exact: bool, states: int):
@@ -299,10 +303,11 @@ def win_table(attackers: int, defenders: int, rules: DiceRules | None = None, *,
     rules = rules or DiceRules()
     attackers, defenders, stop_at, goal = validate_battle(attackers, defenders, stop_at, goal, exact)
     values = win_values(rules, attackers, defenders, stop_at, goal, exact)
-    a, d = np.meshgrid(np.arange(stop_at + 1, attackers + 1), np.arange(goal + 1, defenders + 1), indexing="ij")
+    n, m = attackers - stop_at, defenders - goal
     column = "p_goal" if goal else "p_win"
-    return pd.DataFrame({"attackers": a.ravel(), "defenders": d.ravel(),
-                         column: values[stop_at + 1:, goal + 1:].ravel()})
+    return pd.DataFrame({"attackers": np.repeat(np.arange(stop_at + 1, attackers + 1), m),
+                         "defenders": np.tile(np.arange(goal + 1, defenders + 1), n),
+                         column: values[stop_at + 1:, goal + 1:].ravel()}, copy=False)
 
 
 def win_values(rules: DiceRules, attackers: int, defenders: int, stop_at: int = 0, goal: int = 0,

@@ -51,10 +51,26 @@ app = typer.Typer(
     help="Exact odds and fast simulations for the board game Risk. " + CONVENTION + ".",
 )
 
+def whole_number(text: str) -> int:
+    """Parse a whole-number argument, naming the value when it is not one."""
+    try:
+        return int(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a whole number") from None
+
+
+def real_number(text: str) -> float:
+    """Parse a real-number argument, naming the value when it is not one."""
+    try:
+        return float(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a number") from None
+
+
 _RULES = "Dice rules"
 _RULE_PARAMETERS = [
-    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                      annotation=Annotated[kind, typer.Option(flag, help=text, rich_help_panel=_RULES)])
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[
+        kind, typer.Option(flag, help=text, rich_help_panel=_RULES, parser=whole_number if kind is int else None)])
     for name, kind, default, flag, text in [
         ("attacker_dice", int, 3, "--attacker-dice", "Most dice the attacker may roll (1-3)."),
         ("defender_dice", int, 2, "--defender-dice", "Most dice the defender may roll (1-3)."),
@@ -82,6 +98,13 @@ def with_rules(command):
     return wrapper
 
 
+Attackers = Annotated[int, typer.Argument(parser=whole_number, metavar="A", help="Attackers (armies able to roll).")]
+DefenderList = Annotated[list[int], typer.Argument(
+    parser=whole_number, metavar="D1 [D2 ...]", help="Defenders of each territory, in the order attacked.")]
+StopAt = Annotated[int, typer.Option(parser=whole_number, help="Stop once down to this many attackers.")]
+Goal = Annotated[int, typer.Option(parser=whole_number, help="Succeed once the defender is down to this many.")]
+Leave = Annotated[int, typer.Option(parser=whole_number, help="Armies left in each conquered territory.")]
+Exact = Annotated[bool, typer.Option(help="Rational arithmetic; probabilities printed as fractions.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 TerritoryArmies = Annotated[bool, typer.Option(
     "--territory-armies", help="Read the attacking number as armies on the territory (one stays behind).")]
@@ -127,8 +150,8 @@ def _percent(p) -> str:
 @app.command("round")
 @with_rules
 def round_(
-    adice: Annotated[int, typer.Argument(metavar="ADICE", help="Dice the attacker rolls.")],
-    ddice: Annotated[int, typer.Argument(metavar="DDICE", help="Dice the defender rolls.")],
+    adice: Annotated[int, typer.Argument(parser=whole_number, metavar="ADICE", help="Dice the attacker rolls.")],
+    ddice: Annotated[int, typer.Argument(parser=whole_number, metavar="DDICE", help="Dice the defender rolls.")],
     as_json: JsonFlag = False,
     *,
     rules: DiceRules,
@@ -150,13 +173,13 @@ def round_(
 @app.command()
 @with_rules
 def odds(
-    attackers: Annotated[int, typer.Argument(metavar="A", help="Attackers (armies able to roll).")],
-    defenders: Annotated[int, typer.Argument(metavar="D", help="Defenders.")],
-    stop_at: Annotated[int, typer.Option(help="Stop once down to this many attackers.")] = 0,
+    attackers: Attackers,
+    defenders: Annotated[int, typer.Argument(parser=whole_number, metavar="D", help="Defenders.")],
+    stop_at: StopAt = 0,
     cautious: Annotated[bool, typer.Option(
         help="With --stop-at: never roll more dice than the attackers above it.")] = False,
-    goal: Annotated[int, typer.Option(help="Succeed once the defender is down to this many.")] = 0,
-    exact: Annotated[bool, typer.Option(help="Rational arithmetic; probabilities printed as fractions.")] = False,
+    goal: Goal = 0,
+    exact: Exact = False,
     territory_armies: TerritoryArmies = False,
     as_json: JsonFlag = False,
     *,
@@ -203,11 +226,11 @@ def odds(
 @app.command()
 @with_rules
 def table(
-    attackers: Annotated[int, typer.Option("--attackers", help="Largest number of attackers.")],
-    defenders: Annotated[int, typer.Option("--defenders", help="Largest number of defenders.")],
+    attackers: Annotated[int, typer.Option("--attackers", parser=whole_number, help="Largest number of attackers.")],
+    defenders: Annotated[int, typer.Option("--defenders", parser=whole_number, help="Largest number of defenders.")],
     output_format: Annotated[str, typer.Option("--format", help="text, csv or json.")] = "text",
-    stop_at: Annotated[int, typer.Option(help="Stop once down to this many attackers.")] = 0,
-    goal: Annotated[int, typer.Option(help="Succeed once the defender is down to this many.")] = 0,
+    stop_at: StopAt = 0,
+    goal: Goal = 0,
     as_json: JsonFlag = False,
     *,
     rules: DiceRules,
@@ -234,11 +257,11 @@ def table(
 @app.command()
 @with_rules
 def chain(
-    attackers: Annotated[int, typer.Argument(metavar="A", help="Attackers (armies able to roll).")],
-    defenders: Annotated[list[int], typer.Argument(metavar="D1 D2 ...", help="Defenders of each territory, in order.")],
-    leave: Annotated[int, typer.Option(help="Armies left in each conquered territory.")] = 1,
-    stop_at: Annotated[int, typer.Option(help="Give up once down to this many attackers.")] = 0,
-    exact: Annotated[bool, typer.Option(help="Rational arithmetic; probabilities printed as fractions.")] = False,
+    attackers: Attackers,
+    defenders: DefenderList,
+    leave: Leave = 1,
+    stop_at: StopAt = 0,
+    exact: Exact = False,
     territory_armies: TerritoryArmies = False,
     as_json: JsonFlag = False,
     *,
@@ -271,9 +294,9 @@ def chain(
 @app.command()
 @with_rules
 def need(
-    defenders: Annotated[list[int], typer.Argument(metavar="D [D2 ...]", help="Defenders (several: a chain).")],
-    p: Annotated[float, typer.Option("--p", help="Wanted probability of conquering all, in (0, 1].")],
-    leave: Annotated[int, typer.Option(help="Armies left in each conquered territory of a chain.")] = 1,
+    defenders: DefenderList,
+    p: Annotated[float, typer.Option("--p", parser=real_number, help="Wanted P(conquering all), in (0, 1].")],
+    leave: Leave = 1,
     as_json: JsonFlag = False,
     *,
     rules: DiceRules,

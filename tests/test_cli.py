@@ -96,7 +96,9 @@ def test_chain_and_need_json():
     ("args", "needle"),
     [
         (["odds", "0", "5"], "attackers must be from 1 to 1000000, got 0"),
-        (["odds", "x", "5"], "'A'"),
+        (["odds", "x", "5"], "'x' is not a whole number"),
+        (["odds", "5", "3", "--defender-sides", "six"], "'six' is not a whole number"),
+        (["need", "5", "--p", "high"], "'high' is not a number"),
         (["odds", "5"], "Missing argument 'D'"),
         (["odds", "5", "3", "--attacker-dice", "4"], "attacker_dice must be from 1 to 3, got 4"),
         (["odds", "5", "3", "--ties", "zombie"], "got 'zombie'"),
