@@ -1,0 +1,69 @@
+"""Plots of riskstats results: each takes a DataFrame (and an optional Axes) and returns the Axes.
+
+Plots are labelled (title, axes with units, legend) so that a notebook needs no styling of its own.
+matplotlib is imported here only, never at CLI start-up.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+
+def _axes(ax):
+    return ax if ax is not None else plt.subplots(figsize=(7, 5))[1]
+
+
+def heatmap(table: pd.DataFrame, value: str = "p_win", ax=None, title: str | None = None,
+            cmap: str = "RdYlGn", center: float | None = None):
+    """A colour map of ``value`` over attackers (rows) and defenders (columns) of a long-form table."""
+    ax = _axes(ax)
+    grid = table.pivot(index="attackers", columns="defenders", values=value)
+    if center is None:
+        vmin, vmax = 0.0, 1.0
+    else:
+        span = np.nanmax(np.abs(grid.to_numpy() - center))
+        vmin, vmax = center - span, center + span
+    image = ax.imshow(grid.to_numpy(), origin="lower", cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto",
+                      extent=(grid.columns.min() - 0.5, grid.columns.max() + 0.5,
+                              grid.index.min() - 0.5, grid.index.max() + 0.5))
+    if center is None:
+        ax.contour(grid.columns, grid.index, grid.to_numpy(), levels=[0.5, 0.8, 0.95], colors="k",
+                   linewidths=0.8)
+    ax.figure.colorbar(image, ax=ax, label=value.replace("_", " "))
+    ax.set_xlabel("defenders (armies)")
+    ax.set_ylabel("attackers (armies able to roll)")
+    ax.set_title(title or f"{value.replace('_', ' ')} by attackers and defenders")
+    return ax
+
+
+def end_states(outcomes: pd.DataFrame, ax=None, title: str = "End-state distribution"):
+    """Bars of an `outcomes` frame indexed (attackers_left, defenders_left): wins up, losses down."""
+    ax = _axes(ax)
+    frame = outcomes.reset_index()
+    won = frame[frame.defenders_left == 0]
+    lost = frame[frame.defenders_left > 0]
+    ax.bar(won.attackers_left, won.p, color="tab:green", label="attacker wins: attackers left")
+    ax.bar(-lost.defenders_left, lost.p, color="tab:red", label="defender holds: defenders left (negative)")
+    ax.axvline(0, color="k", linewidth=0.8)
+    ax.set_xlabel("armies left (attackers to the right, defenders to the left)")
+    ax.set_ylabel("probability")
+    ax.set_title(title)
+    ax.legend()
+    return ax
+
+
+def lines(frame: pd.DataFrame, x: str, y: str, hue: str | None = None, ax=None, title: str = "",
+          xlabel: str | None = None, ylabel: str | None = None, marker: str = "o"):
+    """One line of ``y`` against ``x`` per value of ``hue`` (or a single line)."""
+    ax = _axes(ax)
+    groups = frame.groupby(hue, sort=False) if hue else [(None, frame)]
+    for name, group in groups:
+        ax.plot(group[x], group[y], marker=marker, markersize=3, label=None if name is None else f"{hue} = {name}")
+    ax.set_xlabel(xlabel or x.replace("_", " "))
+    ax.set_ylabel(ylabel or y.replace("_", " "))
+    ax.set_title(title)
+    if hue:
+        ax.legend()
+    ax.grid(alpha=0.3)
+    return ax

@@ -1,0 +1,69 @@
+"""Attack-odds analyses, checked against direct calls of the exact engine."""
+import pytest
+
+from riskstats.analysis.attack import (
+    VARIANTS,
+    armies_needed,
+    fit_rule_of_thumb,
+    rules_of_thumb,
+    stop_rule_odds,
+    variant_odds,
+)
+from riskstats.battle import battle_odds
+from riskstats.chain import attackers_needed
+from riskstats.errors import RiskstatsError
+
+
+def test_armies_needed_matches_the_inverse_query():
+    needed = armies_needed([1, 4, 9, 25], [0.5, 0.8, 0.95])
+    assert len(needed) == 12
+    for row in needed.itertuples():
+        assert row.attackers == attackers_needed(row.defenders, row.target).attackers
+        assert row.territory_armies == row.attackers + 1
+        assert row.p_win >= row.target
+
+
+def test_armies_needed_refuses_bad_targets():
+    with pytest.raises(RiskstatsError, match="targets must lie in"):
+        armies_needed([3], [1.0])
+
+
+def test_rule_of_thumb_fits_the_table():
+    fit = fit_rule_of_thumb(armies_needed(range(1, 41)))
+    assert list(fit.target) == [0.5, 0.8, 0.95]
+    assert (fit.r_squared > 0.99).all()
+    assert fit.slope.is_monotonic_increasing  # surer wins cost more per defender
+    even = fit.set_index("target").loc[0.5]
+    assert 0.8 < even.slope < 0.9  # an even fight needs fewer attackers than defenders, at scale
+
+
+def test_variants_shift_the_odds_the_right_way():
+    frame = variant_odds(12, 12)
+    assert set(frame.variant) == set(VARIANTS)
+    mean = frame.groupby("variant").p_win_change.mean()
+    assert mean["standard"] == 0
+    assert mean["ties to attacker"] > 0
+    for harder in ("defender rolls 3", "defender d8", "bunker (+1)"):
+        assert mean[harder] < 0
+    row = frame[(frame.variant == "defender d8") & (frame.attackers == 5) & (frame.defenders == 3)]
+    from riskstats.dice import DiceRules
+
+    assert row.p_win.item() == pytest.approx(battle_odds(5, 3, DiceRules(defender_sides=8)).p_win)
+
+
+def test_stop_rules_trade_wins_for_kept_armies():
+    frame = stop_rule_odds(20, 15, [0, 3, 6])
+    bold = frame[frame.rule == "bold"].set_index("stop_at")
+    cautious = frame[frame.rule == "cautious"].set_index("stop_at")
+    assert bold.p_win.is_monotonic_decreasing
+    assert (cautious.p_win <= bold.p_win + 1e-15).all()
+    kept = cautious.armies_kept[cautious.index > 0]
+    assert kept.to_numpy() == pytest.approx(kept.index.to_numpy(), rel=1e-12)  # retreats with exactly stop_at
+
+
+def test_rules_of_thumb_verdicts():
+    verdicts = rules_of_thumb(40).set_index("claim")
+    even = verdicts.loc["With equal armies the defender is favoured (ties go to it)"]
+    assert not even.holds and even.fails_for == list(range(5, 41))
+    assert verdicts.loc["One army more than the defender wins more often than not"].holds
+    assert not verdicts.loc["A 3-v-2 roll favours the defender, since it wins ties"].holds

@@ -1,0 +1,21 @@
+"""Plots come back labelled."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+from riskstats import plots  # noqa: E402
+from riskstats.analysis.attack import stop_rule_odds  # noqa: E402
+from riskstats.battle import battle_odds, win_table  # noqa: E402
+
+
+def labelled(ax):
+    return ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+
+
+def test_plots_are_labelled():
+    assert labelled(plots.heatmap(win_table(8, 8)))
+    assert labelled(plots.heatmap(win_table(8, 8).assign(d=0.1), value="d", center=0.0))
+    ax = plots.end_states(battle_odds(6, 4).outcomes)
+    assert labelled(ax) and len(ax.get_legend().get_texts()) == 2
+    ax = plots.lines(stop_rule_odds(10, 8, [0, 2, 4]), "stop_at", "p_win", hue="rule", title="stop rules")
+    assert labelled(ax) and len(ax.get_lines()) == 2
