@@ -1,0 +1,87 @@
+"""Card analyses: the exact chance of holding a valid set, checked by simulation.
+
+A hand is described by how many cards of each symbol it holds (infantry, cavalry, artillery, wild).
+A valid set is three of one symbol, one of each symbol, or any two cards plus a wild. Drawing n cards
+from a full deck is a multivariate hypergeometric draw, so the chance of holding a set is an exact
+rational sum over hand compositions. Self-play analyses of card escalation live beside this module.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+from math import comb
+
+import numpy as np
+import pandas as pd
+
+from riskstats.errors import RiskstatsError, check_int
+
+SYMBOLS = ("infantry", "cavalry", "artillery", "wild")
+
+
+def has_set(infantry: int, cavalry: int, artillery: int, wild: int) -> bool:
+    """Whether a hand with these symbol counts holds a valid set."""
+    plain = (infantry, cavalry, artillery)
+    if max(plain) >= 3 or min(plain) >= 1:
+        return True
+    return wild >= 1 and sum(plain) + wild >= 3
+
+
+def _check_deck(deck) -> tuple[int, int, int, int]:
+    counts = tuple(check_int(f"{name} cards", deck[name], 0) for name in SYMBOLS)
+    if sum(counts) == 0:
+        raise RiskstatsError("the deck has no cards")
+    return counts
+
+
+def p_valid_set(cards: int, deck) -> Fraction:
+    """Exact P(a hand of ``cards`` cards drawn from ``deck`` holds a valid set).
+
+    ``deck`` maps each of `SYMBOLS` to its number of cards (the classic deck: 14, 14, 14 and 2).
+
+    Examples
+    --------
+    >>> classic = {"infantry": 14, "cavalry": 14, "artillery": 14, "wild": 2}
+    >>> p_valid_set(5, classic)
+    Fraction(1, 1)
+    >>> p_valid_set(2, classic)
+    Fraction(0, 1)
+    """
+    counts = _check_deck(deck)
+    cards = check_int("cards", cards, 0, sum(counts))
+    favourable = 0
+    for hand in product(*(range(min(c, cards) + 1) for c in counts[:3])):
+        wild = cards - sum(hand)
+        if 0 <= wild <= counts[3] and has_set(*hand, wild):
+            ways = comb(counts[3], wild)
+            for held, available in zip(hand, counts[:3]):
+                ways *= comb(available, held)
+            favourable += ways
+    return Fraction(favourable, comb(sum(counts), cards))
+
+
+def set_odds(deck, max_cards: int = 6) -> pd.DataFrame:
+    """P(holding a valid set) for 0..max_cards cards, exact: columns ``cards``, ``p_set``, ``fraction``."""
+    fractions = [p_valid_set(n, deck) for n in range(max_cards + 1)]
+    return pd.DataFrame({"cards": range(max_cards + 1), "p_set": [float(f) for f in fractions],
+                         "fraction": fractions})
+
+
+def simulate_set_odds(deck, max_cards: int = 6, trials: int = 100_000, seed: int = 0) -> pd.DataFrame:
+    """Monte Carlo estimate of `set_odds`: shuffle the deck ``trials`` times and read the first n cards.
+
+    Columns ``cards``, ``p_set`` and ``se`` (its standard error).
+    """
+    counts = _check_deck(deck)
+    trials = check_int("trials", trials, 1)
+    deck_symbols = np.repeat(np.arange(4), counts)
+    rng = np.random.default_rng(seed)
+    hands = rng.permuted(np.broadcast_to(deck_symbols, (trials, deck_symbols.size)), axis=1)[:, :max_cards]
+    rows = []
+    for n in range(max_cards + 1):
+        held = np.stack([(hands[:, :n] == s).sum(axis=1) for s in range(4)], axis=1)
+        plain = held[:, :3]
+        ok = (plain.max(axis=1) >= 3) | (plain.min(axis=1) >= 1) | ((held[:, 3] >= 1) & (n >= 3))
+        p = ok.mean()
+        rows.append((n, p, np.sqrt(p * (1 - p) / trials)))
+    return pd.DataFrame(rows, columns=["cards", "p_set", "se"])
