@@ -20,6 +20,13 @@ _PUBLIC = {
     "chain_odds": "riskstats.chain",
     "ChainOdds": "riskstats.chain",
     "attackers_needed": "riskstats.chain",
+    "simulate_battles": "riskstats.simulate",
+    "simulate_chain": "riskstats.simulate",
+    "resolve_battles": "riskstats.simulate",
+    "roll_dice": "riskstats.simulate",
+    "BattleSample": "riskstats.simulate",
+    "ChainSample": "riskstats.simulate",
+    "wilson_interval": "riskstats.simulate",
 }
 __all__ = sorted(_PUBLIC)
 

@@ -10,7 +10,9 @@ The command names, argument names and JSON keys are a contract relied on by scri
 import functools
 import inspect
 import json
+import math
 import sys
+import time
 from fractions import Fraction
 from typing import Annotated
 
@@ -99,9 +101,11 @@ def with_rules(command):
 
 
 Attackers = Annotated[int, typer.Argument(parser=whole_number, metavar="A", help="Attackers (armies able to roll).")]
+Defenders = Annotated[int, typer.Argument(parser=whole_number, metavar="D", help="Defenders.")]
 DefenderList = Annotated[list[int], typer.Argument(
     parser=whole_number, metavar="D1 [D2 ...]", help="Defenders of each territory, in the order attacked.")]
 StopAt = Annotated[int, typer.Option(parser=whole_number, help="Stop once down to this many attackers.")]
+Cautious = Annotated[bool, typer.Option(help="With --stop-at: never roll more dice than the attackers above it.")]
 Goal = Annotated[int, typer.Option(parser=whole_number, help="Succeed once the defender is down to this many.")]
 Leave = Annotated[int, typer.Option(parser=whole_number, help="Armies left in each conquered territory.")]
 Exact = Annotated[bool, typer.Option(help="Rational arithmetic; probabilities printed as fractions.")]
@@ -174,10 +178,9 @@ def round_(
 @with_rules
 def odds(
     attackers: Attackers,
-    defenders: Annotated[int, typer.Argument(parser=whole_number, metavar="D", help="Defenders.")],
+    defenders: Defenders,
     stop_at: StopAt = 0,
-    cautious: Annotated[bool, typer.Option(
-        help="With --stop-at: never roll more dice than the attackers above it.")] = False,
+    cautious: Cautious = False,
     goal: Goal = 0,
     exact: Exact = False,
     territory_armies: TerritoryArmies = False,
@@ -313,6 +316,115 @@ def need(
     _print_table(f"Attackers needed for P >= {p} against {' then '.join(map(str, defenders))}",
                  ["attackers", "armies on territory", "P(win)"],
                  [(result.attackers, result.attackers + 1, _percent(result.p_win))], caption=CONVENTION)
+
+
+_SIMULATE_EXACT_STATES = 10**7
+"""Largest attackers x defenders for which ``simulate`` also prints the exact value."""
+
+
+def _positive_count(option: str, text: str) -> int:
+    """Parse a count given as ``1000000``, ``1_000_000`` or ``1e6``; anything else is a `RiskstatsError`."""
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            number = float(text)
+        except ValueError:
+            number = math.nan
+        if not number.is_integer():
+            raise RiskstatsError(f"{option} must be a positive whole number like 1e6, got {text!r}") from None
+        value = int(number)
+    if value < 1:
+        raise RiskstatsError(f"{option} must be a positive whole number like 1e6, got {text!r}")
+    return value
+
+
+class _LateProgress:
+    """A ``progress(done, total)`` callback that shows a rich bar once a run has lasted ``after`` seconds."""
+
+    def __init__(self, label: str, enabled: bool, after: float = 2.0):
+        self.label, self.enabled, self.after = label, enabled, after
+        self.start = time.perf_counter()
+        self.bar = self.task = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if not self.enabled or time.perf_counter() - self.start < self.after:
+                return
+            from rich.progress import Progress
+
+            self.bar = Progress(transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=total)
+        self.bar.update(self.task, completed=done)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@app.command()
+@with_rules
+def simulate(
+    attackers: Attackers,
+    defenders: Defenders,
+    trials: Annotated[str, typer.Option(help="Battles to simulate: a positive whole number, 1e6 style allowed.")]
+    = "1000000",
+    seed: Annotated[int | None, typer.Option(
+        parser=whole_number, help="Seed of the random streams (default: fresh, and printed).")] = None,
+    stop_at: StopAt = 0,
+    cautious: Cautious = False,
+    goal: Goal = 0,
+    territory_armies: TerritoryArmies = False,
+    as_json: JsonFlag = False,
+    *,
+    rules: DiceRules,
+):
+    """Monte Carlo estimate of one battle, with a 95% Wilson interval beside the exact value."""
+    from riskstats.battle import battle_odds
+    from riskstats.simulate import simulate_battles
+
+    count = _positive_count("--trials", trials)
+    attackers = _attackers(attackers, territory_armies)
+    with _LateProgress("simulating", not as_json and sys.stdout.isatty()) as progress:
+        sample = simulate_battles(attackers, defenders, rules, trials=count, seed=seed, stop_at=stop_at,
+                                  goal=goal, cautious=cautious, progress=progress)
+    exact = None
+    if attackers * defenders <= _SIMULATE_EXACT_STATES:
+        exact = battle_odds(attackers, defenders, rules, stop_at=stop_at, goal=goal, cautious=cautious)
+    low, high = sample.p_win_interval()
+    frame = sample.outcomes
+    payload = {
+        "trials": sample.trials,
+        "seed": sample.seed,
+        "p_win": sample.p_win,
+        "ci_low": low,
+        "ci_high": high,
+        "p_win_exact": None if exact is None else float(exact.p_win),
+        **({"p_goal": sample.p_goal,
+            "p_goal_exact": None if exact is None else float(exact.p_goal)} if goal else {}),
+        "battles_per_second": sample.battles_per_second,
+        "outcomes": [{"attackers_left": int(a), "defenders_left": int(d), "p": float(p)}
+                     for (a, d), p in frame.p.items()],
+    }
+    if as_json:
+        _print_json(payload)
+        return
+    exact_p = exact.outcomes.p if exact is not None else None
+    summary = [("P(win) simulated", _percent(sample.p_win)),
+               ("95% interval (Wilson)", f"{_percent(low)} to {_percent(high)}"),
+               ("P(win) exact", "-" if exact is None else _percent(exact.p_win))]
+    if goal:
+        summary.append((f"P(defenders <= {goal}) simulated", _percent(sample.p_goal)))
+    summary.append(("battles per second", f"{sample.battles_per_second:,.0f}"))
+    _print_table(f"{attackers} attackers vs {defenders} defenders: {sample.trials:,} battles, seed {sample.seed}",
+                 ["", "value"], summary, caption=CONVENTION)
+    _print_table("End states", ["attackers left", "defenders left", "simulated p", "exact p"],
+                 [(a, d, f"{p:.6f}", "-" if exact_p is None else f"{exact_p.get((a, d), 0.0):.6f}")
+                  for (a, d), p in frame.p.items()])
 
 
 def main() -> None:
