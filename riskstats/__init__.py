@@ -26,7 +26,16 @@ _PUBLIC = {
     "roll_dice": "riskstats.simulate",
     "BattleSample": "riskstats.simulate",
     "ChainSample": "riskstats.simulate",
-    "wilson_interval": "riskstats.simulate",
+    "wilson_interval": "riskstats.intervals",
+    "Board": "riskstats.board",
+    "load_board": "riskstats.board",
+    "classic_board": "riskstats.board",
+    "GameRules": "riskstats.game_rules",
+    "Game": "riskstats.game",
+    "Move": "riskstats.game",
+    "play_game": "riskstats.game",
+    "BOTS": "riskstats.bots",
+    "play_games": "riskstats.selfplay",
 }
 __all__ = sorted(_PUBLIC)
 

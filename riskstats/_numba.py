@@ -8,9 +8,40 @@ kernel function on demand: the exact engine keeps its kernels as plain functions
 serves float64 (compiled) and `fractions.Fraction` (interpreted) arithmetic, and so that a small
 odds lookup never pays numba's start-up.
 """
+import hashlib
+import os
 from functools import cache
+from pathlib import Path
 
-from numba import njit
+
+def _cache_dir() -> str:
+    """A numba cache folder keyed by the package's source, so no kernel runs stale compiled code.
+
+    numba checks only the kernel's own file when it reuses a cached compilation; a kernel that calls
+    kernels in other modules (the game loop calls the bots) would keep running old code after those
+    change. Keying the folder by a digest of every source file makes any change start afresh. It lives
+    under ``NUMBA_CACHE_DIR`` if set, else the user's cache folder; worker processes inherit it.
+    """
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
+    leaf = f"riskstats-{digest.hexdigest()[:16]}"
+    current = os.environ.get("NUMBA_CACHE_DIR", "")
+    if os.path.basename(current) == leaf:
+        return current
+    base = current or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                                   "numba")
+    return os.path.join(base, leaf)
+
+
+os.environ["NUMBA_CACHE_DIR"] = _cache_dir()
+
+import numba  # noqa: E402  (after the cache folder is chosen)
+from numba import njit  # noqa: E402
+
+numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 jit = njit(cache=True, nogil=True)
 """Decorator for a serial kernel."""

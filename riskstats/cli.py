@@ -427,6 +427,46 @@ def simulate(
                   for (a, d), p in frame.p.items()])
 
 
+@app.command()
+def selfplay(
+    games: Annotated[int, typer.Option("--games", parser=whole_number, help="Number of games.")],
+    players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game (2: two-player).")],
+    bots: Annotated[str, typer.Option("--bots", help="Bot names, comma-separated; seats in order, cyclic.")],
+    variant: Annotated[str, typer.Option("--variant", help="classic or two-player.")] = "classic",
+    seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the whole run.")] = 0,
+    out: Annotated[str | None, typer.Option("--out", help="Write the per-game table (.parquet or .csv).")] = None,
+    as_json: JsonFlag = False,
+):
+    """Play complete games between built-in bots (seats rotate by game; seat 0 moves first)."""
+    from riskstats.selfplay import play_games, summary
+
+    if out is not None and not out.endswith((".parquet", ".csv")):
+        raise RiskstatsError(f"--out must end in .parquet or .csv, got {out!r}")
+    if variant not in ("classic", "two-player"):
+        raise RiskstatsError(f"--variant must be classic or two-player, got {variant!r}")
+    frame = play_games(games, players, bots, variant=variant, seed=seed)
+    if out is not None:
+        if out.endswith(".csv"):
+            frame.to_csv(out, index=False)
+        else:
+            frame.to_parquet(out, index=False)
+        typer.echo(f"wrote {len(frame)} games to {out}")
+        return
+    result = summary(frame)
+    if as_json:
+        _print_json({"games": games, "players": players, "variant": variant, "seed": seed, **result})
+        return
+    _print_table(f"Win rate by bot ({games} games, {variant}, {players} players)",
+                 ["bot", "seats played", "wins", "win rate", "95% CI"],
+                 [(b, r["games"], r["wins"], _percent(r["win_rate"]),
+                   f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%") for b, r in result["bots"].items()])
+    _print_table("Win rate by seat (seat 0 moves first)", ["seat", "wins", "win rate", "95% CI"],
+                 [(s, r["wins"], _percent(r["win_rate"]), f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
+                  for s, r in result["seats"].items()],
+                 caption=f"mean turns {result['mean_turns']:.1f}, mean rounds {result['mean_rounds']:.1f}, "
+                         f"truncated {result['truncated']}")
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

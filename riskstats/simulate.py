@@ -31,6 +31,7 @@ from riskstats._numba import jit, parallel_jit
 from riskstats.battle import check_armies, validate_battle
 from riskstats.dice import MAX_DICE, DiceRules
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.intervals import wilson_interval
 from riskstats.rng import BITS53, _die, _next, check_seed, die_threshold, streams
 
 CHUNK = 1 << 16
@@ -224,27 +225,6 @@ def _run_waves(trials: int, seed: int, cells: int, run, progress: Progress | Non
         if progress is not None:
             progress(min(trials, (first + count) * CHUNK), trials)
     return time.perf_counter() - start
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion (95% by default).
-
-    Examples
-    --------
-    >>> tuple(round(x, 4) for x in wilson_interval(50, 100))
-    (0.4038, 0.5962)
-    >>> wilson_interval(0, 10)[0]
-    0.0
-    """
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    z2 = z * z
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return low, high
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ from riskstats.simulate import (
     sampling_table,
     simulate_battles,
     simulate_chain,
-    wilson_interval,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -305,13 +304,6 @@ def test_waves_and_batches_do_not_change_results(monkeypatch):
 def test_bad_input_names_the_value(call, message):
     with pytest.raises(RiskstatsError, match=message):
         call()
-
-
-def test_wilson_interval():
-    low, high = wilson_interval(0, 100)
-    assert low == 0 and 0.03 < high < 0.04
-    assert wilson_interval(100, 100)[1] == 1
-    assert wilson_interval(30, 100)[0] < 0.3 < wilson_interval(30, 100)[1]
 
 
 # --- the simulate command ----------------------------------------------------------------------------

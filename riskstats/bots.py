@@ -1,0 +1,549 @@
+"""The built-in bots: compiled policies chosen by an integer id and a float parameter vector.
+
+Each bot looks at the state and returns one legal move ``(kind, a, b, c, d)`` for the player to move
+(see `riskstats.game_state`). `BOTS` maps a bot's name to its id and default parameters; `_bot_move`
+dispatches on the id inside compiled code. A bot's randomness comes from the game's own stream.
+
+``random``
+    Uniform over legal choices, with a stopping rule so games end: claims, placements (a random own
+    territory, a random count), trades (a random valid set when forced, else with probability 1/2),
+    attacks (a uniformly chosen legal attack with the most dice; before each roll it stops with
+    probability ``p_stop``, default 0.1), occupation (a random count), fortification (with probability
+    ``p_fortify``, default 0.5, a random legal move). Params: ``(p_stop, p_fortify)``.
+``aggressive``
+    Trades whenever it can, piles its armies on the border territory with the weakest enemy neighbour,
+    and keeps attacking while the best attack's exact probability of conquering (from the
+    `riskstats.battle.win_values` table) is at least ``threshold`` (default 0.5); after a conquest it
+    moves everything forward unless the old territory still faces enemies (then half). Fortifies the
+    largest interior stack toward the most threatened border. Params: ``(threshold,)``.
+``continent``
+    Picks the cheapest continent to take and hold: bonus / (1 + enemy armies in it + ``entrance_weight``
+    x its entrances). Reinforces the strongest own territory touching enemy land in that continent,
+    attacks into it when P(conquer) >= ``threshold`` (0.5), otherwise takes one territory per turn for a
+    card when P >= ``card_threshold`` (0.75). Once its continents are held it reinforces and fortifies
+    their most threatened borders. Params: ``(threshold, card_threshold, entrance_weight)``.
+``defensive``
+    Trades cards only when forced; puts every army on its most threatened border (enemy armies next to
+    it minus its own); attacks only when P(conquer) >= ``threshold`` (0.8) and at most ``max_conquests``
+    (1, enough for a card) times a turn, moving in the minimum. Fortifies interior armies to the most
+    threatened border. Params: ``(threshold, max_conquests)``.
+
+Adding a fast bot: write ``@jit def _mybot(st, B, R, V, params)`` returning a legal move (use the
+helpers here and `riskstats.engine._check` in tests), give it the next id in `BOTS` with its default
+parameters, add one branch to `_bot_move`, and add its name to the conformance test's list (it runs
+over `BOTS`). A bot written in Python plugs into `riskstats.game.Game.play` instead (slow path).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from riskstats._numba import jit
+from riskstats.engine import _fortify_ok, _randint, _reachable, _set_kind, _uniform
+from riskstats.errors import RiskstatsError
+from riskstats.game_rules import R_ADICE, R_FORCED, R_FORTIFY, R_NEUTRAL
+from riskstats.game_state import (
+    ATTACK,
+    ATTACK_MOVE,
+    CLAIM,
+    ELIM_TRADE,
+    END_ATTACK,
+    END_TURN,
+    FORTIFY,
+    FORTIFY_MOVE,
+    I_CONQUERED,
+    I_OCC_FROM,
+    I_OCC_TO,
+    I_PHASE,
+    I_PLACE_FOR,
+    I_PLAYER,
+    I_QUOTA,
+    I_RESERVE,
+    I_START_HAND,
+    I_TRADED_TURN,
+    OCCUPY,
+    OCCUPY_MOVE,
+    PASS,
+    PLACE,
+    REINFORCE,
+    SETUP_PLACE,
+    TRADE,
+    TRADE_SET,
+)
+
+N_PARAMS = 4
+BOTS = {
+    "random": (0, (0.01, 0.5, 1.0, 0.5)),
+    "aggressive": (1, (0.5,)),
+    "continent": (2, (0.5, 0.75, 2.0)),
+    "defensive": (3, (0.8, 1.0, 0.97)),
+}
+"""Bot name -> (id, default parameters)."""
+
+
+def bot_spec(name: str, params=None) -> tuple[int, np.ndarray]:
+    """(id, float64 parameter vector of length N_PARAMS) for a bot name, with optional overrides."""
+    if name not in BOTS:
+        raise RiskstatsError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
+    bot_id, defaults = BOTS[name]
+    values = list(defaults) if params is None else [float(x) for x in params]
+    if len(values) != len(defaults):
+        raise RiskstatsError(f"bot {name!r} takes {len(defaults)} parameters, got {len(values)}")
+    out = np.zeros(N_PARAMS)
+    out[:len(values)] = values
+    return bot_id, out
+
+
+# ---------------------------------------------------------------- shared helpers
+@jit
+def _p_win(V, attackers, defenders):  # pragma: no cover - compiled
+    """P(conquer) of attackers (armies able to roll) against defenders, clamped to the table."""
+    return V[min(attackers, V.shape[0] - 1), min(defenders, V.shape[1] - 1)]
+
+
+@jit
+def _threat(st, B, R, t):  # pragma: no cover - compiled
+    """Enemy armies next to t (a neutral never attacks, so it is no threat)."""
+    p = st.owner[t]
+    s = 0
+    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+        u = B.nbr_idx[i]
+        if st.owner[u] != p and st.owner[u] != R[R_NEUTRAL]:
+            s += st.armies[u]
+    return s
+
+
+@jit
+def _is_border(st, B, t):  # pragma: no cover - compiled
+    p = st.owner[t]
+    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+        if st.owner[B.nbr_idx[i]] != p:
+            return True
+    return False
+
+
+@jit
+def _random_owned(st, q):  # pragma: no cover - compiled
+    n = 0
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] == q:
+            n += 1
+    k = _randint(st.rng, n)
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] == q:
+            if k == 0:
+                return t
+            k -= 1
+    return -1
+
+
+@jit
+def _random_border(st, B, q):  # pragma: no cover - compiled
+    """A random territory of q's that borders another seat's (any of q's if none does)."""
+    n = 0
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] == q and _is_border(st, B, t):
+            n += 1
+    if n == 0:
+        return _random_owned(st, q)
+    k = _randint(st.rng, n)
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] == q and _is_border(st, B, t):
+            if k == 0:
+                return t
+            k -= 1
+    return -1
+
+
+@jit
+def _claim_greedy(st, B):  # pragma: no cover - compiled
+    """An unclaimed territory next to the most of our own, preferring continents we already hold most of."""
+    p = st.info[I_PLAYER]
+    K = B.continent_bonus.shape[0]
+    mine = np.zeros(K, np.int64)
+    free = np.zeros(K, np.int64)
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] == p:
+            mine[B.continent_of[t]] += 1
+        elif st.owner[t] == -1:
+            free[B.continent_of[t]] += 1
+    best = -1
+    best_score = -1.0
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != -1:
+            continue
+        k = B.continent_of[t]
+        score = 2.0 * (mine[k] + free[k]) / B.continent_size[k] + _uniform(st.rng) * 0.1
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            if st.owner[B.nbr_idx[i]] == p:
+                score += 0.5
+        if score > best_score:
+            best_score = score
+            best = t
+    return best
+
+
+@jit
+def _place_neutral(st, B, R):  # pragma: no cover - compiled
+    """A neutral army goes where it blocks most: the neutral territory with the most enemy armies next door."""
+    p = st.info[I_PLAYER]
+    N = R[R_NEUTRAL]
+    best = -1
+    best_score = -1.0
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != N:
+            continue
+        score = _uniform(st.rng) * 0.5
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if st.owner[u] != p and st.owner[u] != N:
+                score += st.armies[u]
+        if score > best_score:
+            best_score = score
+            best = t
+    return best
+
+
+@jit
+def _most_threatened(st, B, R, p):  # pragma: no cover - compiled
+    """p's territory with the largest (enemy armies next to it - its armies); any own one if none borders."""
+    best = -1
+    best_score = -1e18
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p:
+            continue
+        score = _threat(st, B, R, t) - st.armies[t] + (1e6 if _is_border(st, B, t) else 0.0)
+        if score > best_score:
+            best_score = score
+            best = t
+    return best
+
+
+@jit
+def _strike_base(st, B, p):  # pragma: no cover - compiled
+    """p's territory with the largest (its armies - its weakest enemy neighbour)."""
+    best = -1
+    best_score = -1e18
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p:
+            continue
+        weakest = 1 << 40
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if st.owner[u] != p:
+                weakest = min(weakest, st.armies[u])
+        if weakest == 1 << 40:
+            continue
+        score = st.armies[t] - weakest
+        if score > best_score:
+            best_score = score
+            best = t
+    return best
+
+
+@jit
+def _best_attack(st, B, V, p, continent):  # pragma: no cover - compiled
+    """(from, to, P(conquer)) of p's best attack, into ``continent`` only if it is >= 0; from = -1 if none."""
+    best_a = -1
+    best_b = -1
+    best_p = -1.0
+    for a in range(st.owner.shape[0]):
+        if st.owner[a] != p or st.armies[a] < 2:
+            continue
+        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
+            b = B.nbr_idx[i]
+            if st.owner[b] == p or (continent >= 0 and B.continent_of[b] != continent):
+                continue
+            pw = _p_win(V, st.armies[a] - 1, st.armies[b])
+            if pw > best_p:
+                best_p = pw
+                best_a = a
+                best_b = b
+    return best_a, best_b, best_p
+
+
+@jit
+def _max_dice(st, R, a):  # pragma: no cover - compiled
+    return min(R[R_ADICE], st.armies[a] - 1)
+
+
+@jit
+def _trade_any(st, B):  # pragma: no cover - compiled
+    """TRADE of the first valid set in the player's hand (sets without wilds first)."""
+    p = st.info[I_PLAYER]
+    C = st.card_owner.shape[0]
+    hand = np.empty(C, np.int64)
+    n = 0
+    for c in range(C):
+        if st.card_owner[c] == p:
+            hand[n] = c
+            n += 1
+    for rnd in range(2):
+        for i in range(n):
+            for j in range(i + 1, n):
+                for k in range(j + 1, n):
+                    kind = _set_kind(B, hand[i], hand[j], hand[k])
+                    if kind >= 0 and (rnd == 1 or kind != 4):
+                        return TRADE_SET, hand[i], hand[j], hand[k], 0
+    return PASS, 0, 0, 0, 0
+
+
+@jit
+def _must_trade(st, R):  # pragma: no cover - compiled
+    info = st.info
+    return info[I_PHASE] == ELIM_TRADE or (info[I_START_HAND] >= R[R_FORCED] and info[I_TRADED_TURN] == 0)
+
+
+@jit
+def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
+    """Move the largest interior stack to the most threatened border territory it can reach."""
+    T = st.owner.shape[0]
+    src = -1
+    for t in range(T):
+        if st.owner[t] == p and st.armies[t] >= 2 and not _is_border(st, B, t):
+            if src < 0 or st.armies[t] > st.armies[src]:
+                src = t
+    if src < 0:
+        return END_TURN, 0, 0, 0, 0
+    seen = np.zeros(T, np.int64)
+    if R[R_FORTIFY] == 0:
+        _reachable(st, B, p, src, seen)
+    else:
+        for i in range(B.nbr_ptr[src], B.nbr_ptr[src + 1]):
+            seen[B.nbr_idx[i]] = 1
+    dst = -1
+    best = -1e18
+    for t in range(T):
+        if seen[t] == 1 and t != src and st.owner[t] == p and _is_border(st, B, t):
+            score = _threat(st, B, R, t) - st.armies[t]
+            if score > best:
+                best = score
+                dst = t
+    if dst < 0:
+        return END_TURN, 0, 0, 0, 0
+    return FORTIFY_MOVE, src, dst, st.armies[src] - 1, 0
+
+
+@jit
+def _setup_place(st, B, R, target):  # pragma: no cover - compiled
+    """Setup placement: the neutral's armies block the opponent; our own go on ``target``."""
+    info = st.info
+    if info[I_PLACE_FOR] != info[I_PLAYER]:
+        return PLACE, _place_neutral(st, B, R), info[I_QUOTA], 0, 0
+    return PLACE, target, info[I_QUOTA], 0, 0
+
+
+# ---------------------------------------------------------------- the bots
+@jit
+def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    rng = st.rng
+    T = st.owner.shape[0]
+    if phase == CLAIM:
+        return PLACE, _random_owned(st, -1), 1, 0, 0
+    if phase == SETUP_PLACE:
+        return PLACE, _random_owned(st, info[I_PLACE_FOR]), 1 + _randint(rng, info[I_QUOTA]), 0, 0
+    if phase == TRADE or phase == ELIM_TRADE:
+        if _must_trade(st, R) or _uniform(rng) < 0.5:
+            return _trade_any(st, B)
+        return PASS, 0, 0, 0, 0
+    if phase == REINFORCE:
+        return PLACE, _random_border(st, B, p), info[I_RESERVE], 0, 0
+    if phase == ATTACK:
+        if _uniform(rng) < params[0]:
+            return END_ATTACK, 0, 0, 0, 0
+        # the largest stack with a favourable target attacks a uniformly chosen favourable neighbour
+        src = -1
+        for a in range(T):
+            if st.owner[a] == p and st.armies[a] >= 2 and (src < 0 or st.armies[a] > st.armies[src]):
+                for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
+                    b = B.nbr_idx[i]
+                    if st.owner[b] != p and st.armies[a] - 1 >= params[2] * st.armies[b]:
+                        src = a
+                        break
+        if src < 0:
+            return END_ATTACK, 0, 0, 0, 0
+        n = 0
+        for i in range(B.nbr_ptr[src], B.nbr_ptr[src + 1]):
+            b = B.nbr_idx[i]
+            if st.owner[b] != p and st.armies[src] - 1 >= params[2] * st.armies[b]:
+                n += 1
+        k = _randint(rng, n)
+        for i in range(B.nbr_ptr[src], B.nbr_ptr[src + 1]):
+            b = B.nbr_idx[i]
+            if st.owner[b] != p and st.armies[src] - 1 >= params[2] * st.armies[b]:
+                if k == 0:
+                    return ATTACK_MOVE, src, b, _max_dice(st, R, src), 0
+                k -= 1
+    if phase == OCCUPY:
+        if _uniform(rng) < params[3]:
+            return OCCUPY_MOVE, st.armies[info[I_OCC_FROM]] - 1, 0, 0, 0
+        return OCCUPY_MOVE, _randint(rng, st.armies[info[I_OCC_FROM]]), 0, 0, 0
+    if phase == FORTIFY:
+        if _uniform(rng) < params[1]:
+            n = 0
+            for t in range(T):
+                if st.owner[t] == p and st.armies[t] >= 2:
+                    n += 1
+            if n > 0:
+                k = _randint(rng, n)
+                for a in range(T):
+                    if st.owner[a] == p and st.armies[a] >= 2:
+                        if k == 0:
+                            b = _random_owned(st, p)
+                            if _fortify_ok(st, B, R, p, a, b):
+                                return FORTIFY_MOVE, a, b, 1 + _randint(rng, st.armies[a] - 1), 0
+                            break
+                        k -= 1
+        return END_TURN, 0, 0, 0, 0
+    return END_TURN, 0, 0, 0, 0
+
+
+@jit
+def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    if phase == CLAIM:
+        return PLACE, _claim_greedy(st, B), 1, 0, 0
+    if phase == SETUP_PLACE:
+        return _setup_place(st, B, R, _strike_base(st, B, p))
+    if phase == TRADE or phase == ELIM_TRADE:
+        return _trade_any(st, B)
+    if phase == REINFORCE:
+        return PLACE, _strike_base(st, B, p), info[I_RESERVE], 0, 0
+    if phase == ATTACK:
+        a, b, pw = _best_attack(st, B, V, p, -1)
+        if a >= 0 and pw >= params[0]:
+            return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        return END_ATTACK, 0, 0, 0, 0
+    if phase == OCCUPY:
+        extra = st.armies[info[I_OCC_FROM]] - 1
+        if _is_border(st, B, info[I_OCC_FROM]):
+            extra = extra // 2
+        return OCCUPY_MOVE, extra, 0, 0, 0
+    return _fortify_to_border(st, B, R, p)
+
+
+@jit
+def _target_continent(st, B, R, p, entrance_weight):  # pragma: no cover - compiled
+    """The continent p does not hold with the best bonus / (1 + enemy armies + weight x entrances)."""
+    K = B.continent_bonus.shape[0]
+    enemy = np.zeros(K, np.float64)
+    mine = np.zeros(K, np.int64)
+    entrances = np.zeros(K, np.float64)
+    for t in range(st.owner.shape[0]):
+        k = B.continent_of[t]
+        if st.owner[t] == p:
+            mine[k] += 1
+        else:
+            enemy[k] += st.armies[t]
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            if B.continent_of[B.nbr_idx[i]] != k:
+                entrances[k] += 1
+                break
+    best = -1
+    best_score = -1.0
+    for k in range(K):
+        if mine[k] == B.continent_size[k]:
+            continue
+        score = (B.continent_bonus[k] + 0.5) / (1.0 + enemy[k] + entrance_weight * entrances[k])
+        if score > best_score:
+            best_score = score
+            best = k
+    return best
+
+
+@jit
+def _continent_base(st, B, p, k):  # pragma: no cover - compiled
+    """p's strongest territory next to enemy land in continent k; -1 if none."""
+    best = -1
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p:
+            continue
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if st.owner[u] != p and B.continent_of[u] == k:
+                if best < 0 or st.armies[t] > st.armies[best]:
+                    best = t
+                break
+    return best
+
+
+@jit
+def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    if phase == CLAIM:
+        return PLACE, _claim_greedy(st, B), 1, 0, 0
+    if phase == TRADE or phase == ELIM_TRADE:
+        return _trade_any(st, B)
+    if phase == SETUP_PLACE or phase == REINFORCE:
+        k = _target_continent(st, B, R, p, params[2])
+        t = _continent_base(st, B, p, k) if k >= 0 else -1
+        if t < 0:
+            t = _most_threatened(st, B, R, p)
+        if phase == SETUP_PLACE:
+            return _setup_place(st, B, R, t)
+        return PLACE, t, info[I_RESERVE], 0, 0
+    if phase == ATTACK:
+        k = _target_continent(st, B, R, p, params[2])
+        if k >= 0:
+            a, b, pw = _best_attack(st, B, V, p, k)
+            if a >= 0 and pw >= params[0]:
+                return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        if info[I_CONQUERED] == 0:
+            a, b, pw = _best_attack(st, B, V, p, -1)
+            if a >= 0 and pw >= params[1]:
+                return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        return END_ATTACK, 0, 0, 0, 0
+    if phase == OCCUPY:
+        src = info[I_OCC_FROM]
+        extra = st.armies[src] - 1
+        if _is_border(st, B, src) and not _is_border(st, B, info[I_OCC_TO]):
+            extra = 0
+        elif _is_border(st, B, src):
+            extra = extra // 2
+        return OCCUPY_MOVE, extra, 0, 0, 0
+    return _fortify_to_border(st, B, R, p)
+
+
+@jit
+def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    if phase == CLAIM:
+        return PLACE, _claim_greedy(st, B), 1, 0, 0
+    if phase == SETUP_PLACE:
+        return _setup_place(st, B, R, _most_threatened(st, B, R, p))
+    if phase == TRADE or phase == ELIM_TRADE:
+        if _must_trade(st, R):
+            return _trade_any(st, B)
+        return PASS, 0, 0, 0, 0
+    if phase == REINFORCE:
+        return PLACE, _most_threatened(st, B, R, p), info[I_RESERVE], 0, 0
+    if phase == ATTACK:
+        a, b, pw = _best_attack(st, B, V, p, -1)
+        if a >= 0 and ((info[I_CONQUERED] < params[1] and pw >= params[0]) or pw >= params[2]):
+            return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        return END_ATTACK, 0, 0, 0, 0
+    if phase == OCCUPY:
+        src = info[I_OCC_FROM]
+        return OCCUPY_MOVE, 0 if _is_border(st, B, src) else st.armies[src] - 1, 0, 0, 0
+    return _fortify_to_border(st, B, R, p)
+
+
+@jit
+def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
+    """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``."""
+    if bot == 0:
+        return _random_bot(st, B, R, V, params)
+    if bot == 1:
+        return _aggressive_bot(st, B, R, V, params)
+    if bot == 2:
+        return _continent_bot(st, B, R, V, params)
+    return _defensive_bot(st, B, R, V, params)
+

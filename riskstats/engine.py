@@ -1,0 +1,753 @@
+"""The rules of a full game as compiled kernels: setup, turns, cards, battle, fortification, winning.
+
+This module owns every rule that changes a `riskstats.game_state.State`: `_init` deals or opens the
+claim, `_check` says whether a move is legal (0) or why not (an `ERRORS` code), `_apply` plays a legal
+move, and the legal-move mask helpers. Both the compiled self-play loop (`riskstats.selfplay`) and the
+step-by-step Python API (`riskstats.game`) call these same functions; nothing here validates Python
+input or touches pandas.
+
+Kernel arguments: ``st`` a State, ``B`` the board's `BoardArrays`, ``R`` the rule vector
+(`GameRules.vector`), ``CUM`` the cumulative one-roll table ``CUM[na, nd, i] = P(attacker loses <= i)``
+built from `DiceRules.table` (one uniform per roll picks the outcome). Randomness comes only from the
+state's own stream (``st.rng``), so a game is a function of its seed, on any thread.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from riskstats._numba import jit
+from riskstats.game_rules import (
+    R_ADICE,
+    R_BONUS,
+    R_DDICE,
+    R_ELIM_KEEP,
+    R_ELIM_TRADE,
+    R_ESCALATION,
+    R_FIX_INF,
+    R_FIX_MIX,
+    R_FORCED,
+    R_FORTIFY,
+    R_INTERLEAVED,
+    R_MAX_TURNS,
+    R_NEUTRAL,
+    R_NEUTRAL_ARMIES,
+    R_PLAYERS,
+    R_SETUP,
+    R_START,
+    R_VARIANT,
+)
+from riskstats.game_state import (
+    ATTACK,
+    ATTACK_MOVE,
+    BEGIN_TURN,
+    CLAIM,
+    DECK,
+    DISCARD,
+    ELIM_TRADE,
+    END_ATTACK,
+    END_TURN,
+    FORTIFY,
+    FORTIFY_MOVE,
+    I_AFTER_PLACE,
+    I_BONUS_GIVEN,
+    I_CONQUERED,
+    I_DECK_N,
+    I_ELIM_PENDING,
+    I_LOG_N,
+    I_MOVES,
+    I_OCC_FROM,
+    I_OCC_TO,
+    I_PHASE,
+    I_PLACE_FOR,
+    I_PLAYER,
+    I_QUOTA,
+    I_REASON,
+    I_RESERVE,
+    I_ROUND,
+    I_SETS_TRADED,
+    I_START_HAND,
+    I_TRADED_TURN,
+    I_TURN,
+    I_WINNER,
+    OCCUPY,
+    OCCUPY_MOVE,
+    OVER,
+    PASS,
+    PLACE,
+    REINFORCE,
+    SETUP_PLACE,
+    TRADE,
+    TRADE_SET,
+)
+
+ERRORS = (
+    "",
+    "the game is over",
+    "this kind of move is not allowed in the current phase",
+    "territory or card index out of range",
+    "the territory is not yours (or, when claiming, already taken)",
+    "bad number of armies",
+    "the territories are not adjacent",
+    "an attack needs at least 2 armies on your territory and an enemy territory to attack",
+    "bad number of dice",
+    "not a valid set of three of your cards",
+    "you hold too many cards: a set must be traded first",
+    "the territories are not joined by a chain of your territories",
+    "a territory cannot be moved to itself",
+)
+"""Reasons `_check` gives (index = code; 0 means legal)."""
+OK, E_OVER, E_PHASE, E_RANGE, E_OWNER, E_ARMIES, E_ADJ, E_ATTACK, E_DICE, E_SET, E_FORCED, E_CONNECT, E_SAME = \
+    range(len(ERRORS))
+
+_SPLIT1 = np.uint64(0x9E3779B97F4A7C15)
+_SPLIT2 = np.uint64(0xBF58476D1CE4E5B9)
+_SPLIT3 = np.uint64(0x94D049BB133111EB)
+_XMUL = np.uint64(2685821657736338717)
+
+
+# ---------------------------------------------------------------- randomness: the state's own stream
+@jit
+def _seed(rng, seed):  # pragma: no cover - compiled
+    """Seed the xorshift64* stream from any uint64 through splitmix64 (never 0)."""
+    z = np.uint64(seed) + _SPLIT1
+    z = (z ^ (z >> np.uint64(30))) * _SPLIT2
+    z = (z ^ (z >> np.uint64(27))) * _SPLIT3
+    z = z ^ (z >> np.uint64(31))
+    rng[0] = z if z != np.uint64(0) else _SPLIT1
+
+
+@jit
+def _uniform(rng):  # pragma: no cover - compiled
+    """A float in [0, 1) from the stream."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return np.float64((x * _XMUL) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit
+def _randint(rng, n):  # pragma: no cover - compiled
+    """An int in [0, n)."""
+    return min(int(_uniform(rng) * n), n - 1)
+
+
+@jit
+def _shuffle(rng, a, n):  # pragma: no cover - compiled
+    """Fisher-Yates shuffle of a[0:n] in place."""
+    for i in range(n - 1, 0, -1):
+        j = _randint(rng, i + 1)
+        a[i], a[j] = a[j], a[i]
+
+
+# ---------------------------------------------------------------- event log
+@jit
+def _log(st, kind, src, dst, n, da, dd, la, ld, c1, c2, c3, value, bonus, elim):  # pragma: no cover
+    info = st.info
+    row = info[I_LOG_N]
+    info[I_LOG_N] = row + 1
+    if row >= st.log.shape[0]:
+        return
+    r = st.log[row]
+    r[0] = info[I_TURN]
+    r[1] = info[I_PLAYER]
+    r[2] = info[I_PHASE]
+    r[3] = kind
+    r[4] = src
+    r[5] = dst
+    r[6] = n
+    r[7] = da
+    r[8] = dd
+    r[9] = la
+    r[10] = ld
+    r[11] = c1
+    r[12] = c2
+    r[13] = c3
+    r[14] = value
+    r[15] = bonus
+    r[16] = elim
+    r[17] = st.armies.sum()
+
+
+# ---------------------------------------------------------------- cards
+@jit
+def _hand_size(st, p):  # pragma: no cover - compiled
+    n = 0
+    for c in range(st.card_owner.shape[0]):
+        if st.card_owner[c] == p:
+            n += 1
+    return n
+
+
+@jit
+def _set_kind(B, c1, c2, c3):  # pragma: no cover - compiled
+    """0, 1, 2: three of that symbol; 3: one of each; 4: two cards and a wild; -1: not a set."""
+    s1 = B.card_symbol[c1]
+    s2 = B.card_symbol[c2]
+    s3 = B.card_symbol[c3]
+    if s1 == 3 or s2 == 3 or s3 == 3:
+        return 4
+    if s1 == s2 and s2 == s3:
+        return s1
+    if s1 != s2 and s2 != s3 and s1 != s3:
+        return 3
+    return -1
+
+
+@jit
+def _progressive(k):  # pragma: no cover - compiled
+    """Value of the (k+1)-th set traded in the game: 4, 6, 8, 10, 12, 15, 20, 25, ..."""
+    if k < 5:
+        return 4 + 2 * k
+    return 15 + 5 * (k - 5)
+
+
+@jit
+def _set_value(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
+    esc = R[R_ESCALATION]
+    if esc == 0:
+        return _progressive(st.info[I_SETS_TRADED])
+    if esc == 2:
+        return 4
+    kind = _set_kind(B, c1, c2, c3)
+    if kind < 4:
+        return R[R_FIX_INF + kind]
+    # a wild stands for whatever makes the best set with the other two cards
+    best = 0
+    syms = np.empty(2, np.int64)
+    m = 0
+    for c in (c1, c2, c3):
+        if B.card_symbol[c] != 3 and m < 2:
+            syms[m] = B.card_symbol[c]
+            m += 1
+    if m < 2:  # two or three wilds: any set
+        for k in range(4):
+            best = max(best, R[R_FIX_INF + k])
+    elif syms[0] == syms[1]:
+        best = R[R_FIX_INF + syms[0]]
+    else:
+        best = R[R_FIX_MIX]
+    return best
+
+
+@jit
+def _has_set(st, B, p):  # pragma: no cover - compiled
+    counts = np.zeros(4, np.int64)
+    for c in range(st.card_owner.shape[0]):
+        if st.card_owner[c] == p:
+            counts[B.card_symbol[c]] += 1
+    n = counts.sum()
+    if n < 3:
+        return False
+    return counts[3] > 0 or counts[0] >= 3 or counts[1] >= 3 or counts[2] >= 3 or (
+        counts[0] > 0 and counts[1] > 0 and counts[2] > 0)
+
+
+@jit
+def _find_set(st, B, p, start, prefer_no_wild):  # pragma: no cover - compiled
+    """A valid set in p's hand (cards c1 < c2 < c3), searching from card ``start``; (-1, -1, -1) if none."""
+    C = st.card_owner.shape[0]
+    hand = np.empty(C, np.int64)
+    n = 0
+    for k in range(C):
+        c = (start + k) % C
+        if st.card_owner[c] == p:
+            hand[n] = c
+            n += 1
+    for rnd in range(2):
+        for i in range(n):
+            for j in range(i + 1, n):
+                for k in range(j + 1, n):
+                    kind = _set_kind(B, hand[i], hand[j], hand[k])
+                    if kind < 0 or (rnd == 0 and prefer_no_wild and kind == 4):
+                        continue
+                    return hand[i], hand[j], hand[k]
+    return -1, -1, -1
+
+
+@jit
+def _trade(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
+    """Trade a (checked) set: its value goes to the reserve, +2 on an occupied card territory."""
+    info = st.info
+    p = info[I_PLAYER]
+    value = _set_value(st, B, R, c1, c2, c3)
+    info[I_SETS_TRADED] += 1
+    info[I_TRADED_TURN] += 1
+    info[I_RESERVE] += value
+    bonus = -1
+    mode = R[R_BONUS]
+    if mode == 1 or (mode == 0 and info[I_BONUS_GIVEN] == 0):
+        for c in (c1, c2, c3):
+            t = B.card_territory[c]
+            if t >= 0 and st.owner[t] == p:
+                st.armies[t] += 2
+                info[I_BONUS_GIVEN] = 1
+                bonus = t
+                break
+    st.card_owner[c1] = DISCARD
+    st.card_owner[c2] = DISCARD
+    st.card_owner[c3] = DISCARD
+    _log(st, TRADE_SET, -1, bonus, 0, 0, 0, 0, 0, c1, c2, c3, value, bonus, -1)
+
+
+@jit
+def _draw(st, p):  # pragma: no cover - compiled
+    """p draws the top card; an empty pile is refilled by shuffling the discards. -1 if no card is left."""
+    info = st.info
+    if info[I_DECK_N] == 0:
+        n = 0
+        for c in range(st.card_owner.shape[0]):
+            if st.card_owner[c] == DISCARD:
+                st.card_owner[c] = DECK
+                st.deck[n] = c
+                n += 1
+        _shuffle(st.rng, st.deck, n)
+        info[I_DECK_N] = n
+    if info[I_DECK_N] == 0:
+        return -1
+    info[I_DECK_N] -= 1
+    c = st.deck[info[I_DECK_N]]
+    st.card_owner[c] = p
+    return c
+
+
+# ---------------------------------------------------------------- setup
+@jit
+def _init(st, B, R, seed):  # pragma: no cover - compiled
+    """Start a game: shuffle the deck, deal or open the claim, and hand out the starting armies."""
+    T = st.owner.shape[0]
+    C = st.card_owner.shape[0]
+    P = R[R_PLAYERS]
+    N = R[R_NEUTRAL]
+    _seed(st.rng, seed)
+    info = st.info
+    info[:] = 0
+    info[I_WINNER] = -1
+    info[I_OCC_FROM] = -1
+    info[I_OCC_TO] = -1
+    st.owner[:] = -1
+    st.armies[:] = 0
+    st.n_terr[:] = 0
+    for c in range(C):
+        st.card_owner[c] = DECK
+        st.deck[c] = c
+    _shuffle(st.rng, st.deck, C)
+    info[I_DECK_N] = C
+    for p in range(P):
+        st.alive[p] = 1
+        st.to_place[p] = R[R_START]
+    if N >= 0:
+        st.alive[N] = 1
+        st.to_place[N] = R[R_NEUTRAL_ARMIES]
+    if R[R_SETUP] == 1 or N >= 0:  # deal: round robin over the seats (neutral included) from seat 0
+        order = np.arange(T)
+        _shuffle(st.rng, order, T)
+        S = P + 1 if N >= 0 else P
+        for i in range(T):
+            t = order[i]
+            q = i % S
+            st.owner[t] = q
+            st.armies[t] = 1
+            st.n_terr[q] += 1
+            st.to_place[q] -= 1
+        info[I_PHASE] = SETUP_PLACE
+        info[I_PLAYER] = P - 1
+        _setup_next(st, B, R, False)
+    else:
+        info[I_PHASE] = CLAIM
+        info[I_PLAYER] = 0
+
+
+@jit
+def _setup_next(st, B, R, after_own):  # pragma: no cover - compiled
+    """Choose who places next, for whom and how many, after info[I_PLAYER] finished a placement."""
+    info = st.info
+    P = R[R_PLAYERS]
+    N = R[R_NEUTRAL]
+    cur = info[I_PLAYER]
+    info[I_PHASE] = SETUP_PLACE
+    if N >= 0 and R[R_INTERLEAVED] == 1 and after_own and st.to_place[N] > 0:
+        info[I_PLACE_FOR] = N
+        info[I_QUOTA] = 1
+        return
+    for k in range(1, P + 1):
+        q = (cur + k) % P
+        if st.to_place[q] > 0:
+            info[I_PLAYER] = q
+            info[I_PLACE_FOR] = q
+            info[I_QUOTA] = min(2 if N >= 0 else 1, st.to_place[q])
+            return
+        if N >= 0 and st.to_place[N] > 0:
+            info[I_PLAYER] = q
+            info[I_PLACE_FOR] = N
+            info[I_QUOTA] = 1
+            return
+    info[I_PLAYER] = 0
+    info[I_ROUND] = 1
+    info[I_PLACE_FOR] = -1
+    info[I_QUOTA] = 0
+    _begin_turn(st, B, R)
+
+
+# ---------------------------------------------------------------- turns
+@jit
+def _base_reinforcement(st, B, p):  # pragma: no cover - compiled
+    """max(3, territories // 3) + the bonus of every continent p holds whole."""
+    K = B.continent_bonus.shape[0]
+    held = np.zeros(K, np.int64)
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] == p:
+            held[B.continent_of[t]] += 1
+    n = max(3, st.n_terr[p] // 3)
+    for k in range(K):
+        if held[k] == B.continent_size[k]:
+            n += B.continent_bonus[k]
+    return n
+
+
+@jit
+def _finish(st, winner, reason):  # pragma: no cover - compiled
+    st.info[I_PHASE] = OVER
+    st.info[I_WINNER] = winner
+    st.info[I_REASON] = reason
+
+
+@jit
+def _begin_turn(st, B, R):  # pragma: no cover - compiled
+    info = st.info
+    if info[I_TURN] >= R[R_MAX_TURNS]:
+        _finish(st, -1, 3)
+        return
+    p = info[I_PLAYER]
+    info[I_TURN] += 1
+    info[I_TRADED_TURN] = 0
+    info[I_BONUS_GIVEN] = 0
+    info[I_CONQUERED] = 0
+    info[I_ELIM_PENDING] = 0
+    info[I_AFTER_PLACE] = ATTACK
+    info[I_START_HAND] = _hand_size(st, p)
+    info[I_RESERVE] = _base_reinforcement(st, B, p)
+    info[I_PHASE] = TRADE
+    _log(st, BEGIN_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, info[I_RESERVE], -1, -1)
+    if not _has_set(st, B, p):
+        _to_reinforce(st)
+
+
+@jit
+def _to_reinforce(st):  # pragma: no cover - compiled
+    st.info[I_PHASE] = REINFORCE if st.info[I_RESERVE] > 0 else st.info[I_AFTER_PLACE]
+
+
+@jit
+def _end_turn(st, B, R):  # pragma: no cover - compiled
+    info = st.info
+    P = R[R_PLAYERS]
+    cur = info[I_PLAYER]
+    q = cur
+    for k in range(1, P + 1):
+        q = (cur + k) % P
+        if st.alive[q] == 1:
+            break
+    if q <= cur:
+        info[I_ROUND] += 1
+    info[I_PLAYER] = q
+    _begin_turn(st, B, R)
+
+
+@jit
+def _winner(st, R):  # pragma: no cover - compiled
+    """(seat, reason) if the game is won, else (-1, 0). Later variants add their checks here."""
+    P = R[R_PLAYERS]
+    alive = 0
+    last = -1
+    for p in range(P):
+        if st.alive[p] == 1:
+            alive += 1
+            last = p
+    if alive == 1:
+        return last, 1 if R[R_VARIANT] == 0 else 2
+    return -1, 0
+
+
+# ---------------------------------------------------------------- legality
+@jit
+def _can_attack(st, B, p, a, b):  # pragma: no cover - compiled
+    return st.owner[a] == p and st.armies[a] >= 2 and st.owner[b] != p and B.adjacency[a, b]
+
+
+@jit
+def _reachable(st, B, p, a, out):  # pragma: no cover - compiled
+    """out[t] = 1 for every territory joined to a by a chain of p's territories (a included)."""
+    T = st.owner.shape[0]
+    out[:] = 0
+    stack = np.empty(T, np.int64)
+    stack[0] = a
+    out[a] = 1
+    n = 1
+    while n > 0:
+        n -= 1
+        t = stack[n]
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if out[u] == 0 and st.owner[u] == p:
+                out[u] = 1
+                stack[n] = u
+                n += 1
+
+
+@jit
+def _fortify_ok(st, B, R, p, a, b):  # pragma: no cover - compiled
+    if a == b or st.owner[a] != p or st.owner[b] != p or st.armies[a] < 2:
+        return False
+    if B.adjacency[a, b]:
+        return True
+    if R[R_FORTIFY] == 1:
+        return False
+    seen = np.zeros(st.owner.shape[0], np.int64)
+    _reachable(st, B, p, a, seen)
+    return seen[b] == 1
+
+
+@jit
+def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
+    """0 if the move is legal now, else the `ERRORS` code saying why not."""
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    T = st.owner.shape[0]
+    C = st.card_owner.shape[0]
+    if phase == OVER:
+        return E_OVER
+    if kind == PLACE:
+        if phase != CLAIM and phase != SETUP_PLACE and phase != REINFORCE:
+            return E_PHASE
+        if a < 0 or a >= T:
+            return E_RANGE
+        if phase == CLAIM:
+            if st.owner[a] != -1:
+                return E_OWNER
+            return OK if b == 1 else E_ARMIES
+        if phase == SETUP_PLACE:
+            if st.owner[a] != info[I_PLACE_FOR]:
+                return E_OWNER
+            return OK if 1 <= b <= info[I_QUOTA] else E_ARMIES
+        if st.owner[a] != p:
+            return E_OWNER
+        return OK if 1 <= b <= info[I_RESERVE] else E_ARMIES
+    if kind == TRADE_SET:
+        if phase != TRADE and phase != ELIM_TRADE:
+            return E_PHASE
+        if a < 0 or a >= C or b < 0 or b >= C or c < 0 or c >= C:
+            return E_RANGE
+        if a == b or b == c or a == c or st.card_owner[a] != p or st.card_owner[b] != p or st.card_owner[c] != p:
+            return E_SET
+        return OK if _set_kind(B, a, b, c) >= 0 else E_SET
+    if kind == PASS:
+        if phase != TRADE:
+            return E_PHASE
+        if info[I_START_HAND] >= R[R_FORCED] and info[I_TRADED_TURN] == 0:
+            return E_FORCED
+        return OK
+    if kind == ATTACK_MOVE:
+        if phase != ATTACK:
+            return E_PHASE
+        if a < 0 or a >= T or b < 0 or b >= T:
+            return E_RANGE
+        if st.owner[a] != p or st.owner[b] == p:
+            return E_ATTACK
+        if not B.adjacency[a, b]:
+            return E_ADJ
+        if st.armies[a] < 2:
+            return E_ATTACK
+        if c < 1 or c > min(R[R_ADICE], st.armies[a] - 1):
+            return E_DICE
+        if d < 0 or d > min(R[R_DDICE], st.armies[b]):
+            return E_DICE
+        return OK
+    if kind == OCCUPY_MOVE:
+        if phase != OCCUPY:
+            return E_PHASE
+        return OK if 0 <= a <= st.armies[info[I_OCC_FROM]] - 1 else E_ARMIES
+    if kind == END_ATTACK:
+        return OK if phase == ATTACK else E_PHASE
+    if kind == FORTIFY_MOVE:
+        if phase != FORTIFY:
+            return E_PHASE
+        if a < 0 or a >= T or b < 0 or b >= T:
+            return E_RANGE
+        if a == b:
+            return E_SAME
+        if st.owner[a] != p or st.owner[b] != p:
+            return E_OWNER
+        if c < 1 or c > st.armies[a] - 1:
+            return E_ARMIES
+        if not _fortify_ok(st, B, R, p, a, b):
+            return E_ADJ if R[R_FORTIFY] == 1 else E_CONNECT
+        return OK
+    if kind == END_TURN:
+        return OK if phase == FORTIFY else E_PHASE
+    return E_PHASE
+
+
+# ---------------------------------------------------------------- playing a move
+@jit
+def _roll(st, CUM, na, nd):  # pragma: no cover - compiled
+    """Attacker losses of one roll of na dice against nd: one uniform against the cumulative table."""
+    u = _uniform(st.rng)
+    k = min(na, nd)
+    i = 0
+    while i < k and u >= CUM[na, nd, i]:
+        i += 1
+    return i
+
+
+@jit
+def _after_occupy(st):  # pragma: no cover - compiled
+    info = st.info
+    if info[I_ELIM_PENDING] == 1:
+        info[I_ELIM_PENDING] = 0
+        info[I_AFTER_PLACE] = ATTACK
+        info[I_PHASE] = ELIM_TRADE
+    else:
+        info[I_PHASE] = ATTACK
+
+
+@jit
+def _apply(st, B, R, CUM, kind, a, b, c, d):  # pragma: no cover - compiled
+    """Play a move that `_check` accepted."""
+    info = st.info
+    p = info[I_PLAYER]
+    phase = info[I_PHASE]
+    info[I_MOVES] += 1
+    if kind == PLACE:
+        st.armies[a] += b
+        if phase == CLAIM:
+            st.owner[a] = p
+            st.n_terr[p] += 1
+            st.to_place[p] -= 1
+            _log(st, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            if st.n_terr.sum() == st.owner.shape[0]:
+                _setup_next(st, B, R, True)
+            else:
+                info[I_PLAYER] = (p + 1) % R[R_PLAYERS]
+        elif phase == SETUP_PLACE:
+            st.to_place[info[I_PLACE_FOR]] -= b
+            info[I_QUOTA] -= b
+            _log(st, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            if info[I_QUOTA] == 0:
+                _setup_next(st, B, R, info[I_PLACE_FOR] == p)
+        else:
+            info[I_RESERVE] -= b
+            _log(st, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            if info[I_RESERVE] == 0:
+                info[I_PHASE] = info[I_AFTER_PLACE]
+    elif kind == TRADE_SET:
+        _trade(st, B, R, a, b, c)
+        if phase == ELIM_TRADE:
+            if _hand_size(st, p) <= R[R_ELIM_KEEP]:
+                _to_reinforce(st)
+        elif not _has_set(st, B, p):
+            _to_reinforce(st)
+    elif kind == PASS:
+        _log(st, PASS, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _to_reinforce(st)
+    elif kind == ATTACK_MOVE:
+        nd = d if d > 0 else min(R[R_DDICE], st.armies[b])
+        na = c
+        k = min(na, nd)
+        lose = _roll(st, CUM, na, nd)
+        st.armies[a] -= lose
+        st.armies[b] -= k - lose
+        elim = -1
+        moved = 0
+        if st.armies[b] == 0:
+            moved = na
+            old = st.owner[b]
+            st.owner[b] = p
+            st.n_terr[old] -= 1
+            st.n_terr[p] += 1
+            st.armies[b] = na
+            st.armies[a] -= na
+            info[I_CONQUERED] += 1
+            info[I_OCC_FROM] = a
+            info[I_OCC_TO] = b
+            if st.n_terr[old] == 0:
+                st.alive[old] = 0
+                elim = old
+                if old < R[R_PLAYERS]:
+                    for card in range(st.card_owner.shape[0]):
+                        if st.card_owner[card] == old:
+                            st.card_owner[card] = p
+                    if _hand_size(st, p) >= R[R_ELIM_TRADE]:
+                        info[I_ELIM_PENDING] = 1
+        _log(st, ATTACK_MOVE, a, b, moved, na, nd, lose, k - lose, -1, -1, -1, 0, -1, elim)
+        if moved > 0:
+            w, reason = _winner(st, R)
+            if w >= 0:
+                _finish(st, w, reason)
+            elif st.armies[a] > 1:
+                info[I_PHASE] = OCCUPY
+            else:
+                _after_occupy(st)
+    elif kind == OCCUPY_MOVE:
+        src = info[I_OCC_FROM]
+        dst = info[I_OCC_TO]
+        st.armies[src] -= a
+        st.armies[dst] += a
+        _log(st, OCCUPY_MOVE, src, dst, a, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _after_occupy(st)
+    elif kind == END_ATTACK:
+        card = -1
+        if info[I_CONQUERED] > 0:
+            card = _draw(st, p)
+        _log(st, END_ATTACK, -1, -1, 0, 0, 0, 0, 0, card, -1, -1, 0, -1, -1)
+        info[I_PHASE] = FORTIFY
+    elif kind == FORTIFY_MOVE:
+        st.armies[a] -= c
+        st.armies[b] += c
+        _log(st, FORTIFY_MOVE, a, b, c, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _end_turn(st, B, R)
+    elif kind == END_TURN:
+        _log(st, END_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _end_turn(st, B, R)
+
+
+# ---------------------------------------------------------------- legal-move masks
+@jit
+def _legal_masks(st, B, R, place, attack, fortify):  # pragma: no cover - compiled
+    """Fill the masks of the current phase: place[T], attack[T, T] (from, to), fortify[T, T]."""
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    T = st.owner.shape[0]
+    place[:] = False
+    attack[:, :] = False
+    fortify[:, :] = False
+    if phase == CLAIM:
+        for t in range(T):
+            place[t] = st.owner[t] == -1
+    elif phase == SETUP_PLACE:
+        for t in range(T):
+            place[t] = st.owner[t] == info[I_PLACE_FOR]
+    elif phase == REINFORCE:
+        for t in range(T):
+            place[t] = st.owner[t] == p
+    elif phase == ATTACK:
+        for t in range(T):
+            if st.owner[t] == p and st.armies[t] >= 2:
+                for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+                    u = B.nbr_idx[i]
+                    attack[t, u] = st.owner[u] != p
+    elif phase == FORTIFY:
+        seen = np.zeros(T, np.int64)
+        for t in range(T):
+            if st.owner[t] == p and st.armies[t] >= 2:
+                if R[R_FORTIFY] == 1:
+                    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+                        u = B.nbr_idx[i]
+                        fortify[t, u] = st.owner[u] == p
+                else:
+                    _reachable(st, B, p, t, seen)
+                    for u in range(T):
+                        fortify[t, u] = seen[u] == 1 and u != t
