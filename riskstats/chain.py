@@ -61,6 +61,16 @@ class ChainOdds:
         return self._scalar((self.distribution.sum(axis=0) * np.arange(self.distribution.shape[1])).sum())
 
     @property
+    def expected_attacker_losses(self):
+        """E[armies the attacker loses]: the start minus what stands at the end, the ``leave`` armies
+        in the conquered territories included."""
+        n = len(self.defenders)
+        k = np.arange(n + 1)[:, None]
+        x = np.arange(self.distribution.shape[1])[None, :]
+        standing = self.leave * np.minimum(k, n - 1) + x
+        return self._scalar(self.attackers - (self.distribution * standing).sum())
+
+    @property
     def outcomes(self):
         """DataFrame indexed by (conquered, armies_left), column ``p``: the nonzero entries."""
         import pandas as pd

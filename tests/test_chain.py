@@ -90,3 +90,18 @@ def test_attackers_needed_under_a_variant():
 def test_bad_input_is_refused_by_name(call, message):
     with pytest.raises(RiskstatsError, match=message):
         call()
+
+
+def test_expected_losses_of_a_chain():
+    for a, d in [(5, 3), (12, 7)]:  # one territory: the battle's own expected losses
+        assert chain_odds(a, [d], exact=True).expected_attacker_losses == \
+            battle_odds(a, d, exact=True).expected_attacker_losses
+    # two territories: losses of both battles, the army left behind is not lost
+    result = chain_odds(8, [1, 1], exact=True)
+    first = battle_odds(8, 1, exact=True)
+    expected = Fraction(0)
+    for a, d, p in zip(first.attackers_left, first.defenders_left, first.p):
+        expected += p * (8 - a)
+        if d == 0 and a - 1 > 0:
+            expected += p * battle_odds(int(a) - 1, 1, exact=True).expected_attacker_losses
+    assert result.expected_attacker_losses == expected

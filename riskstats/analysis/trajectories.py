@@ -1,0 +1,71 @@
+"""Turn-by-turn records of self-play games: who held what at the start of every turn.
+
+`riskstats.selfplay.play_games` returns one row per game. A game is a function of its seed and the
+bots' moves, so replaying a row with the step API (`riskstats.game.Game`) reproduces it exactly, this
+time stopping at the start of every turn to record each seat's territories, armies, cards and the
+continents it holds, and keeping the event log. The continent, card and self-play notebooks read
+these records; they cost Python speed (about a tenth of a second per game), so analyses replay a few
+hundred games while `play_games` plays the millions.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from riskstats.board import Board, classic_board
+from riskstats.errors import RiskstatsError
+from riskstats.game import Game
+from riskstats.game_rules import GameRules
+
+TURN_PHASES = ("trade", "reinforce")
+"""The phases a turn can start in."""
+
+
+def replay(table: pd.DataFrame, rules: GameRules | None = None, board: Board | None = None
+           ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Replay the games of a `play_games` table, recording every turn start and every event.
+
+    ``rules`` and ``board`` must be those the table was played with (default: the table's variant with
+    default options, and the classic board); a game that does not replay the same is an error.
+
+    Returns
+    -------
+    turns : DataFrame
+        One row per game, turn start and seat: ``game``, ``turn``, ``round``, ``to_move`` (the seat
+        whose turn starts), ``seat``, ``territories``, ``armies``, ``cards``, ``alive`` and one boolean
+        column per continent (held whole by that seat).
+    events : DataFrame
+        The event logs (`riskstats.game_state.LOG_COLS`) with a ``game`` column.
+    """
+    board = board or classic_board()
+    rules = rules or GameRules(variant=str(table.variant.iloc[0]))
+    continents = list(board.continents)
+    member = np.zeros((len(continents), board.n_territories), bool)
+    member[board.arrays.continent_of, np.arange(board.n_territories)] = True
+    turn_rows, event_frames = [], []
+    for row in table.itertuples():
+        game = Game(int(row.players), rules, board=board, seed=int(row.seed))
+        bots = row.bots.split(",")
+        last_turn = -1
+        while not game.over:
+            if game.turn != last_turn and game.phase in TURN_PHASES:
+                last_turn = game.turn
+                turn_rows.append(_snapshot(game, row.game, member))
+            game.step(game.bot_move(bots[game.player]))
+        if (game.winner, game.turn) != (row.winner, row.turns):
+            raise RiskstatsError(f"game {row.game} did not replay the same (rules or bots differ from the table)")
+        event_frames.append(game.events().assign(game=row.game))
+    columns = ["game", "turn", "round", "to_move", "seat", "territories", "armies", "cards", "alive", *continents]
+    turns = pd.DataFrame([r for rows in turn_rows for r in rows], columns=columns)
+    return turns, pd.concat(event_frames, ignore_index=True)
+
+
+def _snapshot(game: Game, index: int, member: np.ndarray) -> list[tuple]:
+    st = game.state
+    rows = []
+    for seat in range(game.players):
+        owned = st.owner == seat
+        held = [bool(owned[m].all()) for m in member]
+        rows.append((index, game.turn, game.round, game.player, seat, int(owned.sum()),
+                     int(st.armies[owned].sum()), int((st.card_owner == seat).sum()), bool(owned.any()), *held))
+    return rows

@@ -1,0 +1,38 @@
+"""Replaying self-play games turn by turn."""
+import pytest
+
+from riskstats.analysis.trajectories import replay
+from riskstats.errors import RiskstatsError
+from riskstats.game_rules import GameRules
+from riskstats.selfplay import play_games
+
+
+@pytest.fixture(scope="module")
+def record():
+    games = play_games(6, 4, "random,aggressive,continent,defensive", seed=3)
+    return games, *replay(games)
+
+
+def test_every_turn_start_accounts_for_the_board(record):
+    games, turns, events = record
+    per_turn = turns.groupby(["game", "turn"])
+    assert (per_turn.territories.sum() == 42).all()
+    assert (turns.armies >= turns.territories).all()
+    assert (turns.territories[~turns.alive] == 0).all()
+    held = turns[["North America", "South America", "Europe", "Africa", "Asia", "Australia"]]
+    assert (held.sum(axis=1) <= turns.territories).all()
+    last = turns.groupby("game").turn.max()
+    assert (last.to_numpy() <= games.turns.to_numpy()).all()
+
+
+def test_events_come_with_the_game(record):
+    games, turns, events = record
+    assert set(events.game) == set(games.game)
+    assert (events.groupby("game").move.apply(lambda m: (m == "begin_turn").sum()).to_numpy()
+            == turns.groupby("game").turn.nunique().to_numpy()).all()
+
+
+def test_replaying_with_other_rules_is_refused():
+    games = play_games(2, 3, "aggressive", seed=1)
+    with pytest.raises(RiskstatsError, match="did not replay the same"):
+        replay(games, GameRules(escalation="none", max_turns=5))
