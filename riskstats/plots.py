@@ -67,3 +67,31 @@ def lines(frame: pd.DataFrame, x: str, y: str, hue: str | None = None, ax=None, 
         ax.legend()
     ax.grid(alpha=0.3)
     return ax
+
+
+def rates(frame: pd.DataFrame, label: str, value: str = "win_rate", ax=None, title: str = "",
+          xlabel: str = "win rate", baseline: float | None = None):
+    """Horizontal bars of a rate per ``label`` with its ``ci_low``..``ci_high`` interval."""
+    ax = _axes(ax)
+    frame = frame.sort_values(value)
+    errors = np.vstack([frame[value] - frame.ci_low, frame.ci_high - frame[value]])
+    ax.barh(frame[label].astype(str), frame[value], xerr=errors, color="tab:blue", alpha=0.8, capsize=3,
+            label="estimate with 95% interval")
+    if baseline is not None:
+        ax.axvline(baseline, color="k", linestyle="--", linewidth=1, label=f"baseline {baseline:.2f}")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(label.replace("_", " "))
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    return ax
+
+
+def bars(frame: pd.DataFrame, label: str, value: str, ax=None, title: str = "", ylabel: str | None = None):
+    """Vertical bars of ``value`` per ``label``."""
+    ax = _axes(ax)
+    ax.bar(frame[label].astype(str), frame[value], color="tab:blue", alpha=0.8)
+    ax.set_xlabel(label.replace("_", " "))
+    ax.set_ylabel(ylabel or value.replace("_", " "))
+    ax.set_title(title)
+    ax.tick_params(axis="x", rotation=30)
+    return ax

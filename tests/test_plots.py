@@ -19,3 +19,12 @@ def test_plots_are_labelled():
     assert labelled(ax) and len(ax.get_legend().get_texts()) == 2
     ax = plots.lines(stop_rule_odds(10, 8, [0, 2, 4]), "stop_at", "p_win", hue="rule", title="stop rules")
     assert labelled(ax) and len(ax.get_lines()) == 2
+
+
+def test_rate_and_bar_plots_are_labelled():
+    import pandas as pd
+
+    frame = pd.DataFrame({"bot": ["a", "b"], "win_rate": [0.3, 0.6], "ci_low": [0.2, 0.5], "ci_high": [0.4, 0.7]})
+    ax = plots.rates(frame, "bot", baseline=0.5, title="win rates")
+    assert labelled(ax) and len(ax.patches) == 2
+    assert labelled(plots.bars(frame, "bot", "win_rate", title="bars"))

@@ -116,14 +116,18 @@ def holding_win_rates(turns: pd.DataFrame, games: pd.DataFrame, at_round: int) -
     return frame
 
 
-def first_continent_win_rates(turns: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    """Win rate by the first continent a seat ever held at the start of one of its turns.
+def first_continent_win_rates(turns: pd.DataFrame, games: pd.DataFrame, by_round: int | None = None
+                              ) -> pd.DataFrame:
+    """Win rate by the first continent a seat held at the start of one of its turns (up to ``by_round``).
 
-    Columns ``first_continent`` ("none" for seats that never held one), ``seats``, ``wins``,
-    ``win_rate``, ``ci_low``, ``ci_high``, ``mean_round`` (when it was first held).
+    Columns ``first_continent`` ("none" for seats that held none by then), ``seats``, ``wins``,
+    ``win_rate``, ``ci_low``, ``ci_high``, ``mean_round`` (when it was first held). Without
+    ``by_round`` every winner of a Classic game has a first continent (it ends holding them all).
     """
     continents = [c for c in turns.columns[turns.columns.get_loc("alive") + 1:]]
     own = turns[turns.to_move == turns.seat].sort_values(["game", "turn"])
+    if by_round is not None:
+        own = own[own["round"] <= by_round]
     held = own[continents].to_numpy()
     own = own.assign(first=np.where(held.any(axis=1), np.array(continents)[held.argmax(axis=1)], ""))
     firsts = own[own["first"] != ""].groupby(["game", "seat"]).first()[["first", "round"]]

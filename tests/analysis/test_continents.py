@@ -76,3 +76,9 @@ def test_first_continent_win_rates_on_a_hand_made_record():
     rates = first_continent_win_rates(turns, games).set_index("first_continent")
     assert rates.loc["Australia", ["seats", "wins"]].tolist() == [2, 1]
     assert rates.loc["none", ["seats", "wins"]].tolist() == [2, 1]
+
+
+def test_first_continent_by_round():
+    turns, games = hand_made()
+    rates = first_continent_win_rates(turns, games, by_round=0).set_index("first_continent")
+    assert rates.index.tolist() == ["none"] and rates.loc["none", "seats"] == 4
