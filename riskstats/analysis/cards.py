@@ -85,3 +85,76 @@ def simulate_set_odds(deck, max_cards: int = 6, trials: int = 100_000, seed: int
         p = ok.mean()
         rows.append((n, p, np.sqrt(p * (1 - p) / trials)))
     return pd.DataFrame(rows, columns=["cards", "p_set", "se"])
+
+
+def _continents(turns: pd.DataFrame) -> list[str]:
+    return list(turns.columns[turns.columns.get_loc("alive") + 1:])
+
+
+def _movers(turns: pd.DataFrame) -> pd.DataFrame:
+    return turns[turns.to_move == turns.seat]
+
+
+def reinforcement_sources(turns: pd.DataFrame, events: pd.DataFrame, board=None) -> pd.DataFrame:
+    """Where each turn's reinforcements came from: territories, continents and cards.
+
+    ``turns`` and ``events`` come from `riskstats.analysis.trajectories.replay`. Long form: ``game``,
+    ``turn``, ``round``, ``seat``, ``source`` ("territories", "continents" or "cards") and ``armies``.
+    Cards count every set traded in the turn (at its start or after an elimination) and the +2
+    territory bonus.
+    """
+    from riskstats.board import classic_board
+
+    board = board or classic_board()
+    movers = _movers(turns).set_index(["game", "turn"])
+    bonus = pd.Series(board.arrays.continent_bonus, index=list(board.continents))
+    trades = events[events.move == "trade"].assign(extra=lambda e: 2 * (e.bonus_territory >= 0))
+    cards = (trades.value + trades.extra).groupby([trades.game, trades.turn]).sum()
+    frame = pd.DataFrame({
+        "round": movers["round"], "seat": movers.seat,
+        "territories": np.maximum(3, movers.territories // 3),
+        "continents": movers[_continents(turns)].astype(int) @ bonus[_continents(turns)],
+        "cards": cards.reindex(movers.index, fill_value=0),
+    }).reset_index()
+    return frame.melt(id_vars=["game", "turn", "round", "seat"], var_name="source", value_name="armies")
+
+
+def set_values(events: pd.DataFrame, turns: pd.DataFrame) -> pd.DataFrame:
+    """Every set traded: ``game``, ``turn``, ``round``, ``player``, ``phase`` (trade, or elim_trade after
+    an elimination), ``value`` and ``bonus_armies`` (the +2 territory bonus, 0 or 2)."""
+    rounds = _movers(turns).set_index(["game", "turn"])["round"]
+    trades = events[events.move == "trade"]
+    return pd.DataFrame({
+        "game": trades.game, "turn": trades.turn,
+        "round": rounds.reindex(pd.MultiIndex.from_arrays([trades.game, trades.turn])).to_numpy(),
+        "player": trades.player, "phase": trades.phase, "value": trades.value,
+        "bonus_armies": 2 * (trades.bonus_territory >= 0),
+    }).reset_index(drop=True)
+
+
+def first_forced_trades(turns: pd.DataFrame, forced_at: int = 5) -> pd.DataFrame:
+    """For every game and seat, the first round it started a turn holding ``forced_at`` or more cards
+    (so had to trade): ``game``, ``seat``, ``round`` (NaN if never)."""
+    movers = _movers(turns)
+    forced = movers[movers.cards >= forced_at].groupby(["game", "seat"])["round"].min()
+    seats = pd.MultiIndex.from_product([sorted(turns.game.unique()), sorted(turns.seat.unique())],
+                                       names=["game", "seat"])
+    return forced.reindex(seats).rename("round").reset_index()
+
+
+def elimination_captures(events: pd.DataFrame, turns: pd.DataFrame) -> pd.DataFrame:
+    """What eliminating a player paid: one row per elimination with ``game``, ``turn``, ``round``,
+    ``player`` (the eliminator), ``eliminated``, ``cards_captured`` and ``traded_at_once`` (armies from
+    the sets the eliminator traded straight away)."""
+    hits = events[(events.move == "attack") & (events.eliminated >= 0)]
+    at_start = turns.set_index(["game", "turn", "seat"])
+    elim_trades = events[(events.move == "trade") & (events.phase == "elim_trade")]
+    traded = (elim_trades.value + 2 * (elim_trades.bonus_territory >= 0)).groupby(
+        [elim_trades.game, elim_trades.turn]).sum()
+    rows = []
+    for hit in hits.itertuples():
+        start = at_start.loc[(hit.game, hit.turn, hit.eliminated)]
+        rows.append((hit.game, hit.turn, int(start["round"]), hit.player, hit.eliminated, int(start.cards),
+                     int(traded.get((hit.game, hit.turn), 0))))
+    return pd.DataFrame(rows, columns=["game", "turn", "round", "player", "eliminated", "cards_captured",
+                                       "traded_at_once"])

@@ -44,3 +44,46 @@ def test_bad_decks():
         p_valid_set(3, {**CLASSIC, "wild": -1})
     with pytest.raises(RiskstatsError, match="cards must be from 0 to 44, got 45"):
         p_valid_set(45, CLASSIC)
+
+
+@pytest.fixture(scope="module")
+def record():
+    from riskstats.analysis.trajectories import replay
+    from riskstats.selfplay import play_games
+
+    games = play_games(8, 4, "random,aggressive,continent,defensive", seed=11)
+    return games, *replay(games)
+
+
+def test_territory_and_continent_armies_match_the_engine(record):
+    from riskstats.analysis.cards import reinforcement_sources
+
+    games, turns, events = record
+    wide = reinforcement_sources(turns, events).pivot_table(index=["game", "turn"], columns="source",
+                                                              values="armies")
+    base = events[events.move == "begin_turn"].set_index(["game", "turn"]).value
+    assert ((wide.territories + wide.continents) == base.reindex(wide.index)).all()
+    assert (wide.territories >= 3).all() and (wide.cards >= 0).all()
+
+
+def test_set_values_escalate_across_players(record):
+    from riskstats.analysis.cards import set_values
+    from riskstats.game_rules import GameRules
+
+    games, turns, events = record
+    values = set_values(events, turns)
+    for _, trades in values.groupby("game"):
+        assert trades.value.tolist() == GameRules().set_values(len(trades))
+    assert set(values.bonus_armies) <= {0, 2}
+
+
+def test_forced_trades_and_captures(record):
+    from riskstats.analysis.cards import elimination_captures, first_forced_trades
+
+    games, turns, events = record
+    forced = first_forced_trades(turns)
+    assert len(forced) == 8 * 4
+    captures = elimination_captures(events, turns)
+    assert len(captures) == (events.eliminated >= 0).sum()
+    assert (captures.player != captures.eliminated).all()
+    assert (captures.traded_at_once[captures.cards_captured == 0] == 0).all()
