@@ -114,7 +114,7 @@ def experiment_cells(spec: dict) -> list[dict]:
     return cells
 
 
-def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, progress=None):
+def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, client=None, progress=None):
     """Play every cell of an experiment (a TOML path or a parsed dict) into ``out``; return the combined table.
 
     All cells are validated before any game is played; a cell already finished is read back, an
@@ -144,8 +144,9 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
         if progress:
             progress(offset[0] + done, total)
 
-    client = cluster = None
-    if scheduler is not None or dask_local is not None:
+    cluster = None
+    own = client is None and (scheduler is not None or dask_local is not None)
+    if own:
         from riskstats.distributed import _client
 
         client, cluster = _client(scheduler, dask_local)
@@ -155,7 +156,7 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
                          progress=cell_progress)
             offset[0] += cell["config"].games
     finally:
-        if client is not None:
+        if own:
             client.close()
             if cluster is not None:
                 cluster.close()

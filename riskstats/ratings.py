@@ -8,7 +8,7 @@ Hessian of the log-likelihood (restricted to centred strengths). A weak normal p
 keeps the fit finite when a bot never loses; it moves ordinary ratings by far less than their errors.
 
 >>> import pandas as pd
->>> pairs = pd.DataFrame({"winner": ["a", "a", "b", "b", "c"], "loser": ["b", "c", "c", "a", "a"]})
+>>> pairs = pd.DataFrame({"winner": ["a", "a", "a", "b", "b", "c"], "loser": ["b", "c", "b", "c", "c", "a"]})
 >>> fit = bradley_terry(pairs)
 >>> list(fit["bot"])
 ['a', 'b', 'c']

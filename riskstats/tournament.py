@@ -115,7 +115,7 @@ class RunConfig:
     def record(self) -> dict:
         """The run's full configuration as JSON-able values: stored with its results, compared on resume."""
         from riskstats import __version__
-        from riskstats.bots import bot_spec
+        from riskstats.bots import BOTS, bot_spec
 
         return {
             "riskstats_version": __version__,
@@ -125,7 +125,8 @@ class RunConfig:
             "variant": self.variant,
             "seed": self.seed,
             "rules": json.loads(json.dumps(self.game_rules().as_dict(), default=str)),
-            "bot_params": {name: bot_spec(name, self.params.get(name))[1].tolist() for name in self.bots},
+            "bot_params": {name: bot_spec(name, self.params.get(name))[1][:len(BOTS[name][1])].tolist()
+                           for name in self.bots},
             "board": self.board,
         }
 
