@@ -52,15 +52,9 @@ MANIFEST = "experiment.json"
 
 def load_experiment(path) -> dict:
     """Read an experiment TOML file (no validation beyond the TOML syntax)."""
-    import tomllib
+    from riskstats.results import read_toml
 
-    try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except OSError as error:
-        raise RiskstatsError(f"cannot read experiment file {path}: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise RiskstatsError(f"experiment file {path} is not valid TOML: {error}") from None
+    return read_toml(path, "experiment file")
 
 
 def _as_list(name, value):

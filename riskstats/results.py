@@ -147,6 +147,19 @@ def _comparable(record: dict) -> dict:
     return dict(record)
 
 
+def read_toml(path, what: str = "file") -> dict:
+    """Read a TOML document (experiment files); a missing or malformed file is a `RiskstatsError`."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except OSError as error:
+        raise RiskstatsError(f"cannot read {what} {path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise RiskstatsError(f"{what} {path} is not valid TOML: {error}") from None
+
+
 def read_json(path) -> dict:
     """Read a JSON document (run and experiment manifests)."""
     return _read_manifest(Path(path))

@@ -19,6 +19,8 @@ def test_local_cluster_matches_local_run_and_resumes(tmp_path):
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         pd.testing.assert_frame_equal(run_selfplay(config, client=client), reference)
+        short = RunConfig(games=30, players=3, bots=bots, seed=21, chunk_size=20)
+        pd.testing.assert_frame_equal(run_selfplay(short, scheduler=cluster.scheduler_address), reference[:30])
         # half a run locally, the rest on the cluster
         with pytest.raises(KeyboardInterrupt):
             run_selfplay(config, tmp_path / "run", workers=1,
