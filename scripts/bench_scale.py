@@ -50,10 +50,14 @@ def main():
             Client(cluster) as client:
         warm = RunConfig(games=4 * cores, players=4, bots=BOTS, chunk_size=4)
         run_selfplay(warm, client=client)  # every worker loads the compiled code once
-        dask = best(args.repeat, lambda: run_selfplay(config, client=client))
+        local, dask = [], []
+        for _ in range(args.repeat):  # interleaved, so that load from other programs hits both alike
+            local.append(best(1, lambda: run_selfplay(config, workers=cores)))
+            dask.append(best(1, lambda: run_selfplay(config, client=client)))
+    local, dask = min(local), min(dask)
+    print(f"local, {cores} threads:       {args.games / local:10,.0f} games/s  ({local:.2f} s)")
     print(f"dask, {cores} workers:        {args.games / dask:10,.0f} games/s  ({dask:.2f} s)")
-    print(f"dask overhead vs local: {100 * (dask / many - 1):+9.1f}%  (chunks of {args.chunk:,} games)")
-
+    print(f"dask overhead vs local: {100 * (dask / local - 1):+9.1f}%  (chunks of {args.chunk:,} games)")
 
 if __name__ == "__main__":
     main()
