@@ -36,6 +36,12 @@ _PUBLIC = {
     "play_game": "riskstats.game",
     "BOTS": "riskstats.bots",
     "play_games": "riskstats.selfplay",
+    "RunConfig": "riskstats.tournament",
+    "run_selfplay": "riskstats.tournament",
+    "run_experiment": "riskstats.experiment",
+    "read_experiment": "riskstats.experiment",
+    "read_results": "riskstats.results",
+    "bradley_terry": "riskstats.ratings",
 }
 __all__ = sorted(_PUBLIC)
 

@@ -7,6 +7,7 @@ commands that need them, so start-up stays quick.
 
 The command names, argument names and JSON keys are a contract relied on by scripts: add, never rename.
 """
+import contextlib
 import functools
 import inspect
 import json
@@ -427,6 +428,50 @@ def simulate(
                   for (a, d), p in frame.p.items()])
 
 
+Workers = Annotated[int | None, typer.Option("--workers", parser=whole_number, help="Threads (default: all cores).")]
+Scheduler = Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask scheduler (tcp://host:port).")]
+DaskLocal = Annotated[int | None, typer.Option("--dask-local", parser=whole_number,
+                                               help="Start a local Dask cluster with N worker processes.")]
+
+
+@contextlib.contextmanager
+def _progress(enabled: bool, label: str):
+    """A rich progress bar with games/s and ETA, as a ``progress(done, total)`` callback (None when off)."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]} games/s"),
+                  TextColumn("ETA"), TimeRemainingColumn()) as bar:
+        state = {}
+
+        def update(done, total):
+            now = time.perf_counter()
+            if not state:
+                state.update(task=bar.add_task(label, total=total, completed=done, rate="-"), t0=now, done0=done)
+            rate = (done - state["done0"]) / max(now - state["t0"], 1e-9)
+            shown = f"{rate:,.0f}" if done > state["done0"] else "-"
+            bar.update(state["task"], completed=done, total=total, rate=shown)
+
+        yield update
+
+
+@contextlib.contextmanager
+def _resumable(out):
+    """Turn Ctrl-C into a one-line note that finished chunks are kept (exit 130)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        where = f" in {out}" if out else ""
+        typer.echo(f"interrupted: finished chunks are kept{where}; run the same command again to resume", err=True)
+        raise typer.Exit(130) from None
+
+
+def _interval(r) -> str:
+    return f"{100 * r['ci_low']:.1f}-{100 * r['ci_high']:.1f}%"
+
+
 @app.command()
 def selfplay(
     games: Annotated[int, typer.Option("--games", parser=whole_number, help="Number of games.")],
@@ -434,22 +479,28 @@ def selfplay(
     bots: Annotated[str, typer.Option("--bots", help="Bot names, comma-separated; seats in order, cyclic.")],
     variant: Annotated[str, typer.Option("--variant", help="classic or two-player.")] = "classic",
     seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the whole run.")] = 0,
-    out: Annotated[str | None, typer.Option("--out", help="Write the per-game table (.parquet or .csv).")] = None,
+    out: Annotated[str | None, typer.Option(
+        "--out", help="Write the games: a directory of Parquet parts, or one .parquet or .csv file. "
+                      "Resumes a run already there.")] = None,
     as_json: JsonFlag = False,
+    workers: Workers = None,
+    chunk_size: Annotated[int, typer.Option("--chunk-size", parser=whole_number, help="Games per chunk.")] = 1000,
+    scheduler: Scheduler = None,
+    dask_local: DaskLocal = None,
 ):
     """Play complete games between built-in bots (seats rotate by game; seat 0 moves first)."""
-    from riskstats.selfplay import play_games, summary
+    from pathlib import Path
 
-    if out is not None and not out.endswith((".parquet", ".csv")):
-        raise RiskstatsError(f"--out must end in .parquet or .csv, got {out!r}")
-    if variant not in ("classic", "two-player"):
-        raise RiskstatsError(f"--variant must be classic or two-player, got {variant!r}")
-    frame = play_games(games, players, bots, variant=variant, seed=seed)
+    from riskstats.selfplay import summary
+    from riskstats.tournament import RunConfig, run_selfplay
+
+    if out is not None and Path(out).suffix not in ("", ".parquet", ".csv"):
+        raise RiskstatsError(f"--out must be a directory or end in .parquet or .csv, got {out!r}")
+    config = RunConfig(games=games, players=players, bots=bots, variant=variant, seed=seed, chunk_size=chunk_size)
+    with _resumable(out), _progress(not as_json and sys.stdout.isatty(), "self-play") as progress:
+        frame = run_selfplay(config, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
+                             progress=progress)
     if out is not None:
-        if out.endswith(".csv"):
-            frame.to_csv(out, index=False)
-        else:
-            frame.to_parquet(out, index=False)
         typer.echo(f"wrote {len(frame)} games to {out}")
         return
     result = summary(frame)
@@ -465,6 +516,81 @@ def selfplay(
                   for s, r in result["seats"].items()],
                  caption=f"mean turns {result['mean_turns']:.1f}, mean rounds {result['mean_rounds']:.1f}, "
                          f"truncated {result['truncated']}")
+
+
+@app.command()
+def experiment(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="Experiment TOML file (see riskstats.experiment).")],
+    out: Annotated[str, typer.Option("--out", help="Directory for the cells' results (resumed if there).")],
+    as_json: JsonFlag = False,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
+    dask_local: DaskLocal = None,
+):
+    """Play every cell of an experiment grid, each into its own sub-directory of --out."""
+    from riskstats.experiment import run_experiment
+    from riskstats.report import win_rates
+
+    with _resumable(out), _progress(not as_json and sys.stdout.isatty(), "experiment") as progress:
+        table = run_experiment(file, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
+                               progress=progress)
+    rows = []
+    for cell, games in table.groupby("cell", sort=True):
+        for r in win_rates(games, "bot").to_dict("records"):
+            rows.append({"cell": cell, "players": int(games["players"].iloc[0]), "variant": games["variant"].iloc[0],
+                         **{k: games[k].iloc[0] for k in games.columns if k.startswith(("rules.", "params."))},
+                         "bot": r["bot"], "trials": r["trials"], "wins": r["wins"], "win_rate": r["win_rate"],
+                         "ci_low": r["ci_low"], "ci_high": r["ci_high"], "mean_turns": float(games["turns"].mean())})
+    if as_json:
+        _print_json({"out": out, "games": len(table), "cells": rows})
+        return
+    extra = [k for k in (rows[0] if rows else {}) if k.startswith(("rules.", "params."))]
+    _print_table(f"Experiment {file}: {len(table)} games in {out}",
+                 ["cell", "variant", "players", *extra, "bot", "seats", "win rate", "95% CI", "mean turns"],
+                 [(r["cell"], r["variant"], r["players"], *(r[k] for k in extra), r["bot"], r["trials"],
+                   _percent(r["win_rate"]), _interval(r), f"{r['mean_turns']:.1f}") for r in rows])
+
+
+@app.command()
+def report(
+    results: Annotated[str, typer.Argument(metavar="RESULTS", help="A results directory, .parquet or .csv file, "
+                                                                    "or an experiment directory.")],
+    out: Annotated[str | None, typer.Option("--out", help="Write CSV tables and PNG plots into this directory.")]
+    = None,
+    as_json: JsonFlag = False,
+):
+    """Win rates (95% Wilson intervals), Bradley-Terry ratings and game lengths of self-play results."""
+    from riskstats.report import load_games
+    from riskstats.report import report as make_report
+    from riskstats.results import write_report
+
+    rep = make_report(load_games(results))
+    if out is not None:
+        written = write_report(rep, out)
+    if as_json:
+        _print_json(rep.to_dict())
+        return
+    _print_table(f"Win rate by bot ({rep.games} games)", ["bot", "seats played", "wins", "win rate", "95% CI"],
+                 [(r["bot"], r["trials"], r["wins"], _percent(r["win_rate"]), _interval(r))
+                  for r in rep.bots.to_dict("records")])
+    _print_table("Win rate by seat (seat 0 moves first)", ["seat", "games", "wins", "win rate", "95% CI"],
+                 [(r["seat"], r["trials"], r["wins"], _percent(r["win_rate"]), _interval(r))
+                  for r in rep.seats.to_dict("records")])
+    _print_table("Win rate by bot and seat", ["bot", "seat", "games", "wins", "win rate", "95% CI"],
+                 [(r["bot"], r["seat"], r["trials"], r["wins"], _percent(r["win_rate"]), _interval(r))
+                  for r in rep.bot_seats.to_dict("records")])
+    _print_table("Bradley-Terry ratings (winner beats each loser; Elo scale, mean 0)",
+                 ["bot", "rating", "std. error", "comparisons", "wins"],
+                 [(r["bot"], f"{r['elo']:+.0f}", f"{r['elo_se']:.0f}", int(r["comparisons"]), int(r["wins"]))
+                  for r in rep.ratings.to_dict("records")])
+    t = rep.truncated
+    _print_table("Game length (turns)", ["games", "count", "mean", "median", "5%", "95%"],
+                 [(r["games"], r["count"], f"{r['mean']:.1f}", f"{r['median']:.0f}", f"{r['p5']:.0f}",
+                   f"{r['p95']:.0f}") for r in rep.lengths.to_dict("records") if r["measure"] == "turns"],
+                 caption=f"truncated at the turn cap: {t['games']} ({_percent(t['share'])}, 95% CI "
+                         f"{100 * t['ci_low']:.2f}-{100 * t['ci_high']:.2f}%)")
+    if out is not None:
+        typer.echo(f"wrote {len(written)} files to {out}")
 
 
 def main() -> None:

@@ -95,3 +95,48 @@ def bars(frame: pd.DataFrame, label: str, value: str, ax=None, title: str = "", 
     ax.set_title(title)
     ax.tick_params(axis="x", rotation=30)
     return ax
+
+
+def win_rates(rates: pd.DataFrame, ax=None, title: str | None = None):
+    """Bars of win rate with 95% intervals from a `riskstats.report.win_rates` table (by bot or by seat)."""
+    ax = _axes(ax)
+    key = "bot" if "bot" in rates.columns else "seat"
+    labels = [str(v) for v in rates[key]]
+    rate = rates["win_rate"].to_numpy(float)
+    err = np.vstack([rate - rates["ci_low"].to_numpy(float), rates["ci_high"].to_numpy(float) - rate])
+    ax.bar(labels, rate, yerr=err, capsize=4, color="tab:blue", label="win rate (95% Wilson interval)")
+    ax.set_xlabel(key)
+    ax.set_ylabel("win rate (wins / seats played)")
+    ax.set_ylim(0, min(1.0, max(0.1, float(rates["ci_high"].max()) * 1.15)))
+    ax.set_title(title or f"Win rate by {key}")
+    ax.legend()
+    return ax
+
+
+def ratings(fit: pd.DataFrame, ax=None, title: str = "Bradley-Terry ratings (Elo scale, mean 0)"):
+    """Horizontal bars of Elo-scale ratings with +-1.96 standard errors from `riskstats.ratings.bradley_terry`."""
+    ax = _axes(ax)
+    order = fit.sort_values("elo")
+    ax.barh(order["bot"].astype(str), order["elo"], xerr=1.959964 * order["elo_se"], capsize=4, color="tab:green",
+            label="rating +- 95% interval")
+    ax.axvline(0, color="k", linewidth=0.8)
+    ax.set_xlabel("rating (Elo points; 400 = 10:1 odds)")
+    ax.set_ylabel("bot")
+    ax.set_title(title)
+    ax.legend()
+    return ax
+
+
+def game_length_histogram(games: pd.DataFrame, ax=None, title: str = "Game length"):
+    """Histogram of turns per game (columns turns, truncated), truncated games shown apart."""
+    ax = _axes(ax)
+    truncated = games["truncated"].astype(bool).to_numpy()
+    turns = games["turns"].to_numpy(float)
+    bins = np.histogram_bin_edges(turns, bins=min(50, max(5, len(turns) // 20)))
+    ax.hist([turns[~truncated], turns[truncated]], bins=bins, stacked=True, color=["tab:blue", "tab:red"],
+            label=["finished", "truncated (turn cap)"])
+    ax.set_xlabel("turns (all players)")
+    ax.set_ylabel("games")
+    ax.set_title(title)
+    ax.legend()
+    return ax

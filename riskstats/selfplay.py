@@ -64,7 +64,8 @@ def game_seeds(seed: int, games: int) -> np.ndarray:
 
 
 def play_games(games: int, players: int, bots, variant: str = "classic", seed: int = 0,
-             rules: GameRules | None = None, *, board: Board | None = None, params: dict | None = None):
+             rules: GameRules | None = None, *, board: Board | None = None, params: dict | None = None,
+             first: int = 0, seeds=None):
     """Play ``games`` complete games between built-in bots; one row per game.
 
     Parameters
@@ -79,6 +80,11 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     board : Board, optional
     params : dict, optional
         Bot name -> parameter values overriding its defaults.
+    first : int
+        Play games ``first .. first + games - 1`` of the run (rows, seeds and seat rotation as in one
+        run of ``first + games`` games): how `riskstats.tournament` plays a run in chunks.
+    seeds : array of uint64, optional
+        Those games' seeds, if already known (``game_seeds(seed, first + games)[first:]``).
 
     Returns
     -------
@@ -108,16 +114,20 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     unknown = set(params) - set(bots)
     if unknown:
         raise RiskstatsError(f"params given for bots not playing: {', '.join(sorted(unknown))}")
+    first = check_int("first", first, 0)
     lineup = [bots[s % len(bots)] for s in range(players)]
     specs = [bot_spec(name, params.get(name)) for name in lineup]
+    specs = [specs[(s + first) % players] for s in range(players)]  # game first + g rotates by first + g
     lineup_bots = np.array([s[0] for s in specs], np.int64)
     lineup_params = np.array([s[1] for s in specs])
     cum, V = _tables(rules)
-    seeds = game_seeds(seed, games)
+    seeds = game_seeds(seed, first + games)[first:] if seeds is None else np.asarray(seeds, np.uint64)
+    if seeds.shape != (games,):
+        raise RiskstatsError(f"need {games} seeds, got {seeds.shape[0]}")
     out = np.zeros((games, 4), np.int64)
     seats = players + (1 if rules.has_neutral else 0)
     _selfplay(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cum, V, seats, out)
-    g = np.arange(games)
+    g = np.arange(first, first + games)
     seat_bots = np.array(lineup, dtype=object)[(np.arange(players)[None, :] + g[:, None]) % players]
     winner = out[:, 0]
     record = json.dumps({"rules": rules.as_dict(), "board": board.name}, default=str)
