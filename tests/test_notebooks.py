@@ -7,6 +7,7 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.i
 SMALL = {  # parameter overrides that keep each run to seconds; the committed runs use the defaults
     "01_attack_odds.ipynb": {"MAX_ARMIES": 10, "BIG": 25, "NEEDED_UP_TO": 12, "SIM_TRIALS": 20_000},
     "02_continent_value.ipynb": {"GAMES": 24},
+    "03_card_escalation.ipynb": {"REPLAY_GAMES": 24, "COMPARE_GAMES": 200, "SIM_TRIALS": 20_000},
 }
 
 

@@ -87,3 +87,15 @@ def test_forced_trades_and_captures(record):
     assert len(captures) == (events.eliminated >= 0).sum()
     assert (captures.player != captures.eliminated).all()
     assert (captures.traded_at_once[captures.cards_captured == 0] == 0).all()
+
+
+def test_compare_escalation_plays_the_same_seeds_under_each_scheme():
+    from riskstats.analysis.cards import compare_escalation
+
+    result = compare_escalation(12, 3, "aggressive,continent,defensive", seed=4)
+    assert result["lengths"].escalation.tolist() == ["progressive", "fixed", "none"]
+    games = result["games"]
+    seeds = games.groupby("escalation").seed.apply(list)
+    assert seeds["progressive"] == seeds["fixed"] == seeds["none"]
+    seats = result["seats"]
+    assert set(seats.seat) == {0, 1, 2} and (seats.groupby("escalation").trials.sum() == 36).all()
