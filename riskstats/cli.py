@@ -432,19 +432,28 @@ def selfplay(
     games: Annotated[int, typer.Option("--games", parser=whole_number, help="Number of games.")],
     players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game (2: two-player).")],
     bots: Annotated[str, typer.Option("--bots", help="Bot names, comma-separated; seats in order, cyclic.")],
-    variant: Annotated[str, typer.Option("--variant", help="classic or two-player.")] = "classic",
+    variant: Annotated[str, typer.Option("--variant", help="classic, two-player, mission or capital.")] = "classic",
     seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the whole run.")] = 0,
     out: Annotated[str | None, typer.Option("--out", help="Write the per-game table (.parquet or .csv).")] = None,
+    mission_deck: Annotated[str, typer.Option("--mission-deck", help="mission: standard (12) or european (14).")]
+    = "standard",
+    mission_target_lost: Annotated[str, typer.Option(
+        "--mission-target-lost", help="mission: a target eliminated by another counts as achieved or "
+                                      "becomes 24_territories.")] = "achieved",
+    capital_short: Annotated[bool, typer.Option("--capital-short", help="capital: the short game.")] = False,
     as_json: JsonFlag = False,
 ):
     """Play complete games between built-in bots (seats rotate by game; seat 0 moves first)."""
+    from riskstats.game_rules import VARIANTS, GameRules
     from riskstats.selfplay import play_games, summary
 
     if out is not None and not out.endswith((".parquet", ".csv")):
         raise RiskstatsError(f"--out must end in .parquet or .csv, got {out!r}")
-    if variant not in ("classic", "two-player"):
-        raise RiskstatsError(f"--variant must be classic or two-player, got {variant!r}")
-    frame = play_games(games, players, bots, variant=variant, seed=seed)
+    if variant not in VARIANTS:
+        raise RiskstatsError(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+    rules = GameRules(variant=variant, mission_deck=mission_deck, mission_target_lost=mission_target_lost,
+                      capital_short=capital_short)
+    frame = play_games(games, players, bots, variant=variant, seed=seed, rules=rules)
     if out is not None:
         if out.endswith(".csv"):
             frame.to_csv(out, index=False)
@@ -453,8 +462,10 @@ def selfplay(
         typer.echo(f"wrote {len(frame)} games to {out}")
         return
     result = summary(frame)
+    reasons = {k: int(v) for k, v in frame["win_reason"].value_counts().items()}
     if as_json:
-        _print_json({"games": games, "players": players, "variant": variant, "seed": seed, **result})
+        _print_json({"games": games, "players": players, "variant": variant, "seed": seed, **result,
+                     "win_reasons": reasons})
         return
     _print_table(f"Win rate by bot ({games} games, {variant}, {players} players)",
                  ["bot", "seats played", "wins", "win rate", "95% CI"],
@@ -464,7 +475,8 @@ def selfplay(
                  [(s, r["wins"], _percent(r["win_rate"]), f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
                   for s, r in result["seats"].items()],
                  caption=f"mean turns {result['mean_turns']:.1f}, mean rounds {result['mean_rounds']:.1f}, "
-                         f"truncated {result['truncated']}")
+                         f"truncated {result['truncated']}; ended by: "
+                         + ", ".join(f"{k} {v}" for k, v in reasons.items()))
 
 
 def main() -> None:

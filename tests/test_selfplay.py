@@ -49,7 +49,7 @@ def test_two_player_variant():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"bots": "aggressive,wizard"}, "unknown bot"),
-    ({"variant": "mission"}, "variant"),
+    ({"variant": "risk2210"}, "variant"),
     ({"games": 0}, "games"),
     ({"players": 9}, "players"),
     ({"params": {"random": (1, 2)}}, "parameters"),
