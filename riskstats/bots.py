@@ -47,7 +47,7 @@ dispatches on the id inside compiled code. A bot's randomness comes from the gam
     enemy armies next to its capital x ``guard`` (1.0) reach the capital's armies it reinforces and
     fortifies the capital, and it never attacks out of the capital below that many armies. Otherwise
     plays like ``mission`` toward its goals. Params: ``(threshold, card_threshold, guard)``.
-Bots that don't know about capitals (``aggressive``, ``continent``, ``defensive``) pick the safest own
+Bots that don't know about capitals (``aggressive``, ``continent``, ``defensive``, ``mission``) pick the safest own
 territory as capital and otherwise play as in Classic; none of them reads another seat's mission.
 
 Adding a fast bot: write ``@jit def _mybot(st, B, R, V, params)`` returning a legal move (use the
@@ -755,7 +755,7 @@ def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     T = st.owner.shape[0]
-    if phase == CLAIM or phase == CAPITAL or phase == TRADE or phase == ELIM_TRADE or phase == FORTIFY:
+    if phase == CLAIM or phase == TRADE or phase == ELIM_TRADE or phase == FORTIFY:
         return _aggressive_bot(st, B, R, V, params)
     m = st.mission[p]  # only our own card: the others' are secret
     kind = m[M_KIND]
@@ -828,7 +828,7 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
 @jit
 def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
     """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``."""
-    if st.info[I_PHASE] == CAPITAL and bot >= 1 and bot <= 3:  # bots that ignore capitals keep the safest
+    if st.info[I_PHASE] == CAPITAL and bot != 0 and bot != 5:  # bots that ignore capitals keep the safest
         return CAPITAL_PICK, _safest(st, B, R, st.info[I_PLAYER]), 0, 0, 0
     if bot == 0:
         return _random_bot(st, B, R, V, params)

@@ -52,7 +52,7 @@ def test_two_player_variant():
     ({"variant": "risk2210"}, "variant"),
     ({"games": 0}, "games"),
     ({"players": 9}, "players"),
-    ({"params": {"random": (1, 2)}}, "parameters"),
+    ({"params": {"random": (1, 2, 3)}}, "parameters"),
 ])
 def test_bad_options(kwargs, message):
     args = {"games": 2, "players": 4, "bots": "random"} | kwargs

@@ -115,7 +115,8 @@ def test_european_third_continent_is_any():
 def test_18_territories_with_two_armies_boundary():
     game = mission_game()
     owner = np.full(42, 1)
-    mine = np.flatnonzero(np.isin(BOARD.arrays.continent_of, [CONT["North America"], CONT["South America"], CONT["Europe"]]))[:18]
+    americas_europe = [CONT["North America"], CONT["South America"], CONT["Europe"]]
+    mine = np.flatnonzero(np.isin(BOARD.arrays.continent_of, americas_europe))[:18]
     owner[mine] = 0
     arrange(game, owner, armies=2, phase=REINFORCE, reserve=3)
     game.state.armies[mine[0]] = 1  # 17 with 2+, one with 1
@@ -164,6 +165,7 @@ def test_destroy_by_someone_else(lost, over):
     owner[T("Kamchatka")] = 1
     arrange(game, owner, player=2)
     give_mission(game, 0, card(2, target=1))
+    give_mission(game, 2, card(2, target=0))  # seat 2's own mission is far off
     game.state.armies[T("Alaska")] = 60
     conquer(game, T("Alaska"), T("Kamchatka"))  # seat 2 eliminates seat 1, seat 0's target
     assert not game.over and game.state.alive[1] == 0  # the game goes on
