@@ -33,6 +33,7 @@ _PUBLIC = {
     "GameRules": "riskstats.game_rules",
     "Game": "riskstats.game",
     "Move": "riskstats.game",
+    "GameView": "riskstats.game",
     "play_game": "riskstats.game",
     "BOTS": "riskstats.bots",
     "play_games": "riskstats.selfplay",

@@ -20,11 +20,19 @@ Board file schema (``riskstats-board/1``; the classic board ships as ``riskstats
       "wilds": 2,                             # wild cards (all three symbols, no territory)
       "starting_armies": {"3": 35, ...},      # optional: armies per player by player count
       "neutral_armies": 40,                   # optional: the two-player neutral's armies
-      "missions": [...]                       # optional: mission cards, kept as given
+      "missions": [                           # optional: Secret Mission cards
+        {"type": "continents", "continents": ["Asia", "Africa"]},
+        {"type": "continents", "continents": ["Europe", "Australia"], "plus_any_other_continent": 1,
+         "european_only": true},              # only in the 14-card European deck
+        {"type": "territories", "count": 18, "min_armies_each": 2},
+        {"type": "destroy", "colour": "blue",
+         "fallback_if_self": {"type": "territories", "count": 24, "min_armies_each": 1}}, ...
+      ]
     }
 
 Territories are numbered in the order the continents list them (continent by continent), continents
-in file order, cards territory cards first (card i shows territory i) then the wilds.
+in file order, cards territory cards first (card i shows territory i) then the wilds. The player colours
+are the "destroy" cards' colours in file order; seat s plays colour s.
 
 >>> board = classic_board()
 >>> board.n_territories, board.n_borders, board.n_cards
@@ -52,7 +60,7 @@ DEFAULT_STARTING_ARMIES = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
 DEFAULT_NEUTRAL_ARMIES = 40
 
 BoardArrays = namedtuple("BoardArrays", "adjacency nbr_ptr nbr_idx continent_of continent_bonus "
-                                        "continent_size card_territory card_symbol territory_card")
+                                        "continent_size card_territory card_symbol territory_card missions")
 """What the kernels read of a board (T territories, K continents, C cards):
 
 adjacency[T, T]      bool, symmetric, False on the diagonal
@@ -64,7 +72,11 @@ continent_size[K]    territories in each continent
 card_territory[C]    territory shown on each card, -1 for a wild
 card_symbol[C]       0 infantry, 1 cavalry, 2 artillery, 3 wild
 territory_card[T]    the card showing each territory
+missions[M, 8]       the mission cards, one row each: kind (0 continents, 1 territories, 2 destroy), c1, c2,
+                     third (1: and any third continent), count, min_armies (for destroy: the fallback's),
+                     target colour (= seat) of a destroy card, european_only (1: only in the 14-card deck)
 """
+MISSION_TYPES = ("continents", "territories", "destroy")
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +90,7 @@ class Board:
     starting_armies: dict = field(default_factory=lambda: dict(DEFAULT_STARTING_ARMIES))
     neutral_armies: int = DEFAULT_NEUTRAL_ARMIES
     missions: tuple = ()
+    colours: tuple = ()
 
     @property
     def n_territories(self) -> int:
@@ -109,6 +122,27 @@ class Board:
     def neighbours(self, t: int) -> list[int]:
         a = self.arrays
         return a.nbr_idx[a.nbr_ptr[t]:a.nbr_ptr[t + 1]].tolist()
+
+    def mission_table(self, deck: str, players: int) -> np.ndarray:
+        """The indices of the mission cards dealt from: the deck ("standard" or "european") without the
+        cards naming a colour not in play; raises if fewer cards than players remain."""
+        m = self.arrays.missions
+        keep = (m[:, 7] == 0) | (deck == "european")
+        keep &= (m[:, 0] != 2) | (m[:, 6] < players)
+        if keep.sum() < players:
+            raise RiskstatsError(f"board {self.name!r} has {int(keep.sum())} {deck} mission cards for "
+                                 f"{players} players")
+        return np.flatnonzero(keep)
+
+    def mission_name(self, card: int, seat: int = -1) -> str:
+        """A mission card's short name; a seat dealt its own colour's "destroy" card gets the fallback."""
+        kind, c1, c2, third, count, least, target, _ = self.arrays.missions[card]
+        if kind == 0:
+            return "+".join([self.continents[c1], self.continents[c2]] + (["any"] if third else []))
+        if kind == 2 and target != seat:
+            return f"destroy {self.colours[target]}"
+        name = f"{count} territories" + (f" x{least}" if least > 1 else "")
+        return name + (" (own colour)" if kind == 2 else "")
 
     def card_name(self, c: int) -> str:
         t = self.arrays.card_territory[c]
@@ -198,6 +232,7 @@ def board_from_dict(data: dict, source: str = "<dict>") -> Board:
     for players, armies in starting.items():
         if players < 2 or armies < 1:
             _fail(source, f"starting_armies {players}: {armies} makes no sense")
+    missions, colours = _missions(source, data.get("missions", ()), names)
     ptr = np.zeros(T + 1, dtype=np.int64)
     ptr[1:] = np.cumsum(adjacency.sum(axis=1))
     arrays = BoardArrays(
@@ -210,13 +245,43 @@ def board_from_dict(data: dict, source: str = "<dict>") -> Board:
         card_territory=np.array(list(range(T)) + [-1] * wilds, dtype=np.int64),
         card_symbol=np.array(symbols + [WILD] * wilds, dtype=np.int64),
         territory_card=np.arange(T, dtype=np.int64),
+        missions=missions,
     )
     for a in arrays:
         a.flags.writeable = False
     return Board(name=str(data.get("name", source)), territories=tuple(territories), continents=tuple(names),
                  arrays=arrays, starting_armies=starting,
                  neutral_armies=int(data.get("neutral_armies", DEFAULT_NEUTRAL_ARMIES)),
-                 missions=tuple(data.get("missions", ())))
+                 missions=tuple(data.get("missions", ())), colours=colours)
+
+
+def _missions(source: str, cards, continents) -> tuple[np.ndarray, tuple]:
+    """The mission table (`BoardArrays.missions`) and the colours, from the board file's mission cards."""
+    if not isinstance(cards, (list, tuple)):
+        _fail(source, "missions must be a list")
+    colours = []
+    for card in cards:
+        if isinstance(card, dict) and card.get("type") == "destroy" and card.get("colour") not in colours:
+            colours.append(card.get("colour"))
+    rows = []
+    for i, card in enumerate(cards):
+        kind = card.get("type") if isinstance(card, dict) else None
+        if kind not in MISSION_TYPES:
+            _fail(source, f"mission {i} has type {kind!r}; expected one of {', '.join(MISSION_TYPES)}")
+        row = [MISSION_TYPES.index(kind), -1, -1, 0, 0, 1, -1, int(bool(card.get("european_only", False)))]
+        try:
+            if kind == "continents":
+                c1, c2 = (continents.index(c) for c in card["continents"])
+                row[1:4] = c1, c2, int(card.get("plus_any_other_continent", 0))
+            else:
+                spec = card if kind == "territories" else card.get("fallback_if_self", {"count": 24})
+                row[4:6] = int(spec["count"]), int(spec.get("min_armies_each", 1))
+                if kind == "destroy":
+                    row[6] = colours.index(card["colour"])
+        except (KeyError, ValueError, TypeError):
+            _fail(source, f"mission {i} ({card!r}) is malformed or names an unknown continent")
+        rows.append(row)
+    return np.array(rows, dtype=np.int64).reshape(len(rows), 8), tuple(colours)
 
 
 def load_board(path) -> Board:

@@ -5,11 +5,16 @@ Each bot looks at the state and returns one legal move ``(kind, a, b, c, d)`` fo
 dispatches on the id inside compiled code. A bot's randomness comes from the game's own stream.
 
 ``random``
-    Uniform over legal choices, with a stopping rule so games end: claims, placements (a random own
-    territory, a random count), trades (a random valid set when forced, else with probability 1/2),
-    attacks (a uniformly chosen legal attack with the most dice; before each roll it stops with
-    probability ``p_stop``, default 0.1), occupation (a random count), fortification (with probability
-    ``p_fortify``, default 0.5, a random legal move). Params: ``(p_stop, p_fortify)``.
+    As close to uniform over legal moves as still ends games; each decision is uniform over its options:
+    claims and setup placements (a uniform territory, a uniform count up to the quota), capital picks,
+    trades (uniform over the valid sets, plus passing when allowed), reinforcement (the whole reserve on
+    one territory uniform over its border territories), attacks (uniform over the (from, to) pairs where
+    the attackers, armies able to roll, are at least as many as the defenders, with the most dice), and
+    fortification (with probability ``p_fortify``, default 0.5: a source uniform over the territories
+    that can fortify, a destination uniform over those it can reach, a count uniform over 1..armies-1).
+    The stopping rule: it attacks until no such favourable attack is left, or, before each attack, stops
+    with probability ``p_stop`` (default 0); after a conquest it moves every army it can forward.
+    Params: ``(p_stop, p_fortify)``.
 ``aggressive``
     Trades whenever it can, piles its armies on the border territory with the weakest enemy neighbour,
     and keeps attacking while the best attack's exact probability of conquering (from the
@@ -28,6 +33,23 @@ dispatches on the id inside compiled code. A bot's randomness comes from the gam
     (1, enough for a card) times a turn, moving in the minimum. Fortifies interior armies to the most
     threatened border. Params: ``(threshold, max_conquests)``.
 
+``mission``
+    Secret Mission: reads its own mission card (never another seat's) and marks goal territories:
+    the missing territories of its two continents (and of the cheapest third one when "any third
+    continent" is asked), the target colour's territories for "destroy", any enemy land for
+    "territories". Reinforces the own border territory nearest a goal, attacks along the way while
+    P(conquer) >= ``threshold`` (0.5), else once for a card when P >= ``card_threshold`` (0.75); for
+    "18 territories with 2 armies" it keeps 2 armies behind and, once it holds enough land, tops up thin
+    territories. Other phases as ``aggressive``. Params: ``(threshold, card_threshold)``.
+``capital``
+    Capital Risk: picks the safest own territory (interior first, most armies minus enemy armies next to
+    it) as capital; goal territories are the enemy capitals it does not hold and its own if lost. When
+    enemy armies next to its capital x ``guard`` (1.0) reach the capital's armies it reinforces and
+    fortifies the capital, and it never attacks out of the capital below that many armies. Otherwise
+    plays like ``mission`` toward its goals. Params: ``(threshold, card_threshold, guard)``.
+Bots that don't know about capitals (``aggressive``, ``continent``, ``defensive``, ``mission``) pick the safest own
+territory as capital and otherwise play as in Classic; none of them reads another seat's mission.
+
 Adding a fast bot: write ``@jit def _mybot(st, B, R, V, params)`` returning a legal move (use the
 helpers here and `riskstats.engine._check` in tests), give it the next id in `BOTS` with its default
 parameters, add one branch to `_bot_move`, and add its name to the conformance test's list (it runs
@@ -40,10 +62,12 @@ import numpy as np
 from riskstats._numba import jit
 from riskstats.engine import _fortify_ok, _randint, _reachable, _set_kind, _uniform
 from riskstats.errors import RiskstatsError
-from riskstats.game_rules import R_ADICE, R_FORCED, R_FORTIFY, R_NEUTRAL
+from riskstats.game_rules import R_ADICE, R_FORCED, R_FORTIFY, R_NEUTRAL, R_PLAYERS
 from riskstats.game_state import (
     ATTACK,
     ATTACK_MOVE,
+    CAPITAL,
+    CAPITAL_PICK,
     CLAIM,
     ELIM_TRADE,
     END_ATTACK,
@@ -60,6 +84,16 @@ from riskstats.game_state import (
     I_RESERVE,
     I_START_HAND,
     I_TRADED_TURN,
+    M_C1,
+    M_C2,
+    M_COUNT,
+    M_KIND,
+    M_MIN,
+    M_TARGET,
+    M_THIRD,
+    MK_CONTINENTS,
+    MK_DESTROY,
+    MK_TERRITORIES,
     OCCUPY,
     OCCUPY_MOVE,
     PASS,
@@ -72,10 +106,12 @@ from riskstats.game_state import (
 
 N_PARAMS = 4
 BOTS = {
-    "random": (0, (0.01, 0.5, 1.0, 0.5)),
+    "random": (0, (0.0, 0.5)),
     "aggressive": (1, (0.5,)),
     "continent": (2, (0.5, 0.75, 2.0)),
     "defensive": (3, (0.8, 1.0, 0.97)),
+    "mission": (4, (0.5, 0.75)),
+    "capital": (5, (0.5, 0.75, 1.0)),
 }
 """Bot name -> (id, default parameters)."""
 
@@ -139,19 +175,16 @@ def _random_owned(st, q):  # pragma: no cover - compiled
 @jit
 def _random_border(st, B, q):  # pragma: no cover - compiled
     """A random territory of q's that borders another seat's (any of q's if none does)."""
+    T = st.owner.shape[0]
+    buf = np.empty(T, np.int64)
     n = 0
-    for t in range(st.owner.shape[0]):
+    for t in range(T):
         if st.owner[t] == q and _is_border(st, B, t):
+            buf[n] = t
             n += 1
     if n == 0:
         return _random_owned(st, q)
-    k = _randint(st.rng, n)
-    for t in range(st.owner.shape[0]):
-        if st.owner[t] == q and _is_border(st, B, t):
-            if k == 0:
-                return t
-            k -= 1
-    return -1
+    return buf[_randint(st.rng, n)]
 
 
 @jit
@@ -334,69 +367,128 @@ def _setup_place(st, B, R, target):  # pragma: no cover - compiled
 
 # ---------------------------------------------------------------- the bots
 @jit
+def _random_set(st, B, p, can_pass):  # pragma: no cover - compiled
+    """A move uniform over p's valid sets (and PASS if ``can_pass``)."""
+    C = st.card_owner.shape[0]
+    hand = np.empty(C, np.int64)
+    n = 0
+    for c in range(C):
+        if st.card_owner[c] == p:
+            hand[n] = c
+            n += 1
+    count = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            for m in range(j + 1, n):
+                if _set_kind(B, hand[i], hand[j], hand[m]) >= 0:
+                    count += 1
+    if count + (1 if can_pass else 0) == 0:
+        return PASS, 0, 0, 0, 0
+    k = _randint(st.rng, count + (1 if can_pass else 0))
+    for i in range(n):
+        for j in range(i + 1, n):
+            for m in range(j + 1, n):
+                if _set_kind(B, hand[i], hand[j], hand[m]) >= 0:
+                    if k == 0:
+                        return TRADE_SET, hand[i], hand[j], hand[m], 0
+                    k -= 1
+    return PASS, 0, 0, 0, 0
+
+
+@jit
+def _random_attack(st, B, p):  # pragma: no cover - compiled
+    """(from, to) uniform over p's attacks where the attackers (armies able to roll) are at least as many
+    as the defenders; (-1, -1) if there is none."""
+    buf = np.empty(B.nbr_idx.shape[0], np.int64)  # candidate attacks as index into nbr_idx
+    n = 0
+    for a in range(st.owner.shape[0]):
+        if st.owner[a] == p and st.armies[a] >= 2:
+            for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
+                b = B.nbr_idx[i]
+                if st.owner[b] != p and st.armies[a] - 1 >= st.armies[b]:
+                    buf[n] = i
+                    n += 1
+    if n == 0:
+        return -1, -1
+    i = buf[_randint(st.rng, n)]
+    a = 0
+    while B.nbr_ptr[a + 1] <= i:
+        a += 1
+    return a, B.nbr_idx[i]
+
+
+@jit
+def _has_own_neighbour(st, B, t):  # pragma: no cover - compiled
+    p = st.owner[t]
+    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+        if st.owner[B.nbr_idx[i]] == p:
+            return True
+    return False
+
+
+@jit
+def _random_fortify(st, B, R, p):  # pragma: no cover - compiled
+    """A source uniform over p's territories that can fortify, a destination uniform over those it can
+    reach, a count uniform over 1..armies-1; END_TURN if none can."""
+    T = st.owner.shape[0]
+    n = 0
+    for t in range(T):
+        if st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st, B, t):
+            n += 1
+    if n == 0:
+        return END_TURN, 0, 0, 0, 0
+    k = _randint(st.rng, n)
+    a = -1
+    for t in range(T):
+        if st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st, B, t):
+            if k == 0:
+                a = t
+                break
+            k -= 1
+    seen = np.zeros(T, np.int64)
+    if R[R_FORTIFY] == 0:
+        _reachable(st, B, p, a, seen)
+    else:
+        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
+            if st.owner[B.nbr_idx[i]] == p:
+                seen[B.nbr_idx[i]] = 1
+    seen[a] = 0
+    k = _randint(st.rng, seen.sum())
+    for b in range(T):
+        if seen[b] == 1:
+            if k == 0:
+                return FORTIFY_MOVE, a, b, 1 + _randint(st.rng, st.armies[a] - 1), 0
+            k -= 1
+    return END_TURN, 0, 0, 0, 0
+
+
+@jit
 def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     rng = st.rng
-    T = st.owner.shape[0]
     if phase == CLAIM:
         return PLACE, _random_owned(st, -1), 1, 0, 0
     if phase == SETUP_PLACE:
         return PLACE, _random_owned(st, info[I_PLACE_FOR]), 1 + _randint(rng, info[I_QUOTA]), 0, 0
+    if phase == CAPITAL:
+        return CAPITAL_PICK, _random_owned(st, p), 0, 0, 0
     if phase == TRADE or phase == ELIM_TRADE:
-        if _must_trade(st, R) or _uniform(rng) < 0.5:
-            return _trade_any(st, B)
-        return PASS, 0, 0, 0, 0
+        return _random_set(st, B, p, not _must_trade(st, R))
     if phase == REINFORCE:
         return PLACE, _random_border(st, B, p), info[I_RESERVE], 0, 0
     if phase == ATTACK:
         if _uniform(rng) < params[0]:
             return END_ATTACK, 0, 0, 0, 0
-        # the largest stack with a favourable target attacks a uniformly chosen favourable neighbour
-        src = -1
-        for a in range(T):
-            if st.owner[a] == p and st.armies[a] >= 2 and (src < 0 or st.armies[a] > st.armies[src]):
-                for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
-                    b = B.nbr_idx[i]
-                    if st.owner[b] != p and st.armies[a] - 1 >= params[2] * st.armies[b]:
-                        src = a
-                        break
-        if src < 0:
+        a, b = _random_attack(st, B, p)
+        if a < 0:
             return END_ATTACK, 0, 0, 0, 0
-        n = 0
-        for i in range(B.nbr_ptr[src], B.nbr_ptr[src + 1]):
-            b = B.nbr_idx[i]
-            if st.owner[b] != p and st.armies[src] - 1 >= params[2] * st.armies[b]:
-                n += 1
-        k = _randint(rng, n)
-        for i in range(B.nbr_ptr[src], B.nbr_ptr[src + 1]):
-            b = B.nbr_idx[i]
-            if st.owner[b] != p and st.armies[src] - 1 >= params[2] * st.armies[b]:
-                if k == 0:
-                    return ATTACK_MOVE, src, b, _max_dice(st, R, src), 0
-                k -= 1
+        return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
     if phase == OCCUPY:
-        if _uniform(rng) < params[3]:
-            return OCCUPY_MOVE, st.armies[info[I_OCC_FROM]] - 1, 0, 0, 0
-        return OCCUPY_MOVE, _randint(rng, st.armies[info[I_OCC_FROM]]), 0, 0, 0
-    if phase == FORTIFY:
-        if _uniform(rng) < params[1]:
-            n = 0
-            for t in range(T):
-                if st.owner[t] == p and st.armies[t] >= 2:
-                    n += 1
-            if n > 0:
-                k = _randint(rng, n)
-                for a in range(T):
-                    if st.owner[a] == p and st.armies[a] >= 2:
-                        if k == 0:
-                            b = _random_owned(st, p)
-                            if _fortify_ok(st, B, R, p, a, b):
-                                return FORTIFY_MOVE, a, b, 1 + _randint(rng, st.armies[a] - 1), 0
-                            break
-                        k -= 1
-        return END_TURN, 0, 0, 0, 0
+        return OCCUPY_MOVE, st.armies[info[I_OCC_FROM]] - 1, 0, 0, 0
+    if phase == FORTIFY and _uniform(rng) < params[1]:
+        return _random_fortify(st, B, R, p)
     return END_TURN, 0, 0, 0, 0
 
 
@@ -536,14 +628,217 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     return _fortify_to_border(st, B, R, p)
 
 
+# ---------------------------------------------------------------- objective-aware bots (Secret Mission, Capital)
+@jit
+def _goal_distance(st, B, goal, dist):  # pragma: no cover - compiled
+    """dist[t] = borders crossed from t to the nearest territory with goal[t] (any owner); T+1 if none."""
+    T = st.owner.shape[0]
+    queue = np.empty(T, np.int64)
+    head = 0
+    tail = 0
+    for t in range(T):
+        dist[t] = T + 1
+        if goal[t]:
+            dist[t] = 0
+            queue[tail] = t
+            tail += 1
+    while head < tail:
+        t = queue[head]
+        head += 1
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if dist[u] > dist[t] + 1:
+                dist[u] = dist[t] + 1
+                queue[tail] = u
+                tail += 1
+
+
+@jit
+def _goal_base(st, B, p, dist):  # pragma: no cover - compiled
+    """p's territory next to an enemy one that is closest to the goal (ties: the largest own stack)."""
+    best = -1
+    best_d = 1 << 40
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p:
+            continue
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if st.owner[u] != p and (dist[u] < best_d or (dist[u] == best_d and st.armies[t] > st.armies[best])):
+                best_d = dist[u]
+                best = t
+    return best
+
+
+@jit
+def _goal_attack(st, B, V, p, dist, guard, guard_keep):  # pragma: no cover - compiled
+    """(from, to, P(conquer)) of the surest attack that gets closer to the goal (into a goal territory or
+    one nearer to it than the attacker); ``guard`` attacks only while keeping ``guard_keep`` armies."""
+    best_a = -1
+    best_b = -1
+    best_p = -1.0
+    for a in range(st.owner.shape[0]):
+        if st.owner[a] != p or st.armies[a] < 2:
+            continue
+        roll = st.armies[a] - 1 - (guard_keep if a == guard else 0)
+        if roll < 1:
+            continue
+        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
+            b = B.nbr_idx[i]
+            if st.owner[b] == p or dist[b] >= dist[a]:
+                continue
+            pw = _p_win(V, roll, st.armies[b])
+            if pw > best_p:
+                best_p = pw
+                best_a = a
+                best_b = b
+    return best_a, best_b, best_p
+
+
+@jit
+def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind):  # pragma: no cover - compiled
+    """Reinforce, attack and occupy toward the territories marked in ``goal``: all reinforcements on the
+    own border territory nearest the goal; attack along the way while P(conquer) >= ``params[0]``, else
+    one attack for a card while P >= ``params[1]``; after a conquest move all but ``keep_behind`` armies
+    on (half if the old territory still faces enemies). Other phases: as the aggressive bot."""
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    T = st.owner.shape[0]
+    dist = np.empty(T, np.int64)
+    _goal_distance(st, B, goal, dist)
+    if phase == REINFORCE or phase == SETUP_PLACE:
+        t = _goal_base(st, B, p, dist)
+        if t < 0 or dist[t] > T:
+            t = _strike_base(st, B, p)
+        if phase == SETUP_PLACE:
+            return _setup_place(st, B, R, t)
+        return PLACE, t, info[I_RESERVE], 0, 0
+    if phase == ATTACK:
+        a, b, pw = _goal_attack(st, B, V, p, dist, guard, guard_keep)
+        if a >= 0 and pw >= params[0]:
+            return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        if info[I_CONQUERED] == 0:
+            a, b, pw = _best_attack(st, B, V, p, -1)
+            if a >= 0 and a != guard and pw >= params[1]:
+                return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        return END_ATTACK, 0, 0, 0, 0
+    if phase == OCCUPY:
+        src = info[I_OCC_FROM]
+        extra = st.armies[src] - 1
+        if src == guard:
+            extra = max(0, extra - guard_keep)
+        elif _is_border(st, B, src) and dist[info[I_OCC_TO]] > 0:
+            extra = extra // 2
+        extra = min(extra, max(0, st.armies[src] - keep_behind))
+        return OCCUPY_MOVE, extra, 0, 0, 0
+    return _fortify_to_border(st, B, R, p)
+
+
+@jit
+def _safest(st, B, R, p):  # pragma: no cover - compiled
+    """p's territory with the most (own armies - enemy armies next to it), interior ones first."""
+    best = -1
+    best_score = -1e18
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p:
+            continue
+        score = st.armies[t] - _threat(st, B, R, t) - (1000.0 if _is_border(st, B, t) else 0.0)
+        if score > best_score:
+            best_score = score
+            best = t
+    return best
+
+
+@jit
+def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    T = st.owner.shape[0]
+    if phase == CLAIM or phase == TRADE or phase == ELIM_TRADE or phase == FORTIFY:
+        return _aggressive_bot(st, B, R, V, params)
+    m = st.mission[p]  # only our own card: the others' are secret
+    kind = m[M_KIND]
+    goal = np.zeros(T, np.bool_)
+    keep = 1
+    if kind == MK_CONTINENTS:
+        third = -1
+        best = 1e18
+        K = B.continent_bonus.shape[0]
+        for k in range(K):  # "any third continent": the one with the fewest enemy armies per territory
+            if m[M_THIRD] == 1 and k != m[M_C1] and k != m[M_C2]:
+                enemy = 0.0
+                for t in range(T):
+                    if B.continent_of[t] == k and st.owner[t] != p:
+                        enemy += st.armies[t]
+                if enemy / B.continent_size[k] < best:
+                    best = enemy / B.continent_size[k]
+                    third = k
+        for t in range(T):
+            k = B.continent_of[t]
+            goal[t] = st.owner[t] != p and (k == m[M_C1] or k == m[M_C2] or k == third)
+    elif kind == MK_DESTROY and st.alive[m[M_TARGET]] == 1:
+        for t in range(T):
+            goal[t] = st.owner[t] == m[M_TARGET]
+    else:  # territories (or achieved): take any enemy land
+        for t in range(T):
+            goal[t] = st.owner[t] != p
+        if kind == MK_TERRITORIES and m[M_MIN] >= 2:
+            keep = m[M_MIN]
+            if phase == REINFORCE and st.n_terr[p] >= m[M_COUNT]:
+                for t in range(T):  # enough land: bring thin territories up to the armies needed
+                    if st.owner[t] == p and st.armies[t] < m[M_MIN]:
+                        return PLACE, t, min(info[I_RESERVE], m[M_MIN] - st.armies[t]), 0, 0
+    return _objective_turn(st, B, R, V, params, goal, -1, 0, keep)
+
+
+@jit
+def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    T = st.owner.shape[0]
+    if phase == CAPITAL:
+        return CAPITAL_PICK, _safest(st, B, R, p), 0, 0, 0
+    if phase == CLAIM or phase == SETUP_PLACE or phase == TRADE or phase == ELIM_TRADE:
+        return _aggressive_bot(st, B, R, V, params)
+    own = st.capital[p]
+    held = own >= 0 and st.owner[own] == p
+    goal = np.zeros(T, np.bool_)
+    for q in range(R[R_PLAYERS]):  # enemy capitals not yet ours, and our own if it was taken
+        c = st.capital[q]
+        if c >= 0 and st.owner[c] != p:
+            goal[c] = True
+    threat = _threat(st, B, R, own) if held else 0
+    if held and phase == REINFORCE and threat * params[2] >= st.armies[own]:
+        return PLACE, own, info[I_RESERVE], 0, 0
+    if held and phase == FORTIFY and threat * params[2] >= st.armies[own]:
+        seen = np.zeros(T, np.int64)
+        _reachable(st, B, p, own, seen)
+        src = -1
+        for t in range(T):
+            if seen[t] == 1 and t != own and st.armies[t] >= 2 and (src < 0 or st.armies[t] > st.armies[src]):
+                src = t
+        if src >= 0 and _fortify_ok(st, B, R, p, src, own):
+            return FORTIFY_MOVE, src, own, st.armies[src] - 1, 0
+    keep = int(threat * params[2]) if held else 0
+    return _objective_turn(st, B, R, V, params, goal, own if held else -1, keep, 1)
+
+
 @jit
 def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
     """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``."""
+    if st.info[I_PHASE] == CAPITAL and bot != 0 and bot != 5:  # bots that ignore capitals keep the safest
+        return CAPITAL_PICK, _safest(st, B, R, st.info[I_PLAYER]), 0, 0, 0
     if bot == 0:
         return _random_bot(st, B, R, V, params)
     if bot == 1:
         return _aggressive_bot(st, B, R, V, params)
     if bot == 2:
         return _continent_bot(st, B, R, V, params)
+    if bot == 4:
+        return _mission_bot(st, B, R, V, params)
+    if bot == 5:
+        return _capital_bot(st, B, R, V, params)
     return _defensive_bot(st, B, R, V, params)
 

@@ -477,11 +477,17 @@ def selfplay(
     games: Annotated[int, typer.Option("--games", parser=whole_number, help="Number of games.")],
     players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game (2: two-player).")],
     bots: Annotated[str, typer.Option("--bots", help="Bot names, comma-separated; seats in order, cyclic.")],
-    variant: Annotated[str, typer.Option("--variant", help="classic or two-player.")] = "classic",
+    variant: Annotated[str, typer.Option("--variant", help="classic, two-player, mission or capital.")] = "classic",
     seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the whole run.")] = 0,
     out: Annotated[str | None, typer.Option(
         "--out", help="Write the games: a directory of Parquet parts, or one .parquet or .csv file. "
                       "Resumes a run already there.")] = None,
+    mission_deck: Annotated[str, typer.Option("--mission-deck", help="mission: standard (12) or european (14).")]
+    = "standard",
+    mission_target_lost: Annotated[str, typer.Option(
+        "--mission-target-lost", help="mission: a target eliminated by another counts as achieved or "
+                                      "becomes 24_territories.")] = "achieved",
+    capital_short: Annotated[bool, typer.Option("--capital-short", help="capital: the short game.")] = False,
     as_json: JsonFlag = False,
     workers: Workers = None,
     chunk_size: Annotated[int, typer.Option("--chunk-size", parser=whole_number, help="Games per chunk.")] = 1000,
@@ -496,7 +502,11 @@ def selfplay(
 
     if out is not None and Path(out).suffix not in ("", ".parquet", ".csv"):
         raise RiskstatsError(f"--out must be a directory or end in .parquet or .csv, got {out!r}")
-    config = RunConfig(games=games, players=players, bots=bots, variant=variant, seed=seed, chunk_size=chunk_size)
+    given = {"mission_deck": mission_deck, "mission_target_lost": mission_target_lost, "capital_short": capital_short}
+    defaults = {"mission_deck": "standard", "mission_target_lost": "achieved", "capital_short": False}
+    rules = {name: value for name, value in given.items() if value != defaults[name]}
+    config = RunConfig(games=games, players=players, bots=bots, variant=variant, seed=seed, rules=rules,
+                       chunk_size=chunk_size)
     with _resumable(out), _progress(not as_json and sys.stdout.isatty(), "self-play") as progress:
         frame = run_selfplay(config, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
                              progress=progress)
@@ -504,8 +514,10 @@ def selfplay(
         typer.echo(f"wrote {len(frame)} games to {out}")
         return
     result = summary(frame)
+    reasons = {k: int(v) for k, v in frame["win_reason"].value_counts().items()}
     if as_json:
-        _print_json({"games": games, "players": players, "variant": variant, "seed": seed, **result})
+        _print_json({"games": games, "players": players, "variant": variant, "seed": seed, **result,
+                     "win_reasons": reasons})
         return
     _print_table(f"Win rate by bot ({games} games, {variant}, {players} players)",
                  ["bot", "seats played", "wins", "win rate", "95% CI"],
@@ -515,7 +527,8 @@ def selfplay(
                  [(s, r["wins"], _percent(r["win_rate"]), f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
                   for s, r in result["seats"].items()],
                  caption=f"mean turns {result['mean_turns']:.1f}, mean rounds {result['mean_rounds']:.1f}, "
-                         f"truncated {result['truncated']}")
+                         f"truncated {result['truncated']}; ended by: "
+                         + ", ".join(f"{k} {v}" for k, v in reasons.items()))
 
 
 @app.command()

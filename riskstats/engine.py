@@ -10,6 +10,13 @@ Kernel arguments: ``st`` a State, ``B`` the board's `BoardArrays`, ``R`` the rul
 (`GameRules.vector`), ``CUM`` the cumulative one-roll table ``CUM[na, nd, i] = P(attacker loses <= i)``
 built from `DiceRules.table` (one uniform per roll picks the outcome). Randomness comes only from the
 state's own stream (``st.rng``), so a game is a function of its seed, on any thread.
+
+Winning (`_winner`) is checked for the player to move: after every conquest in every variant, at the
+start of each turn and after every move of a turn in Secret Mission (a mission can be completed by a
+placement or a fortification, e.g. 18 territories with 2 armies), at the start of each turn and after
+each conquest in Capital Risk. Secret Mission details: a player eliminated by someone else is out and the
+game goes on; eliminating your own target achieves your mission at once; another player eliminating it
+applies ``mission_target_lost`` to your card (achieved: you win when your next turn begins).
 """
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ from riskstats._numba import jit
 from riskstats.game_rules import (
     R_ADICE,
     R_BONUS,
+    R_CAPITALS_NEEDED,
     R_DDICE,
     R_ELIM_KEEP,
     R_ELIM_TRADE,
@@ -29,17 +37,22 @@ from riskstats.game_rules import (
     R_FORTIFY,
     R_INTERLEAVED,
     R_MAX_TURNS,
+    R_MISSION_DECK,
     R_NEUTRAL,
     R_NEUTRAL_ARMIES,
     R_PLAYERS,
     R_SETUP,
     R_START,
+    R_TARGET_LOST,
     R_VARIANT,
 )
 from riskstats.game_state import (
+    ASIDE,
     ATTACK,
     ATTACK_MOVE,
     BEGIN_TURN,
+    CAPITAL,
+    CAPITAL_PICK,
     CLAIM,
     DECK,
     DISCARD,
@@ -69,6 +82,18 @@ from riskstats.game_state import (
     I_TRADED_TURN,
     I_TURN,
     I_WINNER,
+    M_C1,
+    M_C2,
+    M_CARD,
+    M_COUNT,
+    M_KIND,
+    M_MIN,
+    M_TARGET,
+    M_THIRD,
+    MK_ACHIEVED,
+    MK_CONTINENTS,
+    MK_DESTROY,
+    MK_TERRITORIES,
     OCCUPY,
     OCCUPY_MOVE,
     OVER,
@@ -78,7 +103,14 @@ from riskstats.game_state import (
     SETUP_PLACE,
     TRADE,
     TRADE_SET,
+    WIN_ALL,
+    WIN_CAP,
+    WIN_CAPITALS,
+    WIN_ELIMINATED,
+    WIN_MISSION,
 )
+
+V_CLASSIC, V_TWO_PLAYER, V_MISSION, V_CAPITAL = range(4)  # R[R_VARIANT], as riskstats.game_rules.VARIANTS
 
 ERRORS = (
     "",
@@ -233,15 +265,21 @@ def _set_value(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
 
 @jit
 def _has_set(st, B, p):  # pragma: no cover - compiled
-    counts = np.zeros(4, np.int64)
+    n0 = n1 = n2 = n3 = 0
     for c in range(st.card_owner.shape[0]):
         if st.card_owner[c] == p:
-            counts[B.card_symbol[c]] += 1
-    n = counts.sum()
-    if n < 3:
+            s = B.card_symbol[c]
+            if s == 0:
+                n0 += 1
+            elif s == 1:
+                n1 += 1
+            elif s == 2:
+                n2 += 1
+            else:
+                n3 += 1
+    if n0 + n1 + n2 + n3 < 3:
         return False
-    return counts[3] > 0 or counts[0] >= 3 or counts[1] >= 3 or counts[2] >= 3 or (
-        counts[0] > 0 and counts[1] > 0 and counts[2] > 0)
+    return n3 > 0 or n0 >= 3 or n1 >= 3 or n2 >= 3 or (n0 > 0 and n1 > 0 and n2 > 0)
 
 
 @jit
@@ -340,6 +378,8 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
     if N >= 0:
         st.alive[N] = 1
         st.to_place[N] = R[R_NEUTRAL_ARMIES]
+    st.mission[:, :] = -1
+    st.capital[:] = -1
     if R[R_SETUP] == 1 or N >= 0:  # deal: round robin over the seats (neutral included) from seat 0
         order = np.arange(T)
         _shuffle(st.rng, order, T)
@@ -357,6 +397,38 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
     else:
         info[I_PHASE] = CLAIM
         info[I_PLAYER] = 0
+    if R[R_VARIANT] == V_MISSION:
+        _deal_missions(st, B, R)
+
+
+@jit
+def _deal_missions(st, B, R):  # pragma: no cover - compiled
+    """Shuffle the mission deck (colours not in play removed) and deal one card to each player."""
+    P = R[R_PLAYERS]
+    M = B.missions.shape[0]
+    cards = np.empty(M, np.int64)
+    n = 0
+    for m in range(M):
+        row = B.missions[m]
+        if (row[7] == 0 or R[R_MISSION_DECK] == 1) and (row[0] != MK_DESTROY or row[6] < P):
+            cards[n] = m
+            n += 1
+    _shuffle(st.rng, cards, n)
+    for p in range(P):
+        m = cards[p]
+        row = B.missions[m]
+        own = st.mission[p]
+        own[M_CARD] = m
+        own[M_KIND] = row[0]
+        own[M_C1] = row[1]
+        own[M_C2] = row[2]
+        own[M_THIRD] = row[3]
+        own[M_COUNT] = row[4]
+        own[M_MIN] = row[5]
+        own[M_TARGET] = row[6]
+        if row[0] == MK_DESTROY and row[6] == p:  # your own colour: conquer the fallback's territories
+            own[M_KIND] = MK_TERRITORIES
+            own[M_TARGET] = -1
 
 
 @jit
@@ -384,9 +456,34 @@ def _setup_next(st, B, R, after_own):  # pragma: no cover - compiled
             info[I_QUOTA] = 1
             return
     info[I_PLAYER] = 0
-    info[I_ROUND] = 1
     info[I_PLACE_FOR] = -1
     info[I_QUOTA] = 0
+    if R[R_VARIANT] == V_CAPITAL:
+        info[I_PHASE] = CAPITAL
+        return
+    info[I_ROUND] = 1
+    _begin_turn(st, B, R)
+
+
+@jit
+def _reveal_capitals(st, B, R):  # pragma: no cover - compiled
+    """Every capital is picked: set their cards aside (out of the draw pile for good), start turn 1."""
+    n = 0
+    for i in range(st.info[I_DECK_N]):
+        c = st.deck[i]
+        t = B.card_territory[c]
+        aside = False
+        for q in range(R[R_PLAYERS]):
+            if t >= 0 and st.capital[q] == t:
+                aside = True
+        if aside:
+            st.card_owner[c] = ASIDE
+        else:
+            st.deck[n] = c
+            n += 1
+    st.info[I_DECK_N] = n
+    st.info[I_PLAYER] = 0
+    st.info[I_ROUND] = 1
     _begin_turn(st, B, R)
 
 
@@ -417,7 +514,7 @@ def _finish(st, winner, reason):  # pragma: no cover - compiled
 def _begin_turn(st, B, R):  # pragma: no cover - compiled
     info = st.info
     if info[I_TURN] >= R[R_MAX_TURNS]:
-        _finish(st, -1, 3)
+        _finish(st, -1, WIN_CAP)
         return
     p = info[I_PLAYER]
     info[I_TURN] += 1
@@ -430,6 +527,11 @@ def _begin_turn(st, B, R):  # pragma: no cover - compiled
     info[I_RESERVE] = _base_reinforcement(st, B, p)
     info[I_PHASE] = TRADE
     _log(st, BEGIN_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, info[I_RESERVE], -1, -1)
+    if R[R_VARIANT] >= V_MISSION:
+        w, reason = _winner(st, B, R)
+        if w >= 0:
+            _finish(st, w, reason)
+            return
     if not _has_set(st, B, p):
         _to_reinforce(st)
 
@@ -456,8 +558,53 @@ def _end_turn(st, B, R):  # pragma: no cover - compiled
 
 
 @jit
-def _winner(st, R):  # pragma: no cover - compiled
-    """(seat, reason) if the game is won, else (-1, 0). Later variants add their checks here."""
+def _holds_continent(st, B, p, k):  # pragma: no cover - compiled
+    for t in range(st.owner.shape[0]):
+        if B.continent_of[t] == k and st.owner[t] != p:
+            return False
+    return True
+
+
+@jit
+def _mission_done(st, B, p):  # pragma: no cover - compiled
+    """Whether seat p's mission (its row of st.mission) is achieved now."""
+    m = st.mission[p]
+    kind = m[M_KIND]
+    if kind == MK_ACHIEVED:
+        return True
+    if kind == MK_DESTROY:
+        return st.alive[m[M_TARGET]] == 0
+    if kind == MK_TERRITORIES:
+        n = 0
+        for t in range(st.owner.shape[0]):
+            if st.owner[t] == p and st.armies[t] >= m[M_MIN]:
+                n += 1
+        return n >= m[M_COUNT]
+    if kind == MK_CONTINENTS:
+        if not (_holds_continent(st, B, p, m[M_C1]) and _holds_continent(st, B, p, m[M_C2])):
+            return False
+        if m[M_THIRD] == 0:
+            return True
+        for k in range(B.continent_bonus.shape[0]):
+            if k != m[M_C1] and k != m[M_C2] and _holds_continent(st, B, p, k):
+                return True
+    return False
+
+
+@jit
+def _capitals_held(st, R, p):  # pragma: no cover - compiled
+    """Enemy capitals p holds (an eliminated player's capital counts for whoever holds it)."""
+    n = 0
+    for q in range(R[R_PLAYERS]):
+        if q != p and st.capital[q] >= 0 and st.owner[st.capital[q]] == p:
+            n += 1
+    return n
+
+
+@jit
+def _winner(st, B, R):  # pragma: no cover - compiled
+    """(seat, reason) if the game is won now, else (-1, 0): the last player standing in every variant;
+    in Secret Mission and Capital Risk also the player to move by their own win condition."""
     P = R[R_PLAYERS]
     alive = 0
     last = -1
@@ -466,8 +613,29 @@ def _winner(st, R):  # pragma: no cover - compiled
             alive += 1
             last = p
     if alive == 1:
-        return last, 1 if R[R_VARIANT] == 0 else 2
+        return last, WIN_ALL if R[R_VARIANT] != V_TWO_PLAYER else WIN_ELIMINATED
+    p = st.info[I_PLAYER]
+    if R[R_VARIANT] == V_MISSION and _mission_done(st, B, p):
+        return p, WIN_MISSION
+    if R[R_VARIANT] == V_CAPITAL and st.capital[p] >= 0 and st.owner[st.capital[p]] == p \
+            and _capitals_held(st, R, p) >= R[R_CAPITALS_NEEDED]:
+        return p, WIN_CAPITALS
     return -1, 0
+
+
+@jit
+def _target_lost(st, R, old, p):  # pragma: no cover - compiled
+    """Seat ``old`` was eliminated by p: other players' "destroy old" missions become achieved, or
+    "24 territories", as R[R_TARGET_LOST] says."""
+    for q in range(R[R_PLAYERS]):
+        m = st.mission[q]
+        if q != p and m[M_KIND] == MK_DESTROY and m[M_TARGET] == old:
+            if R[R_TARGET_LOST] == 0:
+                m[M_KIND] = MK_ACHIEVED
+            else:
+                m[M_KIND] = MK_TERRITORIES
+                m[M_COUNT] = 24
+                m[M_MIN] = 1
 
 
 # ---------------------------------------------------------------- legality
@@ -587,6 +755,12 @@ def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
         return OK
     if kind == END_TURN:
         return OK if phase == FORTIFY else E_PHASE
+    if kind == CAPITAL_PICK:
+        if phase != CAPITAL:
+            return E_PHASE
+        if a < 0 or a >= T:
+            return E_RANGE
+        return OK if st.owner[a] == p else E_OWNER
     return E_PHASE
 
 
@@ -681,9 +855,11 @@ def _apply(st, B, R, CUM, kind, a, b, c, d):  # pragma: no cover - compiled
                             st.card_owner[card] = p
                     if _hand_size(st, p) >= R[R_ELIM_TRADE]:
                         info[I_ELIM_PENDING] = 1
+                    if R[R_VARIANT] == V_MISSION:
+                        _target_lost(st, R, old, p)
         _log(st, ATTACK_MOVE, a, b, moved, na, nd, lose, k - lose, -1, -1, -1, 0, -1, elim)
         if moved > 0:
-            w, reason = _winner(st, R)
+            w, reason = _winner(st, B, R)
             if w >= 0:
                 _finish(st, w, reason)
             elif st.armies[a] > 1:
@@ -707,10 +883,23 @@ def _apply(st, B, R, CUM, kind, a, b, c, d):  # pragma: no cover - compiled
         st.armies[a] -= c
         st.armies[b] += c
         _log(st, FORTIFY_MOVE, a, b, c, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
-        _end_turn(st, B, R)
+        if R[R_VARIANT] == V_MISSION and _mission_done(st, B, p):
+            _finish(st, p, WIN_MISSION)  # still this player's turn: the fortification completed it
+        else:
+            _end_turn(st, B, R)
     elif kind == END_TURN:
         _log(st, END_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
         _end_turn(st, B, R)
+    elif kind == CAPITAL_PICK:
+        st.capital[p] = a
+        _log(st, CAPITAL_PICK, -1, a, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        if p == R[R_PLAYERS] - 1:
+            _reveal_capitals(st, B, R)
+        else:
+            info[I_PLAYER] = p + 1
+    if R[R_VARIANT] == V_MISSION and info[I_PHASE] != OVER and info[I_TURN] > 0 and info[I_PLAYER] == p \
+            and kind != ATTACK_MOVE and kind != CAPITAL_PICK and _mission_done(st, B, p):
+        _finish(st, p, WIN_MISSION)  # a placement, trade bonus, occupation or fortification completed it
 
 
 # ---------------------------------------------------------------- legal-move masks
@@ -730,7 +919,7 @@ def _legal_masks(st, B, R, place, attack, fortify):  # pragma: no cover - compil
     elif phase == SETUP_PLACE:
         for t in range(T):
             place[t] = st.owner[t] == info[I_PLACE_FOR]
-    elif phase == REINFORCE:
+    elif phase == REINFORCE or phase == CAPITAL:
         for t in range(T):
             place[t] = st.owner[t] == p
     elif phase == ATTACK:

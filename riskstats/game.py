@@ -6,8 +6,10 @@ log) and the compiled game loop `_play` that `riskstats.selfplay` runs in parall
 `riskstats.engine`'s: `Game.step` calls the same compiled `_check` and `_apply` as the fast loop, so a
 game played here move by move with built-in bots is identical to the compiled one with the same seed.
 
-A Python bot is any callable ``bot(game) -> Move``; it sees ``game.state`` (read it, don't write it),
-``game.legal_mask()`` and ``game.legal_moves()``. Python bots run at Python speed.
+A Python bot is any callable ``bot(view) -> Move``; `Game.play` hands it a `GameView`: the game as the
+player to move may see it (``view.state`` with the other players' missions, unrevealed capital picks, the
+draw pile's order and the random stream masked; ``view.legal_mask()``, ``view.legal_moves()``,
+``view.check(move)``). Python bots run at Python speed.
 
 >>> game = Game(players=3, seed=1)
 >>> game.phase, game.player
@@ -32,6 +34,7 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game_rules import GameRules
 from riskstats.game_state import (
     ATTACK_MOVE,
+    CAPITAL_PICK,
     END_ATTACK,
     END_TURN,
     FORTIFY_MOVE,
@@ -50,6 +53,7 @@ from riskstats.game_state import (
     I_TURN,
     I_WINNER,
     LOG_COLS,
+    M_CARD,
     MOVES,
     OCCUPY_MOVE,
     OVER,
@@ -108,6 +112,10 @@ class Move(NamedTuple):
     @classmethod
     def end_turn(cls):
         return cls(END_TURN)
+
+    @classmethod
+    def capital(cls, territory: int):
+        return cls(CAPITAL_PICK, territory)
 
     def __str__(self):
         return f"{MOVES[self.kind]}({self.a}, {self.b}, {self.c}, {self.d})"
@@ -267,7 +275,9 @@ class Game:
         st = self.state
         phase = m["phase"]
         moves = []
-        if phase in ("claim", "setup_place", "reinforce"):
+        if phase == "capital":
+            moves = [Move.capital(int(t)) for t in np.flatnonzero(m["place"])]
+        elif phase in ("claim", "setup_place", "reinforce"):
             most = 1 if phase == "claim" else int(st.info[I_QUOTA] if phase == "setup_place" else st.info[I_RESERVE])
             moves = [Move.place(int(t), n) for t in np.flatnonzero(m["place"]) for n in range(1, most + 1)]
         elif phase in ("trade", "elim_trade"):
@@ -282,6 +292,28 @@ class Game:
             moves = [Move.fortify(int(a), int(b), n) for a, b in np.argwhere(m["fortify"])
                      for n in range(1, int(st.armies[a]))] + [Move.end_turn()]
         return moves
+
+    def missions(self) -> list[str]:
+        """Each seat's mission card by name ([] outside Secret Mission). Secret: for reports, not bots."""
+        cards = self.state.mission[:self.players, M_CARD]
+        return [self.board.mission_name(int(c), s) for s, c in enumerate(cards) if c >= 0]
+
+    def mission(self, seat: int | None = None) -> str:
+        """One seat's mission by name (default: the player to move); "" outside Secret Mission."""
+        seat = self.player if seat is None else seat
+        card = int(self.state.mission[seat, M_CARD])
+        return self.board.mission_name(card, seat) if card >= 0 else ""
+
+    @property
+    def capitals(self) -> list[int]:
+        """Each seat's capital territory (-1: none yet); unrevealed picks show once every seat has picked."""
+        if self.phase == "capital":
+            return [-1] * self.players
+        return self.state.capital[:self.players].tolist()
+
+    def view(self) -> GameView:
+        """The game as the player to move may see it (what `play` hands a Python bot)."""
+        return GameView(self)
 
     def check(self, move) -> str:
         """"" if the move is legal now, else why not."""
@@ -323,7 +355,7 @@ class Game:
                 break
             bot = seats[self.player]
             if callable(bot):
-                move = bot(self)
+                move = bot(self.view())
             else:
                 name, values = (bot, None) if isinstance(bot, str) else bot
                 move = self.bot_move(name, values)
@@ -347,9 +379,57 @@ class Game:
 
     def result(self) -> dict:
         info = self.state.info
-        return {"winner": self.winner, "turns": int(info[I_TURN]), "rounds": int(info[I_ROUND]),
-                "truncated": self.truncated, "win_reason": self.reason, "seed": self.seed,
-                "cards_in_deck": int(info[I_DECK_N])}
+        result = {"winner": self.winner, "turns": int(info[I_TURN]), "rounds": int(info[I_ROUND]),
+                  "truncated": self.truncated, "win_reason": self.reason, "seed": self.seed,
+                  "cards_in_deck": int(info[I_DECK_N])}
+        if self.rules.variant == "mission":
+            result["missions"] = ",".join(self.missions())
+        if self.rules.variant == "capital":
+            result["capitals"] = self.capitals
+        return result
+
+
+class GameView:
+    """A `Game` as the player to move may see it: what a Python bot gets.
+
+    ``state`` is a copy with the secrets of others masked: every other seat's mission row is -1, capital
+    picks are -1 until every seat has picked, the draw pile's order (``deck``) and the random stream
+    (``rng``) are zeroed and the event log is left out. ``hand()`` and ``mission`` are the viewer's own.
+    """
+
+    def __init__(self, game: Game):
+        self._game = game
+        self.seat = game.player
+        st = game.state
+        mission = np.full_like(st.mission, -1)
+        mission[self.seat] = st.mission[self.seat]
+        capital = np.full_like(st.capital, -1)
+        if game.phase == "capital":
+            capital[self.seat] = st.capital[self.seat]
+        else:
+            capital[:] = st.capital
+        self.state = st._replace(owner=st.owner.copy(), armies=st.armies.copy(), card_owner=st.card_owner.copy(),
+                                 deck=np.zeros_like(st.deck), alive=st.alive.copy(), n_terr=st.n_terr.copy(),
+                                 to_place=st.to_place.copy(), info=st.info.copy(), rng=np.zeros_like(st.rng),
+                                 log=st.log[:0].copy(), mission=mission, capital=capital)
+        self.rules, self.board, self.players = game.rules, game.board, game.players
+        self.phase, self.player, self.turn, self.round = game.phase, game.player, game.turn, game.round
+
+    @property
+    def mission(self) -> str:
+        return self._game.mission(self.seat)
+
+    def hand(self) -> list[int]:
+        return self._game.hand(self.seat)
+
+    def legal_mask(self) -> dict:
+        return self._game.legal_mask()
+
+    def legal_moves(self) -> list[Move]:
+        return self._game.legal_moves()
+
+    def check(self, move) -> str:
+        return self._game.check(move)
 
 
 def events_frame(state: State, board: Board):

@@ -4,12 +4,14 @@ This module owns `GameRules`, its validation, the starting armies of a game, the
 the int64 vector the kernels read (`GameRules.vector`). It does not own the dice rule
 (`riskstats.dice`, carried here as ``dice``) or the game loop (`riskstats.engine`).
 
-Variants: ``"classic"`` (3-6 players on the classic board; win by owning every territory) and
+Variants: ``"classic"`` (3-6 players on the classic board; win by owning every territory),
 ``"two-player"`` (two players and a 40-army neutral, or 50 armies each and no neutral with
-``two_player_classic_50``; win by eliminating the opponent).
-
-Secret Mission and Capital come later: they add a variant name, their state and one branch of
-the engine's win check (`riskstats.engine._winner`).
+``two_player_classic_50``; win by eliminating the opponent), ``"mission"`` (Secret Mission: win by
+achieving your mission card at any moment of your own turn) and ``"capital"`` (Capital Risk: win by
+holding every enemy capital, or ``capital_short``: 2 of them with 3-4 players, 3 with 5-6, while holding
+your own). The rulebooks give Secret Mission and Capital for 3-5 players; 6 are allowed here too (the
+classic board has six colours). In every variant a player left alone on the board wins
+("all_territories").
 
 >>> GameRules().set_values(8)
 [4, 6, 8, 10, 12, 15, 20, 25]
@@ -25,7 +27,12 @@ import numpy as np
 from riskstats.dice import DiceRules
 from riskstats.errors import RiskstatsError, check_int
 
-VARIANTS = ("classic", "two-player")
+VARIANTS = ("classic", "two-player", "mission", "capital")
+CLASSIC, TWO_PLAYER, MISSION, CAPITAL = range(len(VARIANTS))
+MISSION_DECKS = ("standard", "european")
+TARGET_LOST = ("achieved", "24_territories")
+CAPITALS_SHORT = {3: 2, 4: 2, 5: 3, 6: 3}
+"""Enemy capitals to hold in the short Capital game, by player count (RULES.md: 4 -> 2, 5 -> 3)."""
 SETUPS = ("choice", "deal")
 ESCALATIONS = ("progressive", "fixed", "none")
 TERRITORY_BONUSES = ("per_turn", "per_set", "off")
@@ -36,7 +43,8 @@ PROGRESSIVE = (4, 6, 8, 10, 12, 15)
 # indices into GameRules.vector(players)
 R_VARIANT, R_PLAYERS, R_NEUTRAL, R_SETUP, R_INTERLEAVED, R_ESCALATION, R_BONUS, R_FORTIFY, \
     R_MAX_TURNS, R_ADICE, R_DDICE, R_START, R_NEUTRAL_ARMIES, R_FORCED, R_ELIM_TRADE, R_ELIM_KEEP, \
-    R_FIX_INF, R_FIX_CAV, R_FIX_ART, R_FIX_MIX, R_SEATS, R_SIZE = range(22)
+    R_FIX_INF, R_FIX_CAV, R_FIX_ART, R_FIX_MIX, R_SEATS, R_MISSION_DECK, R_TARGET_LOST, R_CAPITALS_NEEDED, \
+    R_SIZE = range(25)
 
 
 @dataclass(frozen=True)
@@ -45,10 +53,10 @@ class GameRules:
 
     Parameters
     ----------
-    variant : {"classic", "two-player"}
+    variant : {"classic", "two-player", "mission", "capital"}
     setup : {"choice", "deal"} or None
         Claim territories by choice, or deal them at random. None: the variant's default (choice for
-        classic; the two-player game with a neutral always deals three piles).
+        classic and capital, deal for mission; the two-player game with a neutral always deals three piles).
     two_player_classic_50 : bool
         Two-player game with 50 armies each and no neutral (rulebook 001).
     neutral_interleaved : bool
@@ -69,6 +77,15 @@ class GameRules:
         After taking an eliminated player's cards, a player holding at least ``elimination_trade_at``
         (6) trades at once until holding ``elimination_keep`` (4) or fewer.
     dice : DiceRules
+    mission_deck : {"standard", "european"}
+        Secret Mission: the 12-card US deck, or the 14-card European deck (adds "Europe + Australia + any
+        third continent" and "Europe + South America + any third continent").
+    mission_target_lost : {"achieved", "24_territories"}
+        Secret Mission: when another player eliminates your "destroy" target, your mission counts as
+        achieved (US rule: you win at the start of your next turn, if the game is still on) or becomes
+        "conquer 24 territories". Eliminating your target yourself always achieves it.
+    capital_short : bool
+        Capital Risk: win by holding `CAPITALS_SHORT` enemy capitals instead of all of them.
     """
 
     variant: str = "classic"
@@ -84,12 +101,18 @@ class GameRules:
     elimination_trade_at: int = 6
     elimination_keep: int = 4
     dice: DiceRules = field(default_factory=DiceRules)
+    mission_deck: str = "standard"
+    mission_target_lost: str = "achieved"
+    capital_short: bool = False
 
     def __post_init__(self):
         for name, allowed in (("variant", VARIANTS), ("escalation", ESCALATIONS),
-                              ("territory_bonus", TERRITORY_BONUSES), ("fortify", FORTIFY)):
+                              ("territory_bonus", TERRITORY_BONUSES), ("fortify", FORTIFY),
+                              ("mission_deck", MISSION_DECKS), ("mission_target_lost", TARGET_LOST)):
             if getattr(self, name) not in allowed:
                 raise RiskstatsError(f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
+        if self.capital_short and self.variant != "capital":
+            raise RiskstatsError("capital_short needs variant='capital'")
         if self.setup is not None and self.setup not in SETUPS:
             raise RiskstatsError(f"setup must be one of {', '.join(SETUPS)}, got {self.setup!r}")
         if self.two_player_classic_50 and self.variant != "two-player":
@@ -113,7 +136,7 @@ class GameRules:
     def setup_mode(self) -> str:
         if self.has_neutral:
             return "deal"
-        return self.setup or "choice"
+        return self.setup or ("deal" if self.variant == "mission" else "choice")
 
     def check_players(self, players: int, board) -> int:
         """Validate a player count for these rules and this board."""
@@ -129,6 +152,8 @@ class GameRules:
             raise RiskstatsError(f"board {board.name!r} has no starting armies for {players} players")
         if board.n_territories < players:
             raise RiskstatsError(f"{players} players need at least {players} territories")
+        if self.variant == "mission":
+            board.mission_table(self.mission_deck, players)  # raises if the board has too few cards
         return players
 
     def starting_armies(self, players: int, board) -> int:
@@ -161,6 +186,9 @@ class GameRules:
         r[R_ELIM_TRADE] = self.elimination_trade_at
         r[R_ELIM_KEEP] = self.elimination_keep
         r[R_FIX_INF:R_FIX_MIX + 1] = self.fixed_values
+        r[R_MISSION_DECK] = MISSION_DECKS.index(self.mission_deck)
+        r[R_TARGET_LOST] = TARGET_LOST.index(self.mission_target_lost)
+        r[R_CAPITALS_NEEDED] = CAPITALS_SHORT.get(players, players - 1) if self.capital_short else players - 1
         return r
 
     def as_dict(self) -> dict:

@@ -38,7 +38,8 @@ MAX_GAMES = 100_000_000
 
 @parallel_jit
 def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUM, V, seats, out):  # pragma: no cover - compiled
-    """out[g] = (winner, turns, rounds, reason) of game g; seat s plays line-up entry (s + g) % P."""
+    """out[g] = (winner, turns, rounds, reason, mission card of each seat...) of game g; seat s plays
+    line-up entry (s + g) % P."""
     G = seeds.shape[0]
     P = lineup_bots.shape[0]
     T = B.continent_of.shape[0]
@@ -56,6 +57,8 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUM, V, seats, out):  # p
         out[g, 1] = st.info[I_TURN]
         out[g, 2] = st.info[I_ROUND]
         out[g, 3] = st.info[I_REASON]
+        for s in range(P):
+            out[g, 4 + s] = st.mission[s, 0]
 
 
 def game_seeds(seed: int, games: int) -> np.ndarray:
@@ -73,7 +76,7 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     games, players : int
     bots : list of str, or a comma-separated str
         Bot names (`riskstats.bots.BOTS`), assigned to seats in order and repeated cyclically.
-    variant : {"classic", "two-player"}
+    variant : {"classic", "two-player", "mission", "capital"}
         Used when ``rules`` is not given (``GameRules(variant=variant)``); must match it if it is.
     seed : int
     rules : GameRules, optional
@@ -124,7 +127,7 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     seeds = game_seeds(seed, first + games)[first:] if seeds is None else np.asarray(seeds, np.uint64)
     if seeds.shape != (games,):
         raise RiskstatsError(f"need {games} seeds, got {seeds.shape[0]}")
-    out = np.zeros((games, 4), np.int64)
+    out = np.zeros((games, 4 + players), np.int64)
     seats = players + (1 if rules.has_neutral else 0)
     _selfplay(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cum, V, seats, out)
     g = np.arange(first, first + games)
@@ -145,6 +148,9 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
         "win_reason": [REASONS[r] for r in out[:, 3]],
         "rules": pd.Categorical([record] * games),
     })
+    if rules.variant == "mission":
+        table["missions"] = [",".join(board.mission_name(int(c), s) for s, c in enumerate(row))
+                             for row in out[:, 4:]]
     table.attrs["rules"] = json.loads(record)
     return table
 

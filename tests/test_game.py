@@ -10,7 +10,7 @@ from riskstats.bots import BOTS
 from riskstats.errors import RiskstatsError
 from riskstats.game import Game, Move, play_game
 from riskstats.game_rules import GameRules
-from riskstats.game_state import DECK, DISCARD, I_DECK_N
+from riskstats.game_state import ASIDE, DECK, I_DECK_N
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = {
@@ -20,12 +20,17 @@ VARIANTS = {
     "two-player": (2, GameRules(variant="two-player")),
     "two-player-interleaved": (2, GameRules(variant="two-player", neutral_interleaved=True)),
     "two-player-50": (2, GameRules(variant="two-player", two_player_classic_50=True)),
+    "mission4": (4, GameRules(variant="mission")),
+    "mission5-european-24": (5, GameRules(variant="mission", mission_deck="european",
+                                           mission_target_lost="24_territories", setup="choice")),
+    "capital4": (4, GameRules(variant="capital")),
+    "capital5-short-deal": (5, GameRules(variant="capital", capital_short=True, setup="deal")),
 }
 
 
 def check_cards(st):
     owners = st.card_owner
-    assert ((owners >= DISCARD) & (owners < len(st.alive))).all()
+    assert ((owners >= ASIDE) & (owners < len(st.alive))).all()
     n = st.info[I_DECK_N]
     assert sorted(st.deck[:n].tolist()) == np.flatnonzero(owners == DECK).tolist()  # all 44 somewhere
 
@@ -62,6 +67,10 @@ def test_conformance_every_bot_every_variant(variant, bot):
         check_accounting(events)
         if game.winner >= 0 and rules.variant == "classic":
             assert (st.owner == game.winner).all()
+        if rules.variant == "capital":
+            assert (st.card_owner == ASIDE).sum() == players  # one capital card each, set aside for good
+            assert not events[events.move == "trade"][["card1", "card2", "card3"]].isin(
+                np.flatnonzero(st.card_owner == ASIDE)).any().any()
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -126,9 +135,10 @@ def test_legal_moves_match_check():
     assert game.check(Move.end_turn()) in ("", "this kind of move is not allowed in the current phase")
 
 
-def test_golden_playthrough():
+@pytest.mark.parametrize("name", ["classic_4p_seed7.csv", "mission_4p_seed7.csv", "capital_4p_seed7.csv"])
+def test_golden_playthrough(name):
     sys.path.insert(0, str(ROOT / "scripts"))
-    from regenerate_golden import GOLDEN, golden_events
+    from regenerate_golden import FOLDER, golden_events
 
-    expected = pd.read_csv(GOLDEN, keep_default_na=False)
-    pd.testing.assert_frame_equal(golden_events(), expected, check_dtype=False)
+    expected = pd.read_csv(FOLDER / name, keep_default_na=False)
+    pd.testing.assert_frame_equal(golden_events(name), expected, check_dtype=False)

@@ -10,7 +10,7 @@ def test_progressive_values():
     assert GameRules().set_values(10) == [4, 6, 8, 10, 12, 15, 20, 25, 30, 35]
 
 
-@pytest.mark.parametrize("kwargs", [{"variant": "mission"}, {"escalation": "steep"}, {"fortify": "anywhere"},
+@pytest.mark.parametrize("kwargs", [{"variant": "risk2210"}, {"escalation": "steep"}, {"fortify": "anywhere"},
                                     {"territory_bonus": "always"}, {"setup": "auction"}, {"max_turns": 0},
                                     {"two_player_classic_50": True}, {"fixed_values": (1, 2)}])
 def test_bad_options(kwargs):

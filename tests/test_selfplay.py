@@ -49,10 +49,10 @@ def test_two_player_variant():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"bots": "aggressive,wizard"}, "unknown bot"),
-    ({"variant": "mission"}, "variant"),
+    ({"variant": "risk2210"}, "variant"),
     ({"games": 0}, "games"),
     ({"players": 9}, "players"),
-    ({"params": {"random": (1, 2)}}, "parameters"),
+    ({"params": {"random": (1, 2, 3)}}, "parameters"),
 ])
 def test_bad_options(kwargs, message):
     args = {"games": 2, "players": 4, "bots": "random"} | kwargs
