@@ -1,5 +1,6 @@
 """The exact battle engine: published values, exact against float, and the laws a battle obeys."""
 import importlib.util
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -43,6 +44,7 @@ def test_the_reference_kernel_agrees(tmp_path):
         pytest.skip("../shared/bench/reference.py is not beside this checkout")
     spec = importlib.util.spec_from_file_location("reference", path)
     reference = importlib.util.module_from_spec(spec)
+    sys.modules["reference"] = reference  # numba's cache finds the kernels' module by name
     spec.loader.exec_module(reference)
     theirs = reference.win_table(200, 200, reference._P)
     ours = win_values(DiceRules(), 200, 200)
