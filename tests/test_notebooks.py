@@ -8,6 +8,8 @@ SMALL = {  # parameter overrides that keep each run to seconds; the committed ru
     "01_attack_odds.ipynb": {"MAX_ARMIES": 10, "BIG": 25, "NEEDED_UP_TO": 12, "SIM_TRIALS": 20_000},
     "02_continent_value.ipynb": {"GAMES": 24},
     "03_card_escalation.ipynb": {"REPLAY_GAMES": 24, "COMPARE_GAMES": 200, "SIM_TRIALS": 20_000},
+    "04_selfplay_statistics.ipynb": {"SEAT_GAMES": 60, "TOURNAMENT_GAMES": 200, "VARIANT_GAMES": 40,
+                                     "REPLAY_GAMES": 12},
 }
 
 

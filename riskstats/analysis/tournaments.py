@@ -1,0 +1,85 @@
+"""Self-play statistics: the first player's edge, game lengths by variant, elimination order.
+
+Compiled self-play (`riskstats.selfplay.play_games`) answers the questions about results; the
+elimination order needs the event logs of replayed games (`riskstats.analysis.trajectories`). Win
+rates and ratings come from `riskstats.report`. ``notebooks/04_selfplay_statistics.ipynb`` only calls
+these functions.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import pandas as pd
+
+from riskstats.game_rules import GameRules
+from riskstats.report import win_rates
+from riskstats.selfplay import play_games
+
+SETTINGS = {
+    "classic": (GameRules(), "aggressive,continent,defensive,random"),
+    "two-player (neutral)": (GameRules(variant="two-player"), "aggressive,continent"),
+    "two-player (50 each)": (GameRules(variant="two-player", two_player_classic_50=True), "aggressive,continent"),
+    "mission": (GameRules(variant="mission"), "mission"),
+    "capital": (GameRules(variant="capital"), "capital"),
+}
+"""Game settings compared by default: the rules and the bots that play them."""
+
+
+def _setting_players(rules: GameRules, players: int) -> int:
+    return 2 if rules.variant == "two-player" else players
+
+
+def seat_advantage(games: int, bot: str = "aggressive", players: Iterable[int] = (3, 4, 5, 6),
+                   seed: int = 0, two_player: bool = True) -> pd.DataFrame:
+    """Win rate of every seat when the same bot plays every seat (seat 0 moves first).
+
+    Classic games for each player count, and with ``two_player`` the two-player game with a neutral and
+    with 50 armies each. Long form: ``setting``, ``players``, ``seat``, ``trials``, ``wins``, ``win_rate``,
+    ``ci_low``, ``ci_high``, ``baseline`` (1 / players) and ``truncated`` (games that stalled).
+    """
+    runs = {f"classic, {p} players": (GameRules(), p) for p in players}
+    if two_player:
+        runs["two-player (neutral)"] = (GameRules(variant="two-player"), 2)
+        runs["two-player (50 each)"] = (GameRules(variant="two-player", two_player_classic_50=True), 2)
+    frames = []
+    for label, (rules, p) in runs.items():
+        table = play_games(games, p, [bot], seed=seed, rules=rules)
+        rates = win_rates(table, "seat").assign(setting=label, players=p, baseline=1 / p,
+                                                truncated=int(table.truncated.sum()))
+        frames.append(rates)
+    columns = ["setting", "players", "seat", "trials", "wins", "win_rate", "ci_low", "ci_high", "baseline", "truncated"]
+    return pd.concat(frames, ignore_index=True)[columns]
+
+
+def settings_games(games: int, players: int = 4, seed: int = 0,
+                   settings: Mapping[str, tuple[GameRules, str]] | None = None) -> pd.DataFrame:
+    """The games of every setting (`SETTINGS` by default), stacked with a ``setting`` column."""
+    settings = dict(settings or SETTINGS)
+    return pd.concat([play_games(games, _setting_players(rules, players), bots, seed=seed, rules=rules)
+                      .assign(setting=label) for label, (rules, bots) in settings.items()], ignore_index=True)
+
+
+def length_summary(games: pd.DataFrame) -> pd.DataFrame:
+    """Per ``setting``: games, mean and quartiles of turns and rounds, the share truncated, how games ended."""
+    rows = []
+    for label, table in games.groupby("setting", sort=False):
+        reasons = table.win_reason.value_counts(normalize=True)
+        rows.append({"setting": label, "games": len(table), "mean_turns": table.turns.mean(),
+                     "median_turns": table.turns.median(), "p25_turns": table.turns.quantile(0.25),
+                     "p75_turns": table.turns.quantile(0.75), "mean_rounds": table.rounds.mean(),
+                     "truncated_share": table.truncated.mean(), "main_win_reason": reasons.idxmax(),
+                     "main_win_reason_share": reasons.max()})
+    return pd.DataFrame(rows)
+
+
+def elimination_order(events: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+    """Who was knocked out when: one row per elimination with ``game``, ``order`` (1 = first out),
+    ``turn``, ``seat`` (eliminated), ``bot`` (its bot), ``by_seat`` and ``by_bot`` (the eliminator)."""
+    hits = events[(events.move == "attack") & (events.eliminated >= 0)].sort_values(["game", "turn"], kind="stable")
+    bots = games.set_index("game").bots.str.split(",")
+    frame = pd.DataFrame({"game": hits.game.to_numpy(), "turn": hits.turn.to_numpy(),
+                          "seat": hits.eliminated.to_numpy(), "by_seat": hits.player.to_numpy()})
+    frame["order"] = frame.groupby("game").cumcount() + 1
+    frame["bot"] = [bots[g][s] for g, s in zip(frame.game, frame.seat)]
+    frame["by_bot"] = [bots[g][s] for g, s in zip(frame.game, frame.by_seat)]
+    return frame[["game", "order", "turn", "seat", "bot", "by_seat", "by_bot"]]
