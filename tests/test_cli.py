@@ -122,3 +122,18 @@ def test_python_dash_m_runs_the_cli():
     done = subprocess.run([sys.executable, "-m", "riskstats", "odds", "3", "2", "--json"],
                           capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["p_win"] == pytest.approx(0.6559539998)
+
+
+def test_continents_and_cards_tables():
+    from riskstats.analysis.continents import continent_cost
+
+    out = run_json("continents", "--defenders", 2, "--p", 0.9)
+    rows = {r["continent"]: r for r in out["continents"]}
+    assert set(rows) == {"North America", "South America", "Europe", "Africa", "Asia", "Australia"}
+    expected = continent_cost(defenders=2, p=0.9).set_index("continent")
+    assert rows["Asia"]["attackers_needed"] == expected.loc["Asia", "attackers_needed"]
+    assert rows["Australia"]["bonus_per_border"] == 2
+    odds = run_json("cards", "--max-cards", 5)["odds"]
+    assert [o["fraction"] for o in odds] == ["0/1", "0/1", "0/1", "200/473", "15844/19393", "1/1"]
+    bad = runner.invoke(app, ["continents", "--p", "1.5"])
+    assert bad.exit_code == 2 and bad.stderr.strip() == "error: p must lie in (0, 1), got 1.5"

@@ -60,8 +60,18 @@ def p_valid_set(cards: int, deck) -> Fraction:
     return Fraction(favourable, comb(sum(counts), cards))
 
 
+def board_deck(board=None) -> dict[str, int]:
+    """How many cards of each of `SYMBOLS` a board's deck holds (the classic board by default)."""
+    from riskstats.board import SYMBOLS as CARD_SYMBOLS
+    from riskstats.board import classic_board
+
+    symbols = (board or classic_board()).arrays.card_symbol.tolist()
+    return {name: symbols.count(CARD_SYMBOLS.index(name)) for name in SYMBOLS}
+
+
 def set_odds(deck, max_cards: int = 6) -> pd.DataFrame:
     """P(holding a valid set) for 0..max_cards cards, exact: columns ``cards``, ``p_set``, ``fraction``."""
+    max_cards = check_int("max_cards", max_cards, 0, sum(_check_deck(deck)))
     fractions = [p_valid_set(n, deck) for n in range(max_cards + 1)]
     return pd.DataFrame({"cards": range(max_cards + 1), "p_set": [float(f) for f in fractions],
                          "fraction": fractions})

@@ -99,3 +99,13 @@ def test_compare_escalation_plays_the_same_seeds_under_each_scheme():
     assert seeds["progressive"] == seeds["fixed"] == seeds["none"]
     seats = result["seats"]
     assert set(seats.seat) == {0, 1, 2} and (seats.groupby("escalation").trials.sum() == 36).all()
+
+
+def test_the_classic_deck_and_its_odds_table():
+    from riskstats.analysis.cards import board_deck
+
+    assert board_deck() == CLASSIC
+    frame = set_odds(CLASSIC, 4)
+    assert frame.fraction.tolist() == [0, 0, 0, Fraction(200, 473), Fraction(15844, 19393)]
+    with pytest.raises(RiskstatsError, match="max_cards must be from 0 to 44, got 50"):
+        set_odds(CLASSIC, 50)
