@@ -40,3 +40,9 @@ def test_non_editable_install_runs_from_elsewhere(tmp_path):
     done = subprocess.run([sys.executable, "-m", "riskstats", "odds", "3", "2", "--json"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["p_win"] == pytest.approx(0.6559539998)
+
+
+@pytest.mark.slow
+def test_readme_python_examples_run():
+    for block in re.findall(r"```python\n(.*?)\n```", (ROOT / "README.md").read_text(), flags=re.S):
+        exec(compile(block, "README.md", "exec"), {})
