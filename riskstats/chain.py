@@ -98,6 +98,17 @@ def _validate_defenders(defenders) -> tuple[int, ...]:
     return defenders
 
 
+def validate_chain(attackers, defenders, leave, stop_at) -> tuple[int, tuple[int, ...], int, int]:
+    """Check a chain's arguments (shared by the exact engine and the simulator)."""
+    attackers = check_armies("attackers", attackers)
+    defenders = _validate_defenders(defenders)
+    leave = check_int("leave", leave, 1)
+    stop_at = check_int("stop_at", stop_at, 0)
+    if stop_at >= attackers:
+        raise RiskstatsError(f"stop_at must be below the attackers ({attackers}), got {stop_at}")
+    return attackers, defenders, leave, stop_at
+
+
 def chain_odds(attackers: int, defenders: int | Sequence[int], rules=None, *, leave: int = 1,
           stop_at: int = 0, exact: bool = False) -> ChainOdds:
     """Exact odds of conquering a chain of territories in order.
@@ -126,12 +137,7 @@ def chain_odds(attackers: int, defenders: int | Sequence[int], rules=None, *, le
     >>> bool(chain_odds(3, [2], exact=True).p_all == battle_odds(3, 2, exact=True).p_win)
     True
     """
-    attackers = check_armies("attackers", attackers)
-    defenders = _validate_defenders(defenders)
-    leave = check_int("leave", leave, 1)
-    stop_at = check_int("stop_at", stop_at, 0)
-    if stop_at >= attackers:
-        raise RiskstatsError(f"stop_at must be below the attackers ({attackers}), got {stop_at}")
+    attackers, defenders, leave, stop_at = validate_chain(attackers, defenders, leave, stop_at)
     if exact:
         check_exact_size(attackers, sum(defenders))
     per_territory = _rules_per_territory(rules, len(defenders))

@@ -508,14 +508,9 @@ def simulate_chain(attackers: int, defenders, rules=None, *, trials: int = DEFAU
     >>> bool(abs(s.p_all - chain_odds(10, [3, 2]).p_all) < 0.01)
     True
     """
-    from riskstats.chain import _rules_per_territory, _validate_defenders
+    from riskstats.chain import _rules_per_territory, validate_chain
 
-    attackers = check_armies("attackers", attackers)
-    defenders = _validate_defenders(defenders)
-    leave = check_int("leave", leave, 1)
-    stop_at = check_int("stop_at", stop_at, 0)
-    if stop_at >= attackers:
-        raise RiskstatsError(f"stop_at must be below the attackers ({attackers}), got {stop_at}")
+    attackers, defenders, leave, stop_at = validate_chain(attackers, defenders, leave, stop_at)
     trials = _check_trials(trials)
     seed = check_seed(seed)
     per_territory = _rules_per_territory(rules, len(defenders))
