@@ -10,6 +10,8 @@ games. Compilation is excluded: the local process and every worker play one warm
 (each worker process loads the compiled game loop once). The three timings are interleaved, each the
 best of ``--repeat``, and beside each is the CPU that *other* programs used meanwhile ("others"
 in cores, from /proc): a figure taken while others were busy is skewed; rerun on a quiet machine.
+The CPU seconds the run itself used (this process and its Dask workers) are printed too: they show
+the Dask path's serialisation and scheduling cost even when the wall-clock times are skewed.
 """
 import argparse
 import os
@@ -50,12 +52,12 @@ def _tree_cpu(root=None):
 
 
 def timed(call):
-    """``(seconds, cores other programs used meanwhile)`` for one call."""
+    """``(seconds, CPU seconds this run used, cores other programs used meanwhile)`` for one call."""
     busy, ours, start = _total_busy(), _tree_cpu(), time.perf_counter()
     call()
     seconds = time.perf_counter() - start
-    others = (_total_busy() - busy) - (_tree_cpu() - ours)
-    return seconds, max(0.0, others) / seconds
+    cpu = _tree_cpu() - ours
+    return seconds, cpu, max(0.0, _total_busy() - busy - cpu) / seconds
 
 
 def main():
@@ -93,14 +95,17 @@ def main():
             client.close()
             cluster.close()
     best = {name: min(results) for name, results in times.items()}
-    for name, (seconds, others) in best.items():
-        print(f"{name + ':':22} {args.games / seconds:8,.0f} games/s  ({seconds:6.2f} s; others used "
-              f"{others:.2f} cores; all tries {', '.join(f'{s:.2f}' for s, _ in times[name])} s)")
+    for name, (seconds, _, others) in best.items():
+        cpu = min(c for _, c, _ in times[name])
+        print(f"{name + ':':22} {args.games / seconds:8,.0f} games/s  ({seconds:6.2f} s, least CPU {cpu:6.2f} s; "
+              f"others used {others:.2f} cores; all tries {', '.join(f'{s:.2f}' for s, _, _ in times[name])} s)")
     one, many = best["local, 1 thread"][0], best[f"local, {cores} threads"][0]
     print(f"parallel speed-up:     {one / many:8.2f}x on {cores} cores (efficiency {one / many / cores:.0%})")
     if client is not None:
         dask = best[f"dask, {cores} workers"][0]
-        print(f"dask overhead vs local: {100 * (dask / many - 1):+7.1f}%  (chunks of {args.chunk:,} games)")
+        cpu = [min(c for _, c, _ in times[name]) for name in (f"local, {cores} threads", f"dask, {cores} workers")]
+        print(f"dask overhead vs local: {100 * (dask / many - 1):+7.1f}% wall, {100 * (cpu[1] / cpu[0] - 1):+.1f}% "
+              f"CPU  (chunks of {args.chunk:,} games)")
 
 
 if __name__ == "__main__":
