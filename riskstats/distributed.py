@@ -3,8 +3,11 @@
 This module owns the cluster side of `riskstats.tournament.run_selfplay`: connect to a scheduler (or
 start a `distributed.LocalCluster`), submit one task per chunk, yield each chunk's table as it finishes.
 Workers need only riskstats installed; they never touch files: the client writes every finished chunk,
-so a chunk whose worker is lost is re-run by Dask and still written exactly once. A task plays its chunk
-on one numba thread (``numba.set_num_threads`` is per thread), so give workers one thread per core.
+so a chunk whose worker is lost is re-run by Dask and still written exactly once. The configuration
+travels inside each task (a few hundred bytes) rather than scattered once: scattered data has no
+recipe, so losing every worker that held it (a one-worker cluster, say) would cancel the remaining
+chunks. A task plays its chunk on one numba thread (``numba.set_num_threads`` is per thread), so give
+workers one thread per core.
 Dask is imported only here, when a distributed run starts.
 """
 from __future__ import annotations
@@ -50,14 +53,13 @@ def dask_chunks(config, ranges, seeds, *, scheduler=None, local_workers=None, cl
         client, cluster = _client(scheduler, local_workers)
     try:
         threads = max(1, sum(client.nthreads().values()))
-        remote_config = client.scatter(config, broadcast=True)
         pending = iter(ranges)
         window = as_completed()
         by_future = {}
 
         def submit(n):
             for start, stop in (r for _, r in zip(range(n), pending)):
-                future = client.submit(_task, remote_config, start, seeds[start:stop], pure=False)
+                future = client.submit(_task, config, start, seeds[start:stop], pure=False)
                 by_future[future] = (start, stop)
                 window.add(future)
 
