@@ -793,30 +793,35 @@ def _after_occupy(info):  # pragma: no cover - compiled
 @jit
 def _apply(st, B, R, CUM, kind, a, b, c, d):  # pragma: no cover - compiled
     """Play a move that `_check` accepted."""
+    # the arrays used on every move, taken out of the State once: numba increfs and decrefs (atomically)
+    # an array at each ``st.x`` it evaluates in branching code, which cost more than the move itself
     info = st.info
+    owner = st.owner
+    armies = st.armies
+    n_terr = st.n_terr
     p = info[I_PLAYER]
     phase = info[I_PHASE]
     info[I_MOVES] += 1
     if kind == PLACE:
-        st.armies[a] += b
+        armies[a] += b
         if phase == CLAIM:
-            st.owner[a] = p
-            st.n_terr[p] += 1
+            owner[a] = p
+            n_terr[p] += 1
             st.to_place[p] -= 1
-            _log(st.info, st.log, st.armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
-            if st.n_terr.sum() == st.owner.shape[0]:
+            _log(st.info, st.log, armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            if n_terr.sum() == owner.shape[0]:
                 _setup_next(st, B, R, True)
             else:
                 info[I_PLAYER] = (p + 1) % R[R_PLAYERS]
         elif phase == SETUP_PLACE:
             st.to_place[info[I_PLACE_FOR]] -= b
             info[I_QUOTA] -= b
-            _log(st.info, st.log, st.armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            _log(st.info, st.log, armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
             if info[I_QUOTA] == 0:
                 _setup_next(st, B, R, info[I_PLACE_FOR] == p)
         else:
             info[I_RESERVE] -= b
-            _log(st.info, st.log, st.armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            _log(st.info, st.log, armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
             if info[I_RESERVE] == 0:
                 info[I_PHASE] = info[I_AFTER_PLACE]
     elif kind == TRADE_SET:
@@ -827,29 +832,29 @@ def _apply(st, B, R, CUM, kind, a, b, c, d):  # pragma: no cover - compiled
         elif not _has_set(st, B, p):
             _to_reinforce(st.info)
     elif kind == PASS:
-        _log(st.info, st.log, st.armies, PASS, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _log(st.info, st.log, armies, PASS, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
         _to_reinforce(st.info)
     elif kind == ATTACK_MOVE:
-        nd = d if d > 0 else min(R[R_DDICE], st.armies[b])
+        nd = d if d > 0 else min(R[R_DDICE], armies[b])
         na = c
         k = min(na, nd)
         lose = _roll(st.rng, CUM, na, nd)
-        st.armies[a] -= lose
-        st.armies[b] -= k - lose
+        armies[a] -= lose
+        armies[b] -= k - lose
         elim = -1
         moved = 0
-        if st.armies[b] == 0:
+        if armies[b] == 0:
             moved = na
-            old = st.owner[b]
-            st.owner[b] = p
-            st.n_terr[old] -= 1
-            st.n_terr[p] += 1
-            st.armies[b] = na
-            st.armies[a] -= na
+            old = owner[b]
+            owner[b] = p
+            n_terr[old] -= 1
+            n_terr[p] += 1
+            armies[b] = na
+            armies[a] -= na
             info[I_CONQUERED] += 1
             info[I_OCC_FROM] = a
             info[I_OCC_TO] = b
-            if st.n_terr[old] == 0:
+            if n_terr[old] == 0:
                 st.alive[old] = 0
                 elim = old
                 if old < R[R_PLAYERS]:
@@ -860,42 +865,42 @@ def _apply(st, B, R, CUM, kind, a, b, c, d):  # pragma: no cover - compiled
                         info[I_ELIM_PENDING] = 1
                     if R[R_VARIANT] == V_MISSION:
                         _target_lost(st, R, old, p)
-        _log(st.info, st.log, st.armies, ATTACK_MOVE, a, b, moved, na, nd, lose, k - lose, -1, -1, -1, 0, -1, elim)
+        _log(st.info, st.log, armies, ATTACK_MOVE, a, b, moved, na, nd, lose, k - lose, -1, -1, -1, 0, -1, elim)
         if moved > 0:
             w, reason = _winner(st, B, R)
             if w >= 0:
                 _finish(st, w, reason)
-            elif st.armies[a] > 1:
+            elif armies[a] > 1:
                 info[I_PHASE] = OCCUPY
             else:
                 _after_occupy(st.info)
     elif kind == OCCUPY_MOVE:
         src = info[I_OCC_FROM]
         dst = info[I_OCC_TO]
-        st.armies[src] -= a
-        st.armies[dst] += a
-        _log(st.info, st.log, st.armies, OCCUPY_MOVE, src, dst, a, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        armies[src] -= a
+        armies[dst] += a
+        _log(st.info, st.log, armies, OCCUPY_MOVE, src, dst, a, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
         _after_occupy(st.info)
     elif kind == END_ATTACK:
         card = -1
         if info[I_CONQUERED] > 0:
             card = _draw(st, p)
-        _log(st.info, st.log, st.armies, END_ATTACK, -1, -1, 0, 0, 0, 0, 0, card, -1, -1, 0, -1, -1)
+        _log(st.info, st.log, armies, END_ATTACK, -1, -1, 0, 0, 0, 0, 0, card, -1, -1, 0, -1, -1)
         info[I_PHASE] = FORTIFY
     elif kind == FORTIFY_MOVE:
-        st.armies[a] -= c
-        st.armies[b] += c
-        _log(st.info, st.log, st.armies, FORTIFY_MOVE, a, b, c, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        armies[a] -= c
+        armies[b] += c
+        _log(st.info, st.log, armies, FORTIFY_MOVE, a, b, c, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
         if R[R_VARIANT] == V_MISSION and _mission_done(st, B, p):
             _finish(st, p, WIN_MISSION)  # still this player's turn: the fortification completed it
         else:
             _end_turn(st, B, R)
     elif kind == END_TURN:
-        _log(st.info, st.log, st.armies, END_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _log(st.info, st.log, armies, END_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
         _end_turn(st, B, R)
     elif kind == CAPITAL_PICK:
         st.capital[p] = a
-        _log(st.info, st.log, st.armies, CAPITAL_PICK, -1, a, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _log(st.info, st.log, armies, CAPITAL_PICK, -1, a, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
         if p == R[R_PLAYERS] - 1:
             _reveal_capitals(st, B, R)
         else:
