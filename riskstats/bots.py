@@ -137,22 +137,28 @@ def _p_win(V, attackers, defenders):  # pragma: no cover - compiled
 
 
 @jit
-def _threat(st, B, R, t):  # pragma: no cover - compiled
+def _threat(owner, armies, nbr_ptr, nbr_idx, neutral, t):  # pragma: no cover - compiled
     """Enemy armies next to t (a neutral never attacks, so it is no threat)."""
-    p = st.owner[t]
+    p = owner[t]
     s = 0
-    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-        u = B.nbr_idx[i]
-        if st.owner[u] != p and st.owner[u] != R[R_NEUTRAL]:
-            s += st.armies[u]
+    for i in range(nbr_ptr[t], nbr_ptr[t + 1]):
+        u = nbr_idx[i]
+        if owner[u] != p and owner[u] != neutral:
+            s += armies[u]
     return s
 
 
 @jit
-def _is_border(st, B, t):  # pragma: no cover - compiled
-    p = st.owner[t]
-    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-        if st.owner[B.nbr_idx[i]] != p:
+def _is_border(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compiled
+    """Whether t has a neighbour of another seat.
+
+    This helper, `_threat` and `_has_own_neighbour` run inside loops over territories, so they take the
+    arrays they read, not the State and board tuples: numba increfs and decrefs (atomically) every array
+    of a tuple argument per call, which cost more than the loop itself.
+    """
+    p = owner[t]
+    for i in range(nbr_ptr[t], nbr_ptr[t + 1]):
+        if owner[nbr_idx[i]] != p:
             return True
     return False
 
@@ -174,17 +180,23 @@ def _random_owned(st, q):  # pragma: no cover - compiled
 
 @jit
 def _random_border(st, B, q):  # pragma: no cover - compiled
-    """A random territory of q's that borders another seat's (any of q's if none does)."""
-    T = st.owner.shape[0]
-    buf = np.empty(T, np.int64)
+    """A random territory of q's that borders another seat's (any of q's if none does): count them,
+    then walk to the k-th (no buffer to allocate)."""
+    owner = st.owner
+    T = owner.shape[0]
     n = 0
     for t in range(T):
-        if st.owner[t] == q and _is_border(st, B, t):
-            buf[n] = t
+        if owner[t] == q and _is_border(owner, B.nbr_ptr, B.nbr_idx, t):
             n += 1
     if n == 0:
         return _random_owned(st, q)
-    return buf[_randint(st.rng, n)]
+    k = _randint(st.rng, n)
+    for t in range(T):
+        if owner[t] == q and _is_border(owner, B.nbr_ptr, B.nbr_idx, t):
+            if k == 0:
+                return t
+            k -= 1
+    return -1
 
 
 @jit
@@ -244,7 +256,9 @@ def _most_threatened(st, B, R, p):  # pragma: no cover - compiled
     for t in range(st.owner.shape[0]):
         if st.owner[t] != p:
             continue
-        score = _threat(st, B, R, t) - st.armies[t] + (1e6 if _is_border(st, B, t) else 0.0)
+        border = _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t)
+        score = _threat(st.owner, st.armies, B.nbr_ptr, B.nbr_idx, R[R_NEUTRAL], t) - st.armies[t] \
+            + (1e6 if border else 0.0)
         if score > best_score:
             best_score = score
             best = t
@@ -332,7 +346,7 @@ def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
     T = st.owner.shape[0]
     src = -1
     for t in range(T):
-        if st.owner[t] == p and st.armies[t] >= 2 and not _is_border(st, B, t):
+        if st.owner[t] == p and st.armies[t] >= 2 and not _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t):
             if src < 0 or st.armies[t] > st.armies[src]:
                 src = t
     if src < 0:
@@ -346,8 +360,8 @@ def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
     dst = -1
     best = -1e18
     for t in range(T):
-        if seen[t] == 1 and t != src and st.owner[t] == p and _is_border(st, B, t):
-            score = _threat(st, B, R, t) - st.armies[t]
+        if seen[t] == 1 and t != src and st.owner[t] == p and _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t):
+            score = _threat(st.owner, st.armies, B.nbr_ptr, B.nbr_idx, R[R_NEUTRAL], t) - st.armies[t]
             if score > best:
                 best = score
                 dst = t
@@ -396,32 +410,44 @@ def _random_set(st, B, p, can_pass):  # pragma: no cover - compiled
 
 
 @jit
-def _random_attack(st, B, p):  # pragma: no cover - compiled
+def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p):  # pragma: no cover - compiled
     """(from, to) uniform over p's attacks where the attackers (armies able to roll) are at least as many
-    as the defenders; (-1, -1) if there is none."""
-    buf = np.empty(B.nbr_idx.shape[0], np.int64)  # candidate attacks as index into nbr_idx
+    as the defenders; (-1, -1) if there is none.
+
+    Called before every roll of the random bot, so it is kept lean: it takes only the arrays it reads
+    (numba increfs every array of a tuple argument per call), allocates nothing, and counts the
+    candidates in one pass over the CSR lists, then walks to the k-th in a second pass (same order:
+    from ascending, then the neighbour list).
+    """
+    T = owner.shape[0]
     n = 0
-    for a in range(st.owner.shape[0]):
-        if st.owner[a] == p and st.armies[a] >= 2:
-            for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
-                b = B.nbr_idx[i]
-                if st.owner[b] != p and st.armies[a] - 1 >= st.armies[b]:
-                    buf[n] = i
+    for a in range(T):
+        if owner[a] == p and armies[a] >= 2:
+            roll = armies[a] - 1
+            for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
+                b = nbr_idx[i]
+                if owner[b] != p and roll >= armies[b]:
                     n += 1
     if n == 0:
         return -1, -1
-    i = buf[_randint(st.rng, n)]
-    a = 0
-    while B.nbr_ptr[a + 1] <= i:
-        a += 1
-    return a, B.nbr_idx[i]
+    k = _randint(rng, n)
+    for a in range(T):
+        if owner[a] == p and armies[a] >= 2:
+            roll = armies[a] - 1
+            for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
+                b = nbr_idx[i]
+                if owner[b] != p and roll >= armies[b]:
+                    if k == 0:
+                        return a, b
+                    k -= 1
+    return -1, -1
 
 
 @jit
-def _has_own_neighbour(st, B, t):  # pragma: no cover - compiled
-    p = st.owner[t]
-    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-        if st.owner[B.nbr_idx[i]] == p:
+def _has_own_neighbour(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compiled
+    p = owner[t]
+    for i in range(nbr_ptr[t], nbr_ptr[t + 1]):
+        if owner[nbr_idx[i]] == p:
             return True
     return False
 
@@ -433,14 +459,14 @@ def _random_fortify(st, B, R, p):  # pragma: no cover - compiled
     T = st.owner.shape[0]
     n = 0
     for t in range(T):
-        if st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st, B, t):
+        if st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st.owner, B.nbr_ptr, B.nbr_idx, t):
             n += 1
     if n == 0:
         return END_TURN, 0, 0, 0, 0
     k = _randint(st.rng, n)
     a = -1
     for t in range(T):
-        if st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st, B, t):
+        if st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st.owner, B.nbr_ptr, B.nbr_idx, t):
             if k == 0:
                 a = t
                 break
@@ -468,6 +494,13 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     rng = st.rng
+    if phase == ATTACK:  # most of the random bot's moves: first, and through the lean helper
+        if _uniform(rng) < params[0]:
+            return END_ATTACK, 0, 0, 0, 0
+        a, b = _random_attack(st.owner, st.armies, rng, B.nbr_ptr, B.nbr_idx, p)
+        if a < 0:
+            return END_ATTACK, 0, 0, 0, 0
+        return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
     if phase == CLAIM:
         return PLACE, _random_owned(st, -1), 1, 0, 0
     if phase == SETUP_PLACE:
@@ -478,13 +511,6 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
         return _random_set(st, B, p, not _must_trade(st, R))
     if phase == REINFORCE:
         return PLACE, _random_border(st, B, p), info[I_RESERVE], 0, 0
-    if phase == ATTACK:
-        if _uniform(rng) < params[0]:
-            return END_ATTACK, 0, 0, 0, 0
-        a, b = _random_attack(st, B, p)
-        if a < 0:
-            return END_ATTACK, 0, 0, 0, 0
-        return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
     if phase == OCCUPY:
         return OCCUPY_MOVE, st.armies[info[I_OCC_FROM]] - 1, 0, 0, 0
     if phase == FORTIFY and _uniform(rng) < params[1]:
@@ -512,7 +538,7 @@ def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:
         extra = st.armies[info[I_OCC_FROM]] - 1
-        if _is_border(st, B, info[I_OCC_FROM]):
+        if _is_border(st.owner, B.nbr_ptr, B.nbr_idx, info[I_OCC_FROM]):
             extra = extra // 2
         return OCCUPY_MOVE, extra, 0, 0, 0
     return _fortify_to_border(st, B, R, p)
@@ -594,9 +620,10 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == OCCUPY:
         src = info[I_OCC_FROM]
         extra = st.armies[src] - 1
-        if _is_border(st, B, src) and not _is_border(st, B, info[I_OCC_TO]):
+        src_border = _is_border(st.owner, B.nbr_ptr, B.nbr_idx, src)
+        if src_border and not _is_border(st.owner, B.nbr_ptr, B.nbr_idx, info[I_OCC_TO]):
             extra = 0
-        elif _is_border(st, B, src):
+        elif src_border:
             extra = extra // 2
         return OCCUPY_MOVE, extra, 0, 0, 0
     return _fortify_to_border(st, B, R, p)
@@ -624,7 +651,7 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:
         src = info[I_OCC_FROM]
-        return OCCUPY_MOVE, 0 if _is_border(st, B, src) else st.armies[src] - 1, 0, 0, 0
+        return OCCUPY_MOVE, 0 if _is_border(st.owner, B.nbr_ptr, B.nbr_idx, src) else st.armies[src] - 1, 0, 0, 0
     return _fortify_to_border(st, B, R, p)
 
 
@@ -727,7 +754,7 @@ def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind): 
         extra = st.armies[src] - 1
         if src == guard:
             extra = max(0, extra - guard_keep)
-        elif _is_border(st, B, src) and dist[info[I_OCC_TO]] > 0:
+        elif _is_border(st.owner, B.nbr_ptr, B.nbr_idx, src) and dist[info[I_OCC_TO]] > 0:
             extra = extra // 2
         extra = min(extra, max(0, st.armies[src] - keep_behind))
         return OCCUPY_MOVE, extra, 0, 0, 0
@@ -742,7 +769,9 @@ def _safest(st, B, R, p):  # pragma: no cover - compiled
     for t in range(st.owner.shape[0]):
         if st.owner[t] != p:
             continue
-        score = st.armies[t] - _threat(st, B, R, t) - (1000.0 if _is_border(st, B, t) else 0.0)
+        border = _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t)
+        score = st.armies[t] - _threat(st.owner, st.armies, B.nbr_ptr, B.nbr_idx, R[R_NEUTRAL], t) \
+            - (1000.0 if border else 0.0)
         if score > best_score:
             best_score = score
             best = t
@@ -809,7 +838,7 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
         c = st.capital[q]
         if c >= 0 and st.owner[c] != p:
             goal[c] = True
-    threat = _threat(st, B, R, own) if held else 0
+    threat = _threat(st.owner, st.armies, B.nbr_ptr, B.nbr_idx, R[R_NEUTRAL], own) if held else 0
     if held and phase == REINFORCE and threat * params[2] >= st.armies[own]:
         return PLACE, own, info[I_RESERVE], 0, 0
     if held and phase == FORTIFY and threat * params[2] >= st.armies[own]:

@@ -175,13 +175,17 @@ def _shuffle(rng, a, n):  # pragma: no cover - compiled
 
 # ---------------------------------------------------------------- event log
 @jit
-def _log(st, kind, src, dst, n, da, dd, la, ld, c1, c2, c3, value, bonus, elim):  # pragma: no cover
-    info = st.info
+def _log(info, log, armies, kind, src, dst, n, da, dd, la, ld, c1, c2, c3, value, bonus, elim):  # pragma: no cover
+    """Count an event in info[I_LOG_N] and write its row if the log has room (no log: count only).
+
+    It takes the three arrays it touches rather than the whole State: numba increfs and decrefs every
+    array of a tuple argument at each call, and `_apply` logs every move.
+    """
     row = info[I_LOG_N]
     info[I_LOG_N] = row + 1
-    if row >= st.log.shape[0]:
+    if row >= log.shape[0]:
         return
-    r = st.log[row]
+    r = log[row]
     r[0] = info[I_TURN]
     r[1] = info[I_PLAYER]
     r[2] = info[I_PHASE]
@@ -199,7 +203,7 @@ def _log(st, kind, src, dst, n, da, dd, la, ld, c1, c2, c3, value, bonus, elim):
     r[14] = value
     r[15] = bonus
     r[16] = elim
-    r[17] = st.armies.sum()
+    r[17] = armies.sum()
 
 
 # ---------------------------------------------------------------- cards
@@ -326,7 +330,7 @@ def _trade(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
     st.card_owner[c1] = DISCARD
     st.card_owner[c2] = DISCARD
     st.card_owner[c3] = DISCARD
-    _log(st, TRADE_SET, -1, bonus, 0, 0, 0, 0, 0, c1, c2, c3, value, bonus, -1)
+    _log(st.info, st.log, st.armies, TRADE_SET, -1, bonus, 0, 0, 0, 0, 0, c1, c2, c3, value, bonus, -1)
 
 
 @jit
@@ -526,19 +530,19 @@ def _begin_turn(st, B, R):  # pragma: no cover - compiled
     info[I_START_HAND] = _hand_size(st, p)
     info[I_RESERVE] = _base_reinforcement(st, B, p)
     info[I_PHASE] = TRADE
-    _log(st, BEGIN_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, info[I_RESERVE], -1, -1)
+    _log(st.info, st.log, st.armies, BEGIN_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, info[I_RESERVE], -1, -1)
     if R[R_VARIANT] >= V_MISSION:
         w, reason = _winner(st, B, R)
         if w >= 0:
             _finish(st, w, reason)
             return
     if not _has_set(st, B, p):
-        _to_reinforce(st)
+        _to_reinforce(st.info)
 
 
 @jit
-def _to_reinforce(st):  # pragma: no cover - compiled
-    st.info[I_PHASE] = REINFORCE if st.info[I_RESERVE] > 0 else st.info[I_AFTER_PLACE]
+def _to_reinforce(info):  # pragma: no cover - compiled
+    info[I_PHASE] = REINFORCE if info[I_RESERVE] > 0 else info[I_AFTER_PLACE]
 
 
 @jit
@@ -766,9 +770,9 @@ def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
 
 # ---------------------------------------------------------------- playing a move
 @jit
-def _roll(st, CUM, na, nd):  # pragma: no cover - compiled
+def _roll(rng, CUM, na, nd):  # pragma: no cover - compiled
     """Attacker losses of one roll of na dice against nd: one uniform against the cumulative table."""
-    u = _uniform(st.rng)
+    u = _uniform(rng)
     k = min(na, nd)
     i = 0
     while i < k and u >= CUM[na, nd, i]:
@@ -777,8 +781,7 @@ def _roll(st, CUM, na, nd):  # pragma: no cover - compiled
 
 
 @jit
-def _after_occupy(st):  # pragma: no cover - compiled
-    info = st.info
+def _after_occupy(info):  # pragma: no cover - compiled
     if info[I_ELIM_PENDING] == 1:
         info[I_ELIM_PENDING] = 0
         info[I_AFTER_PLACE] = ATTACK
@@ -790,63 +793,68 @@ def _after_occupy(st):  # pragma: no cover - compiled
 @jit
 def _apply(st, B, R, CUM, kind, a, b, c, d):  # pragma: no cover - compiled
     """Play a move that `_check` accepted."""
+    # the arrays used on every move, taken out of the State once: numba increfs and decrefs (atomically)
+    # an array at each ``st.x`` it evaluates in branching code, which cost more than the move itself
     info = st.info
+    owner = st.owner
+    armies = st.armies
+    n_terr = st.n_terr
     p = info[I_PLAYER]
     phase = info[I_PHASE]
     info[I_MOVES] += 1
     if kind == PLACE:
-        st.armies[a] += b
+        armies[a] += b
         if phase == CLAIM:
-            st.owner[a] = p
-            st.n_terr[p] += 1
+            owner[a] = p
+            n_terr[p] += 1
             st.to_place[p] -= 1
-            _log(st, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
-            if st.n_terr.sum() == st.owner.shape[0]:
+            _log(st.info, st.log, armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            if n_terr.sum() == owner.shape[0]:
                 _setup_next(st, B, R, True)
             else:
                 info[I_PLAYER] = (p + 1) % R[R_PLAYERS]
         elif phase == SETUP_PLACE:
             st.to_place[info[I_PLACE_FOR]] -= b
             info[I_QUOTA] -= b
-            _log(st, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            _log(st.info, st.log, armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
             if info[I_QUOTA] == 0:
                 _setup_next(st, B, R, info[I_PLACE_FOR] == p)
         else:
             info[I_RESERVE] -= b
-            _log(st, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            _log(st.info, st.log, armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
             if info[I_RESERVE] == 0:
                 info[I_PHASE] = info[I_AFTER_PLACE]
     elif kind == TRADE_SET:
         _trade(st, B, R, a, b, c)
         if phase == ELIM_TRADE:
             if _hand_size(st, p) <= R[R_ELIM_KEEP]:
-                _to_reinforce(st)
+                _to_reinforce(st.info)
         elif not _has_set(st, B, p):
-            _to_reinforce(st)
+            _to_reinforce(st.info)
     elif kind == PASS:
-        _log(st, PASS, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
-        _to_reinforce(st)
+        _log(st.info, st.log, armies, PASS, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _to_reinforce(st.info)
     elif kind == ATTACK_MOVE:
-        nd = d if d > 0 else min(R[R_DDICE], st.armies[b])
+        nd = d if d > 0 else min(R[R_DDICE], armies[b])
         na = c
         k = min(na, nd)
-        lose = _roll(st, CUM, na, nd)
-        st.armies[a] -= lose
-        st.armies[b] -= k - lose
+        lose = _roll(st.rng, CUM, na, nd)
+        armies[a] -= lose
+        armies[b] -= k - lose
         elim = -1
         moved = 0
-        if st.armies[b] == 0:
+        if armies[b] == 0:
             moved = na
-            old = st.owner[b]
-            st.owner[b] = p
-            st.n_terr[old] -= 1
-            st.n_terr[p] += 1
-            st.armies[b] = na
-            st.armies[a] -= na
+            old = owner[b]
+            owner[b] = p
+            n_terr[old] -= 1
+            n_terr[p] += 1
+            armies[b] = na
+            armies[a] -= na
             info[I_CONQUERED] += 1
             info[I_OCC_FROM] = a
             info[I_OCC_TO] = b
-            if st.n_terr[old] == 0:
+            if n_terr[old] == 0:
                 st.alive[old] = 0
                 elim = old
                 if old < R[R_PLAYERS]:
@@ -857,42 +865,42 @@ def _apply(st, B, R, CUM, kind, a, b, c, d):  # pragma: no cover - compiled
                         info[I_ELIM_PENDING] = 1
                     if R[R_VARIANT] == V_MISSION:
                         _target_lost(st, R, old, p)
-        _log(st, ATTACK_MOVE, a, b, moved, na, nd, lose, k - lose, -1, -1, -1, 0, -1, elim)
+        _log(st.info, st.log, armies, ATTACK_MOVE, a, b, moved, na, nd, lose, k - lose, -1, -1, -1, 0, -1, elim)
         if moved > 0:
             w, reason = _winner(st, B, R)
             if w >= 0:
                 _finish(st, w, reason)
-            elif st.armies[a] > 1:
+            elif armies[a] > 1:
                 info[I_PHASE] = OCCUPY
             else:
-                _after_occupy(st)
+                _after_occupy(st.info)
     elif kind == OCCUPY_MOVE:
         src = info[I_OCC_FROM]
         dst = info[I_OCC_TO]
-        st.armies[src] -= a
-        st.armies[dst] += a
-        _log(st, OCCUPY_MOVE, src, dst, a, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
-        _after_occupy(st)
+        armies[src] -= a
+        armies[dst] += a
+        _log(st.info, st.log, armies, OCCUPY_MOVE, src, dst, a, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _after_occupy(st.info)
     elif kind == END_ATTACK:
         card = -1
         if info[I_CONQUERED] > 0:
             card = _draw(st, p)
-        _log(st, END_ATTACK, -1, -1, 0, 0, 0, 0, 0, card, -1, -1, 0, -1, -1)
+        _log(st.info, st.log, armies, END_ATTACK, -1, -1, 0, 0, 0, 0, 0, card, -1, -1, 0, -1, -1)
         info[I_PHASE] = FORTIFY
     elif kind == FORTIFY_MOVE:
-        st.armies[a] -= c
-        st.armies[b] += c
-        _log(st, FORTIFY_MOVE, a, b, c, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        armies[a] -= c
+        armies[b] += c
+        _log(st.info, st.log, armies, FORTIFY_MOVE, a, b, c, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
         if R[R_VARIANT] == V_MISSION and _mission_done(st, B, p):
             _finish(st, p, WIN_MISSION)  # still this player's turn: the fortification completed it
         else:
             _end_turn(st, B, R)
     elif kind == END_TURN:
-        _log(st, END_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _log(st.info, st.log, armies, END_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
         _end_turn(st, B, R)
     elif kind == CAPITAL_PICK:
         st.capital[p] = a
-        _log(st, CAPITAL_PICK, -1, a, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _log(st.info, st.log, armies, CAPITAL_PICK, -1, a, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
         if p == R[R_PLAYERS] - 1:
             _reveal_capitals(st, B, R)
         else:
