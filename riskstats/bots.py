@@ -48,7 +48,8 @@ dispatches on the id inside compiled code. A bot's randomness comes from the gam
     fortifies the capital, and it never attacks out of the capital below that many armies. Otherwise
     plays like ``mission`` toward its goals. Params: ``(threshold, card_threshold, guard)``.
 Bots that don't know about capitals (``aggressive``, ``continent``, ``defensive``, ``mission``) pick the safest own
-territory as capital and otherwise play as in Classic; none of them reads another seat's mission.
+territory as capital and otherwise play as in Classic. No bot can read another seat's mission or an
+unrevealed capital pick: `_bot_move` hands every compiled bot `_seat_view`, where those are masked.
 
 Adding a fast bot: write ``@jit def _mybot(st, B, R, V, params)`` returning a legal move (use the
 helpers here and `riskstats.engine._check` in tests), give it the next id in `BOTS` with its default
@@ -62,7 +63,7 @@ import numpy as np
 from riskstats._numba import jit
 from riskstats.engine import _fortify_ok, _randint, _reachable, _set_kind, _uniform
 from riskstats.errors import RiskstatsError
-from riskstats.game_rules import R_ADICE, R_FORCED, R_FORTIFY, R_NEUTRAL, R_PLAYERS
+from riskstats.game_rules import R_ADICE, R_FORCED, R_FORTIFY, R_NEUTRAL, R_PLAYERS, R_VARIANT, VARIANTS
 from riskstats.game_state import (
     ATTACK,
     ATTACK_MOVE,
@@ -102,6 +103,7 @@ from riskstats.game_state import (
     SETUP_PLACE,
     TRADE,
     TRADE_SET,
+    State,
 )
 
 N_PARAMS = 4
@@ -854,9 +856,35 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
     return _objective_turn(st, B, R, V, params, goal, own if held else -1, keep, 1)
 
 
+_MISSION_VARIANT = VARIANTS.index("mission")
+_CAPITAL_VARIANT = VARIANTS.index("capital")
+
+
+@jit
+def _seat_view(st, R):  # pragma: no cover - compiled
+    """The state as the seat to move may see it: every other seat's mission row is -1 and, while capitals
+    are being picked, so are the others' picks (the picks are simultaneous). The arrays are shared, not
+    copied, except those two; a compiled bot is handed this view, as a Python bot gets `GameView`."""
+    variant = R[R_VARIANT]
+    if variant != _MISSION_VARIANT and variant != _CAPITAL_VARIANT:
+        return st
+    p = st.info[I_PLAYER]
+    mission = st.mission
+    if variant == _MISSION_VARIANT:
+        mission = np.full_like(st.mission, -1)
+        mission[p] = st.mission[p]
+    capital = st.capital
+    if st.info[I_PHASE] == CAPITAL:
+        capital = np.full_like(st.capital, -1)
+        capital[p] = st.capital[p]
+    return State(st.owner, st.armies, st.card_owner, st.deck, st.alive, st.n_terr, st.to_place, st.info, st.rng,
+                 st.log, mission, capital)
+
+
 @jit
 def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
-    """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``."""
+    """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``, seeing `_seat_view`."""
+    st = _seat_view(st, R)
     if st.info[I_PHASE] == CAPITAL and bot != 0 and bot != 5:  # bots that ignore capitals keep the safest
         return CAPITAL_PICK, _safest(st, B, R, st.info[I_PLAYER]), 0, 0, 0
     if bot == 0:

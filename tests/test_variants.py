@@ -331,3 +331,28 @@ def test_selfplay_cli_variants(tmp_path):
 def test_objective_bots_end_games_by_their_condition(variant, bot, reason):
     table = play_games(300, 4, [bot], rules=GameRules(variant=variant), seed=11)
     assert (table.win_reason == reason).mean() >= 0.95
+
+
+def test_compiled_bots_see_only_their_own_mission_and_capital_pick():
+    from riskstats.bots import _seat_view
+    from riskstats.game import Game
+    from riskstats.game_rules import GameRules
+
+    game = Game(4, GameRules(variant="mission"), seed=3)
+    while game.phase in ("claim", "setup_place"):
+        game.step(game.bot_move("mission"))
+    view = _seat_view(game.state, game._R)
+    me = game.player
+    assert (view.mission[me] == game.state.mission[me]).all()
+    others = [s for s in range(4) if s != me]
+    assert (view.mission[others] == -1).all() and (game.state.mission[others] != -1).any()
+    assert view.owner is not None and (view.armies == game.state.armies).all()
+
+    game = Game(4, GameRules(variant="capital"), seed=4)
+    while game.phase != "capital":
+        game.step(game.bot_move("capital"))
+    game.step(game.bot_move("capital"))  # the first pick is made, not yet revealed
+    view = _seat_view(game.state, game._R)
+    assert game.state.capital[0] >= 0 and view.capital[0] == -1 and game.player != 0
+    classic = Game(4, seed=1)
+    assert _seat_view(classic.state, classic._R).mission is classic.state.mission  # nothing to hide: no copy
