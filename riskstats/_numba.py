@@ -49,6 +49,10 @@ jit = njit(cache=True, nogil=True)
 parallel_jit = njit(cache=True, nogil=True, parallel=True)
 """Decorator for a kernel whose outer loop is a ``numba.prange``."""
 
+inline_jit = njit(cache=True, nogil=True, inline="always")
+"""Decorator for a small kernel inlined into its callers (no call, so no reference counting of its
+array arguments: in the game's hot loop that counting is the largest cost)."""
+
 
 @cache
 def compiled(kernel):

@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from riskstats._numba import jit
+from riskstats._numba import inline_jit, jit
 from riskstats.engine import _fortify_ok, _randint, _reachable, _set_kind, _uniform
 from riskstats.errors import RiskstatsError
 from riskstats.game_rules import R_ADICE, R_FORCED, R_FORTIFY, R_NEUTRAL, R_PLAYERS, R_VARIANT, VARIANTS
@@ -860,7 +860,7 @@ _MISSION_VARIANT = VARIANTS.index("mission")
 _CAPITAL_VARIANT = VARIANTS.index("capital")
 
 
-@jit
+@inline_jit
 def _seat_view(st, R):  # pragma: no cover - compiled
     """The state as the seat to move may see it: every other seat's mission row is -1 and, while capitals
     are being picked, so are the others' picks (the picks are simultaneous). The arrays are shared, not
