@@ -61,7 +61,7 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import inline_jit, jit
-from riskstats.engine import _fortify_ok, _randint, _reachable, _set_kind, _uniform
+from riskstats.engine import _find_set, _fortify_ok, _randint, _reachable, _set_kind, _uniform
 from riskstats.errors import RiskstatsError
 from riskstats.game_rules import R_ADICE, R_FORCED, R_FORTIFY, R_NEUTRAL, R_PLAYERS, R_VARIANT, VARIANTS
 from riskstats.game_state import (
@@ -318,22 +318,10 @@ def _max_dice(st, R, a):  # pragma: no cover - compiled
 @jit
 def _trade_any(st, B):  # pragma: no cover - compiled
     """TRADE of the first valid set in the player's hand (sets without wilds first)."""
-    p = st.info[I_PLAYER]
-    C = st.card_owner.shape[0]
-    hand = np.empty(C, np.int64)
-    n = 0
-    for c in range(C):
-        if st.card_owner[c] == p:
-            hand[n] = c
-            n += 1
-    for rnd in range(2):
-        for i in range(n):
-            for j in range(i + 1, n):
-                for k in range(j + 1, n):
-                    kind = _set_kind(B, hand[i], hand[j], hand[k])
-                    if kind >= 0 and (rnd == 1 or kind != 4):
-                        return TRADE_SET, hand[i], hand[j], hand[k], 0
-    return PASS, 0, 0, 0, 0
+    c1, c2, c3 = _find_set(st, B, st.info[I_PLAYER], 0, True)
+    if c1 < 0:
+        return PASS, 0, 0, 0, 0
+    return TRADE_SET, c1, c2, c3, 0
 
 
 @jit
