@@ -152,6 +152,15 @@ def sweep(rules: DiceRules, init: np.ndarray, defenders: int, stop_at: int = 0, 
     return end_d, end_a
 
 
+def outcomes_frame(attackers_left, defenders_left, p):
+    """The end-state distribution every battle answer shares, exact or simulated: a DataFrame indexed by
+    (attackers_left, defenders_left) with column ``p``, sorted, so that answers line up by index."""
+    import pandas as pd
+
+    index = pd.MultiIndex.from_arrays([attackers_left, defenders_left], names=["attackers_left", "defenders_left"])
+    return pd.DataFrame({"p": p}, index=index).sort_index()
+
+
 @dataclass(frozen=True)
 class BattleOdds:
     """The exact answer for one battle: its end-state distribution and the summary numbers.
@@ -219,11 +228,7 @@ class BattleOdds:
     @property
     def outcomes(self):
         """DataFrame indexed by (attackers_left, defenders_left), column ``p``, sorted."""
-        import pandas as pd
-
-        index = pd.MultiIndex.from_arrays([self.attackers_left, self.defenders_left],
-                                          names=["attackers_left", "defenders_left"])
-        return pd.DataFrame({"p": self.p}, index=index).sort_index()
+        return outcomes_frame(self.attackers_left, self.defenders_left, self.p)
 
 
 def validate_battle(attackers, defenders, stop_at, goal, exact) -> tuple[int, int, int, int]:

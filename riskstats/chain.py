@@ -27,6 +27,16 @@ MAX_TERRITORIES = 1000
 """The longest chain answered."""
 
 
+def chain_outcomes_frame(distribution: np.ndarray):
+    """A chain's ``distribution[k, x]`` as the DataFrame every chain answer shares, exact or simulated:
+    indexed by (conquered, armies_left), column ``p``, nonzero entries only."""
+    import pandas as pd
+
+    k, x = np.nonzero(distribution != 0)
+    index = pd.MultiIndex.from_arrays([k, x], names=["conquered", "armies_left"])
+    return pd.DataFrame({"p": distribution[k, x]}, index=index)
+
+
 @dataclass(frozen=True)
 class ChainOdds:
     """The exact answer for a chain: P(conquering at least k territories) and the armies left.
@@ -73,11 +83,7 @@ class ChainOdds:
     @property
     def outcomes(self):
         """DataFrame indexed by (conquered, armies_left), column ``p``: the nonzero entries."""
-        import pandas as pd
-
-        k, x = np.nonzero(self.distribution != 0)
-        index = pd.MultiIndex.from_arrays([k, x], names=["conquered", "armies_left"])
-        return pd.DataFrame({"p": self.distribution[k, x]}, index=index)
+        return chain_outcomes_frame(self.distribution)
 
 
 def _rules_per_territory(rules, n: int) -> list[DiceRules]:

@@ -28,7 +28,8 @@ import numpy as np
 from numba import prange
 
 from riskstats._numba import jit, parallel_jit
-from riskstats.battle import check_armies, validate_battle
+from riskstats.battle import check_armies, outcomes_frame, validate_battle
+from riskstats.chain import _rules_per_territory, chain_outcomes_frame, validate_chain
 from riskstats.dice import MAX_DICE, DiceRules
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.intervals import wilson_interval
@@ -300,11 +301,7 @@ class BattleSample:
     @property
     def outcomes(self):
         """DataFrame indexed by (attackers_left, defenders_left), column ``p``, sorted; seen states only."""
-        import pandas as pd
-
-        index = pd.MultiIndex.from_arrays([self.attackers_left, self.defenders_left],
-                                          names=["attackers_left", "defenders_left"])
-        return pd.DataFrame({"p": self.p}, index=index).sort_index()
+        return outcomes_frame(self.attackers_left, self.defenders_left, self.p)
 
 
 def _check_trials(trials, name: str = "trials") -> int:
@@ -487,11 +484,7 @@ class ChainSample:
     @property
     def outcomes(self):
         """DataFrame indexed by (conquered, armies_left), column ``p``: the states seen."""
-        import pandas as pd
-
-        k, x = np.nonzero(self.counts)
-        index = pd.MultiIndex.from_arrays([k, x], names=["conquered", "armies_left"])
-        return pd.DataFrame({"p": self.counts[k, x] / self.trials}, index=index)
+        return chain_outcomes_frame(self.distribution)
 
 
 def simulate_chain(attackers: int, defenders, rules=None, *, trials: int = DEFAULT_TRIALS, seed: int | None = None,
@@ -508,8 +501,6 @@ def simulate_chain(attackers: int, defenders, rules=None, *, trials: int = DEFAU
     >>> bool(abs(s.p_all - chain_odds(10, [3, 2]).p_all) < 0.01)
     True
     """
-    from riskstats.chain import _rules_per_territory, validate_chain
-
     attackers, defenders, leave, stop_at = validate_chain(attackers, defenders, leave, stop_at)
     trials = _check_trials(trials)
     seed = check_seed(seed)
