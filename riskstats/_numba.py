@@ -40,6 +40,8 @@ os.environ["NUMBA_CACHE_DIR"] = _cache_dir()
 
 import numba  # noqa: E402  (after the cache folder is chosen)
 from numba import njit  # noqa: E402
+from numba.core import cgutils, types  # noqa: E402
+from numba.extending import intrinsic  # noqa: E402
 
 numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
@@ -50,11 +52,49 @@ parallel_jit = njit(cache=True, nogil=True, parallel=True)
 """Decorator for a kernel whose outer loop is a ``numba.prange``."""
 
 inline_jit = njit(cache=True, nogil=True, inline="always")
-"""Decorator for a small kernel inlined into its callers (no call, so no reference counting of its
-array arguments: in the game's hot loop that counting is the largest cost)."""
+"""Decorator for a kernel inlined into its callers (numba IR): no call. A call flattens every array of
+its arguments into scalars (a game state and a board are some 180 of them) and copies them all."""
 
 
 @cache
 def compiled(kernel):
     """The compiled form of a plain kernel function, built (or loaded from the cache) once."""
     return jit(kernel)
+
+
+def _without_owner(context, builder, ty, value):
+    """LLVM: ``value`` with the meminfo (and parent object) of every array in it set to null."""
+    if isinstance(ty, types.Array):
+        ary = context.make_array(ty)(context, builder, value=value)
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        ary.parent = cgutils.get_null_value(ary.parent.type)
+        return ary._getvalue()
+    if isinstance(ty, types.BaseTuple):
+        for i, item_ty in enumerate(ty):
+            item = _without_owner(context, builder, item_ty, builder.extract_value(value, i))
+            value = builder.insert_value(value, item, i)
+    return value
+
+
+@intrinsic
+def _borrow(typingctx, value):
+    def codegen(context, builder, sig, args):
+        return _without_owner(context, builder, sig.args[0], args[0])
+    return value(value), codegen
+
+
+def borrow(value):
+    """Inside a kernel: the same arrays (an array, or a tuple of them, nested) as borrowed views.
+
+    numba reference-counts an array each time it is passed to a call or taken out of a tuple, with an
+    atomic add on its meminfo; a borrowed view has none, so that counting costs a null test. In the
+    game loop, where every move passes the state and the board down a few calls, the atomics cost more
+    than the rules. A borrowed view must not outlive the arrays it shows: borrow only arrays the caller
+    holds for the whole kernel, and never return a view (or store it anywhere that is returned).
+    With ``NUMBA_DISABLE_JIT=1`` it returns ``value`` itself.
+    """
+    return value
+
+
+if not numba.config.DISABLE_JIT:
+    borrow = _borrow  # noqa: F811  (the compiled form; the Python one above documents it)

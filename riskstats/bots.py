@@ -155,8 +155,9 @@ def _is_border(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compiled
     """Whether t has a neighbour of another seat.
 
     This helper, `_threat` and `_has_own_neighbour` run inside loops over territories, so they take the
-    arrays they read, not the State and board tuples: numba increfs and decrefs (atomically) every array
-    of a tuple argument per call, which cost more than the loop itself.
+    arrays they read, not the State and board tuples: a call copies every array of its arguments,
+    flattened into scalars (some 180 for a State and a board), and reference-counts each one atomically
+    unless it is borrowed (`riskstats._numba.borrow`); that cost more than the loop itself.
     """
     p = owner[t]
     for i in range(nbr_ptr[t], nbr_ptr[t + 1]):
@@ -405,7 +406,7 @@ def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p):  # pragma: no cover
     as the defenders; (-1, -1) if there is none.
 
     Called before every roll of the random bot, so it is kept lean: it takes only the arrays it reads
-    (numba increfs every array of a tuple argument per call), allocates nothing, and counts the
+    (a call copies every array of its arguments, see `_is_border`), allocates nothing, and counts the
     candidates in one pass over the CSR lists, then walks to the k-th in a second pass (same order:
     from ascending, then the neighbour list).
     """
@@ -478,7 +479,7 @@ def _random_fortify(st, B, R, p):  # pragma: no cover - compiled
     return END_TURN, 0, 0, 0, 0
 
 
-@jit
+@inline_jit
 def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
@@ -869,9 +870,10 @@ def _seat_view(st, R):  # pragma: no cover - compiled
                  st.log, mission, capital)
 
 
-@jit
+@inline_jit
 def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
-    """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``, seeing `_seat_view`."""
+    """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``, seeing `_seat_view`
+    (inlined into the game loop, as `_random_bot` is here: no call passes the state down)."""
     st = _seat_view(st, R)
     if st.info[I_PHASE] == CAPITAL and bot != 0 and bot != 5:  # bots that ignore capitals keep the safest
         return CAPITAL_PICK, _safest(st, B, R, st.info[I_PLAYER]), 0, 0, 0

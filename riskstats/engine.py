@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from riskstats._numba import jit
+from riskstats._numba import inline_jit, jit
 from riskstats.game_rules import (
     R_ADICE,
     R_BONUS,
@@ -178,8 +178,8 @@ def _shuffle(rng, a, n):  # pragma: no cover - compiled
 def _log(info, log, armies, kind, src, dst, n, da, dd, la, ld, c1, c2, c3, value, bonus, elim):  # pragma: no cover
     """Count an event in info[I_LOG_N] and write its row if the log has room (no log: count only).
 
-    It takes the three arrays it touches rather than the whole State: numba increfs and decrefs every
-    array of a tuple argument at each call, and `_apply` logs every move.
+    It takes the three arrays it touches rather than the whole State: a call copies (and, unless they are
+    borrowed, reference-counts) every array of its arguments, and `_apply` logs every move.
     """
     row = info[I_LOG_N]
     info[I_LOG_N] = row + 1
@@ -790,11 +790,12 @@ def _after_occupy(info):  # pragma: no cover - compiled
         info[I_PHASE] = ATTACK
 
 
-@jit
+@inline_jit
 def _apply(st, B, R, CUM, kind, a, b, c, d):  # pragma: no cover - compiled
     """Play a move that `_check` accepted."""
-    # the arrays used on every move, taken out of the State once: numba increfs and decrefs (atomically)
-    # an array at each ``st.x`` it evaluates in branching code, which cost more than the move itself
+    # the arrays used on every move, taken out of the State once: unless the state is borrowed (it is in
+    # the game loop, not in `Game.step`), numba increfs and decrefs (atomically) an array at each ``st.x``
+    # it evaluates in branching code, which cost more than the move itself. Inlined into the game loop.
     info = st.info
     owner = st.owner
     armies = st.armies

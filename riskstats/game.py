@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from riskstats._numba import jit
+from riskstats._numba import borrow, jit
 from riskstats.board import Board, classic_board
 from riskstats.bots import _bot_move, bot_spec
 from riskstats.engine import ERRORS, _apply, _check, _init, _legal_masks
@@ -138,6 +138,9 @@ def _tables(rules: GameRules):
 def _play(st, B, R, CUM, V, bots, params, check):  # pragma: no cover - compiled
     """Play with built-in bots until the game ends: 0; an `ERRORS` code if ``check`` caught an illegal
     move (not played); -1 if the event log is nearly full (grow it and call again)."""
+    # borrowed views: the caller holds these arrays throughout, and each move passes them down a few
+    # calls (`_bot_move` and `_apply` are inlined here, so their own arguments cost nothing either)
+    st, B, R, CUM, V, bots, params = borrow((st, B, R, CUM, V, bots, params))
     info = st.info
     while info[I_PHASE] != OVER:
         if info[I_MOVES] >= MAX_MOVES:
