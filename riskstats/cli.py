@@ -509,9 +509,9 @@ def selfplay(
                        chunk_size=chunk_size)
     with _resumable(out), _progress(not as_json and sys.stdout.isatty(), "self-play") as progress:
         frame = run_selfplay(config, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
-                             progress=progress)
+                             progress=progress, load=out is None)
     if out is not None:
-        typer.echo(f"wrote {len(frame)} games to {out}")
+        typer.echo(f"wrote {games} games to {out}")
         return
     result = summary(frame)
     reasons = {k: int(v) for k, v in frame["win_reason"].value_counts().items()}

@@ -147,7 +147,7 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
     try:
         for i, cell in enumerate(cells):
             run_selfplay(cell["config"], out / f"cell-{i:03d}", workers=workers, client=client,
-                         progress=cell_progress)
+                         progress=cell_progress, load=False)
             offset[0] += cell["config"].games
     finally:
         if own:

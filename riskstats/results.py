@@ -35,6 +35,8 @@ META_KEY = b"riskstats"
 PART = re.compile(r"^part-(\d{12})-(\d{12})\.parquet$")
 REQUIRED = ("players", "bots", "winner", "winner_bot", "turns", "truncated")
 """Columns a results table needs for `riskstats.report`."""
+ROW_GROUP = 10_000
+"""Games per Parquet row group of a combined results file."""
 
 
 def _atomic_write(path: Path, write) -> None:
@@ -90,24 +92,53 @@ class RunStore:
     def read(self):
         return read_results(self.target if self.complete else self.folder)
 
-    def finish(self):
-        """Check every game is there; combine into the single file if one was asked for; return the table."""
+    def finish(self, load: bool = True):
+        """Check every game is there; combine the parts into the single file if one was asked for, one
+        part at a time; return the table (None if not ``load``)."""
         games = self.record["games"]
         have = sum(stop - start for start, stop in self.done_ranges())
         if have != games:
             raise RiskstatsError(f"run in {self.folder} holds {have} of {games} games")
-        table = read_results(self.folder)
+        table = read_results(self.folder) if load else None
         if self.target is None:
             return table
+        parts = _part_files(self.folder)
         if self.target.suffix == ".csv":
-            _atomic_write(self.target, lambda p: table.to_csv(p, index=False))
+            _atomic_write(self.target, lambda p: _combine_csv(parts, p))
         else:
-            import pyarrow.parquet as pq
-
-            arrow = _arrow_table(table, self.record)
-            _atomic_write(self.target, lambda p: pq.write_table(arrow, p))
+            _atomic_write(self.target, lambda p: _combine_parquet(parts, p))
         shutil.rmtree(self.folder)
         return table
+
+
+def _part_files(folder: Path) -> list[Path]:
+    """The part files of a run directory in game order."""
+    return sorted(p for p in folder.iterdir() if PART.match(p.name))
+
+
+def _combine_parquet(parts: list[Path], path: Path) -> None:
+    """Copy the parts' rows, in order, into one Parquet file (their schema and metadata included), in row
+    groups of about `ROW_GROUP` games: memory holds one row group and the file's footer (a few KB per
+    row group)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    with pq.ParquetWriter(path, pq.read_schema(parts[0])) as writer:
+        group, rows = [], 0
+        for i, part in enumerate(parts):
+            group.append(pq.read_table(part))
+            rows += group[-1].num_rows
+            if rows >= ROW_GROUP or i == len(parts) - 1:
+                writer.write_table(pa.concat_tables(group), row_group_size=rows)
+                group, rows = [], 0
+
+
+def _combine_csv(parts: list[Path], path: Path) -> None:
+    """Write the parts' rows, in order, as one CSV file with one header."""
+    import pyarrow.parquet as pq
+
+    for i, part in enumerate(parts):
+        pq.read_table(part).to_pandas().to_csv(path, index=False, mode="w" if i == 0 else "a", header=i == 0)
 
 
 def open_run(out, record: dict) -> RunStore:
@@ -200,7 +231,7 @@ def read_results(path):
         if not manifest.exists():
             raise RiskstatsError(f"{path} holds no riskstats run ({MANIFEST} missing)")
         record = _read_manifest(manifest)
-        parts = sorted(p for p in path.iterdir() if PART.match(p.name))
+        parts = _part_files(path)
         if not parts:
             raise RiskstatsError(f"{path} holds no finished games yet")
         for part in parts:

@@ -26,8 +26,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 
-import numpy as np
-
 from riskstats.errors import RiskstatsError, check_int
 
 DEFAULT_CHUNK = 1000
@@ -146,22 +144,28 @@ def chunk_ranges(config: RunConfig, done=()) -> list[tuple[int, int]]:
     """The game ranges ``[start, stop)`` still to play, given the ranges already ``done``.
 
     Missing games are split on the grid of ``config.chunk_size`` so that a fresh run and a resumed one
-    make the same part files.
+    make the same part files. Works on the ranges alone: nothing per game is held.
     """
-    covered = np.zeros(config.games, bool)
-    for start, stop in done:
-        if covered[start:stop].any():
-            raise RiskstatsError(f"results hold games {start}-{stop - 1} twice")
-        covered[start:stop] = True
+    done = sorted(done)
+    for (_, end), (start, stop) in zip(done, done[1:]):
+        if start < end:
+            raise RiskstatsError(f"results hold games {start}-{min(end, stop) - 1} twice")
     ranges = []
+    i = 0
     for start in range(0, config.games, config.chunk_size):
         stop = min(start + config.chunk_size, config.games)
-        block = covered[start:stop]
-        while block.size and not block.all():
-            lo = int(np.argmin(block))
-            hi = lo + (int(np.argmax(block[lo:])) if block[lo:].any() else block.size - lo)
-            ranges.append((start + lo, start + hi))
-            block[lo:hi] = True
+        while i < len(done) and done[i][1] <= start:
+            i += 1
+        first = start  # first game of this chunk not known to be done
+        j = i
+        while j < len(done) and done[j][0] < stop:
+            low, high = done[j]
+            if low > first:
+                ranges.append((first, low))
+            first = max(first, high)
+            j += 1
+        if first < stop:
+            ranges.append((first, stop))
     return ranges
 
 
@@ -188,7 +192,7 @@ def _local_chunks(config, ranges, seeds, workers):
 
 
 def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, scheduler: str | None = None,
-                 dask_local: int | None = None, client=None, progress=None):
+                 dask_local: int | None = None, client=None, progress=None, load: bool = True):
     """Play a run's games, writing each finished chunk to ``out`` and resuming what is already there.
 
     Parameters
@@ -207,10 +211,14 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
         A Dask client to play the chunks on (instead of ``scheduler``/``dask_local``).
     progress : callable, optional
         Called as ``progress(games_done, games_total)`` at the start and after each chunk.
+    load : bool
+        Return the whole table (default). With ``out``, False returns None instead: each chunk is
+        written and dropped, the single file is combined part by part, and memory stays flat however
+        many games are played (bar the run's seed list, 8 bytes a game).
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame or None
         All the run's games in game order (`riskstats.selfplay.play_games`' columns, plus any a
         newer engine adds).
     """
@@ -223,10 +231,12 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
         check_int("workers", workers, 1, 4096)
     if scheduler is not None and dask_local is not None:
         raise RiskstatsError("give --scheduler or --dask-local, not both")
+    if out is None and not load:
+        raise RiskstatsError("a run played without an output (out) must be loaded (load=True)")
     record = config.record()
     store = results.open_run(out, record) if out is not None else None
     if store is not None and store.complete:
-        return store.read()
+        return store.read() if load else None
     done = store.done_ranges() if store is not None else []
     ranges = chunk_ranges(config, done)
     total_done = sum(stop - start for start, stop in done)
@@ -251,7 +261,7 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
         if progress:
             progress(total_done, config.games)
     if store is not None:
-        return store.finish()
+        return store.finish(load)
     table = pd.concat(tables, ignore_index=True).sort_values("game", ignore_index=True)
     table.attrs["run"] = record
     return table

@@ -30,8 +30,12 @@ def test_chunk_ranges_fill_the_gaps_on_the_grid():
     assert chunk_ranges(c) == [(0, 20), (20, 40), (40, 50)]
     assert chunk_ranges(c, [(20, 40)]) == [(0, 20), (40, 50)]
     assert chunk_ranges(c, [(0, 5), (10, 20), (45, 50)]) == [(5, 10), (20, 40), (40, 45)]
-    with pytest.raises(RiskstatsError, match="twice"):
+    assert chunk_ranges(c, [(5, 45)]) == [(0, 5), (45, 50)]  # a part spanning chunks (another chunk size)
+    assert chunk_ranges(c, [(0, 50)]) == []
+    with pytest.raises(RiskstatsError, match="games 5-9 twice"):
         chunk_ranges(c, [(0, 10), (5, 15)])
+    with pytest.raises(RiskstatsError, match="games 10-19 twice"):
+        chunk_ranges(c, [(0, 30), (10, 20)])
 
 
 def test_chunks_in_memory_and_on_disk_equal_one_call(reference, tmp_path):
@@ -71,6 +75,20 @@ def test_single_file_output_resumes_and_combines(reference, tmp_path):
     pd.testing.assert_frame_equal(run_selfplay(config(), target), reference)  # finished: read back
     with pytest.raises(RiskstatsError, match="not this run"):
         run_selfplay(config(seed=1), target)
+
+
+@pytest.mark.parametrize("name", ["run", "games.parquet", "games.csv"])
+def test_unloaded_run_writes_the_same_results(reference, tmp_path, name):
+    assert run_selfplay(config(), tmp_path / name, load=False) is None
+    written = read_results(tmp_path / name)
+    if name.endswith(".csv"):  # combined part by part: the same text as the whole table at once
+        assert (tmp_path / name).read_text() == reference.to_csv(index=False)
+    else:
+        pd.testing.assert_frame_equal(written, reference)
+        assert written.attrs["run"] == config().record()
+        assert run_selfplay(config(), tmp_path / name, load=False) is None  # finished: nothing to do
+    with pytest.raises(RiskstatsError, match="must be loaded"):
+        run_selfplay(config(), load=False)
 
 
 def test_one_worker_and_many_give_identical_tables(reference):
