@@ -6,7 +6,8 @@ function that calls them does that. Set ``NUMBA_DISABLE_JIT=1`` to step through 
 `jit` and `parallel_jit` decorate kernels compiled when first called. `compiled` compiles a plain
 kernel function on demand: the exact engine keeps its kernels as plain functions so that one body
 serves float64 (compiled) and `fractions.Fraction` (interpreted) arithmetic, and so that a small
-odds lookup never pays numba's start-up.
+odds lookup never pays numba's start-up. `inline_jit` and `borrow` are the two tools of a hot loop that
+passes many arrays down: the first removes the call, the second the arrays' reference counting.
 """
 import hashlib
 import os
