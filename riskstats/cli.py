@@ -152,6 +152,11 @@ def _percent(p) -> str:
     return f"{100 * float(p):.4f}%"
 
 
+def _rate(p) -> str:
+    """A win rate estimated from games: one decimal, as its interval."""
+    return f"{100 * float(p):.1f}%"
+
+
 @app.command("round")
 @with_rules
 def round_(
@@ -521,10 +526,10 @@ def selfplay(
         return
     _print_table(f"Win rate by bot ({games} games, {variant}, {players} players)",
                  ["bot", "seats played", "wins", "win rate", "95% CI"],
-                 [(b, r["games"], r["wins"], _percent(r["win_rate"]),
+                 [(b, r["games"], r["wins"], _rate(r["win_rate"]),
                    f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%") for b, r in result["bots"].items()])
     _print_table("Win rate by seat (seat 0 moves first)", ["seat", "wins", "win rate", "95% CI"],
-                 [(s, r["wins"], _percent(r["win_rate"]), f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
+                 [(s, r["wins"], _rate(r["win_rate"]), f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
                   for s, r in result["seats"].items()],
                  caption=f"mean turns {result['mean_turns']:.1f}, mean rounds {result['mean_rounds']:.1f}, "
                          f"truncated {result['truncated']}; ended by: "
@@ -561,7 +566,7 @@ def experiment(
     _print_table(f"Experiment {file}: {len(table)} games in {out}",
                  ["cell", "variant", "players", *extra, "bot", "seats", "win rate", "95% CI", "mean turns"],
                  [(r["cell"], r["variant"], r["players"], *(r[k] for k in extra), r["bot"], r["trials"],
-                   _percent(r["win_rate"]), _interval(r), f"{r['mean_turns']:.1f}") for r in rows])
+                   _rate(r["win_rate"]), _interval(r), f"{r['mean_turns']:.1f}") for r in rows])
 
 
 @app.command()
@@ -584,13 +589,13 @@ def report(
         _print_json(rep.to_dict())
         return
     _print_table(f"Win rate by bot ({rep.games} games)", ["bot", "seats played", "wins", "win rate", "95% CI"],
-                 [(r["bot"], r["trials"], r["wins"], _percent(r["win_rate"]), _interval(r))
+                 [(r["bot"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r))
                   for r in rep.bots.to_dict("records")])
     _print_table("Win rate by seat (seat 0 moves first)", ["seat", "games", "wins", "win rate", "95% CI"],
-                 [(r["seat"], r["trials"], r["wins"], _percent(r["win_rate"]), _interval(r))
+                 [(r["seat"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r))
                   for r in rep.seats.to_dict("records")])
     _print_table("Win rate by bot and seat", ["bot", "seat", "games", "wins", "win rate", "95% CI"],
-                 [(r["bot"], r["seat"], r["trials"], r["wins"], _percent(r["win_rate"]), _interval(r))
+                 [(r["bot"], r["seat"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r))
                   for r in rep.bot_seats.to_dict("records")])
     _print_table("Bradley-Terry ratings (winner beats each loser; Elo scale, mean 0)",
                  ["bot", "rating", "std. error", "comparisons", "wins"],
@@ -600,7 +605,7 @@ def report(
     _print_table("Game length (turns)", ["games", "count", "mean", "median", "5%", "95%"],
                  [(r["games"], r["count"], f"{r['mean']:.1f}", f"{r['median']:.0f}", f"{r['p5']:.0f}",
                    f"{r['p95']:.0f}") for r in rep.lengths.to_dict("records") if r["measure"] == "turns"],
-                 caption=f"truncated at the turn cap: {t['games']} ({_percent(t['share'])}, 95% CI "
+                 caption=f"truncated at the turn cap: {t['games']} ({100 * t['share']:.2f}%, 95% CI "
                          f"{100 * t['ci_low']:.2f}-{100 * t['ci_high']:.2f}%)")
     if out is not None:
         typer.echo(f"wrote {len(written)} files to {out}")
