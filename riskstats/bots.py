@@ -61,9 +61,9 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import inline_jit, jit
-from riskstats.engine import _find_set, _fortify_ok, _randint, _reachable, _set_kind, _uniform
+from riskstats.engine import _find_set, _fortify_ok, _hand, _randint, _reachable, _set_kind, _uniform
 from riskstats.errors import RiskstatsError
-from riskstats.game_rules import R_ADICE, R_FORCED, R_FORTIFY, R_NEUTRAL, R_PLAYERS, R_VARIANT, VARIANTS
+from riskstats.game_rules import R_ADICE, R_FORCED, R_FORTIFY, R_NEUTRAL, R_PLAYERS, R_VARIANT, V_CAPITAL, V_MISSION
 from riskstats.game_state import (
     ATTACK,
     ATTACK_MOVE,
@@ -129,6 +129,23 @@ def bot_spec(name: str, params=None) -> tuple[int, np.ndarray]:
     out = np.zeros(N_PARAMS)
     out[:len(values)] = values
     return bot_id, out
+
+
+def check_lineup(bots, params=None) -> tuple[str, ...]:
+    """The bot names of a line-up (a list, or a comma-separated string), checked with their parameter
+    overrides (``params``: bot name -> values): at least one bot, every one known, overrides only for
+    bots that play, each with its bot's number of values."""
+    names = bots.split(",") if isinstance(bots, str) else bots
+    names = tuple(b.strip() for b in names if b.strip())
+    if not names:
+        raise RiskstatsError("give at least one bot")
+    params = params or {}
+    unknown = set(params) - set(names)
+    if unknown:
+        raise RiskstatsError(f"params given for bots not playing: {', '.join(sorted(unknown))}")
+    for name in names:
+        bot_spec(name, params.get(name))
+    return names
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -374,13 +391,7 @@ def _setup_place(st, B, R, target):  # pragma: no cover - compiled
 @jit
 def _random_set(st, B, p, can_pass):  # pragma: no cover - compiled
     """A move uniform over p's valid sets (and PASS if ``can_pass``)."""
-    C = st.card_owner.shape[0]
-    hand = np.empty(C, np.int64)
-    n = 0
-    for c in range(C):
-        if st.card_owner[c] == p:
-            hand[n] = c
-            n += 1
+    hand, n = _hand(st, p, 0)
     count = 0
     for i in range(n):
         for j in range(i + 1, n):
@@ -845,21 +856,17 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
     return _objective_turn(st, B, R, V, params, goal, own if held else -1, keep, 1)
 
 
-_MISSION_VARIANT = VARIANTS.index("mission")
-_CAPITAL_VARIANT = VARIANTS.index("capital")
-
-
 @inline_jit
 def _seat_view(st, R):  # pragma: no cover - compiled
     """The state as the seat to move may see it: every other seat's mission row is -1 and, while capitals
     are being picked, so are the others' picks (the picks are simultaneous). The arrays are shared, not
     copied, except those two; a compiled bot is handed this view, as a Python bot gets `GameView`."""
     variant = R[R_VARIANT]
-    if variant != _MISSION_VARIANT and variant != _CAPITAL_VARIANT:
+    if variant != V_MISSION and variant != V_CAPITAL:
         return st
     p = st.info[I_PLAYER]
     mission = st.mission
-    if variant == _MISSION_VARIANT:
+    if variant == V_MISSION:
         mission = np.full_like(st.mission, -1)
         mission[p] = st.mission[p]
     capital = st.capital

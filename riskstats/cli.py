@@ -546,19 +546,12 @@ def experiment(
     dask_local: DaskLocal = None,
 ):
     """Play every cell of an experiment grid, each into its own sub-directory of --out."""
-    from riskstats.experiment import run_experiment
-    from riskstats.report import win_rates
+    from riskstats.experiment import cell_win_rates, run_experiment
 
     with _resumable(out), _progress(not as_json and sys.stdout.isatty(), "experiment") as progress:
         table = run_experiment(file, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
                                progress=progress)
-    rows = []
-    for cell, games in table.groupby("cell", sort=True):
-        for r in win_rates(games, "bot").to_dict("records"):
-            rows.append({"cell": cell, "players": int(games["players"].iloc[0]), "variant": games["variant"].iloc[0],
-                         **{k: games[k].iloc[0] for k in games.columns if k.startswith(("rules.", "params."))},
-                         "bot": r["bot"], "trials": r["trials"], "wins": r["wins"], "win_rate": r["win_rate"],
-                         "ci_low": r["ci_low"], "ci_high": r["ci_high"], "mean_turns": float(games["turns"].mean())})
+    rows = cell_win_rates(table).to_dict("records")
     if as_json:
         _print_json({"out": out, "games": len(table), "cells": rows})
         return

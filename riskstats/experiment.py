@@ -1,8 +1,9 @@
 """Experiment grids: a TOML file describing a sweep of self-play runs, played as one resumable job.
 
-This module owns the file format, its validation (every cell is checked before any game is played) and
-`run_experiment` / `read_experiment`. Each cell is one `riskstats.tournament.RunConfig`, played into its
-own sub-directory ``cell-NNN`` of the output; ``experiment.json`` lists the cells and what they vary.
+This module owns the file format, its validation (every cell is checked before any game is played),
+`run_experiment` / `read_experiment` and `cell_win_rates`. Each cell is one `riskstats.tournament.RunConfig`,
+played into its own sub-directory ``cell-NNN`` of the output; ``experiment.json`` lists the cells and what
+they vary.
 Running the same file again resumes: finished cells are read back, unfinished ones completed.
 
 The format (``scripts/experiment_example.toml`` is a complete example)::
@@ -180,3 +181,21 @@ def read_experiment(out):
     combined = pd.concat(tables, ignore_index=True)
     combined.attrs = {}
     return combined
+
+
+def cell_win_rates(table):
+    """One row per cell and bot (the table of `read_experiment`): the cell's players, variant and swept
+    ``rules.*``/``params.*`` values, then the bot's seats (``trials``), wins, win rate, 95% Wilson
+    interval (`riskstats.report.win_rates`) and the cell's mean turns."""
+    import pandas as pd
+
+    from riskstats.report import win_rates
+
+    rows = []
+    for cell, games in table.groupby("cell", sort=True):
+        swept = {k: games[k].iloc[0] for k in games.columns if k.startswith(("rules.", "params."))}
+        for r in win_rates(games, "bot").to_dict("records"):
+            rows.append({"cell": cell, "players": int(games["players"].iloc[0]), "variant": games["variant"].iloc[0],
+                         **swept, "bot": r["bot"], "trials": r["trials"], "wins": r["wins"], "win_rate": r["win_rate"],
+                         "ci_low": r["ci_low"], "ci_high": r["ci_high"], "mean_turns": float(games["turns"].mean())})
+    return pd.DataFrame(rows)

@@ -28,7 +28,8 @@ from riskstats.dice import DiceRules
 from riskstats.errors import RiskstatsError, check_int
 
 VARIANTS = ("classic", "two-player", "mission", "capital")
-CLASSIC, TWO_PLAYER, MISSION, CAPITAL = range(len(VARIANTS))
+V_CLASSIC, V_TWO_PLAYER, V_MISSION, V_CAPITAL = range(len(VARIANTS))
+"""R[R_VARIANT]: the variant's index in VARIANTS."""
 MISSION_DECKS = ("standard", "european")
 TARGET_LOST = ("achieved", "24_territories")
 CAPITALS_SHORT = {3: 2, 4: 2, 5: 3, 6: 3}

@@ -1,8 +1,11 @@
 """Confidence intervals for proportions, shared by the simulator, self-play summaries and reports."""
 import math
 
+Z95 = 1.959963984540054
+"""The standard normal quantile of a two-sided 95% interval."""
 
-def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a binomial proportion (95% by default).
 
     Examples

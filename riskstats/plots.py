@@ -9,6 +9,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from riskstats.intervals import Z95
+
 
 def _axes(ax):
     return ax if ax is not None else plt.subplots(figsize=(7, 5))[1]
@@ -117,7 +119,7 @@ def ratings(fit: pd.DataFrame, ax=None, title: str = "Bradley-Terry ratings (Elo
     """Horizontal bars of Elo-scale ratings with +-1.96 standard errors from `riskstats.ratings.bradley_terry`."""
     ax = _axes(ax)
     order = fit.sort_values("elo")
-    ax.barh(order["bot"].astype(str), order["elo"], xerr=1.959964 * order["elo_se"], capsize=4, color="tab:green",
+    ax.barh(order["bot"].astype(str), order["elo"], xerr=Z95 * order["elo_se"], capsize=4, color="tab:green",
             label="rating +- 95% interval")
     ax.axvline(0, color="k", linewidth=0.8)
     ax.set_xlabel("rating (Elo points; 400 = 10:1 odds)")

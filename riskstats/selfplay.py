@@ -25,13 +25,12 @@ from numba import prange
 
 from riskstats._numba import parallel_jit
 from riskstats.board import Board, classic_board
-from riskstats.bots import bot_spec
+from riskstats.bots import bot_spec, check_lineup
 from riskstats.engine import _init
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game import _play, _tables
-from riskstats.game_rules import VARIANTS, GameRules
+from riskstats.game_rules import GameRules
 from riskstats.game_state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state
-from riskstats.intervals import wilson_interval
 
 MAX_GAMES = 100_000_000
 
@@ -100,23 +99,14 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
 
     games = check_int("games", games, 1, MAX_GAMES)
     seed = check_int("seed", seed, 0)
-    if isinstance(bots, str):
-        bots = [b.strip() for b in bots.split(",") if b.strip()]
-    bots = list(bots)
-    if not bots:
-        raise RiskstatsError("give at least one bot")
+    params = params or {}
+    bots = check_lineup(bots, params)
     if rules is None:
-        if variant not in VARIANTS:
-            raise RiskstatsError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
         rules = GameRules(variant=variant)
     elif variant != rules.variant and variant != "classic":
         raise RiskstatsError(f"variant {variant!r} does not match rules.variant {rules.variant!r}")
     board = board or classic_board()
     players = rules.check_players(check_int("players", players), board)
-    params = params or {}
-    unknown = set(params) - set(bots)
-    if unknown:
-        raise RiskstatsError(f"params given for bots not playing: {', '.join(sorted(unknown))}")
     first = check_int("first", first, 0)
     lineup = [bots[s % len(bots)] for s in range(players)]
     specs = [bot_spec(name, params.get(name)) for name in lineup]
@@ -156,24 +146,23 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
 
 
 def summary(table) -> dict:
-    """Win rates per bot and per seat (each with a 95% Wilson interval) and game lengths.
+    """Win rates per bot and per seat (each with a 95% Wilson interval) and game lengths: the JSON form
+    of `riskstats.report.win_rates`, bots in the order they first sit.
 
     A bot's win rate is its wins over the seats it occupied (a bot in two seats of a game counts twice).
     """
     import pandas as pd
 
-    players = int(table["players"].iloc[0])
-    seats = table["bots"].str.split(",", expand=True)
-    by_bot = {}
-    for name in pd.unique(seats.to_numpy().ravel()):
-        trials = int((seats == name).to_numpy().sum())
-        wins = int((table["winner_bot"] == name).sum())
-        by_bot[name] = {"games": trials, "wins": wins, "win_rate": wins / trials, "ci95": wilson_interval(wins, trials)}
-    by_seat = {}
-    for s in range(players):
-        wins = int((table["winner"] == s).sum())
-        by_seat[s] = {"games": len(table), "wins": wins, "win_rate": wins / len(table),
-                      "ci95": wilson_interval(wins, len(table))}
-    return {"games": len(table), "bots": by_bot, "seats": by_seat,
+    from riskstats.report import win_rates
+
+    def rates(by):
+        return {r[by]: {"games": int(r["trials"]), "wins": int(r["wins"]), "win_rate": float(r["win_rate"]),
+                        "ci95": (float(r["ci_low"]), float(r["ci_high"]))}
+                for r in win_rates(table, by).to_dict("records")}
+
+    by_bot = rates("bot")
+    order = pd.unique(table["bots"].str.split(",", expand=True).to_numpy().ravel())
+    return {"games": len(table), "bots": {name: by_bot[name] for name in order},
+            "seats": {int(s): row for s, row in rates("seat").items()},
             "mean_turns": float(table["turns"].mean()), "mean_rounds": float(table["rounds"].mean()),
             "truncated": int(table["truncated"].sum())}

@@ -64,21 +64,13 @@ class RunConfig:
     chunk_size: int = DEFAULT_CHUNK
 
     def __post_init__(self):
-        from riskstats.bots import bot_spec
+        from riskstats.bots import check_lineup
         from riskstats.selfplay import MAX_GAMES
 
         check_int("games", self.games, 1, MAX_GAMES)
         check_int("seed", self.seed, 0)
         check_int("chunk_size", self.chunk_size, 1, MAX_GAMES)
-        bots = self.bots.split(",") if isinstance(self.bots, str) else self.bots
-        object.__setattr__(self, "bots", tuple(b.strip() for b in bots if b.strip()))
-        if not self.bots:
-            raise RiskstatsError("give at least one bot")
-        unknown = set(self.params) - set(self.bots)
-        if unknown:
-            raise RiskstatsError(f"params given for bots not playing: {', '.join(sorted(unknown))}")
-        for name in self.bots:
-            bot_spec(name, self.params.get(name))
+        object.__setattr__(self, "bots", check_lineup(self.bots, self.params))
         object.__setattr__(self, "params", {k: [float(x) for x in v] for k, v in self.params.items()})
         self.game_rules().check_players(check_int("players", self.players), self.load_board())
 

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from riskstats.board import classic_board
-from riskstats.engine import _base_reinforcement, _set_kind
+from riskstats.engine import _base_reinforcement, _find_set, _has_set, _set_kind
 from riskstats.errors import RiskstatsError
 from riskstats.game import Game, Move
 from riskstats.game_rules import GameRules
@@ -87,6 +87,16 @@ def test_reinforcement_counts(game):
 ])
 def test_set_kinds(cards, kind):
     assert _set_kind(BOARD.arrays, *cards) == kind
+
+
+def test_has_set_agrees_with_the_set_search(game):
+    rng = np.random.default_rng(7)
+    for size in [0, 1, 2, 3, 3, 3, 4, 4, 5, 6] * 40:
+        arrange(game, np.zeros(42, int), hands={0: rng.choice(44, size, replace=False).tolist()})
+        found = _find_set(game.state, BOARD.arrays, 0, 0, False)
+        assert _has_set(game.state, BOARD.arrays, 0) == (found[0] >= 0)
+        if found[0] >= 0:
+            assert _set_kind(BOARD.arrays, *found) >= 0
 
 
 def test_invalid_sets_are_rejected(game):

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.experiment import experiment_cells, load_experiment, read_experiment, run_experiment
+from riskstats.experiment import cell_win_rates, experiment_cells, load_experiment, read_experiment, run_experiment
 from riskstats.selfplay import play_games
 
 EXAMPLE = pathlib.Path(__file__).parents[1] / "scripts" / "experiment_example.toml"
@@ -60,3 +60,9 @@ def test_cells_run_resume_and_combine(tmp_path):
     pd.testing.assert_frame_equal(read_experiment(tmp_path / "exp"), table)
     with pytest.raises(RiskstatsError, match="different experiment"):
         run_experiment(spec | {"seed": 5}, tmp_path / "exp")
+    rates = cell_win_rates(table)
+    assert list(rates.cell.unique()) == ["cell-000", "cell-001", "cell-002", "cell-003"]
+    first = rates[rates.cell == "cell-000"].set_index("bot")
+    assert first.loc["aggressive", "wins"] == (expected.winner_bot == "aggressive").sum()
+    assert first.trials.sum() == 12 * 3 and (rates.groupby("cell").players.first() == [3, 3, 4, 4]).all()
+    assert rates["params.aggressive"].nunique() == 2

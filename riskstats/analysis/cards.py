@@ -174,19 +174,18 @@ def compare_escalation(games: int, players: int, bots, seed: int = 0,
                        schemes=("progressive", "fixed", "none")) -> dict[str, pd.DataFrame]:
     """Play the same seeded games under each card escalation scheme and compare them.
 
-    Returns DataFrames by name, each with an ``escalation`` column: ``lengths`` (mean and median turns,
-    truncated share), ``seats`` and ``bots`` (win rates with 95% Wilson intervals, `riskstats.report`),
-    and ``games`` (the games tables, stacked).
+    Returns DataFrames by name, each with an ``escalation`` column: ``lengths``
+    (`riskstats.analysis.tournaments.length_summary`), ``seats`` and ``bots`` (win rates with 95% Wilson
+    intervals, `riskstats.report`), and ``games`` (the games tables, stacked).
     """
+    from riskstats.analysis.tournaments import length_summary
     from riskstats.game_rules import GameRules
     from riskstats.report import win_rates
     from riskstats.selfplay import play_games
 
     tables = {s: play_games(games, players, bots, seed=seed, rules=GameRules(escalation=s)) for s in schemes}
-    lengths = pd.DataFrame([{"escalation": s, "games": len(t), "mean_turns": t.turns.mean(),
-                             "median_turns": t.turns.median(), "mean_rounds": t.rounds.mean(),
-                             "truncated_share": t.truncated.mean()} for s, t in tables.items()])
     stacked = {key: pd.concat([win_rates(t, key).assign(escalation=s) for s, t in tables.items()],
                               ignore_index=True) for key in ("seat", "bot")}
     games_table = pd.concat([t.assign(escalation=s) for s, t in tables.items()], ignore_index=True)
-    return {"lengths": lengths, "seats": stacked["seat"], "bots": stacked["bot"], "games": games_table}
+    return {"lengths": length_summary(games_table, by="escalation"), "seats": stacked["seat"],
+            "bots": stacked["bot"], "games": games_table}

@@ -59,12 +59,13 @@ def settings_games(games: int, players: int = 4, seed: int = 0,
                       .assign(setting=label) for label, (rules, bots) in settings.items()], ignore_index=True)
 
 
-def length_summary(games: pd.DataFrame) -> pd.DataFrame:
-    """Per ``setting``: games, mean and quartiles of turns and rounds, the share truncated, how games ended."""
+def length_summary(games: pd.DataFrame, by: str = "setting") -> pd.DataFrame:
+    """Per value of column ``by``: games, mean and quartiles of turns and rounds, the share truncated, how
+    games ended."""
     rows = []
-    for label, table in games.groupby("setting", sort=False):
+    for label, table in games.groupby(by, sort=False):
         reasons = table.win_reason.value_counts(normalize=True)
-        rows.append({"setting": label, "games": len(table), "mean_turns": table.turns.mean(),
+        rows.append({by: label, "games": len(table), "mean_turns": table.turns.mean(),
                      "median_turns": table.turns.median(), "p25_turns": table.turns.quantile(0.25),
                      "p75_turns": table.turns.quantile(0.75), "mean_rounds": table.rounds.mean(),
                      "truncated_share": table.truncated.mean(), "main_win_reason": reasons.idxmax(),
