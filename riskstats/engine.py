@@ -7,8 +7,8 @@ step-by-step Python API (`riskstats.game`) call these same functions; nothing he
 input or touches pandas.
 
 Kernel arguments: ``st`` a State, ``B`` the board's `BoardArrays`, ``R`` the rule vector
-(`GameRules.vector`), ``CUM`` the cumulative one-roll table ``CUM[na, nd, i] = P(attacker loses <= i)``
-built from `DiceRules.table` (one uniform per roll picks the outcome). Randomness comes only from the
+(`GameRules.vector`), ``CUT`` the rules' one-roll table as `riskstats.simulate.sampling_table` (one
+53-bit uniform per roll picks the outcome, as in the simulator). Randomness comes only from the
 state's own stream (``st.rng``), so a game is a function of its seed, on any thread.
 
 Winning (`_winner`) is checked for the player to move: after every conquest in every variant, at the
@@ -112,6 +112,7 @@ from riskstats.game_state import (
     WIN_ELIMINATED,
     WIN_MISSION,
 )
+from riskstats.simulate import roll_losses
 
 ERRORS = (
     "",
@@ -150,14 +151,20 @@ def _seed(rng, seed):  # pragma: no cover - compiled
 
 
 @jit
-def _uniform(rng):  # pragma: no cover - compiled
-    """A float in [0, 1) from the stream."""
+def _bits53(rng):  # pragma: no cover - compiled
+    """An integer uniform on 0 .. 2**53 - 1 from the stream."""
     x = rng[0]
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
     rng[0] = x
-    return np.float64((x * _XMUL) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return (x * _XMUL) >> np.uint64(11)
+
+
+@jit
+def _uniform(rng):  # pragma: no cover - compiled
+    """A float in [0, 1) from the stream."""
+    return np.float64(_bits53(rng)) * (1.0 / 9007199254740992.0)
 
 
 @jit
@@ -781,17 +788,6 @@ def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
 
 # ---------------------------------------------------------------- playing a move
 @jit
-def _roll(rng, CUM, na, nd):  # pragma: no cover - compiled
-    """Attacker losses of one roll of na dice against nd: one uniform against the cumulative table."""
-    u = _uniform(rng)
-    k = min(na, nd)
-    i = 0
-    while i < k and u >= CUM[na, nd, i]:
-        i += 1
-    return i
-
-
-@jit
 def _after_occupy(info):  # pragma: no cover - compiled
     if info[I_ELIM_PENDING] == 1:
         info[I_ELIM_PENDING] = 0
@@ -802,7 +798,7 @@ def _after_occupy(info):  # pragma: no cover - compiled
 
 
 @inline_jit
-def _apply(st, B, R, CUM, kind, a, b, c, d):  # pragma: no cover - compiled
+def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
     """Play a move that `_check` accepted."""
     # the arrays used on every move, taken out of the State once: unless the state is borrowed (it is in
     # the game loop, not in `Game.step`), numba increfs and decrefs (atomically) an array at each ``st.x``
@@ -850,7 +846,7 @@ def _apply(st, B, R, CUM, kind, a, b, c, d):  # pragma: no cover - compiled
         nd = d if d > 0 else min(R[R_DDICE], armies[b])
         na = c
         k = min(na, nd)
-        lose = _roll(st.rng, CUM, na, nd)
+        lose = roll_losses(CUT, na, nd, _bits53(st.rng))
         armies[a] -= lose
         armies[b] -= k - lose
         elim = -1

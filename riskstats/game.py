@@ -123,24 +123,25 @@ class Move(NamedTuple):
 
 @cache
 def _tables(rules: GameRules):
-    """The cumulative one-roll table CUM and the bots' P(conquer) table V for these dice rules."""
+    """The one-roll sampling table CUT (`riskstats.simulate.sampling_table`) and the bots' P(conquer)
+    table V for these dice rules."""
     from riskstats.battle import win_values
+    from riskstats.simulate import sampling_table
 
-    cum = np.cumsum(rules.dice.table(), axis=2)
-    cum[..., -1] = 1.0
+    cut = sampling_table(rules.dice)
     V = win_values(rules.dice, WIN_TABLE_SIZE, WIN_TABLE_SIZE)
-    cum.flags.writeable = False
+    cut.flags.writeable = False
     V.flags.writeable = False
-    return cum, V
+    return cut, V
 
 
 @jit
-def _play(st, B, R, CUM, V, bots, params, check):  # pragma: no cover - compiled
+def _play(st, B, R, CUT, V, bots, params, check):  # pragma: no cover - compiled
     """Play with built-in bots until the game ends: 0; an `ERRORS` code if ``check`` caught an illegal
     move (not played); -1 if the event log is nearly full (grow it and call again)."""
     # borrowed views: the caller holds these arrays throughout, and each move passes them down a few
     # calls (`_bot_move` and `_apply` are inlined here, so their own arguments cost nothing either)
-    st, B, R, CUM, V, bots, params = borrow((st, B, R, CUM, V, bots, params))
+    st, B, R, CUT, V, bots, params = borrow((st, B, R, CUT, V, bots, params))
     info = st.info
     while info[I_PHASE] != OVER:
         if info[I_MOVES] >= MAX_MOVES:
@@ -156,7 +157,7 @@ def _play(st, B, R, CUM, V, bots, params, check):  # pragma: no cover - compiled
             error = _check(st, B, R, kind, a, b, c, d)
             if error != 0:
                 return error
-        _apply(st, B, R, CUM, kind, a, b, c, d)
+        _apply(st, B, R, CUT, kind, a, b, c, d)
     return 0
 
 
@@ -195,7 +196,7 @@ class Game:
         self.players = self.rules.check_players(players, self.board)
         self.seed = check_int("seed", seed, 0, 2**64 - 1)
         self._R = self.rules.vector(self.players, self.board)
-        self._cum, self._V = _tables(self.rules)
+        self._cut, self._V = _tables(self.rules)
         seats = self.players + (1 if self.rules.has_neutral else 0)
         self.state = _new_state(self.board.n_territories, self.board.n_cards, seats, 4096 if log else 0)
         _init(self.state, self.board.arrays, self._R, np.uint64(self.seed))
@@ -331,7 +332,7 @@ class Game:
         if reason:
             raise RiskstatsError(f"illegal move {move} in phase {self.phase!r}: {reason}")
         self._grow_log()
-        _apply(self.state, self.board.arrays, self._R, self._cum, *move)
+        _apply(self.state, self.board.arrays, self._R, self._cut, *move)
 
     def bot_move(self, bot: str, params=None) -> Move:
         """The move a built-in bot would play now (it may draw from the game's random stream)."""
@@ -349,7 +350,7 @@ class Game:
             ids, params = _bot_arrays(seats, self.players)
             while not self.over:
                 self._grow_log()
-                error = _play(self.state, self.board.arrays, self._R, self._cum, self._V, ids, params, True)
+                error = _play(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params, True)
                 if error > 0:
                     raise RiskstatsError(f"a built-in bot chose an illegal move: {ERRORS[error]}")
             return self

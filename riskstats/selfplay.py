@@ -36,7 +36,7 @@ MAX_GAMES = 100_000_000
 
 
 @parallel_jit
-def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUM, V, seats, out):  # pragma: no cover - compiled
+def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, out):  # pragma: no cover - compiled
     """out[g] = (winner, turns, rounds, reason, mission card of each seat...) of game g; seat s plays
     line-up entry (s + g) % P."""
     G = seeds.shape[0]
@@ -51,7 +51,7 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUM, V, seats, out):  # p
             params[s] = lineup_params[(s + g) % P]
         st = _new_state(T, C, seats, 0)
         _init(st, B, R, seeds[g])
-        _play(st, B, R, CUM, V, bots, params, False)
+        _play(st, B, R, CUT, V, bots, params, False)
         out[g, 0] = st.info[I_WINNER]
         out[g, 1] = st.info[I_TURN]
         out[g, 2] = st.info[I_ROUND]
@@ -113,13 +113,13 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     specs = [specs[(s + first) % players] for s in range(players)]  # game first + g rotates by first + g
     lineup_bots = np.array([s[0] for s in specs], np.int64)
     lineup_params = np.array([s[1] for s in specs])
-    cum, V = _tables(rules)
+    cut, V = _tables(rules)
     seeds = game_seeds(seed, first + games)[first:] if seeds is None else np.asarray(seeds, np.uint64)
     if seeds.shape != (games,):
         raise RiskstatsError(f"need {games} seeds, got {seeds.shape[0]}")
     out = np.zeros((games, 4 + players), np.int64)
     seats = players + (1 if rules.has_neutral else 0)
-    _selfplay(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cum, V, seats, out)
+    _selfplay(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cut, V, seats, out)
     g = np.arange(first, first + games)
     seat_bots = np.array(lineup, dtype=object)[(np.arange(players)[None, :] + g[:, None]) % players]
     winner = out[:, 0]

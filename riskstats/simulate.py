@@ -13,9 +13,9 @@ Work is cut into chunks of `CHUNK` trials; chunk ``c`` draws from the ``c``-th s
 counts are summed, so a seed gives the same answer on any number of threads. Scalar battles stream
 wave by wave into an end-state histogram shaped like the exact engine's, never per-trial arrays.
 
-For the game engine: `resolve_battle` is the compiled kernel that fights one battle to its end from
-a stream's ``uint64[4]`` state (advanced in place), given `sampling_table` of the rules; call it from
-any ``@jit`` code.
+For compiled callers: `roll_losses` turns one 53-bit uniform into a roll's losses (the game engine
+rolls through it, one roll a move), and `resolve_battle` fights one battle to its end from a stream's
+``uint64[4]`` state (advanced in place); both take the rules' `sampling_table`.
 """
 from __future__ import annotations
 
@@ -78,6 +78,13 @@ def sampling_table(rules: DiceRules) -> np.ndarray:
 
 
 @jit
+def roll_losses(cut, na, nd, u):  # pragma: no cover - compiled
+    """The attacker's losses in one roll of na dice against nd, for ``u`` uniform on 0 .. 2**53 - 1 and
+    ``cut`` the rules' `sampling_table` (the game engine rolls through this too)."""
+    return np.int64(u >= cut[na, nd, 0]) + np.int64(u >= cut[na, nd, 1]) + np.int64(u >= cut[na, nd, 2])
+
+
+@jit
 def resolve_battle(cut, attacker_dice, defender_dice, a, d, stop_at, goal, shift, state):  # pragma: no cover
     """Fight one battle to its end; return ``(attackers_left, defenders_left)``.
 
@@ -101,7 +108,7 @@ def resolve_battle(cut, attacker_dice, defender_dice, a, d, stop_at, goal, shift
         u = r >> _11
         na = min(attacker_dice, a - shift)
         nd = min(defender_dice, d)
-        lost = np.int64(u >= cut[na, nd, 0]) + np.int64(u >= cut[na, nd, 1]) + np.int64(u >= cut[na, nd, 2])
+        lost = roll_losses(cut, na, nd, u)
         a -= lost
         d -= min(na, nd) - lost
     state[0] = s0
