@@ -1,5 +1,16 @@
 """riskstats: exact odds, fast simulation and full-game self-play for the board game Risk.
 
+The package is built in layers, each importing only the layers before it (``tests/test_layout.py``
+holds it to that)::
+
+    errors, _numba, intervals   the foundations: the error type, numba options, confidence intervals
+    odds/                       dice rule, exact battle and chain odds, the compiled simulator
+    game/                       board, rules, state, engine, bots, playing a game
+    runs/                       self-play in bulk, resumable runs and their files, Dask, experiments
+    stats/                      ratings, reports, plots
+    analysis/                   the notebooks' questions, one module per topic
+    cli                         the ``riskstats`` command
+
 The public API is imported lazily, so that ``import riskstats`` (and the CLI) starts quickly and
 numba is loaded only by the functions that compile kernels.
 
@@ -10,39 +21,39 @@ Fraction(6610505, 10077696)
 from importlib import import_module
 
 _PUBLIC = {
-    "DiceRules": "riskstats.dice",
-    "round_outcomes": "riskstats.dice",
+    "DiceRules": "riskstats.odds.dice",
+    "round_outcomes": "riskstats.odds.dice",
     "RiskstatsError": "riskstats.errors",
-    "battle_odds": "riskstats.battle",
-    "BattleOdds": "riskstats.battle",
-    "win_table": "riskstats.battle",
-    "win_values": "riskstats.battle",
-    "chain_odds": "riskstats.chain",
-    "ChainOdds": "riskstats.chain",
-    "attackers_needed": "riskstats.chain",
-    "simulate_battles": "riskstats.simulate",
-    "simulate_chain": "riskstats.simulate",
-    "resolve_battles": "riskstats.simulate",
-    "roll_dice": "riskstats.simulate",
-    "BattleSample": "riskstats.simulate",
-    "ChainSample": "riskstats.simulate",
+    "battle_odds": "riskstats.odds.battle",
+    "BattleOdds": "riskstats.odds.battle",
+    "win_table": "riskstats.odds.battle",
+    "win_values": "riskstats.odds.battle",
+    "chain_odds": "riskstats.odds.chain",
+    "ChainOdds": "riskstats.odds.chain",
+    "attackers_needed": "riskstats.odds.chain",
+    "simulate_battles": "riskstats.odds.simulate",
+    "simulate_chain": "riskstats.odds.simulate",
+    "resolve_battles": "riskstats.odds.simulate",
+    "roll_dice": "riskstats.odds.simulate",
+    "BattleSample": "riskstats.odds.simulate",
+    "ChainSample": "riskstats.odds.simulate",
     "wilson_interval": "riskstats.intervals",
-    "Board": "riskstats.board",
-    "load_board": "riskstats.board",
-    "classic_board": "riskstats.board",
-    "GameRules": "riskstats.game_rules",
-    "Game": "riskstats.game",
-    "Move": "riskstats.game",
-    "GameView": "riskstats.game",
-    "play_game": "riskstats.game",
-    "BOTS": "riskstats.bots",
-    "play_games": "riskstats.selfplay",
-    "RunConfig": "riskstats.tournament",
-    "run_selfplay": "riskstats.tournament",
-    "run_experiment": "riskstats.experiment",
-    "read_experiment": "riskstats.experiment",
-    "read_results": "riskstats.results",
-    "bradley_terry": "riskstats.ratings",
+    "Board": "riskstats.game.board",
+    "load_board": "riskstats.game.board",
+    "classic_board": "riskstats.game.board",
+    "GameRules": "riskstats.game.rules",
+    "Game": "riskstats.game.play",
+    "Move": "riskstats.game.play",
+    "GameView": "riskstats.game.play",
+    "play_game": "riskstats.game.play",
+    "BOTS": "riskstats.game.bots",
+    "play_games": "riskstats.runs.selfplay",
+    "RunConfig": "riskstats.runs.tournament",
+    "run_selfplay": "riskstats.runs.tournament",
+    "run_experiment": "riskstats.runs.experiment",
+    "read_experiment": "riskstats.runs.experiment",
+    "read_results": "riskstats.runs.results",
+    "bradley_terry": "riskstats.stats.ratings",
 }
 __all__ = sorted(_PUBLIC)
 

@@ -20,8 +20,8 @@ from typing import Annotated
 import typer
 from typer.core import TyperGroup
 
-from riskstats.dice import DiceRules
 from riskstats.errors import RiskstatsError
+from riskstats.odds.dice import DiceRules
 
 CONVENTION = "attackers = armies able to roll (one more stays on the attacking territory)"
 
@@ -195,7 +195,7 @@ def odds(
     rules: DiceRules,
 ):
     """Exact odds and end-state distribution of one battle."""
-    from riskstats.battle import battle_odds
+    from riskstats.odds.battle import battle_odds
 
     result = battle_odds(_attackers(attackers, territory_armies), defenders, rules,
                     stop_at=stop_at, goal=goal, cautious=cautious, exact=exact)
@@ -245,7 +245,7 @@ def table(
     rules: DiceRules,
 ):
     """P(win) for every battle from 1..N attackers against 1..M defenders."""
-    from riskstats.battle import win_table
+    from riskstats.odds.battle import win_table
 
     output_format = "json" if as_json else output_format
     if output_format not in ("text", "csv", "json"):
@@ -277,7 +277,7 @@ def chain(
     rules: DiceRules,
 ):
     """Exact odds of conquering a chain of territories in order."""
-    from riskstats.chain import chain_odds
+    from riskstats.odds.chain import chain_odds
 
     result = chain_odds(_attackers(attackers, territory_armies), defenders, rules,
                         leave=leave, stop_at=stop_at, exact=exact)
@@ -311,7 +311,7 @@ def need(
     rules: DiceRules,
 ):
     """The smallest number of attackers that wins with probability at least P."""
-    from riskstats.chain import attackers_needed
+    from riskstats.odds.chain import attackers_needed
 
     result = attackers_needed(defenders, p, rules, leave=leave)
     payload = {"defenders": defenders, "p": p, "attackers": result.attackers,
@@ -390,8 +390,8 @@ def simulate(
     rules: DiceRules,
 ):
     """Monte Carlo estimate of one battle, with a 95% Wilson interval beside the exact value."""
-    from riskstats.battle import battle_odds
-    from riskstats.simulate import simulate_battles
+    from riskstats.odds.battle import battle_odds
+    from riskstats.odds.simulate import simulate_battles
 
     count = _positive_count("--trials", trials)
     attackers = _attackers(attackers, territory_armies)
@@ -502,8 +502,8 @@ def selfplay(
     """Play complete games between built-in bots (seats rotate by game; seat 0 moves first)."""
     from pathlib import Path
 
-    from riskstats.selfplay import summary
-    from riskstats.tournament import RunConfig, run_selfplay
+    from riskstats.runs.tournament import RunConfig, run_selfplay
+    from riskstats.stats.report import summary
 
     if out is not None and Path(out).suffix not in ("", ".parquet", ".csv"):
         raise RiskstatsError(f"--out must be a directory or end in .parquet or .csv, got {out!r}")
@@ -538,7 +538,7 @@ def selfplay(
 
 @app.command()
 def experiment(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="Experiment TOML file (see riskstats.experiment).")],
+    file: Annotated[str, typer.Argument(metavar="FILE", help="Experiment TOML file (see riskstats.runs.experiment).")],
     out: Annotated[str, typer.Option("--out", help="Directory for the cells' results (resumed if there).")],
     as_json: JsonFlag = False,
     workers: Workers = None,
@@ -546,7 +546,8 @@ def experiment(
     dask_local: DaskLocal = None,
 ):
     """Play every cell of an experiment grid, each into its own sub-directory of --out."""
-    from riskstats.experiment import cell_win_rates, run_experiment
+    from riskstats.runs.experiment import run_experiment
+    from riskstats.stats.report import cell_win_rates
 
     with _resumable(out), _progress(not as_json and sys.stdout.isatty(), "experiment") as progress:
         table = run_experiment(file, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
@@ -571,9 +572,8 @@ def report(
     as_json: JsonFlag = False,
 ):
     """Win rates (95% Wilson intervals), Bradley-Terry ratings and game lengths of self-play results."""
-    from riskstats.report import load_games
-    from riskstats.report import report as make_report
-    from riskstats.results import write_report
+    from riskstats.stats.report import load_games, write_report
+    from riskstats.stats.report import report as make_report
 
     rep = make_report(load_games(results))
     if out is not None:

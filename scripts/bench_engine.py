@@ -9,7 +9,7 @@ import time
 
 import numba
 
-from riskstats.selfplay import play_games
+from riskstats.runs.selfplay import play_games
 
 TARGET = 1_000
 """Games per second on one core with `random` bots."""

@@ -12,7 +12,7 @@ import tempfile
 
 RUN = """
 import resource, sys, time
-from riskstats.tournament import RunConfig, run_selfplay
+from riskstats.runs.tournament import RunConfig, run_selfplay
 start = time.perf_counter()
 run_selfplay(RunConfig(games=int(sys.argv[1]), players=4, bots=("aggressive",), seed=1), sys.argv[2], load=False)
 print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)

@@ -43,8 +43,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
 
-    from riskstats.battle import battle_odds, win_table, win_values
-    from riskstats.dice import DiceRules
+    from riskstats.odds.battle import battle_odds, win_table, win_values
+    from riskstats.odds.dice import DiceRules
 
     n, rules = args.size, DiceRules()
     ours = {

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numba
 
-from riskstats.simulate import roll_dice, simulate_battles
+from riskstats.odds.simulate import roll_dice, simulate_battles
 
 REFERENCE = Path(__file__).resolve().parents[1].parent / "shared/bench/reference.py"
 

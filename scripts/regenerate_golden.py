@@ -4,8 +4,8 @@ Run after a deliberate rule change, then read the diff: ``python scripts/regener
 """
 from pathlib import Path
 
-from riskstats.game import play_game
-from riskstats.game_rules import GameRules
+from riskstats.game.play import play_game
+from riskstats.game.rules import GameRules
 
 FOLDER = Path(__file__).resolve().parents[1] / "tests" / "golden"
 GOLDENS = {

@@ -6,8 +6,8 @@ by the variant's condition ("mission" / "capitals"), the other endings and the m
 """
 import sys
 
-from riskstats.game_rules import GameRules
-from riskstats.selfplay import play_games
+from riskstats.game.rules import GameRules
+from riskstats.runs.selfplay import play_games
 
 CASES = {
     "mission": ("mission", GameRules(variant="mission"), "mission"),

@@ -6,9 +6,9 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from riskstats.battle import battle_odds
-from riskstats.chain import attackers_needed, chain_odds
 from riskstats.cli import app
+from riskstats.odds.battle import battle_odds
+from riskstats.odds.chain import attackers_needed, chain_odds
 
 runner = CliRunner()
 
@@ -55,7 +55,7 @@ def test_odds_options_reach_the_engine():
 
 
 def out_rules(out):
-    from riskstats.dice import DiceRules
+    from riskstats.odds.dice import DiceRules
 
     return DiceRules(**out["rules"])
 

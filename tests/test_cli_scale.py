@@ -5,7 +5,7 @@ import pandas as pd
 from typer.testing import CliRunner
 
 from riskstats.cli import app
-from riskstats.selfplay import play_games
+from riskstats.runs.selfplay import play_games
 
 runner = CliRunner()
 

@@ -1,5 +1,6 @@
 """Analyses behind the notebooks: functions that answer one question each and return DataFrames.
 
 One module per notebook topic (`attack` for attack odds). Plots of their results live in
-`riskstats.plots`.
+`riskstats.stats.plots`.
+May import: every other part but the CLI.
 """

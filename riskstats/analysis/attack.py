@@ -1,7 +1,7 @@
 """Attack-odds analyses: armies needed, rules of thumb, stop rules and dice variants, as DataFrames.
 
-Everything here is exact (the Markov engine of `riskstats.battle`); the notebook
-``notebooks/01_attack_odds.ipynb`` only calls these functions and `riskstats.plots`. Attackers are
+Everything here is exact (the Markov engine of `riskstats.odds.battle`); the notebook
+``notebooks/01_attack_odds.ipynb`` only calls these functions and `riskstats.stats.plots`. Attackers are
 armies able to roll; "territory armies" (one more) are named as such.
 """
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from riskstats.battle import battle_odds, win_values
-from riskstats.dice import DiceRules
 from riskstats.errors import RiskstatsError
+from riskstats.odds.battle import battle_odds, win_values
+from riskstats.odds.dice import DiceRules
 
 VARIANTS = {
     "standard": DiceRules(),

@@ -62,8 +62,8 @@ def p_valid_set(cards: int, deck) -> Fraction:
 
 def board_deck(board=None) -> dict[str, int]:
     """How many cards of each of `SYMBOLS` a board's deck holds (the classic board by default)."""
-    from riskstats.board import SYMBOLS as CARD_SYMBOLS
-    from riskstats.board import classic_board
+    from riskstats.game.board import SYMBOLS as CARD_SYMBOLS
+    from riskstats.game.board import classic_board
 
     symbols = (board or classic_board()).arrays.card_symbol.tolist()
     return {name: symbols.count(CARD_SYMBOLS.index(name)) for name in SYMBOLS}
@@ -113,7 +113,7 @@ def reinforcement_sources(turns: pd.DataFrame, events: pd.DataFrame, board=None)
     Cards count every set traded in the turn (at its start or after an elimination) and the +2
     territory bonus.
     """
-    from riskstats.board import classic_board
+    from riskstats.game.board import classic_board
 
     board = board or classic_board()
     movers = _movers(turns).set_index(["game", "turn"])
@@ -176,12 +176,12 @@ def compare_escalation(games: int, players: int, bots, seed: int = 0,
 
     Returns DataFrames by name, each with an ``escalation`` column: ``lengths``
     (`riskstats.analysis.tournaments.length_summary`), ``seats`` and ``bots`` (win rates with 95% Wilson
-    intervals, `riskstats.report`), and ``games`` (the games tables, stacked).
+    intervals, `riskstats.stats.report`), and ``games`` (the games tables, stacked).
     """
     from riskstats.analysis.tournaments import length_summary
-    from riskstats.game_rules import GameRules
-    from riskstats.report import win_rates
-    from riskstats.selfplay import play_games
+    from riskstats.game.rules import GameRules
+    from riskstats.runs.selfplay import play_games
+    from riskstats.stats.report import win_rates
 
     tables = {s: play_games(games, players, bots, seed=seed, rules=GameRules(escalation=s)) for s in schemes}
     stacked = {key: pd.concat([win_rates(t, key).assign(escalation=s) for s, t in tables.items()],

@@ -1,6 +1,6 @@
 """What a continent is worth: its geography, the exact cost of taking it, and self-play evidence.
 
-The geography and the cost come from the board and the exact chain engine (`riskstats.chain`); the
+The geography and the cost come from the board and the exact chain engine (`riskstats.odds.chain`); the
 evidence from replayed self-play games (`riskstats.analysis.trajectories`). Each function answers one
 question and returns a DataFrame; ``notebooks/02_continent_value.ipynb`` only calls them.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from riskstats.board import Board, classic_board
-from riskstats.chain import attackers_needed, chain_odds
 from riskstats.errors import RiskstatsError
+from riskstats.game.board import Board, classic_board
 from riskstats.intervals import wilson_interval
+from riskstats.odds.chain import attackers_needed, chain_odds
 
 
 def _members(board: Board, k: int) -> list[int]:

@@ -1,8 +1,8 @@
 """Self-play statistics: the first player's edge, game lengths by variant, elimination order.
 
-Compiled self-play (`riskstats.selfplay.play_games`) answers the questions about results; the
+Compiled self-play (`riskstats.runs.selfplay.play_games`) answers the questions about results; the
 elimination order needs the event logs of replayed games (`riskstats.analysis.trajectories`). Win
-rates and ratings come from `riskstats.report`. ``notebooks/04_selfplay_statistics.ipynb`` only calls
+rates and ratings come from `riskstats.stats.report`. ``notebooks/04_selfplay_statistics.ipynb`` only calls
 these functions.
 """
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
-from riskstats.game_rules import GameRules
-from riskstats.report import win_rates
-from riskstats.selfplay import play_games
+from riskstats.game.rules import GameRules
+from riskstats.runs.selfplay import play_games
+from riskstats.stats.report import win_rates
 
 SETTINGS = {
     "classic": (GameRules(), "aggressive,continent,defensive,random"),

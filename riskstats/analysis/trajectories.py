@@ -1,7 +1,7 @@
 """Turn-by-turn records of self-play games: who held what at the start of every turn.
 
-`riskstats.selfplay.play_games` returns one row per game. A game is a function of its seed and the
-bots' moves, so replaying a row with the step API (`riskstats.game.Game`) reproduces it exactly, this
+`riskstats.runs.selfplay.play_games` returns one row per game. A game is a function of its seed and the
+bots' moves, so replaying a row with the step API (`riskstats.game.play.Game`) reproduces it exactly, this
 time stopping at the start of every turn to record each seat's territories, armies, cards and the
 continents it holds, and keeping the event log. The continent, card and self-play notebooks read
 these records; they cost Python speed (about a tenth of a second per game), so analyses replay a few
@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from riskstats.board import Board, classic_board
 from riskstats.errors import RiskstatsError
-from riskstats.game import Game
-from riskstats.game_rules import GameRules
+from riskstats.game.board import Board, classic_board
+from riskstats.game.play import Game
+from riskstats.game.rules import GameRules
 
 TURN_PHASES = ("trade", "reinforce")
 """The phases a turn can start in."""
@@ -35,7 +35,7 @@ def replay(table: pd.DataFrame, rules: GameRules | None = None, board: Board | N
         whose turn starts), ``seat``, ``territories``, ``armies``, ``cards``, ``alive`` and one boolean
         column per continent (held whole by that seat).
     events : DataFrame
-        The event logs (`riskstats.game_state.LOG_COLS`) with a ``game`` column.
+        The event logs (`riskstats.game.state.LOG_COLS`) with a ``game`` column.
     """
     board = board or classic_board()
     rules = rules or GameRules(variant=str(table.variant.iloc[0]))

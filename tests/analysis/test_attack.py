@@ -9,9 +9,9 @@ from riskstats.analysis.attack import (
     stop_rule_odds,
     variant_odds,
 )
-from riskstats.battle import battle_odds
-from riskstats.chain import attackers_needed
 from riskstats.errors import RiskstatsError
+from riskstats.odds.battle import battle_odds
+from riskstats.odds.chain import attackers_needed
 
 
 def test_armies_needed_matches_the_inverse_query():
@@ -46,7 +46,7 @@ def test_variants_shift_the_odds_the_right_way():
     for harder in ("defender rolls 3", "defender d8", "bunker (+1)"):
         assert mean[harder] < 0
     row = frame[(frame.variant == "defender d8") & (frame.attackers == 5) & (frame.defenders == 3)]
-    from riskstats.dice import DiceRules
+    from riskstats.odds.dice import DiceRules
 
     assert row.p_win.item() == pytest.approx(battle_odds(5, 3, DiceRules(defender_sides=8)).p_win)
 

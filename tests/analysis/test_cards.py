@@ -49,7 +49,7 @@ def test_bad_decks():
 @pytest.fixture(scope="module")
 def record():
     from riskstats.analysis.trajectories import replay
-    from riskstats.selfplay import play_games
+    from riskstats.runs.selfplay import play_games
 
     games = play_games(8, 4, "random,aggressive,continent,defensive", seed=11)
     return games, *replay(games)
@@ -68,7 +68,7 @@ def test_territory_and_continent_armies_match_the_engine(record):
 
 def test_set_values_escalate_across_players(record):
     from riskstats.analysis.cards import set_values
-    from riskstats.game_rules import GameRules
+    from riskstats.game.rules import GameRules
 
     games, turns, events = record
     values = set_values(events, turns)

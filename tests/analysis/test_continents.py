@@ -9,9 +9,9 @@ from riskstats.analysis.continents import (
     first_continent_win_rates,
     holding_win_rates,
 )
-from riskstats.board import classic_board
-from riskstats.chain import attackers_needed, chain_odds
 from riskstats.errors import RiskstatsError
+from riskstats.game.board import classic_board
+from riskstats.odds.chain import attackers_needed, chain_odds
 
 
 def test_classic_continent_facts():

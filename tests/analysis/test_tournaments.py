@@ -3,7 +3,7 @@ import pytest
 
 from riskstats.analysis.tournaments import elimination_order, length_summary, seat_advantage, settings_games
 from riskstats.analysis.trajectories import replay
-from riskstats.selfplay import play_games
+from riskstats.runs.selfplay import play_games
 
 
 def test_seat_advantage_covers_every_seat_of_every_setting():

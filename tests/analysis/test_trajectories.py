@@ -3,8 +3,8 @@ import pytest
 
 from riskstats.analysis.trajectories import replay
 from riskstats.errors import RiskstatsError
-from riskstats.game_rules import GameRules
-from riskstats.selfplay import play_games
+from riskstats.game.rules import GameRules
+from riskstats.runs.selfplay import play_games
 
 
 @pytest.fixture(scope="module")

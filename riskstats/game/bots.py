@@ -1,0 +1,898 @@
+"""The built-in bots: compiled policies chosen by an integer id and a float parameter vector.
+
+Each bot looks at the state and returns one legal move ``(kind, a, b, c, d)`` for the player to move
+(see `riskstats.game.state`). `BOTS` maps a bot's name to its id and default parameters; `_bot_move`
+dispatches on the id inside compiled code. A bot's randomness comes from the game's own stream.
+
+``random``
+    As close to uniform over legal moves as still ends games; each decision is uniform over its options:
+    claims and setup placements (a uniform territory, a uniform count up to the quota), capital picks,
+    trades (uniform over the valid sets, plus passing when allowed), reinforcement (the whole reserve on
+    one territory uniform over its border territories), attacks (uniform over the (from, to) pairs where
+    the attackers, armies able to roll, are at least as many as the defenders, with the most dice), and
+    fortification (with probability ``p_fortify``, default 0.5: a source uniform over the territories
+    that can fortify, a destination uniform over those it can reach, a count uniform over 1..armies-1).
+    The stopping rule: it attacks until no such favourable attack is left, or, before each attack, stops
+    with probability ``p_stop`` (default 0); after a conquest it moves every army it can forward.
+    Params: ``(p_stop, p_fortify)``.
+``aggressive``
+    Trades whenever it can, piles its armies on the border territory with the weakest enemy neighbour,
+    and keeps attacking while the best attack's exact probability of conquering (from the
+    `riskstats.odds.battle.win_values` table) is at least ``threshold`` (default 0.5); after a conquest it
+    moves everything forward unless the old territory still faces enemies (then half). Fortifies the
+    largest interior stack toward the most threatened border. Params: ``(threshold,)``.
+``continent``
+    Picks the cheapest continent to take and hold: bonus / (1 + enemy armies in it + ``entrance_weight``
+    x its entrances). Reinforces the strongest own territory touching enemy land in that continent,
+    attacks into it when P(conquer) >= ``threshold`` (0.5), otherwise takes one territory per turn for a
+    card when P >= ``card_threshold`` (0.75). Once its continents are held it reinforces and fortifies
+    their most threatened borders. Params: ``(threshold, card_threshold, entrance_weight)``.
+``defensive``
+    Trades cards only when forced; puts every army on its most threatened border (enemy armies next to
+    it minus its own); attacks only when P(conquer) >= ``threshold`` (0.8) and at most ``max_conquests``
+    (1, enough for a card) times a turn, moving in the minimum. Fortifies interior armies to the most
+    threatened border. Params: ``(threshold, max_conquests)``.
+
+``mission``
+    Secret Mission: reads its own mission card (never another seat's) and marks goal territories:
+    the missing territories of its two continents (and of the cheapest third one when "any third
+    continent" is asked), the target colour's territories for "destroy", any enemy land for
+    "territories". Reinforces the own border territory nearest a goal, attacks along the way while
+    P(conquer) >= ``threshold`` (0.5), else once for a card when P >= ``card_threshold`` (0.75); for
+    "18 territories with 2 armies" it keeps 2 armies behind and, once it holds enough land, tops up thin
+    territories. Other phases as ``aggressive``. Params: ``(threshold, card_threshold)``.
+``capital``
+    Capital Risk: picks the safest own territory (interior first, most armies minus enemy armies next to
+    it) as capital; goal territories are the enemy capitals it does not hold and its own if lost. When
+    enemy armies next to its capital x ``guard`` (1.0) reach the capital's armies it reinforces and
+    fortifies the capital, and it never attacks out of the capital below that many armies. Otherwise
+    plays like ``mission`` toward its goals. Params: ``(threshold, card_threshold, guard)``.
+Bots that don't know about capitals (``aggressive``, ``continent``, ``defensive``, ``mission``) pick the safest own
+territory as capital and otherwise play as in Classic. No bot can read another seat's mission or an
+unrevealed capital pick: `_bot_move` hands every compiled bot `_seat_view`, where those are masked.
+
+Adding a fast bot: write ``@jit def _mybot(st, B, R, V, params)`` returning a legal move (use the
+helpers here and `riskstats.game.engine._check` in tests), give it the next id in `BOTS` with its default
+parameters, add one branch to `_bot_move`, and add its name to the conformance test's list (it runs
+over `BOTS`). A bot written in Python plugs into `riskstats.game.play.Game.play` instead (slow path).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from riskstats._numba import inline_jit, jit
+from riskstats.errors import RiskstatsError
+from riskstats.game.engine import _find_set, _fortify_ok, _hand, _randint, _reachable, _set_kind, _uniform
+from riskstats.game.rules import R_ADICE, R_FORCED, R_FORTIFY, R_NEUTRAL, R_PLAYERS, R_VARIANT, V_CAPITAL, V_MISSION
+from riskstats.game.state import (
+    ATTACK,
+    ATTACK_MOVE,
+    CAPITAL,
+    CAPITAL_PICK,
+    CLAIM,
+    ELIM_TRADE,
+    END_ATTACK,
+    END_TURN,
+    FORTIFY,
+    FORTIFY_MOVE,
+    I_CONQUERED,
+    I_OCC_FROM,
+    I_OCC_TO,
+    I_PHASE,
+    I_PLACE_FOR,
+    I_PLAYER,
+    I_QUOTA,
+    I_RESERVE,
+    I_START_HAND,
+    I_TRADED_TURN,
+    M_C1,
+    M_C2,
+    M_COUNT,
+    M_KIND,
+    M_MIN,
+    M_TARGET,
+    M_THIRD,
+    MK_CONTINENTS,
+    MK_DESTROY,
+    MK_TERRITORIES,
+    OCCUPY,
+    OCCUPY_MOVE,
+    PASS,
+    PLACE,
+    REINFORCE,
+    SETUP_PLACE,
+    TRADE,
+    TRADE_SET,
+    State,
+)
+
+N_PARAMS = 4
+BOTS = {
+    "random": (0, (0.0, 0.5)),
+    "aggressive": (1, (0.5,)),
+    "continent": (2, (0.5, 0.75, 2.0)),
+    "defensive": (3, (0.8, 1.0, 0.97)),
+    "mission": (4, (0.5, 0.75)),
+    "capital": (5, (0.5, 0.75, 1.0)),
+}
+"""Bot name -> (id, default parameters)."""
+
+
+def bot_spec(name: str, params=None) -> tuple[int, np.ndarray]:
+    """(id, float64 parameter vector of length N_PARAMS) for a bot name, with optional overrides."""
+    if name not in BOTS:
+        raise RiskstatsError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
+    bot_id, defaults = BOTS[name]
+    values = list(defaults) if params is None else [float(x) for x in params]
+    if len(values) != len(defaults):
+        raise RiskstatsError(f"bot {name!r} takes {len(defaults)} parameters, got {len(values)}")
+    out = np.zeros(N_PARAMS)
+    out[:len(values)] = values
+    return bot_id, out
+
+
+def check_lineup(bots, params=None) -> tuple[str, ...]:
+    """The bot names of a line-up (a list, or a comma-separated string), checked with their parameter
+    overrides (``params``: bot name -> values): at least one bot, every one known, overrides only for
+    bots that play, each with its bot's number of values."""
+    names = bots.split(",") if isinstance(bots, str) else bots
+    names = tuple(b.strip() for b in names if b.strip())
+    if not names:
+        raise RiskstatsError("give at least one bot")
+    params = params or {}
+    unknown = set(params) - set(names)
+    if unknown:
+        raise RiskstatsError(f"params given for bots not playing: {', '.join(sorted(unknown))}")
+    for name in names:
+        bot_spec(name, params.get(name))
+    return names
+
+
+# ---------------------------------------------------------------- shared helpers
+@jit
+def _p_win(V, attackers, defenders):  # pragma: no cover - compiled
+    """P(conquer) of attackers (armies able to roll) against defenders, clamped to the table."""
+    return V[min(attackers, V.shape[0] - 1), min(defenders, V.shape[1] - 1)]
+
+
+@jit
+def _threat(owner, armies, nbr_ptr, nbr_idx, neutral, t):  # pragma: no cover - compiled
+    """Enemy armies next to t (a neutral never attacks, so it is no threat)."""
+    p = owner[t]
+    s = 0
+    for i in range(nbr_ptr[t], nbr_ptr[t + 1]):
+        u = nbr_idx[i]
+        if owner[u] != p and owner[u] != neutral:
+            s += armies[u]
+    return s
+
+
+@jit
+def _is_border(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compiled
+    """Whether t has a neighbour of another seat.
+
+    This helper, `_threat` and `_has_own_neighbour` run inside loops over territories, so they take the
+    arrays they read, not the State and board tuples: a call copies every array of its arguments,
+    flattened into scalars (some 180 for a State and a board), and reference-counts each one atomically
+    unless it is borrowed (`riskstats._numba.borrow`); that cost more than the loop itself.
+    """
+    p = owner[t]
+    for i in range(nbr_ptr[t], nbr_ptr[t + 1]):
+        if owner[nbr_idx[i]] != p:
+            return True
+    return False
+
+
+@jit
+def _random_owned(st, q):  # pragma: no cover - compiled
+    n = 0
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] == q:
+            n += 1
+    k = _randint(st.rng, n)
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] == q:
+            if k == 0:
+                return t
+            k -= 1
+    return -1
+
+
+@jit
+def _random_border(st, B, q):  # pragma: no cover - compiled
+    """A random territory of q's that borders another seat's (any of q's if none does): count them,
+    then walk to the k-th (no buffer to allocate)."""
+    owner = st.owner
+    T = owner.shape[0]
+    n = 0
+    for t in range(T):
+        if owner[t] == q and _is_border(owner, B.nbr_ptr, B.nbr_idx, t):
+            n += 1
+    if n == 0:
+        return _random_owned(st, q)
+    k = _randint(st.rng, n)
+    for t in range(T):
+        if owner[t] == q and _is_border(owner, B.nbr_ptr, B.nbr_idx, t):
+            if k == 0:
+                return t
+            k -= 1
+    return -1
+
+
+@jit
+def _claim_greedy(st, B):  # pragma: no cover - compiled
+    """An unclaimed territory next to the most of our own, preferring continents we already hold most of."""
+    p = st.info[I_PLAYER]
+    K = B.continent_bonus.shape[0]
+    mine = np.zeros(K, np.int64)
+    free = np.zeros(K, np.int64)
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] == p:
+            mine[B.continent_of[t]] += 1
+        elif st.owner[t] == -1:
+            free[B.continent_of[t]] += 1
+    best = -1
+    best_score = -1.0
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != -1:
+            continue
+        k = B.continent_of[t]
+        score = 2.0 * (mine[k] + free[k]) / B.continent_size[k] + _uniform(st.rng) * 0.1
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            if st.owner[B.nbr_idx[i]] == p:
+                score += 0.5
+        if score > best_score:
+            best_score = score
+            best = t
+    return best
+
+
+@jit
+def _place_neutral(st, B, R):  # pragma: no cover - compiled
+    """A neutral army goes where it blocks most: the neutral territory with the most enemy armies next door."""
+    p = st.info[I_PLAYER]
+    N = R[R_NEUTRAL]
+    best = -1
+    best_score = -1.0
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != N:
+            continue
+        score = _uniform(st.rng) * 0.5
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if st.owner[u] != p and st.owner[u] != N:
+                score += st.armies[u]
+        if score > best_score:
+            best_score = score
+            best = t
+    return best
+
+
+@jit
+def _most_threatened(st, B, R, p):  # pragma: no cover - compiled
+    """p's territory with the largest (enemy armies next to it - its armies); any own one if none borders."""
+    best = -1
+    best_score = -1e18
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p:
+            continue
+        border = _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t)
+        score = _threat(st.owner, st.armies, B.nbr_ptr, B.nbr_idx, R[R_NEUTRAL], t) - st.armies[t] \
+            + (1e6 if border else 0.0)
+        if score > best_score:
+            best_score = score
+            best = t
+    return best
+
+
+@jit
+def _strike_base(st, B, p):  # pragma: no cover - compiled
+    """p's territory with the largest (its armies - its weakest enemy neighbour)."""
+    best = -1
+    best_score = -1e18
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p:
+            continue
+        weakest = 1 << 40
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if st.owner[u] != p:
+                weakest = min(weakest, st.armies[u])
+        if weakest == 1 << 40:
+            continue
+        score = st.armies[t] - weakest
+        if score > best_score:
+            best_score = score
+            best = t
+    return best
+
+
+@jit
+def _best_attack(st, B, V, p, continent):  # pragma: no cover - compiled
+    """(from, to, P(conquer)) of p's best attack, into ``continent`` only if it is >= 0; from = -1 if none."""
+    best_a = -1
+    best_b = -1
+    best_p = -1.0
+    for a in range(st.owner.shape[0]):
+        if st.owner[a] != p or st.armies[a] < 2:
+            continue
+        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
+            b = B.nbr_idx[i]
+            if st.owner[b] == p or (continent >= 0 and B.continent_of[b] != continent):
+                continue
+            pw = _p_win(V, st.armies[a] - 1, st.armies[b])
+            if pw > best_p:
+                best_p = pw
+                best_a = a
+                best_b = b
+    return best_a, best_b, best_p
+
+
+@jit
+def _max_dice(st, R, a):  # pragma: no cover - compiled
+    return min(R[R_ADICE], st.armies[a] - 1)
+
+
+@jit
+def _trade_any(st, B):  # pragma: no cover - compiled
+    """TRADE of the first valid set in the player's hand (sets without wilds first)."""
+    c1, c2, c3 = _find_set(st, B, st.info[I_PLAYER], 0, True)
+    if c1 < 0:
+        return PASS, 0, 0, 0, 0
+    return TRADE_SET, c1, c2, c3, 0
+
+
+@jit
+def _must_trade(st, R):  # pragma: no cover - compiled
+    info = st.info
+    return info[I_PHASE] == ELIM_TRADE or (info[I_START_HAND] >= R[R_FORCED] and info[I_TRADED_TURN] == 0)
+
+
+@jit
+def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
+    """Move the largest interior stack to the most threatened border territory it can reach."""
+    T = st.owner.shape[0]
+    src = -1
+    for t in range(T):
+        if st.owner[t] == p and st.armies[t] >= 2 and not _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t):
+            if src < 0 or st.armies[t] > st.armies[src]:
+                src = t
+    if src < 0:
+        return END_TURN, 0, 0, 0, 0
+    seen = np.zeros(T, np.int64)
+    if R[R_FORTIFY] == 0:
+        _reachable(st, B, p, src, seen)
+    else:
+        for i in range(B.nbr_ptr[src], B.nbr_ptr[src + 1]):
+            seen[B.nbr_idx[i]] = 1
+    dst = -1
+    best = -1e18
+    for t in range(T):
+        if seen[t] == 1 and t != src and st.owner[t] == p and _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t):
+            score = _threat(st.owner, st.armies, B.nbr_ptr, B.nbr_idx, R[R_NEUTRAL], t) - st.armies[t]
+            if score > best:
+                best = score
+                dst = t
+    if dst < 0:
+        return END_TURN, 0, 0, 0, 0
+    return FORTIFY_MOVE, src, dst, st.armies[src] - 1, 0
+
+
+@jit
+def _setup_place(st, B, R, target):  # pragma: no cover - compiled
+    """Setup placement: the neutral's armies block the opponent; our own go on ``target``."""
+    info = st.info
+    if info[I_PLACE_FOR] != info[I_PLAYER]:
+        return PLACE, _place_neutral(st, B, R), info[I_QUOTA], 0, 0
+    return PLACE, target, info[I_QUOTA], 0, 0
+
+
+# ---------------------------------------------------------------- the bots
+@jit
+def _random_set(st, B, p, can_pass):  # pragma: no cover - compiled
+    """A move uniform over p's valid sets (and PASS if ``can_pass``)."""
+    hand, n = _hand(st, p, 0)
+    count = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            for m in range(j + 1, n):
+                if _set_kind(B, hand[i], hand[j], hand[m]) >= 0:
+                    count += 1
+    if count + (1 if can_pass else 0) == 0:
+        return PASS, 0, 0, 0, 0
+    k = _randint(st.rng, count + (1 if can_pass else 0))
+    for i in range(n):
+        for j in range(i + 1, n):
+            for m in range(j + 1, n):
+                if _set_kind(B, hand[i], hand[j], hand[m]) >= 0:
+                    if k == 0:
+                        return TRADE_SET, hand[i], hand[j], hand[m], 0
+                    k -= 1
+    return PASS, 0, 0, 0, 0
+
+
+@jit
+def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p):  # pragma: no cover - compiled
+    """(from, to) uniform over p's attacks where the attackers (armies able to roll) are at least as many
+    as the defenders; (-1, -1) if there is none.
+
+    Called before every roll of the random bot, so it is kept lean: it takes only the arrays it reads
+    (a call copies every array of its arguments, see `_is_border`), allocates nothing, and counts the
+    candidates in one pass over the CSR lists, then walks to the k-th in a second pass (same order:
+    from ascending, then the neighbour list).
+    """
+    T = owner.shape[0]
+    n = 0
+    for a in range(T):
+        if owner[a] == p and armies[a] >= 2:
+            roll = armies[a] - 1
+            for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
+                b = nbr_idx[i]
+                if owner[b] != p and roll >= armies[b]:
+                    n += 1
+    if n == 0:
+        return -1, -1
+    k = _randint(rng, n)
+    for a in range(T):
+        if owner[a] == p and armies[a] >= 2:
+            roll = armies[a] - 1
+            for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
+                b = nbr_idx[i]
+                if owner[b] != p and roll >= armies[b]:
+                    if k == 0:
+                        return a, b
+                    k -= 1
+    return -1, -1
+
+
+@jit
+def _has_own_neighbour(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compiled
+    p = owner[t]
+    for i in range(nbr_ptr[t], nbr_ptr[t + 1]):
+        if owner[nbr_idx[i]] == p:
+            return True
+    return False
+
+
+@jit
+def _random_fortify(st, B, R, p):  # pragma: no cover - compiled
+    """A source uniform over p's territories that can fortify, a destination uniform over those it can
+    reach, a count uniform over 1..armies-1; END_TURN if none can."""
+    T = st.owner.shape[0]
+    n = 0
+    for t in range(T):
+        if st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st.owner, B.nbr_ptr, B.nbr_idx, t):
+            n += 1
+    if n == 0:
+        return END_TURN, 0, 0, 0, 0
+    k = _randint(st.rng, n)
+    a = -1
+    for t in range(T):
+        if st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st.owner, B.nbr_ptr, B.nbr_idx, t):
+            if k == 0:
+                a = t
+                break
+            k -= 1
+    seen = np.zeros(T, np.int64)
+    if R[R_FORTIFY] == 0:
+        _reachable(st, B, p, a, seen)
+    else:
+        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
+            if st.owner[B.nbr_idx[i]] == p:
+                seen[B.nbr_idx[i]] = 1
+    seen[a] = 0
+    k = _randint(st.rng, seen.sum())
+    for b in range(T):
+        if seen[b] == 1:
+            if k == 0:
+                return FORTIFY_MOVE, a, b, 1 + _randint(st.rng, st.armies[a] - 1), 0
+            k -= 1
+    return END_TURN, 0, 0, 0, 0
+
+
+@inline_jit
+def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    rng = st.rng
+    if phase == ATTACK:  # most of the random bot's moves: first, and through the lean helper
+        if _uniform(rng) < params[0]:
+            return END_ATTACK, 0, 0, 0, 0
+        a, b = _random_attack(st.owner, st.armies, rng, B.nbr_ptr, B.nbr_idx, p)
+        if a < 0:
+            return END_ATTACK, 0, 0, 0, 0
+        return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+    if phase == CLAIM:
+        return PLACE, _random_owned(st, -1), 1, 0, 0
+    if phase == SETUP_PLACE:
+        return PLACE, _random_owned(st, info[I_PLACE_FOR]), 1 + _randint(rng, info[I_QUOTA]), 0, 0
+    if phase == CAPITAL:
+        return CAPITAL_PICK, _random_owned(st, p), 0, 0, 0
+    if phase == TRADE or phase == ELIM_TRADE:
+        return _random_set(st, B, p, not _must_trade(st, R))
+    if phase == REINFORCE:
+        return PLACE, _random_border(st, B, p), info[I_RESERVE], 0, 0
+    if phase == OCCUPY:
+        return OCCUPY_MOVE, st.armies[info[I_OCC_FROM]] - 1, 0, 0, 0
+    if phase == FORTIFY and _uniform(rng) < params[1]:
+        return _random_fortify(st, B, R, p)
+    return END_TURN, 0, 0, 0, 0
+
+
+@jit
+def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    if phase == CLAIM:
+        return PLACE, _claim_greedy(st, B), 1, 0, 0
+    if phase == SETUP_PLACE:
+        return _setup_place(st, B, R, _strike_base(st, B, p))
+    if phase == TRADE or phase == ELIM_TRADE:
+        return _trade_any(st, B)
+    if phase == REINFORCE:
+        return PLACE, _strike_base(st, B, p), info[I_RESERVE], 0, 0
+    if phase == ATTACK:
+        a, b, pw = _best_attack(st, B, V, p, -1)
+        if a >= 0 and pw >= params[0]:
+            return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        return END_ATTACK, 0, 0, 0, 0
+    if phase == OCCUPY:
+        extra = st.armies[info[I_OCC_FROM]] - 1
+        if _is_border(st.owner, B.nbr_ptr, B.nbr_idx, info[I_OCC_FROM]):
+            extra = extra // 2
+        return OCCUPY_MOVE, extra, 0, 0, 0
+    return _fortify_to_border(st, B, R, p)
+
+
+@jit
+def _target_continent(st, B, R, p, entrance_weight):  # pragma: no cover - compiled
+    """The continent p does not hold with the best bonus / (1 + enemy armies + weight x entrances)."""
+    K = B.continent_bonus.shape[0]
+    enemy = np.zeros(K, np.float64)
+    mine = np.zeros(K, np.int64)
+    entrances = np.zeros(K, np.float64)
+    for t in range(st.owner.shape[0]):
+        k = B.continent_of[t]
+        if st.owner[t] == p:
+            mine[k] += 1
+        else:
+            enemy[k] += st.armies[t]
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            if B.continent_of[B.nbr_idx[i]] != k:
+                entrances[k] += 1
+                break
+    best = -1
+    best_score = -1.0
+    for k in range(K):
+        if mine[k] == B.continent_size[k]:
+            continue
+        score = (B.continent_bonus[k] + 0.5) / (1.0 + enemy[k] + entrance_weight * entrances[k])
+        if score > best_score:
+            best_score = score
+            best = k
+    return best
+
+
+@jit
+def _continent_base(st, B, p, k):  # pragma: no cover - compiled
+    """p's strongest territory next to enemy land in continent k; -1 if none."""
+    best = -1
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p:
+            continue
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if st.owner[u] != p and B.continent_of[u] == k:
+                if best < 0 or st.armies[t] > st.armies[best]:
+                    best = t
+                break
+    return best
+
+
+@jit
+def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    if phase == CLAIM:
+        return PLACE, _claim_greedy(st, B), 1, 0, 0
+    if phase == TRADE or phase == ELIM_TRADE:
+        return _trade_any(st, B)
+    if phase == SETUP_PLACE or phase == REINFORCE:
+        k = _target_continent(st, B, R, p, params[2])
+        t = _continent_base(st, B, p, k) if k >= 0 else -1
+        if t < 0:
+            t = _most_threatened(st, B, R, p)
+        if phase == SETUP_PLACE:
+            return _setup_place(st, B, R, t)
+        return PLACE, t, info[I_RESERVE], 0, 0
+    if phase == ATTACK:
+        k = _target_continent(st, B, R, p, params[2])
+        if k >= 0:
+            a, b, pw = _best_attack(st, B, V, p, k)
+            if a >= 0 and pw >= params[0]:
+                return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        if info[I_CONQUERED] == 0:
+            a, b, pw = _best_attack(st, B, V, p, -1)
+            if a >= 0 and pw >= params[1]:
+                return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        return END_ATTACK, 0, 0, 0, 0
+    if phase == OCCUPY:
+        src = info[I_OCC_FROM]
+        extra = st.armies[src] - 1
+        src_border = _is_border(st.owner, B.nbr_ptr, B.nbr_idx, src)
+        if src_border and not _is_border(st.owner, B.nbr_ptr, B.nbr_idx, info[I_OCC_TO]):
+            extra = 0
+        elif src_border:
+            extra = extra // 2
+        return OCCUPY_MOVE, extra, 0, 0, 0
+    return _fortify_to_border(st, B, R, p)
+
+
+@jit
+def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    if phase == CLAIM:
+        return PLACE, _claim_greedy(st, B), 1, 0, 0
+    if phase == SETUP_PLACE:
+        return _setup_place(st, B, R, _most_threatened(st, B, R, p))
+    if phase == TRADE or phase == ELIM_TRADE:
+        if _must_trade(st, R):
+            return _trade_any(st, B)
+        return PASS, 0, 0, 0, 0
+    if phase == REINFORCE:
+        return PLACE, _most_threatened(st, B, R, p), info[I_RESERVE], 0, 0
+    if phase == ATTACK:
+        a, b, pw = _best_attack(st, B, V, p, -1)
+        if a >= 0 and ((info[I_CONQUERED] < params[1] and pw >= params[0]) or pw >= params[2]):
+            return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        return END_ATTACK, 0, 0, 0, 0
+    if phase == OCCUPY:
+        src = info[I_OCC_FROM]
+        return OCCUPY_MOVE, 0 if _is_border(st.owner, B.nbr_ptr, B.nbr_idx, src) else st.armies[src] - 1, 0, 0, 0
+    return _fortify_to_border(st, B, R, p)
+
+
+# ---------------------------------------------------------------- objective-aware bots (Secret Mission, Capital)
+@jit
+def _goal_distance(st, B, goal, dist):  # pragma: no cover - compiled
+    """dist[t] = borders crossed from t to the nearest territory with goal[t] (any owner); T+1 if none."""
+    T = st.owner.shape[0]
+    queue = np.empty(T, np.int64)
+    head = 0
+    tail = 0
+    for t in range(T):
+        dist[t] = T + 1
+        if goal[t]:
+            dist[t] = 0
+            queue[tail] = t
+            tail += 1
+    while head < tail:
+        t = queue[head]
+        head += 1
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if dist[u] > dist[t] + 1:
+                dist[u] = dist[t] + 1
+                queue[tail] = u
+                tail += 1
+
+
+@jit
+def _goal_base(st, B, p, dist):  # pragma: no cover - compiled
+    """p's territory next to an enemy one that is closest to the goal (ties: the largest own stack)."""
+    best = -1
+    best_d = 1 << 40
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p:
+            continue
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if st.owner[u] != p and (dist[u] < best_d or (dist[u] == best_d and st.armies[t] > st.armies[best])):
+                best_d = dist[u]
+                best = t
+    return best
+
+
+@jit
+def _goal_attack(st, B, V, p, dist, guard, guard_keep):  # pragma: no cover - compiled
+    """(from, to, P(conquer)) of the surest attack that gets closer to the goal (into a goal territory or
+    one nearer to it than the attacker); ``guard`` attacks only while keeping ``guard_keep`` armies."""
+    best_a = -1
+    best_b = -1
+    best_p = -1.0
+    for a in range(st.owner.shape[0]):
+        if st.owner[a] != p or st.armies[a] < 2:
+            continue
+        roll = st.armies[a] - 1 - (guard_keep if a == guard else 0)
+        if roll < 1:
+            continue
+        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
+            b = B.nbr_idx[i]
+            if st.owner[b] == p or dist[b] >= dist[a]:
+                continue
+            pw = _p_win(V, roll, st.armies[b])
+            if pw > best_p:
+                best_p = pw
+                best_a = a
+                best_b = b
+    return best_a, best_b, best_p
+
+
+@jit
+def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind):  # pragma: no cover - compiled
+    """Reinforce, attack and occupy toward the territories marked in ``goal``: all reinforcements on the
+    own border territory nearest the goal; attack along the way while P(conquer) >= ``params[0]``, else
+    one attack for a card while P >= ``params[1]``; after a conquest move all but ``keep_behind`` armies
+    on (half if the old territory still faces enemies). Other phases: as the aggressive bot."""
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    T = st.owner.shape[0]
+    dist = np.empty(T, np.int64)
+    _goal_distance(st, B, goal, dist)
+    if phase == REINFORCE or phase == SETUP_PLACE:
+        t = _goal_base(st, B, p, dist)
+        if t < 0 or dist[t] > T:
+            t = _strike_base(st, B, p)
+        if phase == SETUP_PLACE:
+            return _setup_place(st, B, R, t)
+        return PLACE, t, info[I_RESERVE], 0, 0
+    if phase == ATTACK:
+        a, b, pw = _goal_attack(st, B, V, p, dist, guard, guard_keep)
+        if a >= 0 and pw >= params[0]:
+            return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        if info[I_CONQUERED] == 0:
+            a, b, pw = _best_attack(st, B, V, p, -1)
+            if a >= 0 and a != guard and pw >= params[1]:
+                return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        return END_ATTACK, 0, 0, 0, 0
+    if phase == OCCUPY:
+        src = info[I_OCC_FROM]
+        extra = st.armies[src] - 1
+        if src == guard:
+            extra = max(0, extra - guard_keep)
+        elif _is_border(st.owner, B.nbr_ptr, B.nbr_idx, src) and dist[info[I_OCC_TO]] > 0:
+            extra = extra // 2
+        extra = min(extra, max(0, st.armies[src] - keep_behind))
+        return OCCUPY_MOVE, extra, 0, 0, 0
+    return _fortify_to_border(st, B, R, p)
+
+
+@jit
+def _safest(st, B, R, p):  # pragma: no cover - compiled
+    """p's territory with the most (own armies - enemy armies next to it), interior ones first."""
+    best = -1
+    best_score = -1e18
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p:
+            continue
+        border = _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t)
+        score = st.armies[t] - _threat(st.owner, st.armies, B.nbr_ptr, B.nbr_idx, R[R_NEUTRAL], t) \
+            - (1000.0 if border else 0.0)
+        if score > best_score:
+            best_score = score
+            best = t
+    return best
+
+
+@jit
+def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    T = st.owner.shape[0]
+    if phase == CLAIM or phase == TRADE or phase == ELIM_TRADE or phase == FORTIFY:
+        return _aggressive_bot(st, B, R, V, params)
+    m = st.mission[p]  # only our own card: the others' are secret
+    kind = m[M_KIND]
+    goal = np.zeros(T, np.bool_)
+    keep = 1
+    if kind == MK_CONTINENTS:
+        third = -1
+        best = 1e18
+        K = B.continent_bonus.shape[0]
+        for k in range(K):  # "any third continent": the one with the fewest enemy armies per territory
+            if m[M_THIRD] == 1 and k != m[M_C1] and k != m[M_C2]:
+                enemy = 0.0
+                for t in range(T):
+                    if B.continent_of[t] == k and st.owner[t] != p:
+                        enemy += st.armies[t]
+                if enemy / B.continent_size[k] < best:
+                    best = enemy / B.continent_size[k]
+                    third = k
+        for t in range(T):
+            k = B.continent_of[t]
+            goal[t] = st.owner[t] != p and (k == m[M_C1] or k == m[M_C2] or k == third)
+    elif kind == MK_DESTROY and st.alive[m[M_TARGET]] == 1:
+        for t in range(T):
+            goal[t] = st.owner[t] == m[M_TARGET]
+    else:  # territories (or achieved): take any enemy land
+        for t in range(T):
+            goal[t] = st.owner[t] != p
+        if kind == MK_TERRITORIES and m[M_MIN] >= 2:
+            keep = m[M_MIN]
+            if phase == REINFORCE and st.n_terr[p] >= m[M_COUNT]:
+                for t in range(T):  # enough land: bring thin territories up to the armies needed
+                    if st.owner[t] == p and st.armies[t] < m[M_MIN]:
+                        return PLACE, t, min(info[I_RESERVE], m[M_MIN] - st.armies[t]), 0, 0
+    return _objective_turn(st, B, R, V, params, goal, -1, 0, keep)
+
+
+@jit
+def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    T = st.owner.shape[0]
+    if phase == CAPITAL:
+        return CAPITAL_PICK, _safest(st, B, R, p), 0, 0, 0
+    if phase == CLAIM or phase == SETUP_PLACE or phase == TRADE or phase == ELIM_TRADE:
+        return _aggressive_bot(st, B, R, V, params)
+    own = st.capital[p]
+    held = own >= 0 and st.owner[own] == p
+    goal = np.zeros(T, np.bool_)
+    for q in range(R[R_PLAYERS]):  # enemy capitals not yet ours, and our own if it was taken
+        c = st.capital[q]
+        if c >= 0 and st.owner[c] != p:
+            goal[c] = True
+    threat = _threat(st.owner, st.armies, B.nbr_ptr, B.nbr_idx, R[R_NEUTRAL], own) if held else 0
+    if held and phase == REINFORCE and threat * params[2] >= st.armies[own]:
+        return PLACE, own, info[I_RESERVE], 0, 0
+    if held and phase == FORTIFY and threat * params[2] >= st.armies[own]:
+        seen = np.zeros(T, np.int64)
+        _reachable(st, B, p, own, seen)
+        src = -1
+        for t in range(T):
+            if seen[t] == 1 and t != own and st.armies[t] >= 2 and (src < 0 or st.armies[t] > st.armies[src]):
+                src = t
+        if src >= 0 and _fortify_ok(st, B, R, p, src, own):
+            return FORTIFY_MOVE, src, own, st.armies[src] - 1, 0
+    keep = int(threat * params[2]) if held else 0
+    return _objective_turn(st, B, R, V, params, goal, own if held else -1, keep, 1)
+
+
+@inline_jit
+def _seat_view(st, R):  # pragma: no cover - compiled
+    """The state as the seat to move may see it: every other seat's mission row is -1 and, while capitals
+    are being picked, so are the others' picks (the picks are simultaneous). The arrays are shared, not
+    copied, except those two; a compiled bot is handed this view, as a Python bot gets `GameView`."""
+    variant = R[R_VARIANT]
+    if variant != V_MISSION and variant != V_CAPITAL:
+        return st
+    p = st.info[I_PLAYER]
+    mission = st.mission
+    if variant == V_MISSION:
+        mission = np.full_like(st.mission, -1)
+        mission[p] = st.mission[p]
+    capital = st.capital
+    if st.info[I_PHASE] == CAPITAL:
+        capital = np.full_like(st.capital, -1)
+        capital[p] = st.capital[p]
+    return State(st.owner, st.armies, st.card_owner, st.deck, st.alive, st.n_terr, st.to_place, st.info, st.rng,
+                 st.log, mission, capital)
+
+
+@inline_jit
+def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
+    """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``, seeing `_seat_view`
+    (inlined into the game loop, as `_random_bot` is here: no call passes the state down)."""
+    st = _seat_view(st, R)
+    if st.info[I_PHASE] == CAPITAL and bot != 0 and bot != 5:  # bots that ignore capitals keep the safest
+        return CAPITAL_PICK, _safest(st, B, R, st.info[I_PLAYER]), 0, 0, 0
+    if bot == 0:
+        return _random_bot(st, B, R, V, params)
+    if bot == 1:
+        return _aggressive_bot(st, B, R, V, params)
+    if bot == 2:
+        return _continent_bot(st, B, R, V, params)
+    if bot == 4:
+        return _mission_bot(st, B, R, V, params)
+    if bot == 5:
+        return _capital_bot(st, B, R, V, params)
+    return _defensive_bot(st, B, R, V, params)
+

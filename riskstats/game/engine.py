@@ -1,0 +1,958 @@
+"""The rules of a full game as compiled kernels: setup, turns, cards, battle, fortification, winning.
+
+This module owns every rule that changes a `riskstats.game.state.State`: `_init` deals or opens the
+claim, `_check` says whether a move is legal (0) or why not (an `ERRORS` code), `_apply` plays a legal
+move, and the legal-move mask helpers. Both the compiled self-play loop (`riskstats.runs.selfplay`) and the
+step-by-step Python API (`riskstats.game.play`) call these same functions; nothing here validates Python
+input or touches pandas.
+
+Kernel arguments: ``st`` a State, ``B`` the board's `BoardArrays`, ``R`` the rule vector
+(`GameRules.vector`), ``CUT`` the rules' one-roll table as `riskstats.odds.simulate.sampling_table` (one
+53-bit uniform per roll picks the outcome, as in the simulator). Randomness comes only from the
+state's own stream (``st.rng``), so a game is a function of its seed, on any thread.
+
+Winning (`_winner`) is checked for the player to move: after every conquest in every variant, at the
+start of each turn and after every move of a turn in Secret Mission (a mission can be completed by a
+placement or a fortification, e.g. 18 territories with 2 armies), at the start of each turn and after
+each conquest in Capital Risk. Secret Mission details: a player eliminated by someone else is out and the
+game goes on; eliminating your own target achieves your mission at once; another player eliminating it
+applies ``mission_target_lost`` to your card (achieved: you win when your next turn begins).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from riskstats._numba import inline_jit, jit
+from riskstats.game.rules import (
+    R_ADICE,
+    R_BONUS,
+    R_CAPITALS_NEEDED,
+    R_DDICE,
+    R_ELIM_KEEP,
+    R_ELIM_TRADE,
+    R_ESCALATION,
+    R_FIX_INF,
+    R_FIX_MIX,
+    R_FORCED,
+    R_FORTIFY,
+    R_INTERLEAVED,
+    R_MAX_TURNS,
+    R_MISSION_DECK,
+    R_NEUTRAL,
+    R_NEUTRAL_ARMIES,
+    R_PLAYERS,
+    R_SETUP,
+    R_START,
+    R_TARGET_LOST,
+    R_VARIANT,
+    V_CAPITAL,
+    V_MISSION,
+    V_TWO_PLAYER,
+)
+from riskstats.game.state import (
+    ASIDE,
+    ATTACK,
+    ATTACK_MOVE,
+    BEGIN_TURN,
+    CAPITAL,
+    CAPITAL_PICK,
+    CLAIM,
+    DECK,
+    DISCARD,
+    ELIM_TRADE,
+    END_ATTACK,
+    END_TURN,
+    FORTIFY,
+    FORTIFY_MOVE,
+    I_AFTER_PLACE,
+    I_BONUS_GIVEN,
+    I_CONQUERED,
+    I_DECK_N,
+    I_ELIM_PENDING,
+    I_LOG_N,
+    I_MOVES,
+    I_OCC_FROM,
+    I_OCC_TO,
+    I_PHASE,
+    I_PLACE_FOR,
+    I_PLAYER,
+    I_QUOTA,
+    I_REASON,
+    I_RESERVE,
+    I_ROUND,
+    I_SETS_TRADED,
+    I_START_HAND,
+    I_TRADED_TURN,
+    I_TURN,
+    I_WINNER,
+    M_C1,
+    M_C2,
+    M_CARD,
+    M_COUNT,
+    M_KIND,
+    M_MIN,
+    M_TARGET,
+    M_THIRD,
+    MK_ACHIEVED,
+    MK_CONTINENTS,
+    MK_DESTROY,
+    MK_TERRITORIES,
+    OCCUPY,
+    OCCUPY_MOVE,
+    OVER,
+    PASS,
+    PLACE,
+    REINFORCE,
+    SETUP_PLACE,
+    TRADE,
+    TRADE_SET,
+    WIN_ALL,
+    WIN_CAP,
+    WIN_CAPITALS,
+    WIN_ELIMINATED,
+    WIN_MISSION,
+)
+from riskstats.odds.simulate import roll_losses
+
+ERRORS = (
+    "",
+    "the game is over",
+    "this kind of move is not allowed in the current phase",
+    "territory or card index out of range",
+    "the territory is not yours (or, when claiming, already taken)",
+    "bad number of armies",
+    "the territories are not adjacent",
+    "an attack needs at least 2 armies on your territory and an enemy territory to attack",
+    "bad number of dice",
+    "not a valid set of three of your cards",
+    "you hold too many cards: a set must be traded first",
+    "the territories are not joined by a chain of your territories",
+    "a territory cannot be moved to itself",
+)
+"""Reasons `_check` gives (index = code; 0 means legal)."""
+OK, E_OVER, E_PHASE, E_RANGE, E_OWNER, E_ARMIES, E_ADJ, E_ATTACK, E_DICE, E_SET, E_FORCED, E_CONNECT, E_SAME = \
+    range(len(ERRORS))
+
+_SPLIT1 = np.uint64(0x9E3779B97F4A7C15)
+_SPLIT2 = np.uint64(0xBF58476D1CE4E5B9)
+_SPLIT3 = np.uint64(0x94D049BB133111EB)
+_XMUL = np.uint64(2685821657736338717)
+
+
+# ---------------------------------------------------------------- randomness: the state's own stream
+@jit
+def _seed(rng, seed):  # pragma: no cover - compiled
+    """Seed the xorshift64* stream from any uint64 through splitmix64 (never 0)."""
+    z = np.uint64(seed) + _SPLIT1
+    z = (z ^ (z >> np.uint64(30))) * _SPLIT2
+    z = (z ^ (z >> np.uint64(27))) * _SPLIT3
+    z = z ^ (z >> np.uint64(31))
+    rng[0] = z if z != np.uint64(0) else _SPLIT1
+
+
+@jit
+def _bits53(rng):  # pragma: no cover - compiled
+    """An integer uniform on 0 .. 2**53 - 1 from the stream."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return (x * _XMUL) >> np.uint64(11)
+
+
+@jit
+def _uniform(rng):  # pragma: no cover - compiled
+    """A float in [0, 1) from the stream."""
+    return np.float64(_bits53(rng)) * (1.0 / 9007199254740992.0)
+
+
+@jit
+def _randint(rng, n):  # pragma: no cover - compiled
+    """An int in [0, n)."""
+    return min(int(_uniform(rng) * n), n - 1)
+
+
+@jit
+def _shuffle(rng, a, n):  # pragma: no cover - compiled
+    """Fisher-Yates shuffle of a[0:n] in place."""
+    for i in range(n - 1, 0, -1):
+        j = _randint(rng, i + 1)
+        a[i], a[j] = a[j], a[i]
+
+
+# ---------------------------------------------------------------- event log
+@jit
+def _log(info, log, armies, kind, src, dst, n, da, dd, la, ld, c1, c2, c3, value, bonus, elim):  # pragma: no cover
+    """Count an event in info[I_LOG_N] and write its row if the log has room (no log: count only).
+
+    It takes the three arrays it touches rather than the whole State: a call copies (and, unless they are
+    borrowed, reference-counts) every array of its arguments, and `_apply` logs every move.
+    """
+    row = info[I_LOG_N]
+    info[I_LOG_N] = row + 1
+    if row >= log.shape[0]:
+        return
+    r = log[row]
+    r[0] = info[I_TURN]
+    r[1] = info[I_PLAYER]
+    r[2] = info[I_PHASE]
+    r[3] = kind
+    r[4] = src
+    r[5] = dst
+    r[6] = n
+    r[7] = da
+    r[8] = dd
+    r[9] = la
+    r[10] = ld
+    r[11] = c1
+    r[12] = c2
+    r[13] = c3
+    r[14] = value
+    r[15] = bonus
+    r[16] = elim
+    r[17] = armies.sum()
+
+
+# ---------------------------------------------------------------- cards
+@jit
+def _hand_size(st, p):  # pragma: no cover - compiled
+    n = 0
+    for c in range(st.card_owner.shape[0]):
+        if st.card_owner[c] == p:
+            n += 1
+    return n
+
+
+@jit
+def _set_kind(B, c1, c2, c3):  # pragma: no cover - compiled
+    """0, 1, 2: three of that symbol; 3: one of each; 4: two cards and a wild; -1: not a set."""
+    s1 = B.card_symbol[c1]
+    s2 = B.card_symbol[c2]
+    s3 = B.card_symbol[c3]
+    if s1 == 3 or s2 == 3 or s3 == 3:
+        return 4
+    if s1 == s2 and s2 == s3:
+        return s1
+    if s1 != s2 and s2 != s3 and s1 != s3:
+        return 3
+    return -1
+
+
+@jit
+def _progressive(k):  # pragma: no cover - compiled
+    """Value of the (k+1)-th set traded in the game: 4, 6, 8, 10, 12, 15, 20, 25, ..."""
+    if k < 5:
+        return 4 + 2 * k
+    return 15 + 5 * (k - 5)
+
+
+@jit
+def _set_value(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
+    esc = R[R_ESCALATION]
+    if esc == 0:
+        return _progressive(st.info[I_SETS_TRADED])
+    if esc == 2:
+        return 4
+    kind = _set_kind(B, c1, c2, c3)
+    if kind < 4:
+        return R[R_FIX_INF + kind]
+    # a wild stands for whatever makes the best set with the other two cards
+    best = 0
+    syms = np.empty(2, np.int64)
+    m = 0
+    for c in (c1, c2, c3):
+        if B.card_symbol[c] != 3 and m < 2:
+            syms[m] = B.card_symbol[c]
+            m += 1
+    if m < 2:  # two or three wilds: any set
+        for k in range(4):
+            best = max(best, R[R_FIX_INF + k])
+    elif syms[0] == syms[1]:
+        best = R[R_FIX_INF + syms[0]]
+    else:
+        best = R[R_FIX_MIX]
+    return best
+
+
+@jit
+def _hand(st, p, start):  # pragma: no cover - compiled
+    """(cards, n): p's n cards in cards[:n], in index order from card ``start`` (wrapping round)."""
+    C = st.card_owner.shape[0]
+    cards = np.empty(C, np.int64)
+    n = 0
+    for k in range(C):
+        c = (start + k) % C
+        if st.card_owner[c] == p:
+            cards[n] = c
+            n += 1
+    return cards, n
+
+
+@jit
+def _find_set(st, B, p, start, prefer_no_wild):  # pragma: no cover - compiled
+    """A valid set in p's hand, searching from card ``start``; (-1, -1, -1) if none."""
+    hand, n = _hand(st, p, start)
+    for rnd in range(2):
+        for i in range(n):
+            for j in range(i + 1, n):
+                for k in range(j + 1, n):
+                    kind = _set_kind(B, hand[i], hand[j], hand[k])
+                    if kind < 0 or (rnd == 0 and prefer_no_wild and kind == 4):
+                        continue
+                    return hand[i], hand[j], hand[k]
+    return -1, -1, -1
+
+
+@jit
+def _has_set(st, B, p):  # pragma: no cover - compiled
+    """Whether p holds a valid set: `_set_kind`'s rule in counts (a wild with any two cards; three alike;
+    one of each), as `_find_set` would find (a test checks they agree). Called every turn, so it avoids
+    `_find_set`'s hand buffer, which cost the game loop a third of its speed."""
+    n0 = n1 = n2 = n3 = 0
+    for c in range(st.card_owner.shape[0]):
+        if st.card_owner[c] == p:
+            s = B.card_symbol[c]
+            if s == 0:
+                n0 += 1
+            elif s == 1:
+                n1 += 1
+            elif s == 2:
+                n2 += 1
+            else:
+                n3 += 1
+    if n0 + n1 + n2 + n3 < 3:
+        return False
+    return n3 > 0 or n0 >= 3 or n1 >= 3 or n2 >= 3 or (n0 > 0 and n1 > 0 and n2 > 0)
+
+
+@jit
+def _trade(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
+    """Trade a (checked) set: its value goes to the reserve, +2 on an occupied card territory."""
+    info = st.info
+    p = info[I_PLAYER]
+    value = _set_value(st, B, R, c1, c2, c3)
+    info[I_SETS_TRADED] += 1
+    info[I_TRADED_TURN] += 1
+    info[I_RESERVE] += value
+    bonus = -1
+    mode = R[R_BONUS]
+    if mode == 1 or (mode == 0 and info[I_BONUS_GIVEN] == 0):
+        for c in (c1, c2, c3):
+            t = B.card_territory[c]
+            if t >= 0 and st.owner[t] == p:
+                st.armies[t] += 2
+                info[I_BONUS_GIVEN] = 1
+                bonus = t
+                break
+    st.card_owner[c1] = DISCARD
+    st.card_owner[c2] = DISCARD
+    st.card_owner[c3] = DISCARD
+    _log(st.info, st.log, st.armies, TRADE_SET, -1, bonus, 0, 0, 0, 0, 0, c1, c2, c3, value, bonus, -1)
+
+
+@jit
+def _draw(st, p):  # pragma: no cover - compiled
+    """p draws the top card; an empty pile is refilled by shuffling the discards. -1 if no card is left."""
+    info = st.info
+    if info[I_DECK_N] == 0:
+        n = 0
+        for c in range(st.card_owner.shape[0]):
+            if st.card_owner[c] == DISCARD:
+                st.card_owner[c] = DECK
+                st.deck[n] = c
+                n += 1
+        _shuffle(st.rng, st.deck, n)
+        info[I_DECK_N] = n
+    if info[I_DECK_N] == 0:
+        return -1
+    info[I_DECK_N] -= 1
+    c = st.deck[info[I_DECK_N]]
+    st.card_owner[c] = p
+    return c
+
+
+# ---------------------------------------------------------------- setup
+@jit
+def _init(st, B, R, seed):  # pragma: no cover - compiled
+    """Start a game: shuffle the deck, deal or open the claim, and hand out the starting armies."""
+    T = st.owner.shape[0]
+    C = st.card_owner.shape[0]
+    P = R[R_PLAYERS]
+    N = R[R_NEUTRAL]
+    _seed(st.rng, seed)
+    info = st.info
+    info[:] = 0
+    info[I_WINNER] = -1
+    info[I_OCC_FROM] = -1
+    info[I_OCC_TO] = -1
+    st.owner[:] = -1
+    st.armies[:] = 0
+    st.n_terr[:] = 0
+    for c in range(C):
+        st.card_owner[c] = DECK
+        st.deck[c] = c
+    _shuffle(st.rng, st.deck, C)
+    info[I_DECK_N] = C
+    for p in range(P):
+        st.alive[p] = 1
+        st.to_place[p] = R[R_START]
+    if N >= 0:
+        st.alive[N] = 1
+        st.to_place[N] = R[R_NEUTRAL_ARMIES]
+    st.mission[:, :] = -1
+    st.capital[:] = -1
+    if R[R_SETUP] == 1 or N >= 0:  # deal: round robin over the seats (neutral included) from seat 0
+        order = np.arange(T)
+        _shuffle(st.rng, order, T)
+        S = P + 1 if N >= 0 else P
+        for i in range(T):
+            t = order[i]
+            q = i % S
+            st.owner[t] = q
+            st.armies[t] = 1
+            st.n_terr[q] += 1
+            st.to_place[q] -= 1
+        info[I_PHASE] = SETUP_PLACE
+        info[I_PLAYER] = P - 1
+        _setup_next(st, B, R, False)
+    else:
+        info[I_PHASE] = CLAIM
+        info[I_PLAYER] = 0
+    if R[R_VARIANT] == V_MISSION:
+        _deal_missions(st, B, R)
+
+
+@jit
+def _deal_missions(st, B, R):  # pragma: no cover - compiled
+    """Shuffle the mission deck (colours not in play removed) and deal one card to each player."""
+    P = R[R_PLAYERS]
+    M = B.missions.shape[0]
+    cards = np.empty(M, np.int64)
+    n = 0
+    for m in range(M):
+        row = B.missions[m]
+        if (row[7] == 0 or R[R_MISSION_DECK] == 1) and (row[0] != MK_DESTROY or row[6] < P):
+            cards[n] = m
+            n += 1
+    _shuffle(st.rng, cards, n)
+    for p in range(P):
+        m = cards[p]
+        row = B.missions[m]
+        own = st.mission[p]
+        own[M_CARD] = m
+        own[M_KIND] = row[0]
+        own[M_C1] = row[1]
+        own[M_C2] = row[2]
+        own[M_THIRD] = row[3]
+        own[M_COUNT] = row[4]
+        own[M_MIN] = row[5]
+        own[M_TARGET] = row[6]
+        if row[0] == MK_DESTROY and row[6] == p:  # your own colour: conquer the fallback's territories
+            own[M_KIND] = MK_TERRITORIES
+            own[M_TARGET] = -1
+
+
+@jit
+def _setup_next(st, B, R, after_own):  # pragma: no cover - compiled
+    """Choose who places next, for whom and how many, after info[I_PLAYER] finished a placement."""
+    info = st.info
+    P = R[R_PLAYERS]
+    N = R[R_NEUTRAL]
+    cur = info[I_PLAYER]
+    info[I_PHASE] = SETUP_PLACE
+    if N >= 0 and R[R_INTERLEAVED] == 1 and after_own and st.to_place[N] > 0:
+        info[I_PLACE_FOR] = N
+        info[I_QUOTA] = 1
+        return
+    for k in range(1, P + 1):
+        q = (cur + k) % P
+        if st.to_place[q] > 0:
+            info[I_PLAYER] = q
+            info[I_PLACE_FOR] = q
+            info[I_QUOTA] = min(2 if N >= 0 else 1, st.to_place[q])
+            return
+        if N >= 0 and st.to_place[N] > 0:
+            info[I_PLAYER] = q
+            info[I_PLACE_FOR] = N
+            info[I_QUOTA] = 1
+            return
+    info[I_PLAYER] = 0
+    info[I_PLACE_FOR] = -1
+    info[I_QUOTA] = 0
+    if R[R_VARIANT] == V_CAPITAL:
+        info[I_PHASE] = CAPITAL
+        return
+    info[I_ROUND] = 1
+    _begin_turn(st, B, R)
+
+
+@jit
+def _reveal_capitals(st, B, R):  # pragma: no cover - compiled
+    """Every capital is picked: set their cards aside (out of the draw pile for good), start turn 1."""
+    n = 0
+    for i in range(st.info[I_DECK_N]):
+        c = st.deck[i]
+        t = B.card_territory[c]
+        aside = False
+        for q in range(R[R_PLAYERS]):
+            if t >= 0 and st.capital[q] == t:
+                aside = True
+        if aside:
+            st.card_owner[c] = ASIDE
+        else:
+            st.deck[n] = c
+            n += 1
+    st.info[I_DECK_N] = n
+    st.info[I_PLAYER] = 0
+    st.info[I_ROUND] = 1
+    _begin_turn(st, B, R)
+
+
+# ---------------------------------------------------------------- turns
+@jit
+def _base_reinforcement(st, B, p):  # pragma: no cover - compiled
+    """max(3, territories // 3) + the bonus of every continent p holds whole."""
+    K = B.continent_bonus.shape[0]
+    held = np.zeros(K, np.int64)
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] == p:
+            held[B.continent_of[t]] += 1
+    n = max(3, st.n_terr[p] // 3)
+    for k in range(K):
+        if held[k] == B.continent_size[k]:
+            n += B.continent_bonus[k]
+    return n
+
+
+@jit
+def _finish(st, winner, reason):  # pragma: no cover - compiled
+    st.info[I_PHASE] = OVER
+    st.info[I_WINNER] = winner
+    st.info[I_REASON] = reason
+
+
+@jit
+def _begin_turn(st, B, R):  # pragma: no cover - compiled
+    info = st.info
+    if info[I_TURN] >= R[R_MAX_TURNS]:
+        _finish(st, -1, WIN_CAP)
+        return
+    p = info[I_PLAYER]
+    info[I_TURN] += 1
+    info[I_TRADED_TURN] = 0
+    info[I_BONUS_GIVEN] = 0
+    info[I_CONQUERED] = 0
+    info[I_ELIM_PENDING] = 0
+    info[I_AFTER_PLACE] = ATTACK
+    info[I_START_HAND] = _hand_size(st, p)
+    info[I_RESERVE] = _base_reinforcement(st, B, p)
+    info[I_PHASE] = TRADE
+    _log(st.info, st.log, st.armies, BEGIN_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, info[I_RESERVE], -1, -1)
+    if R[R_VARIANT] >= V_MISSION:
+        w, reason = _winner(st, B, R)
+        if w >= 0:
+            _finish(st, w, reason)
+            return
+    if not _has_set(st, B, p):
+        _to_reinforce(st.info)
+
+
+@jit
+def _to_reinforce(info):  # pragma: no cover - compiled
+    info[I_PHASE] = REINFORCE if info[I_RESERVE] > 0 else info[I_AFTER_PLACE]
+
+
+@jit
+def _end_turn(st, B, R):  # pragma: no cover - compiled
+    info = st.info
+    P = R[R_PLAYERS]
+    cur = info[I_PLAYER]
+    q = cur
+    for k in range(1, P + 1):
+        q = (cur + k) % P
+        if st.alive[q] == 1:
+            break
+    if q <= cur:
+        info[I_ROUND] += 1
+    info[I_PLAYER] = q
+    _begin_turn(st, B, R)
+
+
+@jit
+def _holds_continent(st, B, p, k):  # pragma: no cover - compiled
+    for t in range(st.owner.shape[0]):
+        if B.continent_of[t] == k and st.owner[t] != p:
+            return False
+    return True
+
+
+@jit
+def _mission_done(st, B, p):  # pragma: no cover - compiled
+    """Whether seat p's mission (its row of st.mission) is achieved now."""
+    m = st.mission[p]
+    kind = m[M_KIND]
+    if kind == MK_ACHIEVED:
+        return True
+    if kind == MK_DESTROY:
+        return st.alive[m[M_TARGET]] == 0
+    if kind == MK_TERRITORIES:
+        n = 0
+        for t in range(st.owner.shape[0]):
+            if st.owner[t] == p and st.armies[t] >= m[M_MIN]:
+                n += 1
+        return n >= m[M_COUNT]
+    if kind == MK_CONTINENTS:
+        if not (_holds_continent(st, B, p, m[M_C1]) and _holds_continent(st, B, p, m[M_C2])):
+            return False
+        if m[M_THIRD] == 0:
+            return True
+        for k in range(B.continent_bonus.shape[0]):
+            if k != m[M_C1] and k != m[M_C2] and _holds_continent(st, B, p, k):
+                return True
+    return False
+
+
+@jit
+def _capitals_held(st, R, p):  # pragma: no cover - compiled
+    """Enemy capitals p holds (an eliminated player's capital counts for whoever holds it)."""
+    n = 0
+    for q in range(R[R_PLAYERS]):
+        if q != p and st.capital[q] >= 0 and st.owner[st.capital[q]] == p:
+            n += 1
+    return n
+
+
+@jit
+def _winner(st, B, R):  # pragma: no cover - compiled
+    """(seat, reason) if the game is won now, else (-1, 0): the last player standing in every variant;
+    in Secret Mission and Capital Risk also the player to move by their own win condition."""
+    P = R[R_PLAYERS]
+    alive = 0
+    last = -1
+    for p in range(P):
+        if st.alive[p] == 1:
+            alive += 1
+            last = p
+    if alive == 1:
+        return last, WIN_ALL if R[R_VARIANT] != V_TWO_PLAYER else WIN_ELIMINATED
+    p = st.info[I_PLAYER]
+    if R[R_VARIANT] == V_MISSION and _mission_done(st, B, p):
+        return p, WIN_MISSION
+    if R[R_VARIANT] == V_CAPITAL and st.capital[p] >= 0 and st.owner[st.capital[p]] == p \
+            and _capitals_held(st, R, p) >= R[R_CAPITALS_NEEDED]:
+        return p, WIN_CAPITALS
+    return -1, 0
+
+
+@jit
+def _target_lost(st, R, old, p):  # pragma: no cover - compiled
+    """Seat ``old`` was eliminated by p: other players' "destroy old" missions become achieved, or
+    "24 territories", as R[R_TARGET_LOST] says."""
+    for q in range(R[R_PLAYERS]):
+        m = st.mission[q]
+        if q != p and m[M_KIND] == MK_DESTROY and m[M_TARGET] == old:
+            if R[R_TARGET_LOST] == 0:
+                m[M_KIND] = MK_ACHIEVED
+            else:
+                m[M_KIND] = MK_TERRITORIES
+                m[M_COUNT] = 24
+                m[M_MIN] = 1
+
+
+# ---------------------------------------------------------------- legality
+@jit
+def _can_attack(st, B, p, a, b):  # pragma: no cover - compiled
+    return st.owner[a] == p and st.armies[a] >= 2 and st.owner[b] != p and B.adjacency[a, b]
+
+
+@jit
+def _reachable(st, B, p, a, out):  # pragma: no cover - compiled
+    """out[t] = 1 for every territory joined to a by a chain of p's territories (a included)."""
+    T = st.owner.shape[0]
+    out[:] = 0
+    stack = np.empty(T, np.int64)
+    stack[0] = a
+    out[a] = 1
+    n = 1
+    while n > 0:
+        n -= 1
+        t = stack[n]
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if out[u] == 0 and st.owner[u] == p:
+                out[u] = 1
+                stack[n] = u
+                n += 1
+
+
+@jit
+def _fortify_ok(st, B, R, p, a, b):  # pragma: no cover - compiled
+    if a == b or st.owner[a] != p or st.owner[b] != p or st.armies[a] < 2:
+        return False
+    if B.adjacency[a, b]:
+        return True
+    if R[R_FORTIFY] == 1:
+        return False
+    seen = np.zeros(st.owner.shape[0], np.int64)
+    _reachable(st, B, p, a, seen)
+    return seen[b] == 1
+
+
+@jit
+def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
+    """0 if the move is legal now, else the `ERRORS` code saying why not."""
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    T = st.owner.shape[0]
+    C = st.card_owner.shape[0]
+    if phase == OVER:
+        return E_OVER
+    if kind == PLACE:
+        if phase != CLAIM and phase != SETUP_PLACE and phase != REINFORCE:
+            return E_PHASE
+        if a < 0 or a >= T:
+            return E_RANGE
+        if phase == CLAIM:
+            if st.owner[a] != -1:
+                return E_OWNER
+            return OK if b == 1 else E_ARMIES
+        if phase == SETUP_PLACE:
+            if st.owner[a] != info[I_PLACE_FOR]:
+                return E_OWNER
+            return OK if 1 <= b <= info[I_QUOTA] else E_ARMIES
+        if st.owner[a] != p:
+            return E_OWNER
+        return OK if 1 <= b <= info[I_RESERVE] else E_ARMIES
+    if kind == TRADE_SET:
+        if phase != TRADE and phase != ELIM_TRADE:
+            return E_PHASE
+        if a < 0 or a >= C or b < 0 or b >= C or c < 0 or c >= C:
+            return E_RANGE
+        if a == b or b == c or a == c or st.card_owner[a] != p or st.card_owner[b] != p or st.card_owner[c] != p:
+            return E_SET
+        return OK if _set_kind(B, a, b, c) >= 0 else E_SET
+    if kind == PASS:
+        if phase != TRADE:
+            return E_PHASE
+        if info[I_START_HAND] >= R[R_FORCED] and info[I_TRADED_TURN] == 0:
+            return E_FORCED
+        return OK
+    if kind == ATTACK_MOVE:
+        if phase != ATTACK:
+            return E_PHASE
+        if a < 0 or a >= T or b < 0 or b >= T:
+            return E_RANGE
+        if st.owner[a] != p or st.owner[b] == p:
+            return E_ATTACK
+        if not B.adjacency[a, b]:
+            return E_ADJ
+        if st.armies[a] < 2:
+            return E_ATTACK
+        if c < 1 or c > min(R[R_ADICE], st.armies[a] - 1):
+            return E_DICE
+        if d < 0 or d > min(R[R_DDICE], st.armies[b]):
+            return E_DICE
+        return OK
+    if kind == OCCUPY_MOVE:
+        if phase != OCCUPY:
+            return E_PHASE
+        return OK if 0 <= a <= st.armies[info[I_OCC_FROM]] - 1 else E_ARMIES
+    if kind == END_ATTACK:
+        return OK if phase == ATTACK else E_PHASE
+    if kind == FORTIFY_MOVE:
+        if phase != FORTIFY:
+            return E_PHASE
+        if a < 0 or a >= T or b < 0 or b >= T:
+            return E_RANGE
+        if a == b:
+            return E_SAME
+        if st.owner[a] != p or st.owner[b] != p:
+            return E_OWNER
+        if c < 1 or c > st.armies[a] - 1:
+            return E_ARMIES
+        if not _fortify_ok(st, B, R, p, a, b):
+            return E_ADJ if R[R_FORTIFY] == 1 else E_CONNECT
+        return OK
+    if kind == END_TURN:
+        return OK if phase == FORTIFY else E_PHASE
+    if kind == CAPITAL_PICK:
+        if phase != CAPITAL:
+            return E_PHASE
+        if a < 0 or a >= T:
+            return E_RANGE
+        return OK if st.owner[a] == p else E_OWNER
+    return E_PHASE
+
+
+# ---------------------------------------------------------------- playing a move
+@jit
+def _after_occupy(info):  # pragma: no cover - compiled
+    if info[I_ELIM_PENDING] == 1:
+        info[I_ELIM_PENDING] = 0
+        info[I_AFTER_PLACE] = ATTACK
+        info[I_PHASE] = ELIM_TRADE
+    else:
+        info[I_PHASE] = ATTACK
+
+
+@inline_jit
+def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
+    """Play a move that `_check` accepted."""
+    # the arrays used on every move, taken out of the State once: unless the state is borrowed (it is in
+    # the game loop, not in `Game.step`), numba increfs and decrefs (atomically) an array at each ``st.x``
+    # it evaluates in branching code, which cost more than the move itself. Inlined into the game loop.
+    info = st.info
+    owner = st.owner
+    armies = st.armies
+    n_terr = st.n_terr
+    p = info[I_PLAYER]
+    phase = info[I_PHASE]
+    info[I_MOVES] += 1
+    if kind == PLACE:
+        armies[a] += b
+        if phase == CLAIM:
+            owner[a] = p
+            n_terr[p] += 1
+            st.to_place[p] -= 1
+            _log(st.info, st.log, armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            if n_terr.sum() == owner.shape[0]:
+                _setup_next(st, B, R, True)
+            else:
+                info[I_PLAYER] = (p + 1) % R[R_PLAYERS]
+        elif phase == SETUP_PLACE:
+            st.to_place[info[I_PLACE_FOR]] -= b
+            info[I_QUOTA] -= b
+            _log(st.info, st.log, armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            if info[I_QUOTA] == 0:
+                _setup_next(st, B, R, info[I_PLACE_FOR] == p)
+        else:
+            info[I_RESERVE] -= b
+            _log(st.info, st.log, armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            if info[I_RESERVE] == 0:
+                info[I_PHASE] = info[I_AFTER_PLACE]
+    elif kind == TRADE_SET:
+        _trade(st, B, R, a, b, c)
+        if phase == ELIM_TRADE:
+            if _hand_size(st, p) <= R[R_ELIM_KEEP]:
+                _to_reinforce(st.info)
+        elif not _has_set(st, B, p):
+            _to_reinforce(st.info)
+    elif kind == PASS:
+        _log(st.info, st.log, armies, PASS, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _to_reinforce(st.info)
+    elif kind == ATTACK_MOVE:
+        nd = d if d > 0 else min(R[R_DDICE], armies[b])
+        na = c
+        k = min(na, nd)
+        lose = roll_losses(CUT, na, nd, _bits53(st.rng))
+        armies[a] -= lose
+        armies[b] -= k - lose
+        elim = -1
+        moved = 0
+        if armies[b] == 0:
+            moved = na
+            old = owner[b]
+            owner[b] = p
+            n_terr[old] -= 1
+            n_terr[p] += 1
+            armies[b] = na
+            armies[a] -= na
+            info[I_CONQUERED] += 1
+            info[I_OCC_FROM] = a
+            info[I_OCC_TO] = b
+            if n_terr[old] == 0:
+                st.alive[old] = 0
+                elim = old
+                if old < R[R_PLAYERS]:
+                    for card in range(st.card_owner.shape[0]):
+                        if st.card_owner[card] == old:
+                            st.card_owner[card] = p
+                    if _hand_size(st, p) >= R[R_ELIM_TRADE]:
+                        info[I_ELIM_PENDING] = 1
+                    if R[R_VARIANT] == V_MISSION:
+                        _target_lost(st, R, old, p)
+        _log(st.info, st.log, armies, ATTACK_MOVE, a, b, moved, na, nd, lose, k - lose, -1, -1, -1, 0, -1, elim)
+        if moved > 0:
+            w, reason = _winner(st, B, R)
+            if w >= 0:
+                _finish(st, w, reason)
+            elif armies[a] > 1:
+                info[I_PHASE] = OCCUPY
+            else:
+                _after_occupy(st.info)
+    elif kind == OCCUPY_MOVE:
+        src = info[I_OCC_FROM]
+        dst = info[I_OCC_TO]
+        armies[src] -= a
+        armies[dst] += a
+        _log(st.info, st.log, armies, OCCUPY_MOVE, src, dst, a, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _after_occupy(st.info)
+    elif kind == END_ATTACK:
+        card = -1
+        if info[I_CONQUERED] > 0:
+            card = _draw(st, p)
+        _log(st.info, st.log, armies, END_ATTACK, -1, -1, 0, 0, 0, 0, 0, card, -1, -1, 0, -1, -1)
+        info[I_PHASE] = FORTIFY
+    elif kind == FORTIFY_MOVE:
+        armies[a] -= c
+        armies[b] += c
+        _log(st.info, st.log, armies, FORTIFY_MOVE, a, b, c, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        if R[R_VARIANT] == V_MISSION and _mission_done(st, B, p):
+            _finish(st, p, WIN_MISSION)  # still this player's turn: the fortification completed it
+        else:
+            _end_turn(st, B, R)
+    elif kind == END_TURN:
+        _log(st.info, st.log, armies, END_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        _end_turn(st, B, R)
+    elif kind == CAPITAL_PICK:
+        st.capital[p] = a
+        _log(st.info, st.log, armies, CAPITAL_PICK, -1, a, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+        if p == R[R_PLAYERS] - 1:
+            _reveal_capitals(st, B, R)
+        else:
+            info[I_PLAYER] = p + 1
+    if R[R_VARIANT] == V_MISSION and info[I_PHASE] != OVER and info[I_TURN] > 0 and info[I_PLAYER] == p \
+            and kind != ATTACK_MOVE and kind != CAPITAL_PICK and _mission_done(st, B, p):
+        _finish(st, p, WIN_MISSION)  # a placement, trade bonus, occupation or fortification completed it
+
+
+# ---------------------------------------------------------------- legal-move masks
+@jit
+def _legal_masks(st, B, R, place, attack, fortify):  # pragma: no cover - compiled
+    """Fill the masks of the current phase: place[T], attack[T, T] (from, to), fortify[T, T]."""
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    T = st.owner.shape[0]
+    place[:] = False
+    attack[:, :] = False
+    fortify[:, :] = False
+    if phase == CLAIM:
+        for t in range(T):
+            place[t] = st.owner[t] == -1
+    elif phase == SETUP_PLACE:
+        for t in range(T):
+            place[t] = st.owner[t] == info[I_PLACE_FOR]
+    elif phase == REINFORCE or phase == CAPITAL:
+        for t in range(T):
+            place[t] = st.owner[t] == p
+    elif phase == ATTACK:
+        for t in range(T):
+            if st.owner[t] == p and st.armies[t] >= 2:
+                for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+                    u = B.nbr_idx[i]
+                    attack[t, u] = st.owner[u] != p
+    elif phase == FORTIFY:
+        seen = np.zeros(T, np.int64)
+        for t in range(T):
+            if st.owner[t] == p and st.armies[t] >= 2:
+                if R[R_FORTIFY] == 1:
+                    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+                        u = B.nbr_idx[i]
+                        fortify[t, u] = st.owner[u] == p
+                else:
+                    _reachable(st, B, p, t, seen)
+                    for u in range(T):
+                        fortify[t, u] = seen[u] == 1 and u != t

@@ -1,0 +1,456 @@
+"""Play one game move by move from Python, or to the end with compiled bots.
+
+This module owns `Game` (the step-by-step API: inspect the state, list legal moves, play a move, ask a
+built-in bot for its move, plug in a Python bot), `Move`, `play_game` (one compiled game with its event
+log) and the compiled game loop `_play` that `riskstats.runs.selfplay` runs in parallel. Every rule is
+`riskstats.game.engine`'s: `Game.step` calls the same compiled `_check` and `_apply` as the fast loop, so a
+game played here move by move with built-in bots is identical to the compiled one with the same seed.
+
+A Python bot is any callable ``bot(view) -> Move``; `Game.play` hands it a `GameView`: the game as the
+player to move may see it (``view.state`` with the other players' missions, unrevealed capital picks, the
+draw pile's order and the random stream masked; ``view.legal_mask()``, ``view.legal_moves()``,
+``view.check(move)``). Python bots run at Python speed.
+
+>>> game = Game(players=3, seed=1)
+>>> game.phase, game.player
+('claim', 0)
+>>> game.step(game.bot_move("aggressive"))
+>>> result = game.play(["aggressive", "continent", "defensive"])
+>>> game.over and (game.winner >= 0 or game.truncated)
+True
+"""
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+
+from riskstats._numba import borrow, jit
+from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.board import Board, classic_board
+from riskstats.game.bots import _bot_move, bot_spec
+from riskstats.game.engine import ERRORS, _apply, _check, _init, _legal_masks
+from riskstats.game.rules import GameRules
+from riskstats.game.state import (
+    ATTACK_MOVE,
+    CAPITAL_PICK,
+    END_ATTACK,
+    END_TURN,
+    FORTIFY_MOVE,
+    I_DECK_N,
+    I_LOG_N,
+    I_MOVES,
+    I_OCC_FROM,
+    I_PHASE,
+    I_PLAYER,
+    I_QUOTA,
+    I_REASON,
+    I_RESERVE,
+    I_ROUND,
+    I_START_HAND,
+    I_TRADED_TURN,
+    I_TURN,
+    I_WINNER,
+    LOG_COLS,
+    M_CARD,
+    MOVES,
+    OCCUPY_MOVE,
+    OVER,
+    PASS,
+    PHASES,
+    PLACE,
+    REASONS,
+    TRADE_SET,
+    State,
+    _new_state,
+)
+
+WIN_TABLE_SIZE = 200
+"""Bots look up P(conquer) for up to this many attackers and defenders (larger stacks are clamped)."""
+MAX_MOVES = 5_000_000
+"""A compiled game stops (truncated) after this many moves, whatever the turn cap."""
+
+
+class Move(NamedTuple):
+    """One move ``(kind, a, b, c, d)``; see `riskstats.game.state` for what a..d mean per kind."""
+
+    kind: int
+    a: int = 0
+    b: int = 0
+    c: int = 0
+    d: int = 0
+
+    @classmethod
+    def place(cls, territory: int, armies: int = 1):
+        return cls(PLACE, territory, armies)
+
+    @classmethod
+    def trade(cls, c1: int, c2: int, c3: int):
+        return cls(TRADE_SET, c1, c2, c3)
+
+    @classmethod
+    def pass_(cls):
+        return cls(PASS)
+
+    @classmethod
+    def attack(cls, src: int, dst: int, dice: int, defender_dice: int = 0):
+        return cls(ATTACK_MOVE, src, dst, dice, defender_dice)
+
+    @classmethod
+    def occupy(cls, extra: int):
+        return cls(OCCUPY_MOVE, extra)
+
+    @classmethod
+    def end_attack(cls):
+        return cls(END_ATTACK)
+
+    @classmethod
+    def fortify(cls, src: int, dst: int, armies: int):
+        return cls(FORTIFY_MOVE, src, dst, armies)
+
+    @classmethod
+    def end_turn(cls):
+        return cls(END_TURN)
+
+    @classmethod
+    def capital(cls, territory: int):
+        return cls(CAPITAL_PICK, territory)
+
+    def __str__(self):
+        return f"{MOVES[self.kind]}({self.a}, {self.b}, {self.c}, {self.d})"
+
+
+@cache
+def _tables(rules: GameRules):
+    """The one-roll sampling table CUT (`riskstats.odds.simulate.sampling_table`) and the bots' P(conquer)
+    table V for these dice rules."""
+    from riskstats.odds.battle import win_values
+    from riskstats.odds.simulate import sampling_table
+
+    cut = sampling_table(rules.dice)
+    V = win_values(rules.dice, WIN_TABLE_SIZE, WIN_TABLE_SIZE)
+    cut.flags.writeable = False
+    V.flags.writeable = False
+    return cut, V
+
+
+@jit
+def _play(st, B, R, CUT, V, bots, params, check):  # pragma: no cover - compiled
+    """Play with built-in bots until the game ends: 0; an `ERRORS` code if ``check`` caught an illegal
+    move (not played); -1 if the event log is nearly full (grow it and call again)."""
+    # borrowed views: the caller holds these arrays throughout, and each move passes them down a few
+    # calls (`_bot_move` and `_apply` are inlined here, so their own arguments cost nothing either)
+    st, B, R, CUT, V, bots, params = borrow((st, B, R, CUT, V, bots, params))
+    info = st.info
+    while info[I_PHASE] != OVER:
+        if info[I_MOVES] >= MAX_MOVES:
+            info[I_PHASE] = OVER
+            info[I_WINNER] = -1
+            info[I_REASON] = 3
+            break
+        if st.log.shape[0] > 0 and info[I_LOG_N] + 64 > st.log.shape[0]:
+            return -1
+        p = info[I_PLAYER]
+        kind, a, b, c, d = _bot_move(st, B, R, V, bots[p], params[p])
+        if check:
+            error = _check(st, B, R, kind, a, b, c, d)
+            if error != 0:
+                return error
+        _apply(st, B, R, CUT, kind, a, b, c, d)
+    return 0
+
+
+def _bot_arrays(bots, players: int):
+    ids = np.zeros(players, np.int64)
+    params = np.zeros((players, 4))
+    for p in range(players):
+        spec = bots[p % len(bots)]
+        name, values = (spec, None) if isinstance(spec, str) else spec
+        ids[p], params[p] = bot_spec(name, values)
+    return ids, params
+
+
+class Game:
+    """One game, played move by move (see the module docstring).
+
+    Parameters
+    ----------
+    players : int
+        3-6 for classic, 2 for the two-player variant.
+    rules : GameRules, optional
+    board : Board, optional
+        The classic board by default; any board from `riskstats.game.board.load_board`.
+    seed : int
+        The game's seed (a uint64); the whole game is a function of it and the moves chosen.
+    log : bool
+        Keep the event log (`events`).
+    """
+
+    def __init__(self, players: int = 4, rules: GameRules | None = None, *, board: Board | None = None,
+                 seed: int = 0, log: bool = True):
+        self.rules = rules or GameRules()
+        if not isinstance(self.rules, GameRules):
+            raise RiskstatsError(f"rules must be a GameRules, got {self.rules!r}")
+        self.board = board or classic_board()
+        self.players = self.rules.check_players(players, self.board)
+        self.seed = check_int("seed", seed, 0, 2**64 - 1)
+        self._R = self.rules.vector(self.players, self.board)
+        self._cut, self._V = _tables(self.rules)
+        seats = self.players + (1 if self.rules.has_neutral else 0)
+        self.state = _new_state(self.board.n_territories, self.board.n_cards, seats, 4096 if log else 0)
+        _init(self.state, self.board.arrays, self._R, np.uint64(self.seed))
+
+    # ------------------------------------------------------------ inspecting
+    @property
+    def phase(self) -> str:
+        return PHASES[self.state.info[I_PHASE]]
+
+    @property
+    def player(self) -> int:
+        return int(self.state.info[I_PLAYER])
+
+    @property
+    def turn(self) -> int:
+        return int(self.state.info[I_TURN])
+
+    @property
+    def round(self) -> int:
+        return int(self.state.info[I_ROUND])
+
+    @property
+    def over(self) -> bool:
+        return self.state.info[I_PHASE] == OVER
+
+    @property
+    def winner(self) -> int:
+        """The winning seat, or -1 (running or truncated)."""
+        return int(self.state.info[I_WINNER])
+
+    @property
+    def truncated(self) -> bool:
+        return self.over and self.winner < 0
+
+    @property
+    def reason(self) -> str:
+        return REASONS[self.state.info[I_REASON]]
+
+    def hand(self, seat: int | None = None) -> list[int]:
+        """Cards held by a seat (default: the player to move)."""
+        seat = self.player if seat is None else seat
+        return np.flatnonzero(self.state.card_owner == seat).tolist()
+
+    def territories(self):
+        """A DataFrame: one row per territory with its continent, owner and armies."""
+        import pandas as pd
+
+        b = self.board
+        return pd.DataFrame({"territory": b.territories,
+                             "continent": [b.continents[k] for k in b.arrays.continent_of],
+                             "owner": self.state.owner.copy(), "armies": self.state.armies.copy()})
+
+    def legal_mask(self) -> dict:
+        """The legal-move masks of the current phase.
+
+        ``place[T]``, ``attack[T, T]`` (from, to) and ``fortify[T, T]``; ``sets``: the valid sets of the
+        player's cards; ``can_pass``: whether trading may stop; ``occupy``: (least, most) extra armies.
+        """
+        T = self.board.n_territories
+        place = np.zeros(T, np.bool_)
+        attack = np.zeros((T, T), np.bool_)
+        fortify = np.zeros((T, T), np.bool_)
+        _legal_masks(self.state, self.board.arrays, self._R, place, attack, fortify)
+        phase = self.phase
+        sets = []
+        if phase in ("trade", "elim_trade"):
+            hand = self.hand()
+            sets = [(a, b, c) for i, a in enumerate(hand) for j, b in enumerate(hand[i + 1:], i + 1)
+                    for c in hand[j + 1:] if self.check(Move.trade(a, b, c)) == ""]
+        info = self.state.info
+        can_pass = phase == "trade" and self.check(Move.pass_()) == ""
+        occupy = (0, int(self.state.armies[info[I_OCC_FROM]] - 1)) if phase == "occupy" else None
+        return {"phase": phase, "place": place, "attack": attack, "fortify": fortify, "sets": sets,
+                "can_pass": can_pass, "occupy": occupy,
+                "forced_trade": bool(info[I_START_HAND] >= self.rules.forced_trade_at and info[I_TRADED_TURN] == 0)}
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move now (attacks with every dice count, the defender rolling its most)."""
+        m = self.legal_mask()
+        st = self.state
+        phase = m["phase"]
+        moves = []
+        if phase == "capital":
+            moves = [Move.capital(int(t)) for t in np.flatnonzero(m["place"])]
+        elif phase in ("claim", "setup_place", "reinforce"):
+            most = 1 if phase == "claim" else int(st.info[I_QUOTA] if phase == "setup_place" else st.info[I_RESERVE])
+            moves = [Move.place(int(t), n) for t in np.flatnonzero(m["place"]) for n in range(1, most + 1)]
+        elif phase in ("trade", "elim_trade"):
+            moves = [Move.trade(*s) for s in m["sets"]] + ([Move.pass_()] if m["can_pass"] else [])
+        elif phase == "attack":
+            adice = self.rules.dice.attacker_dice
+            moves = [Move.attack(int(a), int(b), n) for a, b in np.argwhere(m["attack"])
+                     for n in range(1, min(adice, int(st.armies[a]) - 1) + 1)] + [Move.end_attack()]
+        elif phase == "occupy":
+            moves = [Move.occupy(n) for n in range(m["occupy"][1] + 1)]
+        elif phase == "fortify":
+            moves = [Move.fortify(int(a), int(b), n) for a, b in np.argwhere(m["fortify"])
+                     for n in range(1, int(st.armies[a]))] + [Move.end_turn()]
+        return moves
+
+    def missions(self) -> list[str]:
+        """Each seat's mission card by name ([] outside Secret Mission). Secret: for reports, not bots."""
+        cards = self.state.mission[:self.players, M_CARD]
+        return [self.board.mission_name(int(c), s) for s, c in enumerate(cards) if c >= 0]
+
+    def mission(self, seat: int | None = None) -> str:
+        """One seat's mission by name (default: the player to move); "" outside Secret Mission."""
+        seat = self.player if seat is None else seat
+        card = int(self.state.mission[seat, M_CARD])
+        return self.board.mission_name(card, seat) if card >= 0 else ""
+
+    @property
+    def capitals(self) -> list[int]:
+        """Each seat's capital territory (-1: none yet); unrevealed picks show once every seat has picked."""
+        if self.phase == "capital":
+            return [-1] * self.players
+        return self.state.capital[:self.players].tolist()
+
+    def view(self) -> GameView:
+        """The game as the player to move may see it (what `play` hands a Python bot)."""
+        return GameView(self)
+
+    def check(self, move) -> str:
+        """"" if the move is legal now, else why not."""
+        move = Move(*move)
+        return ERRORS[_check(self.state, self.board.arrays, self._R, *map(int, move))]
+
+    # ------------------------------------------------------------ playing
+    def step(self, move) -> None:
+        """Play one move; an illegal move raises `RiskstatsError` saying why and changes nothing."""
+        move = Move(*(int(x) for x in move))
+        reason = self.check(move)
+        if reason:
+            raise RiskstatsError(f"illegal move {move} in phase {self.phase!r}: {reason}")
+        self._grow_log()
+        _apply(self.state, self.board.arrays, self._R, self._cut, *move)
+
+    def bot_move(self, bot: str, params=None) -> Move:
+        """The move a built-in bot would play now (it may draw from the game's random stream)."""
+        bot_id, values = bot_spec(bot, params)
+        return Move(*(int(x) for x in _bot_move(self.state, self.board.arrays, self._R, self._V, bot_id, values)))
+
+    def play(self, bots, max_moves: int | None = None) -> Game:
+        """Play on until the game ends (or ``max_moves`` more moves). ``bots``: one per seat, each a
+        built-in bot name, a (name, params) pair, or a Python callable ``bot(game) -> Move``."""
+        bots = list(bots)
+        if not bots:
+            raise RiskstatsError("play needs at least one bot")
+        seats = [bots[p % len(bots)] for p in range(self.players)]
+        if all(not callable(b) for b in seats) and max_moves is None:
+            ids, params = _bot_arrays(seats, self.players)
+            while not self.over:
+                self._grow_log()
+                error = _play(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params, True)
+                if error > 0:
+                    raise RiskstatsError(f"a built-in bot chose an illegal move: {ERRORS[error]}")
+            return self
+        for _ in range(max_moves if max_moves is not None else MAX_MOVES):
+            if self.over:
+                break
+            bot = seats[self.player]
+            if callable(bot):
+                move = bot(self.view())
+            else:
+                name, values = (bot, None) if isinstance(bot, str) else bot
+                move = self.bot_move(name, values)
+            self.step(move)
+        return self
+
+    def _grow_log(self) -> None:
+        log = self.state.log
+        if log.shape[0] == 0:
+            return
+        need = self.state.info[I_LOG_N] + 64
+        if need > log.shape[0]:
+            bigger = np.zeros((max(need, 2 * log.shape[0]), log.shape[1]), np.int64)
+            bigger[:log.shape[0]] = log
+            self.state = self.state._replace(log=bigger)
+
+    # ------------------------------------------------------------ the record
+    def events(self):
+        """The event log as a DataFrame (columns: `riskstats.game.state.LOG_COLS`, plus names)."""
+        return events_frame(self.state, self.board)
+
+    def result(self) -> dict:
+        info = self.state.info
+        result = {"winner": self.winner, "turns": int(info[I_TURN]), "rounds": int(info[I_ROUND]),
+                  "truncated": self.truncated, "win_reason": self.reason, "seed": self.seed,
+                  "cards_in_deck": int(info[I_DECK_N])}
+        if self.rules.variant == "mission":
+            result["missions"] = ",".join(self.missions())
+        if self.rules.variant == "capital":
+            result["capitals"] = self.capitals
+        return result
+
+
+class GameView:
+    """A `Game` as the player to move may see it: what a Python bot gets.
+
+    ``state`` is a copy with the secrets of others masked: every other seat's mission row is -1, capital
+    picks are -1 until every seat has picked, the draw pile's order (``deck``) and the random stream
+    (``rng``) are zeroed and the event log is left out. ``hand()`` and ``mission`` are the viewer's own.
+    """
+
+    def __init__(self, game: Game):
+        self._game = game
+        self.seat = game.player
+        st = game.state
+        mission = np.full_like(st.mission, -1)
+        mission[self.seat] = st.mission[self.seat]
+        capital = np.full_like(st.capital, -1)
+        if game.phase == "capital":
+            capital[self.seat] = st.capital[self.seat]
+        else:
+            capital[:] = st.capital
+        self.state = st._replace(owner=st.owner.copy(), armies=st.armies.copy(), card_owner=st.card_owner.copy(),
+                                 deck=np.zeros_like(st.deck), alive=st.alive.copy(), n_terr=st.n_terr.copy(),
+                                 to_place=st.to_place.copy(), info=st.info.copy(), rng=np.zeros_like(st.rng),
+                                 log=st.log[:0].copy(), mission=mission, capital=capital)
+        self.rules, self.board, self.players = game.rules, game.board, game.players
+        self.phase, self.player, self.turn, self.round = game.phase, game.player, game.turn, game.round
+
+    @property
+    def mission(self) -> str:
+        return self._game.mission(self.seat)
+
+    def hand(self) -> list[int]:
+        return self._game.hand(self.seat)
+
+    def legal_mask(self) -> dict:
+        return self._game.legal_mask()
+
+    def legal_moves(self) -> list[Move]:
+        return self._game.legal_moves()
+
+    def check(self, move) -> str:
+        return self._game.check(move)
+
+
+def events_frame(state: State, board: Board):
+    """The event log of a state as a DataFrame; phase and move as names."""
+    import pandas as pd
+
+    n = int(state.info[I_LOG_N])
+    if n > state.log.shape[0]:
+        raise RiskstatsError(f"the event log overflowed ({n} rows, room for {state.log.shape[0]})")
+    frame = pd.DataFrame(state.log[:n], columns=list(LOG_COLS))
+    frame["phase"] = [PHASES[k] for k in frame["phase"]]
+    frame["move"] = [MOVES[k] for k in frame["move"]]
+    return frame
+
+
+def play_game(players: int = 4, bots=("random",), rules: GameRules | None = None, *, seed: int = 0,
+              board: Board | None = None, log: bool = True) -> Game:
+    """Play one whole game with built-in bots (compiled), keeping its event log; returns the `Game`."""
+    game = Game(players, rules, board=board, seed=seed, log=log)
+    return game.play(bots)

@@ -1,0 +1,204 @@
+"""The rule options of a full game (RULES.md), as one frozen config recorded with every game.
+
+This module owns `GameRules`, its validation, the starting armies of a game, the card-set values and
+the int64 vector the kernels read (`GameRules.vector`). It does not own the dice rule
+(`riskstats.odds.dice`, carried here as ``dice``) or the game loop (`riskstats.game.engine`).
+
+Variants: ``"classic"`` (3-6 players on the classic board; win by owning every territory),
+``"two-player"`` (two players and a 40-army neutral, or 50 armies each and no neutral with
+``two_player_classic_50``; win by eliminating the opponent), ``"mission"`` (Secret Mission: win by
+achieving your mission card at any moment of your own turn) and ``"capital"`` (Capital Risk: win by
+holding every enemy capital, or ``capital_short``: 2 of them with 3-4 players, 3 with 5-6, while holding
+your own). The rulebooks give Secret Mission and Capital for 3-5 players; 6 are allowed here too (the
+classic board has six colours). In every variant a player left alone on the board wins
+("all_territories").
+
+>>> GameRules().set_values(8)
+[4, 6, 8, 10, 12, 15, 20, 25]
+>>> GameRules(escalation="fixed").fixed_values
+(4, 6, 8, 10)
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from riskstats.errors import RiskstatsError, check_int
+from riskstats.odds.dice import DiceRules
+
+VARIANTS = ("classic", "two-player", "mission", "capital")
+V_CLASSIC, V_TWO_PLAYER, V_MISSION, V_CAPITAL = range(len(VARIANTS))
+"""R[R_VARIANT]: the variant's index in VARIANTS."""
+MISSION_DECKS = ("standard", "european")
+TARGET_LOST = ("achieved", "24_territories")
+CAPITALS_SHORT = {3: 2, 4: 2, 5: 3, 6: 3}
+"""Enemy capitals to hold in the short Capital game, by player count (RULES.md: 4 -> 2, 5 -> 3)."""
+SETUPS = ("choice", "deal")
+ESCALATIONS = ("progressive", "fixed", "none")
+TERRITORY_BONUSES = ("per_turn", "per_set", "off")
+FORTIFY = ("connected", "adjacent")
+PROGRESSIVE = (4, 6, 8, 10, 12, 15)
+"""The first progressive set values; then +5 each (20, 25, ...)."""
+
+# indices into GameRules.vector(players)
+R_VARIANT, R_PLAYERS, R_NEUTRAL, R_SETUP, R_INTERLEAVED, R_ESCALATION, R_BONUS, R_FORTIFY, \
+    R_MAX_TURNS, R_ADICE, R_DDICE, R_START, R_NEUTRAL_ARMIES, R_FORCED, R_ELIM_TRADE, R_ELIM_KEEP, \
+    R_FIX_INF, R_FIX_CAV, R_FIX_ART, R_FIX_MIX, R_SEATS, R_MISSION_DECK, R_TARGET_LOST, R_CAPITALS_NEEDED, \
+    R_SIZE = range(25)
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """Every rule option of a game (defaults: RULES.md's).
+
+    Parameters
+    ----------
+    variant : {"classic", "two-player", "mission", "capital"}
+    setup : {"choice", "deal"} or None
+        Claim territories by choice, or deal them at random. None: the variant's default (choice for
+        classic and capital, deal for mission; the two-player game with a neutral always deals three piles).
+    two_player_classic_50 : bool
+        Two-player game with 50 armies each and no neutral (rulebook 001).
+    neutral_interleaved : bool
+        Two-player setup: one neutral army after each own placement (1993 rulebook) instead of all
+        neutral armies after the players'.
+    escalation : {"progressive", "fixed", "none"}
+        Set values: 4, 6, 8, 10, 12, 15, 20, 25, ... counted over all players; fixed values per set
+        type (``fixed_values``: three infantry, three cavalry, three artillery, one of each; a set with
+        a wild is worth the best set it can stand for); or "none": every set is worth 4.
+    territory_bonus : {"per_turn", "per_set", "off"}
+        +2 armies on a traded card's territory you occupy: at most once per turn, once per set, or never.
+    fortify : {"connected", "adjacent"}
+    max_turns : int
+        Turn cap: a game still running after this many turns ends truncated, with no winner.
+    forced_trade_at : int
+        A player starting a turn with at least this many cards must trade a set (5).
+    elimination_trade_at, elimination_keep : int
+        After taking an eliminated player's cards, a player holding at least ``elimination_trade_at``
+        (6) trades at once until holding ``elimination_keep`` (4) or fewer.
+    dice : DiceRules
+    mission_deck : {"standard", "european"}
+        Secret Mission: the 12-card US deck, or the 14-card European deck (adds "Europe + Australia + any
+        third continent" and "Europe + South America + any third continent").
+    mission_target_lost : {"achieved", "24_territories"}
+        Secret Mission: when another player eliminates your "destroy" target, your mission counts as
+        achieved (US rule: you win at the start of your next turn, if the game is still on) or becomes
+        "conquer 24 territories". Eliminating your target yourself always achieves it.
+    capital_short : bool
+        Capital Risk: win by holding `CAPITALS_SHORT` enemy capitals instead of all of them.
+    """
+
+    variant: str = "classic"
+    setup: str | None = None
+    two_player_classic_50: bool = False
+    neutral_interleaved: bool = False
+    escalation: str = "progressive"
+    fixed_values: tuple = (4, 6, 8, 10)
+    territory_bonus: str = "per_turn"
+    fortify: str = "connected"
+    max_turns: int = 1000
+    forced_trade_at: int = 5
+    elimination_trade_at: int = 6
+    elimination_keep: int = 4
+    dice: DiceRules = field(default_factory=DiceRules)
+    mission_deck: str = "standard"
+    mission_target_lost: str = "achieved"
+    capital_short: bool = False
+
+    def __post_init__(self):
+        for name, allowed in (("variant", VARIANTS), ("escalation", ESCALATIONS),
+                              ("territory_bonus", TERRITORY_BONUSES), ("fortify", FORTIFY),
+                              ("mission_deck", MISSION_DECKS), ("mission_target_lost", TARGET_LOST)):
+            if getattr(self, name) not in allowed:
+                raise RiskstatsError(f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
+        if self.capital_short and self.variant != "capital":
+            raise RiskstatsError("capital_short needs variant='capital'")
+        if self.setup is not None and self.setup not in SETUPS:
+            raise RiskstatsError(f"setup must be one of {', '.join(SETUPS)}, got {self.setup!r}")
+        if self.two_player_classic_50 and self.variant != "two-player":
+            raise RiskstatsError("two_player_classic_50 needs variant='two-player'")
+        if len(self.fixed_values) != 4:
+            raise RiskstatsError("fixed_values needs 4 values: infantry, cavalry, artillery, one of each")
+        for v in self.fixed_values:
+            check_int("fixed set value", v, 0, 10_000)
+        check_int("max_turns", self.max_turns, 1, 10_000_000)
+        check_int("forced_trade_at", self.forced_trade_at, 3, 100)
+        check_int("elimination_keep", self.elimination_keep, 2, 100)
+        check_int("elimination_trade_at", self.elimination_trade_at, self.elimination_keep + 1, 100)
+        if not isinstance(self.dice, DiceRules):
+            raise RiskstatsError(f"dice must be a DiceRules, got {self.dice!r}")
+
+    @property
+    def has_neutral(self) -> bool:
+        return self.variant == "two-player" and not self.two_player_classic_50
+
+    @property
+    def setup_mode(self) -> str:
+        if self.has_neutral:
+            return "deal"
+        return self.setup or ("deal" if self.variant == "mission" else "choice")
+
+    def check_players(self, players: int, board) -> int:
+        """Validate a player count for these rules and this board."""
+        if self.variant == "two-player":
+            if players != 2:
+                raise RiskstatsError(f"the two-player variant needs 2 players, got {players}")
+            return 2
+        counts = sorted(k for k in board.starting_armies if k >= 3)
+        if not counts:
+            raise RiskstatsError(f"board {board.name!r} has no starting armies for 3 or more players")
+        players = check_int("players", players, counts[0], counts[-1])
+        if players not in board.starting_armies:
+            raise RiskstatsError(f"board {board.name!r} has no starting armies for {players} players")
+        if board.n_territories < players:
+            raise RiskstatsError(f"{players} players need at least {players} territories")
+        if self.variant == "mission":
+            board.mission_table(self.mission_deck, players)  # raises if the board has too few cards
+        return players
+
+    def starting_armies(self, players: int, board) -> int:
+        if self.two_player_classic_50:
+            return 50
+        return board.starting_armies[players]
+
+    def set_values(self, n: int) -> list[int]:
+        """Progressive values of the first n sets traded (all players together)."""
+        return [_progressive(k) for k in range(n)]
+
+    def vector(self, players: int, board) -> np.ndarray:
+        """The int64 rule vector the kernels read (indices ``R_*``)."""
+        r = np.zeros(R_SIZE, dtype=np.int64)
+        r[R_VARIANT] = VARIANTS.index(self.variant)
+        r[R_PLAYERS] = players
+        r[R_NEUTRAL] = players if self.has_neutral else -1
+        r[R_SEATS] = players + 1 if self.has_neutral else players
+        r[R_SETUP] = SETUPS.index(self.setup_mode)
+        r[R_INTERLEAVED] = self.neutral_interleaved
+        r[R_ESCALATION] = ESCALATIONS.index(self.escalation)
+        r[R_BONUS] = TERRITORY_BONUSES.index(self.territory_bonus)
+        r[R_FORTIFY] = FORTIFY.index(self.fortify)
+        r[R_MAX_TURNS] = self.max_turns
+        r[R_ADICE] = self.dice.attacker_dice
+        r[R_DDICE] = self.dice.defender_dice
+        r[R_START] = self.starting_armies(players, board)
+        r[R_NEUTRAL_ARMIES] = board.neutral_armies if self.has_neutral else 0
+        r[R_FORCED] = self.forced_trade_at
+        r[R_ELIM_TRADE] = self.elimination_trade_at
+        r[R_ELIM_KEEP] = self.elimination_keep
+        r[R_FIX_INF:R_FIX_MIX + 1] = self.fixed_values
+        r[R_MISSION_DECK] = MISSION_DECKS.index(self.mission_deck)
+        r[R_TARGET_LOST] = TARGET_LOST.index(self.mission_target_lost)
+        r[R_CAPITALS_NEEDED] = CAPITALS_SHORT.get(players, players - 1) if self.capital_short else players - 1
+        return r
+
+    def as_dict(self) -> dict:
+        """The options as plain JSON-able values (for the record kept with every game)."""
+        d = asdict(self)
+        d["setup"] = self.setup_mode
+        d["fixed_values"] = list(self.fixed_values)
+        return d
+
+
+def _progressive(k: int) -> int:
+    return PROGRESSIVE[k] if k < len(PROGRESSIVE) else PROGRESSIVE[-1] + 5 * (k - len(PROGRESSIVE) + 1)

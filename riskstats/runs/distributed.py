@@ -1,0 +1,79 @@
+"""Playing a run's chunks on a Dask distributed cluster (``pip install riskstats[distributed]``).
+
+This module owns the cluster side of `riskstats.runs.tournament.run_selfplay`: connect to a scheduler (or
+start a `distributed.LocalCluster`), submit one task per chunk, yield each chunk's table as it finishes.
+Workers need only riskstats installed; they never touch files: the client writes every finished chunk,
+so a chunk whose worker is lost is re-run by Dask and still written exactly once. The configuration
+travels inside each task (a few hundred bytes) rather than scattered once: scattered data has no
+recipe, so losing every worker that held it (a one-worker cluster, say) would cancel the remaining
+chunks. A task plays its chunk on one numba thread (``numba.set_num_threads`` is per thread), so give
+workers one thread per core.
+Dask is imported only here, when a distributed run starts.
+"""
+from __future__ import annotations
+
+from riskstats.errors import RiskstatsError, check_int
+
+IN_FLIGHT_PER_THREAD = 3
+"""Chunks queued per worker thread: enough to keep workers busy without holding every future at once."""
+
+
+def _task(play, config, start, seeds):  # runs on a worker
+    import numba
+
+    numba.set_num_threads(1)
+    return play(config, start, seeds)
+
+
+def _client(scheduler, local_workers):
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise RiskstatsError("distributed runs need dask: pip install 'riskstats[distributed]'") from None
+    if local_workers is not None:
+        check_int("dask_local", local_workers, 1, 1024)
+        cluster = LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        return Client(cluster), cluster
+    try:
+        return Client(scheduler, timeout="20s"), None
+    except (OSError, TimeoutError) as error:
+        raise RiskstatsError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+
+
+def dask_chunks(play, config, ranges, seeds, *, scheduler=None, local_workers=None, client=None):
+    """Yield ``(start, stop, table)`` for each game range, played on a Dask cluster, as they finish.
+
+    ``play(config, start, seeds)`` plays one chunk on a worker (`riskstats.runs.tournament.play_chunk`; passed
+    in, so that this module needs nothing of the run's own).
+    """
+    from distributed import as_completed
+
+    own = client is None
+    cluster = None
+    if own:
+        client, cluster = _client(scheduler, local_workers)
+    try:
+        threads = max(1, sum(client.nthreads().values()))
+        pending = iter(ranges)
+        window = as_completed()
+        by_future = {}
+
+        def submit(n):
+            for start, stop in (r for _, r in zip(range(n), pending)):
+                future = client.submit(_task, play, config, start, seeds[start:stop], pure=False)
+                by_future[future] = (start, stop)
+                window.add(future)
+
+        submit(IN_FLIGHT_PER_THREAD * threads)
+        for future in window:
+            start, stop = by_future.pop(future)
+            table = future.result()
+            future.release()
+            submit(1)
+            yield start, stop, table
+    finally:
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()

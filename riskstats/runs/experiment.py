@@ -1,0 +1,184 @@
+"""Experiment grids: a TOML file describing a sweep of self-play runs, played as one resumable job.
+
+This module owns the file format, its validation (every cell is checked before any game is played),
+`run_experiment` and `read_experiment` (`riskstats.stats.report.cell_win_rates`
+tabulates it). Each cell is one `riskstats.runs.tournament.RunConfig`,
+played into its own sub-directory ``cell-NNN`` of the output; ``experiment.json`` lists the cells and what
+they vary.
+Running the same file again resumes: finished cells are read back, unfinished ones completed.
+
+The format (``scripts/experiment_example.toml`` is a complete example)::
+
+    games = 600                 # games per cell (required)
+    seed = 1                    # seed of every cell (game i of each cell uses seed word i)
+    chunk_size = 200            # optional; games per part file
+    board = "classic"           # optional; or a board JSON path
+    scheduler = "tcp://host:8786"   # optional; play every cell on this Dask cluster
+
+    [grid]                      # every combination of these lists is one cell
+    players = [3, 4]
+    bots = ["aggressive,continent,defensive"]   # line-ups, seats in order and cyclic
+    variant = ["classic"]
+
+    [grid.rules]                # GameRules options to sweep (lists of values)
+    escalation = ["progressive", "fixed"]
+
+    [grid.params]               # bot parameter vectors to sweep
+    aggressive = [[0.5], [0.7]]
+
+    [rules]                     # GameRules options fixed for every cell
+    max_turns = 2000
+
+    [params]                    # bot parameters fixed for every cell
+    defensive = [0.9, 1.0, 0.97]
+
+Parameters given for a bot that is not in a cell's line-up are left out of that cell.
+
+>>> cells = experiment_cells({"games": 10, "grid": {"players": [3, 4], "bots": ["aggressive"],
+...                                                  "rules": {"escalation": ["progressive", "fixed"]}}})
+>>> [(c["label"]["players"], c["label"]["rules.escalation"]) for c in cells]
+[(3, 'progressive'), (3, 'fixed'), (4, 'progressive'), (4, 'fixed')]
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+from riskstats.errors import RiskstatsError
+
+TOP_KEYS = {"name", "description", "games", "seed", "chunk_size", "board", "scheduler", "grid", "rules", "params"}
+GRID_KEYS = {"players", "bots", "variant", "rules", "params"}
+MANIFEST = "experiment.json"
+
+
+def load_experiment(path) -> dict:
+    """Read an experiment TOML file (no validation beyond the TOML syntax)."""
+    from riskstats.runs.results import read_toml
+
+    return read_toml(path, "experiment file")
+
+
+def _as_list(name, value):
+    if not isinstance(value, list) or not value:
+        raise RiskstatsError(f"grid entry {name} must be a non-empty list, got {value!r}")
+    return value
+
+
+def experiment_cells(spec: dict) -> list[dict]:
+    """The cells of an experiment: each ``{"label": {...}, "config": RunConfig}``, all validated."""
+    from riskstats.game.bots import BOTS
+    from riskstats.runs.tournament import DEFAULT_CHUNK, RunConfig
+
+    unknown = set(spec) - TOP_KEYS
+    if unknown:
+        raise RiskstatsError(f"unknown experiment key {', '.join(sorted(unknown))}; "
+                             f"known: {', '.join(sorted(TOP_KEYS))}")
+    if "games" not in spec:
+        raise RiskstatsError("the experiment needs games (per cell)")
+    grid = spec.get("grid", {})
+    unknown = set(grid) - GRID_KEYS
+    if unknown:
+        raise RiskstatsError(f"unknown grid key {', '.join(sorted(unknown))}; known: {', '.join(sorted(GRID_KEYS))}")
+    if "players" not in grid or "bots" not in grid:
+        raise RiskstatsError("the grid needs players and bots")
+    for table in ("params",):
+        for source in (spec.get(table, {}), grid.get(table, {})):
+            bad = set(source) - set(BOTS)
+            if bad:
+                raise RiskstatsError(f"unknown bot {', '.join(sorted(bad))} in params; bots: {', '.join(BOTS)}")
+    axes = [("variant", _as_list("variant", grid.get("variant", ["classic"]))),
+            ("players", _as_list("players", grid["players"])),
+            ("bots", [",".join(b) if isinstance(b, list) else b for b in _as_list("bots", grid["bots"])])]
+    axes += [(f"rules.{k}", _as_list(f"rules.{k}", v)) for k, v in grid.get("rules", {}).items()]
+    axes += [(f"params.{k}", _as_list(f"params.{k}", v)) for k, v in grid.get("params", {}).items()]
+    cells = []
+    for values in itertools.product(*(v for _, v in axes)):
+        label = dict(zip((k for k, _ in axes), values))
+        rules = dict(spec.get("rules", {})) | {k[6:]: v for k, v in label.items() if k.startswith("rules.")}
+        params = dict(spec.get("params", {})) | {k[7:]: v for k, v in label.items() if k.startswith("params.")}
+        lineup = [b.strip() for b in label["bots"].split(",")]
+        params = {k: v for k, v in params.items() if k in lineup}
+        try:
+            config = RunConfig(games=spec["games"], players=label["players"], bots=tuple(lineup),
+                               variant=label["variant"], seed=spec.get("seed", 0), rules=rules, params=params,
+                               board=spec.get("board", "classic"), chunk_size=spec.get("chunk_size", DEFAULT_CHUNK))
+        except (RiskstatsError, TypeError) as error:
+            where = ", ".join(f"{k}={v}" for k, v in label.items())
+            raise RiskstatsError(f"cell {len(cells)} ({where}): {error}") from None
+        cells.append({"label": label, "config": config})
+    return cells
+
+
+def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, client=None, progress=None):
+    """Play every cell of an experiment (a TOML path or a parsed dict) into ``out``; return the combined table.
+
+    All cells are validated before any game is played; a cell already finished is read back, an
+    unfinished one resumed. ``scheduler`` (or the file's ``scheduler``) and ``dask_local`` play the
+    chunks on a Dask cluster started once for the whole experiment.
+    """
+    from riskstats.runs import results
+    from riskstats.runs.tournament import run_selfplay
+
+    if not isinstance(spec, dict):
+        spec = load_experiment(spec)
+    cells = experiment_cells(spec)
+    scheduler = scheduler or spec.get("scheduler")
+    out = Path(out)
+    manifest = {"cells": [{"cell": f"cell-{i:03d}", "label": c["label"], "run": c["config"].record()}
+                          for i, c in enumerate(cells)]}
+    old = out / MANIFEST
+    if old.exists():
+        if results.read_json(old) != json.loads(json.dumps(manifest)):
+            raise RiskstatsError(f"{out} holds a different experiment; choose another --out")
+    else:
+        results.write_json(manifest, old)
+    total = sum(c["config"].games for c in cells)
+    offset = [0]
+
+    def cell_progress(done, _):
+        if progress:
+            progress(offset[0] + done, total)
+
+    cluster = None
+    own = client is None and (scheduler is not None or dask_local is not None)
+    if own:
+        from riskstats.runs.distributed import _client
+
+        client, cluster = _client(scheduler, dask_local)
+    try:
+        for i, cell in enumerate(cells):
+            run_selfplay(cell["config"], out / f"cell-{i:03d}", workers=workers, client=client,
+                         progress=cell_progress, load=False)
+            offset[0] += cell["config"].games
+    finally:
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    return read_experiment(out)
+
+
+def read_experiment(out):
+    """The games of every cell of an experiment directory in one table, with ``cell`` and its grid values."""
+    import pandas as pd
+
+    from riskstats.runs import results
+
+    out = Path(out)
+    path = out / MANIFEST
+    if not path.exists():
+        raise RiskstatsError(f"{out} holds no experiment ({MANIFEST} missing)")
+    manifest = results.read_json(path)
+    tables = []
+    for cell in manifest["cells"]:
+        table = results.read_results(out / cell["cell"])
+        table.insert(0, "cell", cell["cell"])
+        for key, value in cell["label"].items():
+            if key in ("variant", "players"):
+                continue
+            table[key if key != "bots" else "lineup"] = value if not isinstance(value, list) else str(value)
+        tables.append(table)
+    combined = pd.concat(tables, ignore_index=True)
+    combined.attrs = {}
+    return combined

@@ -1,0 +1,272 @@
+"""Scenario tests of each rule against hand-built states (the kernels of riskstats.game.engine)."""
+import numpy as np
+import pytest
+
+from riskstats.errors import RiskstatsError
+from riskstats.game.board import classic_board
+from riskstats.game.engine import _base_reinforcement, _find_set, _has_set, _set_kind
+from riskstats.game.play import Game, Move
+from riskstats.game.rules import GameRules
+from riskstats.game.state import (
+    ATTACK,
+    DECK,
+    FORTIFY,
+    I_PHASE,
+    I_PLAYER,
+    I_RESERVE,
+    I_SETS_TRADED,
+    I_START_HAND,
+    I_TRADED_TURN,
+    TRADE,
+)
+
+BOARD = classic_board()
+T = BOARD.territory_index
+SYM = BOARD.arrays.card_symbol
+INF, CAV, ART = (np.flatnonzero(SYM == s).tolist() for s in range(3))
+WILDS = np.flatnonzero(SYM == 3).tolist()
+
+
+def arrange(game, owner, armies=1, phase=TRADE, player=0, hands=None, reserve=3):
+    """Overwrite a game's state: owner per territory, armies, phase, player, hands {seat: [cards]}."""
+    st = game.state
+    st.owner[:] = owner
+    st.armies[:] = armies
+    st.n_terr[:] = np.bincount(st.owner, minlength=len(st.n_terr))
+    st.alive[:] = st.n_terr > 0
+    st.card_owner[:] = DECK
+    for seat, cards in (hands or {}).items():
+        st.card_owner[cards] = seat
+    st.deck[:] = np.r_[np.flatnonzero(st.card_owner == DECK), np.flatnonzero(st.card_owner != DECK)]
+    st.info[16] = int((st.card_owner == DECK).sum())
+    st.info[I_PHASE] = phase
+    st.info[I_PLAYER] = player
+    st.info[I_RESERVE] = reserve
+    st.info[13] = ATTACK  # the phase after placing
+    st.info[I_START_HAND] = int((st.card_owner == player).sum())
+    st.info[I_TRADED_TURN] = 0
+    return game
+
+
+def owners(default, **named):
+    owner = np.full(42, default)
+    for name, seat in named.items():
+        owner[T(name.replace("_", " "))] = seat
+    return owner
+
+
+@pytest.fixture
+def game():
+    return Game(3, seed=0)
+
+
+def test_reinforcement_counts(game):
+    owner = np.ones(42, int)
+    owner[[*range(8), 9, 10, 11]] = 0  # 8 of North America's 9, 3 of South America's 4
+    arrange(game, owner)
+    assert _base_reinforcement(game.state, BOARD.arrays, 0) == 3  # 11 // 3 = 3
+    owner[13] = 0  # and Iceland
+    arrange(game, owner)
+    assert _base_reinforcement(game.state, BOARD.arrays, 0) == 4  # and no continent held
+    australia = [T(t) for t in ("Indonesia", "New Guinea", "Western Australia", "Eastern Australia")]
+    owner = np.ones(42, int)
+    owner[australia] = 0
+    arrange(game, owner)
+    assert _base_reinforcement(game.state, BOARD.arrays, 0) == 3 + 2
+    owner[australia[0]] = 1
+    arrange(game, owner)
+    assert _base_reinforcement(game.state, BOARD.arrays, 0) == 3  # one missing: no bonus
+    arrange(game, np.zeros(42, int))
+    assert _base_reinforcement(game.state, BOARD.arrays, 0) == 14 + 24
+
+
+@pytest.mark.parametrize("cards, kind", [
+    ((INF[0], INF[1], INF[2]), 0), ((CAV[0], CAV[1], CAV[2]), 1), ((ART[0], ART[1], ART[2]), 2),
+    ((INF[0], CAV[0], ART[0]), 3), ((INF[0], INF[1], WILDS[0]), 4), ((INF[0], CAV[1], WILDS[0]), 4),
+    ((INF[0], WILDS[0], WILDS[1]), 4), ((INF[0], INF[1], CAV[0]), -1), ((ART[0], ART[1], CAV[0]), -1),
+])
+def test_set_kinds(cards, kind):
+    assert _set_kind(BOARD.arrays, *cards) == kind
+
+
+def test_has_set_agrees_with_the_set_search(game):
+    rng = np.random.default_rng(7)
+    for size in [0, 1, 2, 3, 3, 3, 4, 4, 5, 6] * 40:
+        arrange(game, np.zeros(42, int), hands={0: rng.choice(44, size, replace=False).tolist()})
+        found = _find_set(game.state, BOARD.arrays, 0, 0, False)
+        assert _has_set(game.state, BOARD.arrays, 0) == (found[0] >= 0)
+        if found[0] >= 0:
+            assert _set_kind(BOARD.arrays, *found) >= 0
+
+
+def test_invalid_sets_are_rejected(game):
+    arrange(game, np.ones(42, int), hands={0: [INF[0], INF[1], CAV[0], CAV[1]]})
+    with pytest.raises(RiskstatsError, match="not a valid set"):
+        game.step(Move.trade(INF[0], INF[1], CAV[0]))
+    with pytest.raises(RiskstatsError, match="not a valid set"):
+        game.step(Move.trade(INF[0], INF[0], CAV[0]))
+    with pytest.raises(RiskstatsError, match="not a valid set"):
+        game.step(Move.trade(INF[0], INF[1], INF[2]))  # INF[2] is not in the hand
+
+
+def test_escalation_is_counted_over_all_players(game):
+    owner = np.array([0, 1, 2] * 14)
+    values = []
+    for k in range(8):
+        player = k % 3
+        arrange(game, owner, hands={player: [INF[3 * (k % 4)], INF[3 * (k % 4) + 1], INF[3 * (k % 4) + 2]]},
+                player=player)
+        game.state.info[I_SETS_TRADED] = k
+        game.step(Move.trade(*game.hand()))
+        values.append(int(game.state.info[I_RESERVE]) - 3)
+    assert values == [4, 6, 8, 10, 12, 15, 20, 25]
+
+
+@pytest.mark.parametrize("escalation, cards, value", [
+    ("fixed", (INF[0], INF[1], INF[2]), 4), ("fixed", (CAV[0], CAV[1], CAV[2]), 6),
+    ("fixed", (ART[0], ART[1], ART[2]), 8), ("fixed", (INF[0], CAV[0], ART[0]), 10),
+    ("fixed", (ART[0], ART[1], WILDS[0]), 8), ("fixed", (INF[0], CAV[0], WILDS[0]), 10),
+    ("none", (INF[0], INF[1], INF[2]), 4),
+])
+def test_other_escalation_schemes(escalation, cards, value):
+    game = Game(3, GameRules(escalation=escalation), seed=0)
+    arrange(game, np.ones(42, int), hands={0: list(cards)})
+    game.state.info[I_SETS_TRADED] = 7
+    game.step(Move.trade(*cards))
+    assert game.state.info[I_RESERVE] == 3 + value
+
+
+@pytest.mark.parametrize("mode, bonus_total", [("per_turn", 2), ("per_set", 4), ("off", 0)])
+def test_territory_bonus(mode, bonus_total):
+    game = Game(3, GameRules(territory_bonus=mode), seed=0)
+    set1, set2 = (INF[0], INF[1], INF[2]), (CAV[0], CAV[1], CAV[2])
+    arrange(game, np.zeros(42, int), hands={0: [*set1, *set2]})  # player 0 owns every card territory
+    before = game.state.armies.sum()
+    game.step(Move.trade(*set1))
+    game.step(Move.trade(*set2))
+    assert game.state.armies.sum() - before == bonus_total
+    assert game.state.info[I_RESERVE] == 3 + 4 + 6
+
+
+def test_forced_trade_at_five_cards(game):
+    arrange(game, np.array([0, 1, 2] * 14), hands={0: [INF[0], INF[1], INF[2], CAV[0], ART[0]]})
+    with pytest.raises(RiskstatsError, match="too many cards"):
+        game.step(Move.pass_())
+    game.step(Move.trade(INF[0], INF[1], INF[2]))
+    assert game.phase == "reinforce"  # no set left: trading ends
+    arrange(game, np.array([0, 1, 2] * 14), hands={0: [INF[0], INF[1], INF[2], CAV[0]]})
+    game.step(Move.pass_())  # four cards: trading is optional
+    assert game.phase == "reinforce"
+
+
+def conquer(game, src, dst):
+    while game.phase == "attack" and game.state.owner[dst] != game.player:
+        game.step(Move.attack(src, dst, min(3, int(game.state.armies[src]) - 1)))
+
+
+def test_conquest_moves_at_least_the_dice(game):
+    owner = owners(1, Alaska=0)
+    arrange(game, owner, armies=1, phase=ATTACK)
+    game.state.armies[T("Alaska")] = 50
+    conquer(game, T("Alaska"), T("Kamchatka"))
+    assert game.phase == "occupy"
+    assert game.state.armies[T("Kamchatka")] == 3  # three dice in the last roll moved in
+    with pytest.raises(RiskstatsError, match="bad number of armies"):
+        game.step(Move.occupy(int(game.state.armies[T("Alaska")])))  # one must stay behind
+    game.step(Move.occupy(int(game.state.armies[T("Alaska")]) - 1))
+    assert game.state.armies[T("Alaska")] == 1 and game.phase == "attack"
+
+
+def test_attack_needs_two_armies_and_adjacency(game):
+    arrange(game, owners(1, Alaska=0, Brazil=0), armies=1, phase=ATTACK)
+    with pytest.raises(RiskstatsError, match="at least 2 armies"):
+        game.step(Move.attack(T("Alaska"), T("Kamchatka"), 1))
+    game.state.armies[T("Alaska")] = 3
+    with pytest.raises(RiskstatsError, match="not adjacent"):
+        game.step(Move.attack(T("Alaska"), T("Peru"), 1))
+    with pytest.raises(RiskstatsError, match="dice"):
+        game.step(Move.attack(T("Alaska"), T("Kamchatka"), 3))
+
+
+def test_elimination_takes_cards_and_trades_at_once(game):
+    owner = owners(2, Alaska=0, Kamchatka=1)
+    arrange(game, owner, phase=ATTACK,
+            hands={0: [INF[0], CAV[0]], 1: [INF[1], INF[2], CAV[1], ART[1]]})
+    game.state.armies[T("Alaska")] = 60
+    conquer(game, T("Alaska"), T("Kamchatka"))
+    assert game.state.alive[1] == 0 and len(game.hand()) == 6
+    game.step(Move.occupy(0))
+    assert game.phase == "elim_trade"
+    with pytest.raises(RiskstatsError, match="not allowed"):
+        game.step(Move.end_attack())
+    game.step(Move.trade(*game.legal_mask()["sets"][0]))
+    assert len(game.hand()) == 3 and game.phase == "reinforce"
+    game.step(Move.place(T("Alaska"), int(game.state.info[I_RESERVE])))
+    assert game.phase == "attack"
+
+
+def test_elimination_with_few_cards_waits(game):
+    arrange(game, owners(2, Alaska=0, Kamchatka=1), phase=ATTACK, hands={0: [INF[0]], 1: [INF[1], CAV[1]]})
+    game.state.armies[T("Alaska")] = 60
+    conquer(game, T("Alaska"), T("Kamchatka"))
+    game.step(Move.occupy(0))
+    assert len(game.hand()) == 3 and game.phase == "attack"
+
+
+def test_one_card_per_turn_with_a_conquest(game):
+    arrange(game, owners(1, Alaska=0), phase=ATTACK)
+    game.state.armies[T("Alaska")] = 80
+    conquer(game, T("Alaska"), T("Kamchatka"))
+    game.step(Move.occupy(int(game.state.armies[T("Alaska")]) - 2))
+    conquer(game, T("Kamchatka"), T("Yakutsk"))
+    game.step(Move.occupy(0))
+    game.step(Move.end_attack())
+    assert len(game.hand()) == 1 and game.phase == "fortify"
+
+
+@pytest.mark.parametrize("fortify, legal", [("connected", True), ("adjacent", False)])
+def test_fortify_connected_vs_adjacent(fortify, legal):
+    game = Game(3, GameRules(fortify=fortify), seed=0)
+    arrange(game, owners(1, Alaska=0, Alberta=0, Ontario=0, Peru=0), armies=3, phase=FORTIFY)
+    move = Move.fortify(T("Alaska"), T("Ontario"), 2)
+    assert (game.check(move) == "") == legal
+    assert game.check(Move.fortify(T("Alaska"), T("Alberta"), 2)) == ""
+    assert game.check(Move.fortify(T("Alaska"), T("Peru"), 2)) != ""  # not joined at all
+    assert game.check(Move.fortify(T("Alaska"), T("Alberta"), 3)) != ""  # one stays behind
+
+
+def test_two_player_setup_and_neutral():
+    game = Game(2, GameRules(variant="two-player"), seed=5)
+    st = game.state
+    assert st.n_terr.tolist() == [14, 14, 14]
+    assert game.phase == "setup_place" and game.state.info[15] == 2  # two armies at a time
+    seen_neutral_turn = False
+    while game.phase == "setup_place":
+        assert game.player in (0, 1)
+        seen_neutral_turn |= game.state.info[14] == 2
+        game.step(game.bot_move("random"))
+    assert seen_neutral_turn
+    assert [int(st.armies[st.owner == s].sum()) for s in range(3)] == [40, 40, 40]
+    game.play(["aggressive", "defensive"])
+    events = game.events()
+    assert set(events["player"]) <= {0, 1}  # the neutral never moves
+    neutral_defence = events[(events.move == "attack") & (events.dst >= 0)]
+    assert len(neutral_defence) > 0
+    assert game.winner in (0, 1) and game.reason == "opponent_eliminated"
+
+
+def test_two_player_interleaved_setup():
+    game = Game(2, GameRules(variant="two-player", neutral_interleaved=True), seed=1)
+    sequence = []
+    while game.phase == "setup_place":
+        sequence.append(int(game.state.info[14]))
+        game.step(Move.place(int(np.flatnonzero(game.state.owner == game.state.info[14])[0]),
+                             int(game.state.info[15])))
+    assert sequence[:4] == [0, 2, 1, 2]
+
+
+def test_illegal_move_changes_nothing(game):
+    before = [a.copy() for a in game.state]
+    with pytest.raises(RiskstatsError, match="illegal move"):
+        game.step(Move.attack(0, 1, 3))
+    assert all((a == b).all() for a, b in zip(before, game.state))

@@ -1,0 +1,144 @@
+"""Property tests over seeded games of every variant and bot, the conformance test, the golden playthrough."""
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from riskstats.errors import RiskstatsError
+from riskstats.game.bots import BOTS
+from riskstats.game.play import Game, Move, play_game
+from riskstats.game.rules import GameRules
+from riskstats.game.state import ASIDE, DECK, I_DECK_N
+
+ROOT = Path(__file__).resolve().parents[2]
+VARIANTS = {
+    "classic4": (4, GameRules()),
+    "classic3-deal-fixed": (3, GameRules(setup="deal", escalation="fixed", territory_bonus="per_set")),
+    "classic6-adjacent-none": (6, GameRules(fortify="adjacent", escalation="none", territory_bonus="off")),
+    "two-player": (2, GameRules(variant="two-player")),
+    "two-player-interleaved": (2, GameRules(variant="two-player", neutral_interleaved=True)),
+    "two-player-50": (2, GameRules(variant="two-player", two_player_classic_50=True)),
+    "mission4": (4, GameRules(variant="mission")),
+    "mission5-european-24": (5, GameRules(variant="mission", mission_deck="european",
+                                           mission_target_lost="24_territories", setup="choice")),
+    "capital4": (4, GameRules(variant="capital")),
+    "capital5-short-deal": (5, GameRules(variant="capital", capital_short=True, setup="deal")),
+}
+
+
+def check_cards(st):
+    owners = st.card_owner
+    assert ((owners >= ASIDE) & (owners < len(st.alive))).all()
+    n = st.info[I_DECK_N]
+    assert sorted(st.deck[:n].tolist()) == np.flatnonzero(owners == DECK).tolist()  # all 44 somewhere
+
+
+def check_accounting(events):
+    """Armies change only by placement, the territory bonus and battle losses."""
+    total = events["total_armies"].to_numpy()
+    placed = np.where(events.move == "place", events.armies, 0)
+    bonus = np.where((events.move == "trade") & (events.bonus_territory >= 0), 2, 0)
+    losses = np.where(events.move == "attack", events.attacker_loss + events.defender_loss, 0)
+    change = placed + bonus - losses
+    dealt = total[0] - change[0]  # a deal puts one army on every territory before the log starts
+    assert dealt in (0, 42)
+    assert (np.diff(np.r_[dealt, total]) == change).all()
+    turns = events[events.turn > 0]
+    for _, turn in turns.groupby("turn"):
+        granted = turn.value[turn.move.isin(["begin_turn", "trade"])].sum()
+        assert turn.armies[turn.move == "place"].sum() <= granted
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("bot", list(BOTS))
+def test_conformance_every_bot_every_variant(variant, bot):
+    """Like pgx's api_test: compiled play checks every move; the game ends or is truncated."""
+    players, rules = VARIANTS[variant]
+    others = [b for b in BOTS if b != bot]
+    for seed in range(3):
+        game = play_game(players, [bot, *others], rules, seed=seed)
+        assert game.over and (game.winner >= 0) != game.truncated
+        st = game.state
+        assert (st.owner >= 0).all() and (st.armies >= 1).all()
+        check_cards(st)
+        events = game.events()
+        check_accounting(events)
+        if game.winner >= 0 and rules.variant == "classic":
+            assert (st.owner == game.winner).all()
+        if rules.variant == "capital":
+            assert (st.card_owner == ASIDE).sum() == players  # one capital card each, set aside for good
+            assert not events[events.move == "trade"][["card1", "card2", "card3"]].isin(
+                np.flatnonzero(st.card_owner == ASIDE)).any().any()
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_invariants_after_every_move(variant):
+    """Step by step from Python: every move legal, no territory empty or ownerless, all cards somewhere."""
+    players, rules = VARIANTS[variant]
+    game = Game(players, rules, seed=11)
+    bots = list(BOTS)
+    while not game.over:
+        move = game.bot_move(bots[game.player % len(bots)])
+        assert game.check(move) == ""
+        game.step(move)
+        st = game.state
+        if game.phase not in ("claim",):
+            assert (st.owner >= 0).all() and (st.armies >= 1).all()
+        check_cards(st)
+    check_accounting(game.events())
+
+
+def test_python_steps_equal_the_compiled_loop():
+    bots = ["random", "aggressive", "continent", "defensive"]
+    fast = play_game(4, bots, seed=3)
+    slow = Game(4, seed=3)
+    slow.play(bots, max_moves=10**7)
+    pd.testing.assert_frame_equal(fast.events(), slow.events())
+
+
+def test_a_python_bot_plugs_in():
+    rng = np.random.default_rng(0)
+
+    def uniform_bot(game):
+        moves = game.legal_moves()
+        attack_or_end = [m for m in moves if m.kind != 3] if rng.random() < 0.3 else moves
+        return attack_or_end[rng.integers(len(attack_or_end))]
+
+    game = Game(3, GameRules(max_turns=30), seed=2)
+    game.play([uniform_bot, "aggressive", "defensive"])
+    assert game.over
+
+
+def test_turn_cap_truncates_without_winner():
+    game = play_game(4, ["defensive"], GameRules(max_turns=5), seed=0)
+    assert game.truncated and game.winner == -1 and game.reason == "turn_cap" and game.turn == 5
+
+
+def test_same_seed_same_game_and_bad_input():
+    a = play_game(4, ["random"], seed=9).events()
+    b = play_game(4, ["random"], seed=9).events()
+    pd.testing.assert_frame_equal(a, b)
+    with pytest.raises(RiskstatsError, match="unknown bot"):
+        play_game(4, ["nobody"])
+    with pytest.raises(RiskstatsError):
+        Game(7)
+
+
+def test_legal_moves_match_check():
+    game = Game(3, seed=4)
+    for _ in range(400):
+        moves = game.legal_moves()
+        assert moves and all(game.check(m) == "" for m in moves)
+        game.step(game.bot_move("continent"))
+    assert game.check(Move.end_turn()) in ("", "this kind of move is not allowed in the current phase")
+
+
+@pytest.mark.parametrize("name", ["classic_4p_seed7.csv", "mission_4p_seed7.csv", "capital_4p_seed7.csv"])
+def test_golden_playthrough(name):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from regenerate_golden import FOLDER, golden_events
+
+    expected = pd.read_csv(FOLDER / name, keep_default_na=False)
+    pd.testing.assert_frame_equal(golden_events(name), expected, check_dtype=False)

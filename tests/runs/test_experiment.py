@@ -1,0 +1,69 @@
+"""Experiment grids: the TOML format, validation before any game, resumable cells, combined table."""
+import pathlib
+
+import pandas as pd
+import pytest
+
+from riskstats.errors import RiskstatsError
+from riskstats.runs.experiment import experiment_cells, load_experiment, read_experiment, run_experiment
+from riskstats.runs.selfplay import play_games
+from riskstats.stats.report import cell_win_rates
+
+EXAMPLE = pathlib.Path(__file__).parents[2] / "scripts" / "experiment_example.toml"
+
+
+def test_example_file_is_valid():
+    cells = experiment_cells(load_experiment(EXAMPLE))
+    assert len(cells) == 4
+    assert cells[0]["config"].params == {"aggressive": [0.6]}
+
+
+@pytest.mark.parametrize("spec, message", [
+    ({"games": 5, "grid": {"players": [4, 7], "bots": ["aggressive"]}}, r"cell 1 .*players=7.*from 3 to 6"),
+    ({"games": 5, "grid": {"players": [4], "bots": ["aggressive"], "variant": ["two-player"]}}, "needs 2 players"),
+    ({"games": 5, "grid": {"players": [4], "bots": ["aggresive"]}}, "unknown bot"),
+    ({"games": 5, "grid": {"players": [4], "bots": ["random"], "rules": {"colour": ["red"]}}}, "unknown rule option"),
+    ({"games": 5, "grid": {"players": [4], "bots": ["random"]}, "params": {"wizard": [1]}}, "unknown bot wizard"),
+    ({"games": 5, "gird": {}}, "unknown experiment key gird"),
+    ({"grid": {"players": [4], "bots": ["random"]}}, "needs games"),
+    ({"games": 5, "grid": {"players": 4, "bots": ["random"]}}, "non-empty list"),
+])
+def test_bad_experiments_fail_before_any_game(spec, message, tmp_path):
+    with pytest.raises(RiskstatsError, match=message):
+        run_experiment(spec, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_bad_toml_is_a_clear_error(tmp_path):
+    (tmp_path / "bad.toml").write_text("games = = 3")
+    with pytest.raises(RiskstatsError, match="not valid TOML"):
+        load_experiment(tmp_path / "bad.toml")
+    with pytest.raises(RiskstatsError, match="cannot read"):
+        load_experiment(tmp_path / "missing.toml")
+
+
+def test_cells_run_resume_and_combine(tmp_path):
+    spec = {"games": 12, "seed": 4, "chunk_size": 5,
+            "grid": {"players": [3, 4], "bots": ["aggressive,defensive"], "rules": {"escalation": ["fixed"]},
+                     "params": {"aggressive": [[0.5], [0.7]]}}}
+    table = run_experiment(spec, tmp_path / "exp")
+    assert len(table) == 48 and table.cell.nunique() == 4
+    assert {"rules.escalation", "params.aggressive", "lineup"} <= set(table.columns)
+    cell = table[table.cell == "cell-000"].drop(columns=["cell", "rules.escalation", "params.aggressive", "lineup"])
+    from riskstats.game.rules import GameRules
+
+    expected = play_games(12, 3, ["aggressive", "defensive"], seed=4, rules=GameRules(escalation="fixed"),
+                          params={"aggressive": [0.5]})
+    pd.testing.assert_frame_equal(cell.reset_index(drop=True).astype({"rules": "category"}), expected)
+    # lose one part of one cell and resume: same combined table
+    next((tmp_path / "exp" / "cell-002").glob("part-*")).unlink()
+    pd.testing.assert_frame_equal(run_experiment(spec, tmp_path / "exp"), table)
+    pd.testing.assert_frame_equal(read_experiment(tmp_path / "exp"), table)
+    with pytest.raises(RiskstatsError, match="different experiment"):
+        run_experiment(spec | {"seed": 5}, tmp_path / "exp")
+    rates = cell_win_rates(table)
+    assert list(rates.cell.unique()) == ["cell-000", "cell-001", "cell-002", "cell-003"]
+    first = rates[rates.cell == "cell-000"].set_index("bot")
+    assert first.loc["aggressive", "wins"] == (expected.winner_bot == "aggressive").sum()
+    assert first.trials.sum() == 12 * 3 and (rates.groupby("cell").players.first() == [3, 3, 4, 4]).all()
+    assert rates["params.aggressive"].nunique() == 2

@@ -1,0 +1,60 @@
+"""Results files: atomic parts with the run's configuration, and clear errors for foreign files."""
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from riskstats.errors import RiskstatsError
+from riskstats.runs.results import open_run, read_results
+from riskstats.runs.tournament import RunConfig, run_selfplay
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("results") / "run"
+    run_selfplay(RunConfig(6, 3, ("aggressive", "defensive"), seed=2, chunk_size=4), folder)
+    return folder
+
+
+def test_parts_carry_the_full_configuration(run):
+    parts = sorted(run.glob("part-*.parquet"))
+    assert [p.name for p in parts] == ["part-000000000000-000000000004.parquet",
+                                       "part-000000000004-000000000006.parquet"]
+    record = read_results(run).attrs["run"]
+    assert record["seed"] == 2 and record["bots"] == ["aggressive", "defensive"]
+    assert record["rules"]["escalation"] == "progressive" and "riskstats_version" in record
+    assert set(record["bot_params"]) == {"aggressive", "defensive"}
+    assert b"riskstats" in pq.read_schema(parts[0]).metadata
+
+
+def test_foreign_and_unreadable_files_are_clear_errors(tmp_path, run):
+    foreign = tmp_path / "foreign.parquet"
+    pq.write_table(pa.table({"x": [1, 2]}), foreign)
+    with pytest.raises(RiskstatsError, match="not a riskstats results file"):
+        read_results(foreign)
+    broken = tmp_path / "broken.parquet"
+    broken.write_bytes(b"not parquet at all")
+    with pytest.raises(RiskstatsError, match="cannot read"):
+        read_results(broken)
+    pd.DataFrame({"x": [1]}).to_csv(tmp_path / "other.csv", index=False)
+    with pytest.raises(RiskstatsError, match="missing columns"):
+        read_results(tmp_path / "other.csv")
+    with pytest.raises(RiskstatsError, match="no results"):
+        read_results(tmp_path / "absent")
+    with pytest.raises(RiskstatsError, match="_run.json missing"):
+        read_results(tmp_path)
+    with pytest.raises(RiskstatsError, match="not this run"):
+        open_run(foreign, RunConfig(6, 3, ("aggressive",)).record())
+
+
+def test_a_part_from_another_run_is_rejected(tmp_path, run):
+    other = tmp_path / "other"
+    run_selfplay(RunConfig(2, 3, ("aggressive",), seed=5), other)
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    for p in run.iterdir():
+        (mixed / p.name).write_bytes(p.read_bytes())
+    (mixed / "part-000000000006-000000000008.parquet").write_bytes(
+        next(other.glob("part-*")).read_bytes())
+    with pytest.raises(RiskstatsError, match="not written by the run"):
+        read_results(mixed)

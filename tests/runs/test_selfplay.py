@@ -1,0 +1,68 @@
+"""Self-play: the table contract, seat rotation, thread independence, summaries."""
+import numba
+import pandas as pd
+import pytest
+
+from riskstats.errors import RiskstatsError
+from riskstats.game.play import play_game
+from riskstats.intervals import wilson_interval
+from riskstats.runs.selfplay import play_games
+from riskstats.stats.report import summary
+
+COLUMNS = ["game", "seed", "variant", "players", "bots", "winner", "winner_bot", "turns", "rounds",
+           "truncated", "win_reason"]
+
+
+def test_table_contract_and_rotation():
+    table = play_games(8, 4, "random,aggressive", seed=5)
+    assert list(table.columns[:11]) == COLUMNS
+    assert table["bots"][0] == "random,aggressive,random,aggressive"
+    assert table["bots"][1] == "aggressive,random,aggressive,random"
+    won = table[~table.truncated]
+    assert all(row.bots.split(",")[row.winner] == row.winner_bot for row in won.itertuples())
+    assert (table.truncated == (table.winner == -1)).all()
+    assert table.attrs["rules"]["rules"]["variant"] == "classic"
+
+
+def test_rows_replay_as_single_games():
+    table = play_games(3, 3, ["aggressive", "continent", "defensive"], seed=2)
+    for row in table.itertuples():
+        game = play_game(3, row.bots.split(","), seed=int(row.seed), log=False)
+        assert (game.winner, game.turn, game.round) == (row.winner, row.turns, row.rounds)
+
+
+def test_same_table_whatever_the_thread_count():
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = play_games(40, 4, ["random", "aggressive", "continent", "defensive"], seed=3)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        many = play_games(40, 4, ["random", "aggressive", "continent", "defensive"], seed=3)
+    finally:
+        numba.set_num_threads(threads)
+    pd.testing.assert_frame_equal(one, many)
+
+
+def test_two_player_variant():
+    table = play_games(10, 2, ["aggressive", "defensive"], variant="two-player", seed=1)
+    assert set(table.win_reason) <= {"opponent_eliminated", "turn_cap"}
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"bots": "aggressive,wizard"}, "unknown bot"),
+    ({"variant": "risk2210"}, "variant"),
+    ({"games": 0}, "games"),
+    ({"players": 9}, "players"),
+    ({"params": {"random": (1, 2, 3)}}, "parameters"),
+])
+def test_bad_options(kwargs, message):
+    args = {"games": 2, "players": 4, "bots": "random"} | kwargs
+    with pytest.raises(RiskstatsError, match=message):
+        play_games(**args)
+
+
+def test_summary_and_wilson_interval():
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    result = summary(play_games(12, 3, "aggressive,defensive,continent", seed=0))
+    assert sum(b["wins"] for b in result["bots"].values()) + result["truncated"] == 12
