@@ -3,7 +3,7 @@
 This module owns the board file format and `Board`, the integer-indexed arrays the game kernels read.
 It does not own the rules of play (`riskstats.game.rules`) or the game state (`riskstats.game.state`).
 
-Board file schema (``riskstats-board/1``; the classic board ships as ``riskstats/data/classic.json``)::
+Board file schema (``riskstats-board/1``; the classic board ships as ``riskstats/game/data/classic.json``)::
 
     {
       "schema": "riskstats-board/1",          # optional; checked when present

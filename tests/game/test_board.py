@@ -13,7 +13,7 @@ from riskstats.game.board import board_from_dict, classic_board, load_board
 def classic_dict():
     from importlib import resources
 
-    return json.loads(resources.files("riskstats").joinpath("data/classic.json").read_text())
+    return json.loads(resources.files("riskstats.game").joinpath("data/classic.json").read_text())
 
 
 def test_classic_board_facts():

@@ -14,9 +14,9 @@ import pytest
 from scipy import stats
 from typer.testing import CliRunner
 
-from riskstats import simulate as simulate_module
 from riskstats.cli import app
 from riskstats.errors import RiskstatsError
+from riskstats.odds import simulate as simulate_module
 from riskstats.odds.battle import battle_odds
 from riskstats.odds.chain import chain_odds
 from riskstats.odds.dice import DiceRules
