@@ -324,6 +324,86 @@ def need(
                  [(result.attackers, result.attackers + 1, _percent(result.p_win))], caption=CONVENTION)
 
 
+def _policy_grid(table, territory: int, defenders: int) -> None:
+    """Print one territory's policy as a grid: attackers down, defenders across; dice rolled, or "-" to stop."""
+    rows = table[table.territory == territory]
+    cells = {(a, d): (str(n) if act == "attack" else "-")
+             for a, d, act, n in zip(rows.attackers, rows.defenders, rows.action, rows.dice)}
+    attackers = sorted(set(rows.attackers))
+    _print_table(f"Policy, territory {territory}: dice to roll (- = stop)",
+                 ["a \\ d", *map(str, range(1, defenders + 1))],
+                 [(a, *(cells[a, d] for d in range(1, defenders + 1))) for a in attackers])
+
+
+@app.command("policy")
+@with_rules
+def policy_(
+    attackers: Attackers,
+    defenders: DefenderList,
+    value: Annotated[list[float], typer.Option(
+        "--value", parser=real_number,
+        help="Worth of a conquest, in armies: once for every territory, or once per territory.")],
+    cost: Annotated[float, typer.Option(parser=real_number, help="Payoff lost per attacking army lost.")] = 1.0,
+    survivor_value: Annotated[float, typer.Option(
+        parser=real_number, help="Payoff per attacking army alive at the end.")] = 0.0,
+    kill_value: Annotated[float, typer.Option(
+        parser=real_number, help="Payoff per defending army destroyed.")] = 0.0,
+    defender: Annotated[str, typer.Option(
+        help="best: the defender picks its dice knowing the attacker's (minimax); max: always its most.")] = "best",
+    leave: Leave = 1,
+    exact: Exact = False,
+    territory_armies: TerritoryArmies = False,
+    as_json: JsonFlag = False,
+    *,
+    rules: DiceRules,
+):
+    """The optimal way to attack: when to stop and how many dice, beside fixed stop rules."""
+    from riskstats.odds.policy import chain_policy
+
+    values = value[0] if len(value) == 1 else value
+    result = chain_policy(_attackers(attackers, territory_armies), defenders, values, rules, leave=leave,
+                          cost=cost, survivor_value=survivor_value, kill_value=kill_value, defender=defender,
+                          exact=exact)
+    table = result.table
+    summary = result.summary
+    payload = {
+        "attackers": result.attackers,
+        "defenders": list(result.defenders),
+        "value": [_number(v) for v in result.values_per_territory],
+        "cost": _number(result.cost),
+        "survivor_value": _number(result.survivor_value),
+        "kill_value": _number(result.kill_value),
+        "defender": defender,
+        "leave": leave,
+        "rules": _rules_dict(rules),
+        "convention": CONVENTION,
+        "expected_value": _number(result.expected_value),
+        "p_win": _number(result.p_win),
+        "baseline": {name: _number(v) for name, v in result.baseline.items()},
+        "best_baseline": result.best_baseline,
+        "value_of_choice": _number(result.value_of_choice),
+        "policy": [{"territory": int(k), "attackers": int(a), "defenders": int(d), "action": act, "dice": int(n),
+                    "defender_dice": int(m)}
+                   for k, a, d, act, n, m in zip(table.territory, table.attackers, table.defenders, table.action,
+                                                 table.dice, table.defender_dice)],
+    }
+    if as_json:
+        _print_json(payload)
+        return
+    shown = [name for name in summary.index if not name.startswith("stop_at_")]
+    shown.insert(2, max((n for n in summary.index if n.startswith("stop_at_")),
+                        key=lambda n: summary.expected_value[n], default="attack_to_end"))
+    _print_table(f"{result.attackers} attackers vs {' then '.join(map(str, result.defenders))} defenders",
+                 ["policy", "expected value", "P(win)", "attacker losses", "defender losses"],
+                 [(name, f"{float(summary.expected_value[name]):.4f}", _percent(summary.p_win[name]),
+                   f"{float(summary.expected_attacker_losses[name]):.3f}",
+                   f"{float(summary.expected_defender_losses[name]):.3f}") for name in dict.fromkeys(shown)],
+                 caption=f"value of the choice {float(result.value_of_choice):.4f} over {result.best_baseline}; "
+                         f"{CONVENTION}")
+    for k, d in enumerate(result.defenders, 1):
+        _policy_grid(table, k, d)
+
+
 _SIMULATE_EXACT_STATES = 10**7
 """Largest attackers x defenders for which ``simulate`` also prints the exact value."""
 

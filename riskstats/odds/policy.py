@@ -251,7 +251,7 @@ def _measures(problem: _Problem, play: _Play) -> dict:
         "expected_value": play.V[0][A, D0] + problem.survivor_value * A,
         "p_win": evaluate((zero,) * (n - 1) + (one,), zero, zero),
         "expected_conquered": evaluate((one,) * n, zero, zero),
-        "expected_attacker_losses": -evaluate((zero,) * n, one, zero),
+        "expected_attacker_losses": zero - evaluate((zero,) * n, one, zero),
         "expected_defender_losses": evaluate((zero,) * n, zero, one),
     }
 
