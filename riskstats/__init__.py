@@ -34,6 +34,8 @@ _PUBLIC = {
     "policy": "riskstats.odds.policy",
     "chain_policy": "riskstats.odds.policy",
     "AttackPolicy": "riskstats.odds.policy",
+    "simulate_policy": "riskstats.odds.policy_simulate",
+    "PolicySample": "riskstats.odds.policy_simulate",
     "simulate_battles": "riskstats.odds.simulate",
     "simulate_chain": "riskstats.odds.simulate",
     "resolve_battles": "riskstats.odds.simulate",

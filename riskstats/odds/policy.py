@@ -283,20 +283,23 @@ class AttackPolicy:
     values: object = field(repr=False)
     play: _Play = field(repr=False)
 
+    def _scalar(self, value):
+        return value if self.exact else float(value)
+
     @property
     def expected_value(self):
         """The attacker's expected payoff under the optimal policy, from the starting state."""
-        return self.summary.expected_value[OPTIMAL]
+        return self._scalar(self.summary.expected_value[OPTIMAL])
 
     @property
     def p_win(self):
         """P(every territory conquered) under the optimal policy."""
-        return self.summary.p_win[OPTIMAL]
+        return self._scalar(self.summary.p_win[OPTIMAL])
 
     @property
     def baseline(self) -> dict:
         """Each baseline's expected payoff from the starting state, keyed by policy name."""
-        return self.summary.expected_value.drop(OPTIMAL).to_dict()
+        return {name: self._scalar(v) for name, v in self.summary.expected_value.drop(OPTIMAL).items()}
 
     @property
     def best_baseline(self) -> str:

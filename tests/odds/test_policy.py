@@ -200,3 +200,35 @@ def test_chain_values_must_match_the_territories():
     with pytest.raises(RiskstatsError, match="values must be one number or one per territory"):
         chain_policy(5, [2, 2], [1, 2, 3])
     assert np.isfinite(chain_policy(5, [2, 2], 1).expected_value)
+
+
+def test_simulated_policy_agrees_with_its_exact_value():
+    from riskstats.odds.policy_simulate import simulate_policy
+
+    # A bunker battle where the defender's best answer is sometimes one die, and a chain with stops.
+    for solved in (policy(4, 3, 10, DiceRules(defender_modifier=1), kill_value=1, survivor_value=1),
+                   chain_policy(10, [3, 2, 4], [2, 3, 6], leave=1)):
+        sample = simulate_policy(solved, 200_000, seed=11)
+        se = sample.sd / np.sqrt(sample.trials)
+        assert abs(sample.mean - solved.expected_value) < 4 * se  # fails by chance with p < 1e-4
+        low, high = sample.p_win_interval
+        pw_se = np.sqrt(solved.p_win * (1 - solved.p_win) / sample.trials)
+        assert abs(sample.p_win - solved.p_win) < 4 * pw_se
+        assert low - 2 * pw_se < solved.p_win < high + 2 * pw_se
+        assert abs(sample.expected_conquered - solved.summary.expected_conquered["optimal"]) < 0.02
+
+
+def test_simulated_policy_does_not_depend_on_the_threads():
+    import numba
+
+    from riskstats.odds.policy_simulate import simulate_policy
+
+    solved = policy(9, 5, 4)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = simulate_policy(solved, 150_000, seed=3)
+    finally:
+        numba.set_num_threads(before)
+    assert simulate_policy(solved, 150_000, seed=3) == one
+    assert simulate_policy(solved, 150_000, seed=4) != one
