@@ -349,7 +349,8 @@ def policy_(
     kill_value: Annotated[float, typer.Option(
         parser=real_number, help="Payoff per defending army destroyed.")] = 0.0,
     defender: Annotated[str, typer.Option(
-        help="best: the defender picks its dice knowing the attacker's (minimax); max: always its most.")] = "best",
+        help="best: the defender picks its dice knowing how many the attacker rolls (minimax); after_roll: "
+             "knowing the attacker's faces; max: always its most.")] = "best",
     leave: Leave = 1,
     exact: Exact = False,
     territory_armies: TerritoryArmies = False,
@@ -383,9 +384,9 @@ def policy_(
         "best_baseline": result.best_baseline,
         "value_of_choice": _number(result.value_of_choice),
         "policy": [{"territory": int(k), "attackers": int(a), "defenders": int(d), "action": act, "dice": int(n),
-                    "defender_dice": int(m)}
-                   for k, a, d, act, n, m in zip(table.territory, table.attackers, table.defenders, table.action,
-                                                 table.dice, table.defender_dice)],
+                    "defender_dice": int(m), "p_defender_fewer": _number(q)}
+                   for k, a, d, act, n, m, q in zip(table.territory, table.attackers, table.defenders, table.action,
+                                                    table.dice, table.defender_dice, table.p_defender_fewer)],
     }
     if as_json:
         _print_json(payload)

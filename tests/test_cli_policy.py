@@ -65,3 +65,11 @@ def test_policy_bad_input_is_one_line_and_exit_2(args, message):
     assert result.exit_code == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert result.stderr.startswith("error:")
+
+
+def test_policy_defender_after_roll():
+    out = run_json("policy", 10, 5, "--value", 5, "--defender", "after_roll")
+    assert out["defender"] == "after_roll"
+    assert out["expected_value"] == pytest.approx(policy(10, 5, 5, defender="after_roll").expected_value, abs=1e-12)
+    row = next(r for r in out["policy"] if (r["attackers"], r["defenders"]) == (3, 2))
+    assert 0 < row["p_defender_fewer"] < 1

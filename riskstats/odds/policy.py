@@ -8,8 +8,11 @@ faces), chooses 1 to ``min(defender_dice, d)`` dice; then both roll and the one-
 rolls, the defender answers). Both sides see the whole state, so the game has perfect information and
 backward induction over (a, d) solves it exactly: the attacker maximises and the defender minimises
 the attacker's expected payoff (a zero-sum subgame-perfect equilibrium in pure strategies; its value
-is the minimax value). ``defender="max"`` instead has the defender always roll its most dice (the
-default policy of RULES.md), which leaves a one-player decision problem.
+is the minimax value). ``defender="after_roll"`` lets the defender choose after seeing the attacker's
+faces (as many tables play it): the defender then answers each attacker roll, weighted by the roll's
+probability (`DiceRules.attacker_rolls`, `DiceRules.outcome_fractions_given_roll`). ``defender="max"``
+has the defender always roll its most dice (the default policy of RULES.md), which leaves a
+one-player decision problem.
 
 Payoff, in armies: ``value`` for each conquered territory, minus ``cost`` per attacking army lost,
 plus ``kill_value`` per defending army destroyed, plus ``survivor_value`` per attacking army still
@@ -45,8 +48,11 @@ from riskstats.odds.battle import _kernel, check_armies, zeros
 from riskstats.odds.chain import _rules_per_territory, _validate_defenders
 from riskstats.odds.dice import MAX_DICE, DiceRules
 
-DEFENDERS = ("best", "max")
-"""How the defender chooses its dice: its best response (minimax), or always its most dice."""
+DEFENDERS = ("best", "after_roll", "max")
+"""How the defender chooses its dice: its best answer knowing the attacker's dice count (minimax), its
+best answer knowing the attacker's faces, or always its most dice."""
+MAX_AFTER_ROLL_EXACT_STATES = 60
+"""The most attackers x (sum of defenders) states solved exactly when the defender answers the faces."""
 MAX_STATES = 250_000
 """The most attackers x (sum of defenders) states solved in float64."""
 MAX_EXACT_STATES = 900
@@ -60,63 +66,76 @@ RULES_OF_THUMB = {
 """Rules of thumb evaluated as baselines: name -> continue(a attackers, d defenders) with the most dice."""
 
 
-def _backward(P, adice, ddice, free, allowed, fixed, win, loss, kill, V, action, reply):  # pragma: no cover
+def _backward(W, C, adice, ddice, free, allowed, fixed, win, loss, kill, V, action, reply):  # pragma: no cover
     """Backward induction over one battle's states; fills V, action and reply for a = 0..A, d = 0..D.
 
-    P[n, m, i]      P(attacker loses i) when n dice meet m dice (the one-roll table).
+    W[n, r]         P(information cell r) when the attacker rolls n dice: the defender sees which cell
+                    it is in before it chooses (one cell when it knows only n; one per sorted attacker
+                    roll when it sees the faces).
+    C[n, r, m, i]   P(attacker loses i | cell r) when n dice meet m dice (the one-roll table when r is
+                    the only cell).
     adice, ddice    the most dice each side may roll.
-    free            True: the defender picks its dice to minimise V; False: it rolls fixed[a, d] dice
-                    (its most dice where fixed[a, d] is 0).
+    free            True: the defender picks its dice in each cell to minimise V; False: it rolls
+                    fixed[a, d, r] dice (its most dice where that is 0).
     allowed[a,d,n]  nonzero when the attacker may stop (n = 0) or roll n dice at (a, d).
     win[a]          the payoff of conquering with a survivors (what follows the conquest included).
     loss, kill      payoff per attacking army lost (negative of it) and per defending army destroyed.
     V[a, d]         the attacker's expected payoff from (a, d) on; stopping is worth 0.
-    action[a, d]    the attacker's choice: 0 stop, else its dice; reply[a, d] the defender's answer.
+    action[a, d]    the attacker's choice: 0 stop, else its dice; reply[a, d, r] the defender's answer.
     Ties keep stopping over rolling, more dice over fewer, and the defender's most dice over fewer.
     """
     A = V.shape[0] - 1
     D = V.shape[1] - 1
+    R = W.shape[1]
+    answer = np.zeros(R, dtype=np.int64)
     for a in range(A + 1):
         V[a, 0] = win[a]
         action[a, 0] = 0
-        reply[a, 0] = 0
         for d in range(1, D + 1):
             best = win[0] * 0
             action[a, d] = 0
-            reply[a, d] = 0
+            for r in range(R):
+                reply[a, d, r] = 0
             found = allowed[a, d, 0] != 0
             mmax = min(ddice, d)
             for n in range(min(adice, a), 0, -1):
                 if allowed[a, d, n] == 0:
                     continue
-                m_hi = mmax
-                m_lo = 1
-                if not free:
-                    m_hi = fixed[a, d] if fixed[a, d] > 0 else mmax
-                    m_lo = m_hi
-                worst = best * 0
-                pick = 0
-                for m in range(m_hi, m_lo - 1, -1):
-                    k = min(n, m)
-                    q = best * 0
-                    for i in range(k + 1):
-                        q += P[n, m, i] * (V[a - i, d - k + i] - loss * i + kill * (k - i))
-                    if pick == 0 or q < worst:
-                        worst = q
-                        pick = m
-                if not found or worst > best:
-                    best = worst
+                total = best * 0
+                for r in range(R):
+                    answer[r] = 0
+                    if W[n, r] == 0:
+                        continue
+                    m_hi = mmax
+                    m_lo = 1
+                    if not free:
+                        m_hi = fixed[a, d, r] if fixed[a, d, r] > 0 else mmax
+                        m_lo = m_hi
+                    worst = best * 0
+                    for m in range(m_hi, m_lo - 1, -1):
+                        k = min(n, m)
+                        q = best * 0
+                        for i in range(k + 1):
+                            q += C[n, r, m, i] * (V[a - i, d - k + i] - loss * i + kill * (k - i))
+                        if answer[r] == 0 or q < worst:
+                            worst = q
+                            answer[r] = m
+                    total += W[n, r] * worst
+                if not found or total > best:
+                    best = total
                     action[a, d] = n
-                    reply[a, d] = pick
+                    for r in range(R):
+                        reply[a, d, r] = answer[r]
                     found = True
             V[a, d] = best
 
 
-def _forward(P, action, reply, mass, end):  # pragma: no cover - compiled
+def _forward(W, C, action, reply, mass, end):  # pragma: no cover - compiled
     """Push probability mass through one battle played by (action, reply); mass[a, d] is consumed and
     end[a, d] += the mass that ends at (a, d): conquered (d = 0), eliminated (a = 0) or stopped."""
     A = mass.shape[0] - 1
     D = mass.shape[1] - 1
+    R = W.shape[1]
     for t in range(A + D, -1, -1):
         for a in range(max(0, t - D), min(A, t) + 1):
             d = t - a
@@ -128,10 +147,40 @@ def _forward(P, action, reply, mass, end):  # pragma: no cover - compiled
             if n == 0:
                 end[a, d] += p
                 continue
-            m = reply[a, d]
-            k = min(n, m)
-            for i in range(k + 1):
-                mass[a - i, d - k + i] += p * P[n, m, i]
+            for r in range(R):
+                if W[n, r] == 0:
+                    continue
+                m = reply[a, d, r]
+                k = min(n, m)
+                for i in range(k + 1):
+                    mass[a - i, d - k + i] += p * W[n, r] * C[n, r, m, i]
+
+
+def cells(rules: DiceRules, after_roll: bool, exact: bool = False):
+    """The information cells the defender chooses in: ``(W, C, rolls)`` as `_backward` takes them.
+
+    ``rolls[n]`` lists the attacker's sorted rolls of n dice, one per cell, when the defender sees the
+    faces; otherwise every n has the one cell ``None`` and ``C[n, 0]`` is the one-roll table.
+    """
+    K = rules.max_losses
+    if not after_roll:
+        table = rules.table(exact)
+        W = zeros((rules.attacker_dice + 1, 1), exact)
+        W[1:, 0] = Fraction(1) if exact else 1.0
+        C = zeros((rules.attacker_dice + 1, 1, rules.defender_dice + 1, K + 1), exact)
+        C[:, 0] = table
+        return W, C, [[None]] * (rules.attacker_dice + 1)
+    rolls = [[]] + [list(rules.attacker_rolls(n)) for n in range(1, rules.attacker_dice + 1)]
+    R = max(len(r) for r in rolls)
+    W = zeros((rules.attacker_dice + 1, R), exact)
+    C = zeros((rules.attacker_dice + 1, R, rules.defender_dice + 1, K + 1), exact)
+    for n in range(1, rules.attacker_dice + 1):
+        for r, (roll, p) in enumerate(rules.attacker_rolls(n).items()):
+            W[n, r] = p if exact else float(p)
+            for m in range(1, rules.defender_dice + 1):
+                for i, q in enumerate(rules.outcome_fractions_given_roll(roll, m)):
+                    C[n, r, m, i] = q if exact else float(q)
+    return W, C, rolls
 
 
 @dataclass(frozen=True)
@@ -148,6 +197,7 @@ class _Problem:
     kill_value: object
     defender: str
     exact: bool
+    cells: tuple = field(repr=False)
 
     @property
     def states(self) -> int:
@@ -174,9 +224,10 @@ def _solve(problem: _Problem, allowed: list, free: bool, fixed: list | None = No
     values = problem.values if values is None else values
     loss = problem.cost + problem.survivor_value if loss is None else loss
     kill = problem.kill_value if kill is None else kill
-    kernel = _kernel(_backward, problem.exact, problem.states)
     play = _Play([None] * n, [None] * n, [None] * n)
     for k in range(n - 1, -1, -1):
+        W, C, _ = problem.cells[k]
+        kernel = _kernel(_backward, problem.exact, problem.states * W.shape[1])
         D, rules = problem.defenders[k], problem.rules[k]
         win = zeros(A + 1, problem.exact)
         for a in range(A + 1):
@@ -185,10 +236,10 @@ def _solve(problem: _Problem, allowed: list, free: bool, fixed: list | None = No
                 win[a] += play.V[k + 1][a - problem.leave, problem.defenders[k + 1]]
         V = zeros((A + 1, D + 1), problem.exact)
         action = np.zeros((A + 1, D + 1), dtype=np.int64)
-        reply = np.zeros((A + 1, D + 1), dtype=np.int64)
-        f = fixed[k] if fixed is not None else np.zeros((A + 1, D + 1), dtype=np.int64)
-        kernel(rules.table(problem.exact), rules.attacker_dice, rules.defender_dice, free, allowed[k], f,
-               win, loss, kill, V, action, reply)
+        reply = np.zeros((A + 1, D + 1, W.shape[1]), dtype=np.int64)
+        f = fixed[k] if fixed is not None else reply.copy()
+        kernel(W, C, rules.attacker_dice, rules.defender_dice, free, allowed[k], f, win, loss, kill, V, action,
+               reply)
         play.V[k], play.action[k], play.reply[k] = V, action, reply
     return play
 
@@ -261,8 +312,10 @@ class AttackPolicy:
     """The optimal way to fight an attack (a battle or a chain), beside the baselines.
 
     ``table``: one row per state (territory, attackers, defenders) with the attacker's ``action``
-    ("attack" or "stop"), its ``dice`` (0 when it stops), the defender's answer ``defender_dice`` and the
-    attacker's expected payoff ``value`` from that state on (survivors counted from that state).
+    ("attack" or "stop"), its ``dice`` (0 when it stops), the defender's answer ``defender_dice`` (when it
+    answers the faces: its most frequent answer; `answers` lists them), ``p_defender_fewer`` (P(the defender
+    rolls fewer than its most dice)) and the attacker's expected payoff ``value`` from that state on
+    (survivors counted from that state).
     ``summary``: one row per policy (``optimal`` first, then the baselines) with ``expected_value``,
     ``p_win`` (every territory conquered), ``expected_conquered`` and the expected losses of each side.
     ``values``: the expected payoff of each policy at every state of the first battle.
@@ -282,6 +335,7 @@ class AttackPolicy:
     summary: object = field(repr=False)
     values: object = field(repr=False)
     play: _Play = field(repr=False)
+    cells: tuple = field(repr=False)
 
     def _scalar(self, value):
         return value if self.exact else float(value)
@@ -312,6 +366,23 @@ class AttackPolicy:
         """What deciding optimally is worth: the optimal payoff minus the best baseline's (>= 0)."""
         return self.expected_value - self.baseline[self.best_baseline]
 
+    def answers(self, attackers: int, defenders: int, territory: int = 1):
+        """The defender's answer to each attacker roll at one state of the optimal play: a DataFrame with
+        ``attacker_roll`` (the faces, high to low; "any" when the defender answers only the dice count),
+        its probability ``p`` and the ``defender_dice`` rolled against it. Empty where the attacker stops."""
+        import pandas as pd
+
+        check_int("territory", territory, 1, len(self.defenders))
+        k = territory - 1
+        check_int("attackers", attackers, 1, self.attackers)
+        check_int("defenders", defenders, 1, self.defenders[k])
+        W, _, rolls = self.cells[k]
+        n = self.play.action[k][attackers, defenders]
+        rows = [{"attacker_roll": "any" if roll is None else "-".join(map(str, roll)), "p": W[n, r],
+                 "defender_dice": int(self.play.reply[k][attackers, defenders, r])}
+                for r, roll in enumerate(rolls[n])] if n else []
+        return pd.DataFrame(rows, columns=["attacker_roll", "p", "defender_dice"])
+
     def outcomes(self):
         """The optimal play's end states: DataFrame indexed by (conquered, armies_left), column ``p``,
         in `riskstats.odds.chain.chain_odds`' shape. ``armies_left`` is the attacking force at the end
@@ -319,7 +390,7 @@ class AttackPolicy:
         from riskstats.odds.chain import chain_outcomes_frame
 
         A, n, exact = self.attackers, len(self.defenders), self.exact
-        kernel = _kernel(_forward, exact, A * max(self.defenders))
+        kernel = _kernel(_forward, exact, A * max(self.defenders) * self.cells[0][0].shape[1])
         distribution = zeros((n + 1, A + 1), exact)
         force = zeros(A + 1, exact)
         force[A] = Fraction(1) if exact else 1.0
@@ -327,7 +398,8 @@ class AttackPolicy:
             mass = zeros((A + 1, D + 1), exact)
             mass[:, D] = force
             end = zeros((A + 1, D + 1), exact)
-            kernel(self.rules[k].table(exact), self.play.action[k], self.play.reply[k], mass, end)
+            W, C, _ = self.cells[k]
+            kernel(W, C, self.play.action[k], self.play.reply[k], mass, end)
             distribution[k, :] += end[:, 1:].sum(axis=1)  # stopped or eliminated here
             force = zeros(A + 1, exact)
             for x in range(A + 1):
@@ -375,14 +447,38 @@ def _problem(attackers, defenders, values, rules, leave, cost, survivor_value, k
         raise RiskstatsError(f"{'exact ' if exact else ''}policies are limited to attackers x defenders <= {limit}, "
                              f"got {attackers} x {sum(defenders)}" + ("; drop exact for float64" if exact else ""))
     convert = (lambda x: x) if exact else float
+    after_roll = defender == "after_roll"
+    if exact and after_roll and states > MAX_AFTER_ROLL_EXACT_STATES:
+        raise RiskstatsError(f"exact policies with defender after_roll are limited to attackers x defenders <= "
+                             f"{MAX_AFTER_ROLL_EXACT_STATES}, got {attackers} x {sum(defenders)}; "
+                             "drop exact for float64")
+    shared = {r: cells(r, after_roll, exact) for r in set(rules)}
     return _Problem(attackers, defenders, tuple(convert(v) for v in values), rules, leave, convert(cost),
-                    convert(survivor_value), convert(kill_value), defender, exact)
+                    convert(survivor_value), convert(kill_value), defender, exact, tuple(shared[r] for r in rules))
+
+
+def _answers(problem: _Problem, k: int, play: _Play) -> dict:
+    """The defender's answer at every state of territory k (a, d >= 1, attackers varying slowest):
+    ``defender_dice``, its dice against the attacker's chosen dice (when it answers the faces: the answer
+    it gives most often), and ``p_defender_fewer``, P(it rolls fewer than its most dice there)."""
+    W, _, _ = problem.cells[k]
+    action, reply = play.action[k][1:, 1:], play.reply[k][1:, 1:]
+    ddice = problem.rules[k].defender_dice
+    most = np.minimum(ddice, np.arange(1, reply.shape[1] + 1))[None, :]
+    weight = np.zeros((ddice + 1, *action.shape))  # weight[m, a, d] = P(the defender answers m dice)
+    for n in range(1, W.shape[0]):
+        chosen = action == n
+        for m in range(1, ddice + 1):
+            weight[m][chosen] = ((reply[chosen] == m) @ W[n].astype(float))
+    fewer = sum(weight[m] * (m < most) for m in range(1, ddice + 1))
+    dice = np.where(action > 0, weight.argmax(axis=0), 0)
+    return {"defender_dice": dice.ravel(), "p_defender_fewer": fewer.ravel()}
 
 
 def _answer(problem: _Problem) -> AttackPolicy:
     import pandas as pd
 
-    free = problem.defender == "best"
+    free = problem.defender != "max"
     n = len(problem.defenders)
     plays = {OPTIMAL: _solve(problem, [_mask(problem, k, None) for k in range(n)], free)}
     for name, go in _baseline_rules(problem).items():
@@ -401,7 +497,7 @@ def _answer(problem: _Problem) -> AttackPolicy:
         rows.append(pd.DataFrame({
             "territory": k + 1, "attackers": a.ravel(), "defenders": d.ravel(),
             "action": np.where(act.ravel() > 0, "attack", "stop"), "dice": act.ravel(),
-            "defender_dice": optimal.reply[k][1:, 1:].ravel(),
+            **_answers(problem, k, optimal),
             "value": (optimal.V[k][1:, 1:] + keep * a).ravel()}))
     table = pd.concat(rows, ignore_index=True)
     D0 = problem.defenders[0]
@@ -410,7 +506,7 @@ def _answer(problem: _Problem) -> AttackPolicy:
                           index=pd.MultiIndex.from_arrays([a.ravel(), d.ravel()], names=["attackers", "defenders"]))
     return AttackPolicy(problem.attackers, problem.defenders, problem.values, problem.rules, problem.leave,
                         problem.cost, problem.survivor_value, problem.kill_value, problem.defender, problem.exact,
-                        table, summary, values, optimal)
+                        table, summary, values, optimal, problem.cells)
 
 
 def policy(attackers: int, defenders: int, value, rules: DiceRules | None = None, *, cost=1,
@@ -434,9 +530,10 @@ def policy(attackers: int, defenders: int, value, rules: DiceRules | None = None
         Payoff per attacking army still alive at the end (default 0).
     kill_value : number
         Payoff per defending army destroyed (default 0).
-    defender : {"best", "max"}
-        "best": the defender chooses its dice, knowing the attacker's, to minimise the attacker's payoff
-        (the minimax solution); "max": it always rolls its most dice.
+    defender : {"best", "after_roll", "max"}
+        "best": the defender chooses its dice, knowing how many the attacker rolls, to minimise the
+        attacker's payoff (the minimax solution); "after_roll": the same, knowing the attacker's faces;
+        "max": it always rolls its most dice.
     exact : bool
         Rational arithmetic (`fractions.Fraction`) instead of float64.
 

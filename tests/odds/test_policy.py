@@ -232,3 +232,75 @@ def test_simulated_policy_does_not_depend_on_the_threads():
         numba.set_num_threads(before)
     assert simulate_policy(solved, 150_000, seed=3) == one
     assert simulate_policy(solved, 150_000, seed=4) != one
+
+
+@cache
+def _rolls(n: int) -> tuple:
+    """The attacker's sorted rolls of n six-sided dice with their probabilities, by enumerating faces."""
+    counts = {}
+    for faces in product(range(1, 7), repeat=n):
+        roll = tuple(sorted(faces, reverse=True))
+        counts[roll] = counts.get(roll, 0) + 1
+    return tuple((roll, Fraction(c, 6**n)) for roll, c in counts.items())
+
+
+@cache
+def _losses_given(roll: tuple, m: int) -> tuple:
+    counts = [0] * (min(len(roll), m) + 1)
+    for defend in product(range(1, 7), repeat=m):
+        d = sorted(defend, reverse=True)
+        counts[sum(x <= y for x, y in zip(roll, d))] += 1
+    return tuple(Fraction(c, 6**m) for c in counts)
+
+
+def test_defender_after_the_roll_matches_brute_force_over_attacker_policies():
+    # Every deterministic attacker policy on 3 x 2 states, each against the defender's best answer to
+    # every roll it sees (a recursion over faces); the best of them is the solver's value at every state.
+    A, D, value = 3, 2, 5
+    states = [(a, d) for a in range(1, A + 1) for d in range(1, D + 1)]
+    best = {}
+    for choice in product(*[range(min(3, a) + 1) for a, _ in states]):
+        attack = dict(zip(states, choice))
+
+        @cache
+        def v(a, d, attack=attack):
+            if d == 0:
+                return Fraction(value)
+            n = attack.get((a, d), 0) if a > 0 else 0
+            if n == 0:
+                return Fraction(0)
+            total = Fraction(0)
+            for roll, p in _rolls(n):
+                total += p * min(sum(q * (-i + v(a - i, d - min(n, m) + i))
+                                     for i, q in enumerate(_losses_given(roll, m))) for m in range(1, min(2, d) + 1))
+            return total
+
+        for s in states:
+            best[s] = max(best.get(s, v(*s)), v(*s))
+    solved = policy(A, D, value, defender="after_roll", exact=True)
+    values = solved.table.set_index(["attackers", "defenders"]).value
+    assert {s: values[s] for s in states} == best
+
+
+def test_seeing_the_roll_helps_the_defender_and_answers_list_every_roll():
+    after = policy(10, 5, 5, defender="after_roll")
+    before = policy(10, 5, 5)
+    assert (after.values.optimal <= before.values.optimal + 1e-12).all()
+    assert after.expected_value < before.expected_value - 0.1
+    answers = after.answers(3, 2)
+    assert len(answers) == 56 and answers.p.sum() == pytest.approx(1)
+    assert answers.set_index("attacker_roll").defender_dice["6-6-6"] == 1  # one die risks one army
+    assert answers.set_index("attacker_roll").defender_dice["1-1-1"] == 2
+    row = after.table.query("attackers == 3 and defenders == 2").iloc[0]
+    assert row.p_defender_fewer == pytest.approx(answers.p[answers.defender_dice == 1].sum())
+    assert before.answers(3, 2).attacker_roll.tolist() == ["any"]
+    assert before.answers(1, 5).empty  # the attacker stops there
+
+
+def test_simulated_after_roll_policy_agrees_with_its_exact_value():
+    from riskstats.odds.policy_simulate import simulate_policy
+
+    solved = chain_policy(9, [3, 2], [3, 4], defender="after_roll", kill_value=0.5)
+    sample = simulate_policy(solved, 200_000, seed=5)
+    assert abs(sample.mean - solved.expected_value) < 4 * sample.sd / np.sqrt(sample.trials)
+    assert abs(sample.p_win - solved.p_win) < 4 * np.sqrt(solved.p_win * (1 - solved.p_win) / sample.trials)
