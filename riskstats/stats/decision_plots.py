@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
 _ACTION_COLOURS = ["#d9d9d9", "#fdae61", "#abd9e9", "#2c7bb6"]  # stop, 1, 2, 3 dice
 _OUTSIDE = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad": 0.0}
@@ -17,6 +18,12 @@ _OUTSIDE = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad":
 
 def _axes(ax):
     return ax if ax is not None else plt.subplots(figsize=(7, 5))[1]
+
+
+def _whole_ticks(ax):
+    """Army counts are whole numbers: tick them so."""
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 def policy_map(table: pd.DataFrame, territory: int = 1, ax=None, title: str = "Optimal attack policy"):
@@ -35,6 +42,7 @@ def policy_map(table: pd.DataFrame, territory: int = 1, ax=None, title: str = "O
         handles.append(ax.scatter(fewer.defenders, fewer.attackers, s=12, color="k",
                                   label="defender rolls fewer dice"))
     ax.legend(handles=handles, **_OUTSIDE)
+    _whole_ticks(ax)
     ax.set_xlabel("defenders (armies)")
     ax.set_ylabel("attackers (armies able to roll)")
     ax.set_title(title)
@@ -56,6 +64,7 @@ def frontier_lines(frame: pd.DataFrame, hue: str = "value", ax=None,
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(**_OUTSIDE)
+    _whole_ticks(ax)
     return ax
 
 
