@@ -53,8 +53,12 @@ DEFENDERS = ("best", "after_roll", "max")
 best answer knowing the attacker's faces, or always its most dice."""
 MAX_AFTER_ROLL_EXACT_STATES = 60
 """The most attackers x (sum of defenders) states solved exactly when the defender answers the faces."""
-MAX_STATES = 250_000
-"""The most attackers x (sum of defenders) states solved in float64."""
+MAX_STATES = 90_000
+"""The most attackers x (sum of defenders) states solved in float64 (300 against 300 takes seconds: every
+stop threshold is solved as a baseline)."""
+_WORK_PER_STATE = 32
+"""About how many backward sweeps one answer runs per baseline: the kernels run compiled once
+states x this passes `riskstats.odds.battle.INTERPRETED_STATES`."""
 MAX_EXACT_STATES = 900
 """The most attackers x (sum of defenders) states solved in rational arithmetic."""
 OPTIMAL = "optimal"
@@ -227,7 +231,7 @@ def _solve(problem: _Problem, allowed: list, free: bool, fixed: list | None = No
     play = _Play([None] * n, [None] * n, [None] * n)
     for k in range(n - 1, -1, -1):
         W, C, _ = problem.cells[k]
-        kernel = _kernel(_backward, problem.exact, problem.states * W.shape[1])
+        kernel = _kernel(_backward, problem.exact, problem.states * W.shape[1] * _WORK_PER_STATE)
         D, rules = problem.defenders[k], problem.rules[k]
         win = zeros(A + 1, problem.exact)
         for a in range(A + 1):
