@@ -304,3 +304,15 @@ def test_simulated_after_roll_policy_agrees_with_its_exact_value():
     sample = simulate_policy(solved, 200_000, seed=5)
     assert abs(sample.mean - solved.expected_value) < 4 * sample.sd / np.sqrt(sample.trials)
     assert abs(sample.p_win - solved.p_win) < 4 * np.sqrt(solved.p_win * (1 - solved.p_win) / sample.trials)
+
+
+def test_the_simulation_samples_the_simulators_own_table():
+    from riskstats.odds.policy_simulate import cut_tables
+    from riskstats.odds.simulate import sampling_table
+
+    for rules in (DiceRules(), DiceRules(ties="attacker", defender_dice=3, defender_modifier=-1)):
+        cell_cut, loss_cut = cut_tables(rules, False, 1)
+        assert (loss_cut[:, 0] == sampling_table(rules)).all()  # one cell: exactly the simulator's cut points
+        assert (cell_cut == 2**53).all()
+        cell_cut, _ = cut_tables(rules, True, 60)
+        assert cell_cut[3, 54] < 2**53 == cell_cut[3, 55]  # 56 sorted rolls of three six-sided dice
