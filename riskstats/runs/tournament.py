@@ -202,7 +202,8 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     client : distributed.Client, optional
         A Dask client to play the chunks on (instead of ``scheduler``/``dask_local``).
     progress : callable, optional
-        Called as ``progress(games_done, games_total)`` at the start and after each chunk.
+        Called as ``progress(games_done, games_total)`` at the start (the games already in ``out``; also
+        when the run is complete and nothing is played) and after each chunk.
     load : bool
         Return the whole table (default). With ``out``, False returns None instead: each chunk is
         written and dropped, the single file is combined part by part, and memory stays flat however
@@ -228,6 +229,8 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     record = config.record()
     store = results.open_run(out, record) if out is not None else None
     if store is not None and store.complete:
+        if progress:
+            progress(config.games, config.games)
         return store.read() if load else None
     done = store.done_ranges() if store is not None else []
     ranges = chunk_ranges(config, done)
