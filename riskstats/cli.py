@@ -28,8 +28,10 @@ BOT_NAMES = ("random", "aggressive", "continent", "defensive", "mission", "capit
 """The built-in bots (`riskstats.game.bots.BOTS`' names, kept here so that ``--help`` needs no numba;
 a test holds the two equal)."""
 MAX_STATES = 250_000_000
-"""Largest battle-state count (attackers x defenders, summed over a chain) ``odds``, ``table`` and
-``chain`` take: about 15,800 a side, a few seconds. The library has no such limit."""
+"""Largest battle-state count (attackers x defenders, summed over a chain) ``odds`` and ``chain`` take:
+about 15,800 a side, a few seconds. The library has no such limit."""
+MAX_TABLE_ROWS = 1_000_000
+"""Most rows ``table`` prints (one per battle: 1,000 a side, a 25 MB CSV)."""
 MAX_NEED_DEFENDERS = 5_000
 """Most defenders (summed over a chain) ``need`` takes: its search solves many battles of that size."""
 
@@ -92,13 +94,13 @@ def _compile_notice(needed: bool = True):
         yield
 
 
-def _check_states(command: str, attackers: int, defenders: int) -> None:
-    """Refuse a float battle too large to answer in a few seconds (`MAX_STATES`)."""
-    if attackers > 0 and defenders > 0 and attackers * defenders > MAX_STATES:
+def _check_states(command: str, attackers: int, defenders: int, limit: int = MAX_STATES,
+                  what: str = "battle states", scale: str = "about 15,800 a side, a few seconds") -> None:
+    """Refuse work too large to answer in a few seconds (`MAX_STATES`, `MAX_TABLE_ROWS`)."""
+    if attackers > 0 and defenders > 0 and attackers * defenders > limit:
         raise RiskstatsError(
-            f"{command}: {attackers:,} attackers x {defenders:,} defenders = {attackers * defenders:,} battle "
-            f"states, over the command line's limit of {MAX_STATES:,} (about 15,800 a side, a few seconds); "
-            "call riskstats from Python for larger battles")
+            f"{command}: {attackers:,} attackers x {defenders:,} defenders = {attackers * defenders:,} {what}, "
+            f"over the command line's limit of {limit:,} ({scale}); call riskstats from Python for more")
 
 
 def _uses_kernels(attackers: int, defenders: int, exact: bool = False) -> bool:
@@ -319,7 +321,7 @@ def table(
     if as_json and output_format not in ("text", "json"):
         raise RiskstatsError(f"give --json or --format {output_format}, not both")
     output_format = "json" if as_json else output_format
-    _check_states("table", attackers, defenders)
+    _check_states("table", attackers, defenders, MAX_TABLE_ROWS, "rows", "1,000 a side")
     with _compile_notice(attackers > 0 and defenders > 0 and _uses_kernels(attackers, defenders)):
         frame = win_table(attackers, defenders, rules, stop_at=stop_at, goal=goal)
     if output_format == "csv":

@@ -132,7 +132,8 @@ def test_selfplay_json_counts_games_and_seats_per_bot():
 def test_runaway_odds_and_need_are_refused_quickly():
     line = one_line_error(runner.invoke(app, ["odds", "1000000", "1000000"]), f"{MAX_STATES:,}")
     assert "1,000,000,000,000" in line
-    one_line_error(runner.invoke(app, ["table", "--attackers", "100000", "--defenders", "100000"]), "limit")
+    one_line_error(runner.invoke(app, ["table", "--attackers", "1001", "--defenders", "1000"]),
+                   "limit of 1,000,000 rows")
     one_line_error(runner.invoke(app, ["chain", "100000", "5000", "5000"]), "limit")
     one_line_error(runner.invoke(app, ["need", "1000000", "--p", "0.5"]), "limit of 5,000")
     assert runner.invoke(app, ["need", "10", "--p", "0.5"]).exit_code == 0
