@@ -133,7 +133,7 @@ def test_runaway_odds_and_need_are_refused_quickly():
     line = one_line_error(runner.invoke(app, ["odds", "1000000", "1000000"]), f"{MAX_STATES:,}")
     assert "1,000,000,000,000" in line
     one_line_error(runner.invoke(app, ["table", "--attackers", "1001", "--defenders", "1000"]),
-                   "limit of 1,000,000 rows")
+                   "= 1,001,000 rows, over the command line's limit of 1,000,000")
     one_line_error(runner.invoke(app, ["chain", "100000", "5000", "5000"]), "limit")
     one_line_error(runner.invoke(app, ["need", "1000000", "--p", "0.5"]), "limit of 5,000")
     assert runner.invoke(app, ["need", "10", "--p", "0.5"]).exit_code == 0
