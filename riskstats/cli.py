@@ -108,6 +108,7 @@ def _uses_kernels(attackers: int, defenders: int, exact: bool = False) -> bool:
 
     return not exact and attackers * defenders > INTERPRETED_STATES
 
+
 def whole_number(text: str) -> int:
     """Parse a whole-number argument, naming the value when it is not one."""
     try:
@@ -618,11 +619,11 @@ def selfplay(
           _progress(not as_json and sys.stdout.isatty(), "self-play") as bar):
         frame = run_selfplay(config, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
                              progress=functools.partial(track, bar=bar), load=out is None)
-    played = games - present[0]
+    before = present[0] if present else 0
+    played = games - before
     if out is not None:
         if played:
-            typer.echo(f"wrote {played:,} games to {out}" + (f" ({games:,} in all)" if present[0] else ""),
-                       err=True)
+            typer.echo(f"wrote {played:,} games to {out}" + (f" ({games:,} in all)" if before else ""), err=True)
         frame = read_results(out)
     result = summary(frame)
     reasons = {k: int(v) for k, v in frame["win_reason"].value_counts().items()}
