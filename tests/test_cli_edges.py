@@ -189,7 +189,7 @@ def test_on_compile_calls_back_once_per_compiling_block():
     assert calls == [1]
 
 
-def test_tables_are_unchanged_without_out(tmp_path):
+def test_out_prints_the_same_tables_as_a_run_in_memory(tmp_path):
     """--out only adds files and the status lines on stderr: the tables are those of a run in memory."""
     memory = runner.invoke(app, [*SELFPLAY, "--games", "4"])
     stored = runner.invoke(app, [*SELFPLAY, "--games", "4", "--out", str(tmp_path / "r.parquet")])
