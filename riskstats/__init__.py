@@ -53,12 +53,14 @@ _PUBLIC = {
     "play_game": "riskstats.game.play",
     "BOTS": "riskstats.game.bots",
     "play_games": "riskstats.runs.selfplay",
+    "check_games": "riskstats.runs.selfplay",
     "RunConfig": "riskstats.runs.tournament",
     "run_selfplay": "riskstats.runs.tournament",
     "run_experiment": "riskstats.runs.experiment",
     "read_experiment": "riskstats.runs.experiment",
     "read_results": "riskstats.runs.results",
     "bradley_terry": "riskstats.stats.ratings",
+    "data_dir": "riskstats.analysis.paths",
 }
 __all__ = sorted(_PUBLIC)
 
