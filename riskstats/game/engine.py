@@ -58,6 +58,8 @@ from riskstats.game.state import (
     CAPITAL_PICK,
     CLAIM,
     DECK,
+    DEFEND,
+    DEFEND_MOVE,
     DISCARD,
     ELIM_TRADE,
     END_ATTACK,
@@ -65,6 +67,9 @@ from riskstats.game.state import (
     FORTIFY,
     FORTIFY_MOVE,
     I_AFTER_PLACE,
+    I_ATK_DICE,
+    I_ATK_FROM,
+    I_ATK_TO,
     I_BONUS_GIVEN,
     I_CONQUERED,
     I_DECK_N,
@@ -128,10 +133,11 @@ ERRORS = (
     "you hold too many cards: a set must be traded first",
     "the territories are not joined by a chain of your territories",
     "a territory cannot be moved to itself",
+    "the defender chooses its own dice (a defend move): leave the attack's d at 0",
 )
 """Reasons `_check` gives (index = code; 0 means legal)."""
-OK, E_OVER, E_PHASE, E_RANGE, E_OWNER, E_ARMIES, E_ADJ, E_ATTACK, E_DICE, E_SET, E_FORCED, E_CONNECT, E_SAME = \
-    range(len(ERRORS))
+OK, E_OVER, E_PHASE, E_RANGE, E_OWNER, E_ARMIES, E_ADJ, E_ATTACK, E_DICE, E_SET, E_FORCED, E_CONNECT, E_SAME, \
+    E_DEFENDER = range(len(ERRORS))
 
 _SPLIT1 = np.uint64(0x9E3779B97F4A7C15)
 _SPLIT2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -752,9 +758,11 @@ def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
             return E_ATTACK
         if c < 1 or c > min(R[R_ADICE], st.armies[a] - 1):
             return E_DICE
-        if d < 0 or d > min(R[R_DDICE], st.armies[b]):
-            return E_DICE
-        return OK
+        return OK if d == 0 else E_DEFENDER
+    if kind == DEFEND_MOVE:
+        if phase != DEFEND:
+            return E_PHASE
+        return OK if 1 <= a <= min(R[R_DDICE], st.armies[info[I_ATK_TO]]) else E_DICE
     if kind == OCCUPY_MOVE:
         if phase != OCCUPY:
             return E_PHASE
@@ -787,6 +795,15 @@ def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
 
 
 # ---------------------------------------------------------------- playing a move
+@jit
+def _defending_seat(R, defender, attacker):  # pragma: no cover - compiled
+    """The seat that chooses the defender's dice: the attacked territory's owner, or for a two-player
+    neutral territory the other player (who rolls the neutral's dice, RULES.md)."""
+    if defender == R[R_NEUTRAL]:
+        return 1 - attacker
+    return defender
+
+
 @jit
 def _after_occupy(info):  # pragma: no cover - compiled
     if info[I_ELIM_PENDING] == 1:
@@ -843,8 +860,19 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
         _log(st.info, st.log, armies, PASS, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
         _to_reinforce(st.info)
     elif kind == ATTACK_MOVE:
-        nd = d if d > 0 else min(R[R_DDICE], armies[b])
-        na = c
+        info[I_ATK_FROM] = a
+        info[I_ATK_TO] = b
+        info[I_ATK_DICE] = c
+        info[I_PHASE] = DEFEND
+        info[I_PLAYER] = _defending_seat(R, owner[b], p)
+    elif kind == DEFEND_MOVE:
+        nd = a
+        a = info[I_ATK_FROM]
+        b = info[I_ATK_TO]
+        na = info[I_ATK_DICE]
+        p = owner[a]
+        info[I_PLAYER] = p
+        info[I_PHASE] = ATTACK
         k = min(na, nd)
         lose = roll_losses(CUT, na, nd, _bits53(st.rng))
         armies[a] -= lose
@@ -914,7 +942,7 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
         else:
             info[I_PLAYER] = p + 1
     if R[R_VARIANT] == V_MISSION and info[I_PHASE] != OVER and info[I_TURN] > 0 and info[I_PLAYER] == p \
-            and kind != ATTACK_MOVE and kind != CAPITAL_PICK and _mission_done(st, B, p):
+            and kind != DEFEND_MOVE and kind != CAPITAL_PICK and _mission_done(st, B, p):
         _finish(st, p, WIN_MISSION)  # a placement, trade bonus, occupation or fortification completed it
 
 

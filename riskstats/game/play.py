@@ -11,6 +11,11 @@ player to move may see it (``view.state`` with the other players' missions, unre
 draw pile's order and the random stream masked; ``view.legal_mask()``, ``view.legal_moves()``,
 ``view.check(move)``). Python bots run at Python speed.
 
+The defender decides its own dice: an attack move only declares the attack; then the phase is "defend" and
+the seat to move (`Game.player`, the seat whose bot `Game.play` asks) is the defending one, which plays
+``Move.defend(dice)``; the dice are rolled and the attacker moves again. Built-in bots defend with the
+most dice.
+
 >>> game = Game(players=3, seed=1)
 >>> game.phase, game.player
 ('claim', 0)
@@ -35,9 +40,13 @@ from riskstats.game.rules import GameRules
 from riskstats.game.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
+    DEFEND_MOVE,
     END_ATTACK,
     END_TURN,
     FORTIFY_MOVE,
+    I_ATK_DICE,
+    I_ATK_FROM,
+    I_ATK_TO,
     I_DECK_N,
     I_LOG_N,
     I_MOVES,
@@ -94,8 +103,14 @@ class Move(NamedTuple):
         return cls(PASS)
 
     @classmethod
-    def attack(cls, src: int, dst: int, dice: int, defender_dice: int = 0):
-        return cls(ATTACK_MOVE, src, dst, dice, defender_dice)
+    def attack(cls, src: int, dst: int, dice: int):
+        """Declare an attack; the defending seat then chooses its dice (`defend`)."""
+        return cls(ATTACK_MOVE, src, dst, dice)
+
+    @classmethod
+    def defend(cls, dice: int):
+        """The defending seat's dice against the declared attack."""
+        return cls(DEFEND_MOVE, dice)
 
     @classmethod
     def occupy(cls, extra: int):
@@ -208,7 +223,16 @@ class Game:
 
     @property
     def player(self) -> int:
+        """The seat to move: the player whose turn it is, or in the "defend" phase the defending seat."""
         return int(self.state.info[I_PLAYER])
+
+    @property
+    def pending_attack(self) -> tuple[int, int, int] | None:
+        """(from, to, attacker dice) of the attack awaiting the defender's dice; None outside "defend"."""
+        if self.phase != "defend":
+            return None
+        info = self.state.info
+        return int(info[I_ATK_FROM]), int(info[I_ATK_TO]), int(info[I_ATK_DICE])
 
     @property
     def turn(self) -> int:
@@ -253,7 +277,8 @@ class Game:
         """The legal-move masks of the current phase.
 
         ``place[T]``, ``attack[T, T]`` (from, to) and ``fortify[T, T]``; ``sets``: the valid sets of the
-        player's cards; ``can_pass``: whether trading may stop; ``occupy``: (least, most) extra armies.
+        player's cards; ``can_pass``: whether trading may stop; ``occupy``: (least, most) extra armies;
+        ``defend``: (least, most) defender dice.
         """
         T = self.board.n_territories
         place = np.zeros(T, np.bool_)
@@ -269,12 +294,15 @@ class Game:
         info = self.state.info
         can_pass = phase == "trade" and self.check(Move.pass_()) == ""
         occupy = (0, int(self.state.armies[info[I_OCC_FROM]] - 1)) if phase == "occupy" else None
+        defend = None
+        if phase == "defend":
+            defend = (1, min(self.rules.dice.defender_dice, int(self.state.armies[info[I_ATK_TO]])))
         return {"phase": phase, "place": place, "attack": attack, "fortify": fortify, "sets": sets,
-                "can_pass": can_pass, "occupy": occupy,
+                "can_pass": can_pass, "occupy": occupy, "defend": defend,
                 "forced_trade": bool(info[I_START_HAND] >= self.rules.forced_trade_at and info[I_TRADED_TURN] == 0)}
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move now (attacks with every dice count, the defender rolling its most)."""
+        """Every legal move now (attacks with every dice count; defences with every dice count)."""
         m = self.legal_mask()
         st = self.state
         phase = m["phase"]
@@ -292,6 +320,8 @@ class Game:
                      for n in range(1, min(adice, int(st.armies[a]) - 1) + 1)] + [Move.end_attack()]
         elif phase == "occupy":
             moves = [Move.occupy(n) for n in range(m["occupy"][1] + 1)]
+        elif phase == "defend":
+            moves = [Move.defend(n) for n in range(m["defend"][0], m["defend"][1] + 1)]
         elif phase == "fortify":
             moves = [Move.fortify(int(a), int(b), n) for a, b in np.argwhere(m["fortify"])
                      for n in range(1, int(st.armies[a]))] + [Move.end_turn()]
@@ -394,7 +424,8 @@ class Game:
 
 
 class GameView:
-    """A `Game` as the player to move may see it: what a Python bot gets.
+    """A `Game` as the player to move may see it: what a Python bot gets (in the "defend" phase, the
+    defending seat; ``pending_attack`` is the attack it answers).
 
     ``state`` is a copy with the secrets of others masked: every other seat's mission row is -1, capital
     picks are -1 until every seat has picked, the draw pile's order (``deck``) and the random stream
@@ -418,6 +449,7 @@ class GameView:
                                  log=st.log[:0].copy(), mission=mission, capital=capital)
         self.rules, self.board, self.players = game.rules, game.board, game.players
         self.phase, self.player, self.turn, self.round = game.phase, game.player, game.turn, game.round
+        self.pending_attack = game.pending_attack
 
     @property
     def mission(self) -> str:

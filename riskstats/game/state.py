@@ -16,13 +16,20 @@ kind        phases                              a, b, c, d
 PLACE       CLAIM, SETUP_PLACE, REINFORCE       a territory, b armies (1 when claiming)
 TRADE       TRADE, ELIM_TRADE                   a, b, c: the three cards
 PASS        TRADE                               stop trading (illegal while a trade is forced)
-ATTACK      ATTACK                              a from, b to, c attacker dice, d defender dice (0: most)
+ATTACK      ATTACK                              a from, b to, c attacker dice (d: 0; the defender chooses)
+DEFEND      DEFEND                              a defender dice (1 .. min(defender's most, armies there))
 OCCUPY      OCCUPY                              a extra armies moved in after a conquest (0 or more)
 END_ATTACK  ATTACK                              draw a card if a territory was conquered this turn
 FORTIFY     FORTIFY                             a from, b to, c armies; ends the turn
 END_TURN    FORTIFY                             end the turn without fortifying
 CAPITAL     CAPITAL                             a: the territory picked as capital (Capital Risk)
 =========== =================================== ======================================================
+
+An ATTACK move only declares the attack: phase DEFEND then asks the defending seat (the player to move,
+``info[I_PLAYER]``, is now the owner of the attacked territory; for a two-player neutral territory, the
+other player, who rolls the neutral's dice, RULES.md) how many dice it rolls; its DEFEND move rolls the
+dice and gives the turn back to the attacker (phase ATTACK, or OCCUPY after a conquest). The declared
+attack waits in ``info[I_ATK_FROM]``, ``info[I_ATK_TO]`` and ``info[I_ATK_DICE]``.
 
 On a conquest the armies of the dice in the last roll move in at once (the minimum), so no territory is
 ever empty; OCCUPY then moves any extra armies.
@@ -66,27 +73,30 @@ capital[S]      each seat's capital territory (-1 outside Capital Risk or before
 DECK, DISCARD, ASIDE = -1, -2, -3
 
 PHASES = ("claim", "setup_place", "trade", "reinforce", "attack", "occupy", "elim_trade", "fortify", "over",
-          "capital")
-CLAIM, SETUP_PLACE, TRADE, REINFORCE, ATTACK, OCCUPY, ELIM_TRADE, FORTIFY, OVER, CAPITAL = range(len(PHASES))
+          "capital", "defend")
+CLAIM, SETUP_PLACE, TRADE, REINFORCE, ATTACK, OCCUPY, ELIM_TRADE, FORTIFY, OVER, CAPITAL, DEFEND = \
+    range(len(PHASES))
 
 MOVES = ("place", "trade", "pass", "attack", "occupy", "end_attack", "fortify", "end_turn", "begin_turn",
-         "capital")
+         "capital", "defend")
 """Move kinds; ``begin_turn`` only appears in the event log (its value is the turn's base reinforcement)."""
-PLACE, TRADE_SET, PASS, ATTACK_MOVE, OCCUPY_MOVE, END_ATTACK, FORTIFY_MOVE, END_TURN, BEGIN_TURN, CAPITAL_PICK = \
-    range(len(MOVES))
+PLACE, TRADE_SET, PASS, ATTACK_MOVE, OCCUPY_MOVE, END_ATTACK, FORTIFY_MOVE, END_TURN, BEGIN_TURN, CAPITAL_PICK, \
+    DEFEND_MOVE = range(len(MOVES))
 
 INFO = ("phase", "player", "turn", "round", "reserve", "sets_traded", "traded_this_turn", "start_hand",
         "bonus_given", "conquered", "occ_from", "occ_to", "elim_pending", "after_place", "place_for",
-        "quota", "deck_n", "winner", "reason", "log_n", "moves")
+        "quota", "deck_n", "winner", "reason", "log_n", "moves", "attack_from", "attack_to", "attack_dice")
 (I_PHASE, I_PLAYER, I_TURN, I_ROUND, I_RESERVE, I_SETS_TRADED, I_TRADED_TURN, I_START_HAND,
  I_BONUS_GIVEN, I_CONQUERED, I_OCC_FROM, I_OCC_TO, I_ELIM_PENDING, I_AFTER_PLACE, I_PLACE_FOR,
- I_QUOTA, I_DECK_N, I_WINNER, I_REASON, I_LOG_N, I_MOVES) = range(len(INFO))
+ I_QUOTA, I_DECK_N, I_WINNER, I_REASON, I_LOG_N, I_MOVES, I_ATK_FROM, I_ATK_TO, I_ATK_DICE) = range(len(INFO))
 I_SIZE = len(INFO)
-"""info[...]: phase; player to move; turns begun; rounds begun; armies left to place this turn; sets
+"""info[...]: phase; player to move (the defending seat in phase DEFEND, else the player whose turn it
+is); turns begun; rounds begun; armies left to place this turn; sets
 traded by all players; sets traded this turn; hand size at the turn's start; territory bonus given
 this turn; conquests this turn; the last conquest's from/to; an elimination trade is due; phase after
 the reserve is placed; seat whose setup armies are being placed; setup armies left in this placement;
-cards in the draw pile; winner seat (-1); win reason (REASONS); event-log rows written; moves applied."""
+cards in the draw pile; winner seat (-1); win reason (REASONS); event-log rows written; moves applied;
+the attack awaiting the defender's dice (from, to, attacker dice; phase DEFEND)."""
 
 REASONS = ("", "all_territories", "opponent_eliminated", "turn_cap", "mission", "capitals")
 """info[I_REASON]: why the game ended ("" while running). A turn-capped game has winner -1."""
