@@ -15,6 +15,13 @@ stream, so the table is identical whatever the number of threads (`numba.set_num
 ['game', 'seed', 'variant', 'players', 'bots', 'winner']
 >>> table["bots"][1]
 'continent,defensive,aggressive'
+
+With ``log=True`` it also returns every game's event log, long form with a ``game`` column (the same games:
+the logs are kept as the games are played, one game at a time):
+
+>>> table, events = play_games(2, 3, ["aggressive"], seed=1, log=True)
+>>> events.groupby("game").move.last().tolist()
+['game_over', 'game_over']
 """
 from __future__ import annotations
 
@@ -28,7 +35,7 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.board import Board, classic_board
 from riskstats.game.bots import bot_spec, check_lineup
 from riskstats.game.engine import _init
-from riskstats.game.play import _play, _tables
+from riskstats.game.play import Game, _play, _tables, default_rules
 from riskstats.game.rules import GameRules
 from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state
 
@@ -67,7 +74,7 @@ def game_seeds(seed: int, games: int) -> np.ndarray:
 
 def play_games(games: int, players: int, bots, variant: str = "classic", seed: int = 0,
              rules: GameRules | None = None, *, board: Board | None = None, params: dict | None = None,
-             first: int = 0, seeds=None):
+             first: int = 0, seeds=None, log: bool = False):
     """Play ``games`` complete games between built-in bots; one row per game.
 
     Parameters
@@ -76,7 +83,8 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     bots : list of str, or a comma-separated str
         Bot names (`riskstats.game.bots.BOTS`), assigned to seats in order and repeated cyclically.
     variant : {"classic", "two-player", "mission", "capital"}
-        Used when ``rules`` is not given (``GameRules(variant=variant)``); must match it if it is.
+        Used when ``rules`` is not given (``GameRules(variant=variant)``; "classic" with 2 players means the
+        two-player game with a neutral); must match it if it is.
     seed : int
     rules : GameRules, optional
     board : Board, optional
@@ -87,6 +95,9 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
         run of ``first + games`` games): how `riskstats.runs.tournament` plays a run in chunks.
     seeds : array of uint64, optional
         Those games' seeds, if already known (``game_seeds(seed, first + games)[first:]``).
+    log : bool
+        Also keep every game's event log. The games are the same; they are played one at a time (not
+        in parallel), and the logs take some 200 rows per game.
 
     Returns
     -------
@@ -94,6 +105,8 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
         Columns game, seed, variant, players, bots (seat order, comma-joined), winner (seat, -1 if
         truncated), winner_bot, turns, rounds, truncated, win_reason; ``attrs["rules"]`` holds the rules
         and the board name, also as JSON in column ``rules``.
+    pandas.DataFrame, only with ``log=True``
+        The event logs: column ``game``, then `riskstats.game.state.LOG_COLS` (see `Game.events`).
     """
     import pandas as pd
 
@@ -102,7 +115,7 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     params = params or {}
     bots = check_lineup(bots, params)
     if rules is None:
-        rules = GameRules(variant=variant)
+        rules = default_rules(players) if variant == "classic" else GameRules(variant=variant)
     elif variant != rules.variant and variant != "classic":
         raise RiskstatsError(f"variant {variant!r} does not match rules.variant {rules.variant!r}")
     board = board or classic_board()
@@ -119,7 +132,10 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
         raise RiskstatsError(f"need {games} seeds, got {seeds.shape[0]}")
     out = np.zeros((games, 4 + players), np.int64)
     seats = players + (1 if rules.has_neutral else 0)
-    _selfplay(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cut, V, seats, out)
+    if log:
+        logs = _play_logged(seeds, lineup_bots, lineup_params, players, rules, board, first, out)
+    else:
+        _selfplay(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cut, V, seats, out)
     g = np.arange(first, first + games)
     seat_bots = np.array(lineup, dtype=object)[(np.arange(players)[None, :] + g[:, None]) % players]
     winner = out[:, 0]
@@ -142,4 +158,23 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
         table["missions"] = [",".join(board.mission_name(int(c), s) for s, c in enumerate(row))
                              for row in out[:, 4:]]
     table.attrs["rules"] = json.loads(record)
+    if log:
+        return table, pd.concat(logs, ignore_index=True)
     return table
+
+
+def _play_logged(seeds, lineup_bots, lineup_params, players, rules, board, first, out) -> list:
+    """`_selfplay`'s games one at a time with their event logs: fills ``out`` the same way, returns the
+    logs (each with its ``game`` column first)."""
+    logs = []
+    seat = np.arange(players)
+    for i, seed in enumerate(seeds):
+        game = Game(players, rules, board=board, seed=int(seed))
+        game._play_compiled(lineup_bots[(seat + i) % players], lineup_params[(seat + i) % players], check=False)
+        st = game.state
+        out[i, :4] = st.info[[I_WINNER, I_TURN, I_ROUND, I_REASON]]
+        out[i, 4:] = st.mission[:players, 0]
+        events = game.events()
+        events.insert(0, "game", first + i)
+        logs.append(events)
+    return logs

@@ -252,7 +252,8 @@ def test_two_player_setup_and_neutral():
     assert [int(st.armies[st.owner == s].sum()) for s in range(3)] == [40, 40, 40]
     game.play(["aggressive", "defensive"])
     events = game.events()
-    assert set(events["player"]) <= {0, 1}  # the neutral never moves
+    assert set(events["by"]) <= {-1, 0, 1}  # the neutral never moves
+    assert set(events.player[events.move == "place"]) == {0, 1, 2}  # but its armies are placed
     neutral_defence = events[(events.move == "attack") & (events.dst >= 0)]
     assert len(neutral_defence) > 0
     assert game.winner in (0, 1) and game.reason == "opponent_eliminated"
