@@ -990,9 +990,7 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
                     for card in range(st.card_owner.shape[0]):
                         if st.card_owner[card] == old:
                             st.card_owner[card] = p
-                            r = _event(st.info, st.log, armies, EV_CAPTURE, p, -1, 0, card)
-                            if r >= 0:
-                                st.log[r, L_ELIMINATED] = old
+                            _event(st.info, st.log, armies, EV_CAPTURE, p, -1, 0, card)
                     if _hand_size(st, p) >= R[R_ELIM_TRADE]:
                         info[I_ELIM_PENDING] = 1
                     if R[R_VARIANT] == V_MISSION:

@@ -470,7 +470,7 @@ class Game:
 
         n = int(self.state.info[I_LOG_N])
         done = 0 if self._events is None else len(self._events)
-        if self._events is None or n < done:
+        if done == 0 or n < done:  # (an empty frame's name columns have another dtype: start afresh)
             self._events = events_frame(self.state, self.board)
         elif n > done:
             self._events = pd.concat([self._events, events_frame(self.state, self.board, done)], ignore_index=True)

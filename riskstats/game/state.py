@@ -140,7 +140,7 @@ armies          armies put on dst: dealt, claimed, placed, the +2 bonus of a tra
 attacker_dice, defender_dice, attacker_loss, defender_loss    one roll (attack rows); each side chose its dice
 defender        the seat owning dst when it was attacked (attack rows)
 conquered       1 on the attack row that took dst
-eliminated      the seat knocked out by this attack (attack rows), or whose card is captured (capture rows)
+eliminated      the seat knocked out by this attack (attack rows); its cards' capture rows follow
 card            the card drawn (draw), captured (capture) or set aside as a capital's (aside)
 card1..card3    the set traded (trade rows)
 value           the traded set's value, armies added to the reserve (trade rows)

@@ -18,6 +18,9 @@ from riskstats.game.state import (
     I_SETS_TRADED,
     I_START_HAND,
     I_TRADED_TURN,
+    L_ALOSS,
+    L_DDICE,
+    L_DLOSS,
     TRADE,
 )
 
@@ -322,25 +325,25 @@ def test_a_last_army_defends_with_one_die_and_three_when_the_rules_allow():
     assert game.legal_mask()["defend"] == (1, 3)
 
 
-@pytest.mark.parametrize("dice, fraction", [(1, (855, 1296)), (2, (2890 + 2611 + 2611, 2 * 7776))])
+@pytest.mark.parametrize("dice, fraction", [(1, (855, 1296)), (2, (2890, 7776))])
 def test_the_chosen_dice_are_rolled(game, dice, fraction):
-    """3 attacker dice against the defender's choice: the share of compared pairs the defender loses is
-    855/1296 with one die, (2 * 2890 + 2611) / (2 * 7776) with two (RULES.md), within a 99.9% interval."""
+    """3 attacker dice against the defender's choice: the defender loses every die it rolled with
+    probability 855/1296 with one die, 2890/7776 with two (RULES.md), within a 99.9% interval."""
     from riskstats.intervals import wilson_interval
 
     arrange(game, owners(2, Alaska=0, Kamchatka=1), phase=ATTACK)
     game.state.armies[T("Alaska")] = 100_000
     game.state.armies[T("Kamchatka")] = 100_000
-    lost = pairs = 0
-    for _ in range(3000):
+    rolls = 3000
+    wiped = 0
+    for _ in range(rolls):
         game.step(Move.attack(T("Alaska"), T("Kamchatka"), 3))
         game.step(Move.defend(dice))
         row = game.state.log[game.state.info[I_LOG_N] - 1]
-        lost += int(row[10])
-        pairs += int(row[9] + row[10])
-    low, high = wilson_interval(lost, pairs, z=3.29)
+        assert row[L_DDICE] == dice and row[L_ALOSS] + row[L_DLOSS] == dice
+        wiped += int(row[L_DLOSS] == dice)
+    low, high = wilson_interval(wiped, rolls, z=3.29)
     assert low <= fraction[0] / fraction[1] <= high
-    assert pairs == 3000 * dice
 
 
 def test_the_other_player_rolls_for_the_neutral():
@@ -381,7 +384,7 @@ def test_a_python_bot_decides_its_defence():
         game.play(bots, max_moves=1)
         if pending:
             row = game.state.log[game.state.info[I_LOG_N] - 1]
-            assert row[8] == (1 if seat == 0 else min(2, before))  # defender_dice
+            assert row[L_DDICE] == (1 if seat == 0 else min(2, before))
             defences[seat] += 1
     assert defences[0] == len(asked) > 0 and set(asked) == {0}
     assert defences[1] + defences[2] > 0

@@ -73,7 +73,9 @@ def test_the_log_has_a_row_for_every_deal_claim_card_and_reinforcement():
     assert (attacks.armies[attacks.conquered == 1] == attacks.attacker_dice[attacks.conquered == 1]).all()
     assert (attacks.defender != attacks.player).all() and (attacks.defender >= 0).all()
     captures = events[events.move == "capture"]
-    assert set(captures.eliminated) <= set(attacks.eliminated[attacks.eliminated >= 0])
+    assert set(captures.turn) <= set(attacks.turn[attacks.eliminated >= 0]) and (captures.eliminated == -1).all()
+    after = events.move.shift(1)[events.move == "capture"]
+    assert after.isin(["attack", "capture"]).all()  # a capture follows the attack that eliminated
     begins = events[events.move == "begin_turn"]
     assert (begins.value == 0).all()
     reinforce = events[(events.move == "reinforce") & (events.phase != "elim_trade")]
@@ -161,4 +163,4 @@ def test_move_repr():
 def test_replay_needs_a_whole_log():
     events = play_game(3, ["random"], seed=0).events()
     with pytest.raises(RiskstatsError, match="first row"):
-        replay_events(events.iloc[5:])
+        replay_events(events.iloc[60:])  # from a placement, after the claims
