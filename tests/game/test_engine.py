@@ -21,6 +21,7 @@ from riskstats.game.state import (
     L_ALOSS,
     L_DDICE,
     L_DLOSS,
+    L_MOVE,
     TRADE,
 )
 
@@ -383,7 +384,8 @@ def test_a_python_bot_decides_its_defence():
         before = int(game.state.armies[pending[1]]) if pending else 0
         game.play(bots, max_moves=1)
         if pending:
-            row = game.state.log[game.state.info[I_LOG_N] - 1]
+            log = game.state.log[:game.state.info[I_LOG_N]]
+            row = log[np.flatnonzero(log[:, L_MOVE] == 3)[-1]]  # the attack row (captures may follow it)
             assert row[L_DDICE] == (1 if seat == 0 else min(2, before))
             defences[seat] += 1
     assert defences[0] == len(asked) > 0 and set(asked) == {0}
