@@ -462,7 +462,7 @@ class Game:
     # ------------------------------------------------------------ the record
     def events(self):
         """The event log as a DataFrame: one row per move or event, columns `riskstats.game.state.LOG_COLS`
-        (phase, move and reason as names; the README's "The event log" says what each means).
+        (phase, move and reason as names; docs/event_log.md says what each row and column means).
 
         Each call converts only the rows logged since the last one; it returns a copy.
         """

@@ -126,7 +126,7 @@ LOG_COLS = ("turn", "player", "by", "phase", "move", "src", "dst", "armies", "at
             "attacker_loss", "defender_loss", "defender", "conquered", "eliminated", "card", "card1", "card2", "card3",
             "value", "bonus_territory", "from_territories", "from_continents", "from_cards", "mission", "reason",
             "total_armies")
-"""Event-log columns, one meaning each (README, "The event log"); -1 or 0 where a column does not apply.
+"""Event-log columns, one meaning each (docs/event_log.md); -1 or 0 where a column does not apply.
 
 turn            turns begun (0 during setup)
 player          the seat the row is about: who is dealt, claims, is given armies (the neutral for its
