@@ -682,6 +682,7 @@ def selfplay(
     given = {"mission_deck": mission_deck, "mission_target_lost": mission_target_lost, "capital_short": capital_short}
     defaults = {"mission_deck": "standard", "mission_target_lost": "achieved", "capital_short": False}
     rules = {name: value for name, value in given.items() if value != defaults[name]}
+    variant = "two-player" if players == 2 and variant == "classic" else variant  # 2 players: the neutral game
     config = RunConfig(games=games, players=players, bots=bots, variant=variant, seed=seed, rules=rules,
                        chunk_size=chunk_size)
     present = []  # the games already in --out, from run_selfplay's first progress call

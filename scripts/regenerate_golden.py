@@ -12,6 +12,7 @@ GOLDENS = {
     "classic_4p_seed7.csv": (4, ["random", "aggressive", "continent", "defensive"], GameRules(), 7),
     "mission_4p_seed7.csv": (4, ["mission", "aggressive", "mission", "random"], GameRules(variant="mission"), 7),
     "capital_4p_seed7.csv": (4, ["capital", "aggressive", "capital", "random"], GameRules(variant="capital"), 7),
+    "two_player_seed7.csv": (2, ["aggressive", "continent"], GameRules(variant="two-player"), 7),
 }
 """File name -> (players, bots, rules, seed)."""
 

@@ -33,3 +33,11 @@ def test_selfplay_errors_are_one_line():
         result = runner.invoke(app, ["selfplay", "--games", "2", "--players", "4", *args])
         assert result.exit_code == 2
         assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("error:")
+
+
+def test_selfplay_two_players_is_the_neutral_game():
+    result = runner.invoke(app, ["selfplay", "--games", "4", "--players", "2", "--bots", "aggressive,random",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert payload["variant"] == "two-player" and set(payload["win_reasons"]) <= {"opponent_eliminated", "turn_cap"}

@@ -47,6 +47,11 @@ dispatches on the id inside compiled code. A bot's randomness comes from the gam
     enemy armies next to its capital x ``guard`` (1.0) reach the capital's armies it reinforces and
     fortifies the capital, and it never attacks out of the capital below that many armies. Otherwise
     plays like ``mission`` toward its goals. Params: ``(threshold, card_threshold, guard)``.
+Defence: when an attack is declared, phase DEFEND asks the defending seat's bot how many dice to roll
+(`_defend_bot`, the defence policy's one entry point, which `_bot_move` calls before anything else). Every
+built-in bot rolls the most it may, RULES.md's default policy, without drawing from the random stream;
+a bot with its own defence (a search bot, an exact decision layer) adds its branch there.
+
 Bots that don't know about capitals (``aggressive``, ``continent``, ``defensive``, ``mission``) pick the safest own
 territory as capital and otherwise play as in Classic. No bot can read another seat's mission or an
 unrevealed capital pick: `_bot_move` hands every compiled bot `_seat_view`, where those are masked.
@@ -63,18 +68,31 @@ import numpy as np
 from riskstats._numba import inline_jit, jit
 from riskstats.errors import RiskstatsError
 from riskstats.game.engine import _find_set, _fortify_ok, _hand, _randint, _reachable, _set_kind, _uniform
-from riskstats.game.rules import R_ADICE, R_FORCED, R_FORTIFY, R_NEUTRAL, R_PLAYERS, R_VARIANT, V_CAPITAL, V_MISSION
+from riskstats.game.rules import (
+    R_ADICE,
+    R_DDICE,
+    R_FORCED,
+    R_FORTIFY,
+    R_NEUTRAL,
+    R_PLAYERS,
+    R_VARIANT,
+    V_CAPITAL,
+    V_MISSION,
+)
 from riskstats.game.state import (
     ATTACK,
     ATTACK_MOVE,
     CAPITAL,
     CAPITAL_PICK,
     CLAIM,
+    DEFEND,
+    DEFEND_MOVE,
     ELIM_TRADE,
     END_ATTACK,
     END_TURN,
     FORTIFY,
     FORTIFY_MOVE,
+    I_ATK_TO,
     I_CONQUERED,
     I_OCC_FROM,
     I_OCC_TO,
@@ -878,9 +896,19 @@ def _seat_view(st, R):  # pragma: no cover - compiled
 
 
 @inline_jit
+def _defend_bot(st, R, bot, params):  # pragma: no cover - compiled
+    """The defence policy of bot number ``bot``: the DEFEND move of the seat to move against the declared
+    attack (``info[I_ATK_FROM]``, ``info[I_ATK_TO]``, ``info[I_ATK_DICE]``). Every built-in bot rolls the
+    most dice it may: min(the rules' defender dice, armies on the attacked territory)."""
+    return DEFEND_MOVE, min(R[R_DDICE], st.armies[st.info[I_ATK_TO]]), 0, 0, 0
+
+
+@inline_jit
 def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
     """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``, seeing `_seat_view`
     (inlined into the game loop, as `_random_bot` is here: no call passes the state down)."""
+    if st.info[I_PHASE] == DEFEND:  # first: the defence reads nothing secret, so it needs no seat view
+        return _defend_bot(st, R, bot, params)
     st = _seat_view(st, R)
     if st.info[I_PHASE] == CAPITAL and bot != 0 and bot != 5:  # bots that ignore capitals keep the safest
         return CAPITAL_PICK, _safest(st, B, R, st.info[I_PLAYER]), 0, 0, 0

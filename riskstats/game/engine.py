@@ -58,17 +58,34 @@ from riskstats.game.state import (
     CAPITAL_PICK,
     CLAIM,
     DECK,
+    DEFEND,
+    DEFEND_MOVE,
     DISCARD,
     ELIM_TRADE,
     END_ATTACK,
     END_TURN,
+    EV_ASIDE,
+    EV_CAPTURE,
+    EV_CLAIM,
+    EV_DEAL,
+    EV_DRAW,
+    EV_GAME_OVER,
+    EV_MISSION,
+    EV_REINFORCE,
+    EV_RESHUFFLE,
     FORTIFY,
     FORTIFY_MOVE,
     I_AFTER_PLACE,
+    I_ATK_DICE,
+    I_ATK_FROM,
+    I_ATK_TO,
     I_BONUS_GIVEN,
     I_CONQUERED,
     I_DECK_N,
     I_ELIM_PENDING,
+    I_FROM_CARDS,
+    I_FROM_CONTINENTS,
+    I_FROM_TERRITORIES,
     I_LOG_N,
     I_MOVES,
     I_OCC_FROM,
@@ -85,6 +102,33 @@ from riskstats.game.state import (
     I_TRADED_TURN,
     I_TURN,
     I_WINNER,
+    L_ADICE,
+    L_ALOSS,
+    L_ARMIES,
+    L_BONUS,
+    L_BY,
+    L_CARD,
+    L_CARD1,
+    L_CARD2,
+    L_CARD3,
+    L_CONQUERED,
+    L_DDICE,
+    L_DEFENDER,
+    L_DLOSS,
+    L_DST,
+    L_ELIMINATED,
+    L_FROM_CARDS,
+    L_FROM_CONTINENTS,
+    L_FROM_TERRITORIES,
+    L_MISSION,
+    L_MOVE,
+    L_PHASE,
+    L_PLAYER,
+    L_REASON,
+    L_SRC,
+    L_TOTAL,
+    L_TURN,
+    L_VALUE,
     M_C1,
     M_C2,
     M_CARD,
@@ -128,10 +172,11 @@ ERRORS = (
     "you hold too many cards: a set must be traded first",
     "the territories are not joined by a chain of your territories",
     "a territory cannot be moved to itself",
+    "the defender chooses its own dice (a defend move): leave the attack's d at 0",
 )
 """Reasons `_check` gives (index = code; 0 means legal)."""
-OK, E_OVER, E_PHASE, E_RANGE, E_OWNER, E_ARMIES, E_ADJ, E_ATTACK, E_DICE, E_SET, E_FORCED, E_CONNECT, E_SAME = \
-    range(len(ERRORS))
+OK, E_OVER, E_PHASE, E_RANGE, E_OWNER, E_ARMIES, E_ADJ, E_ATTACK, E_DICE, E_SET, E_FORCED, E_CONNECT, E_SAME, \
+    E_DEFENDER = range(len(ERRORS))
 
 _SPLIT1 = np.uint64(0x9E3779B97F4A7C15)
 _SPLIT2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -184,7 +229,9 @@ def _shuffle(rng, a, n):  # pragma: no cover - compiled
 # ---------------------------------------------------------------- event log
 @jit
 def _log(info, log, armies, kind, src, dst, n, da, dd, la, ld, c1, c2, c3, value, bonus, elim):  # pragma: no cover
-    """Count an event in info[I_LOG_N] and write its row if the log has room (no log: count only).
+    """Count an event in info[I_LOG_N] and write its row if the log has room (no log: count only); the row's
+    index, or -1 if it was not written. player and by are the seat to move; `LOG_COLS` says what the rest
+    mean; the columns not given here are -1 or 0 (callers that need them set them on the returned row).
 
     It takes the three arrays it touches rather than the whole State: a call copies (and, unless they are
     borrowed, reference-counts) every array of its arguments, and `_apply` logs every move.
@@ -192,26 +239,47 @@ def _log(info, log, armies, kind, src, dst, n, da, dd, la, ld, c1, c2, c3, value
     row = info[I_LOG_N]
     info[I_LOG_N] = row + 1
     if row >= log.shape[0]:
-        return
+        return -1
     r = log[row]
-    r[0] = info[I_TURN]
-    r[1] = info[I_PLAYER]
-    r[2] = info[I_PHASE]
-    r[3] = kind
-    r[4] = src
-    r[5] = dst
-    r[6] = n
-    r[7] = da
-    r[8] = dd
-    r[9] = la
-    r[10] = ld
-    r[11] = c1
-    r[12] = c2
-    r[13] = c3
-    r[14] = value
-    r[15] = bonus
-    r[16] = elim
-    r[17] = armies.sum()
+    r[L_TURN] = info[I_TURN]
+    r[L_PLAYER] = info[I_PLAYER]
+    r[L_BY] = info[I_PLAYER]
+    r[L_PHASE] = info[I_PHASE]
+    r[L_MOVE] = kind
+    r[L_SRC] = src
+    r[L_DST] = dst
+    r[L_ARMIES] = n
+    r[L_ADICE] = da
+    r[L_DDICE] = dd
+    r[L_ALOSS] = la
+    r[L_DLOSS] = ld
+    r[L_DEFENDER] = -1
+    r[L_CONQUERED] = 0
+    r[L_ELIMINATED] = elim
+    r[L_CARD] = -1
+    r[L_CARD1] = c1
+    r[L_CARD2] = c2
+    r[L_CARD3] = c3
+    r[L_VALUE] = value
+    r[L_BONUS] = bonus
+    r[L_FROM_TERRITORIES] = 0
+    r[L_FROM_CONTINENTS] = 0
+    r[L_FROM_CARDS] = 0
+    r[L_MISSION] = -1
+    r[L_REASON] = 0
+    r[L_TOTAL] = armies.sum()
+    return row
+
+
+@jit
+def _event(info, log, armies, kind, player, dst, n, card):  # pragma: no cover - compiled
+    """Log an event that is not a move (by = -1): its seat, territory, armies put there and card."""
+    row = _log(info, log, armies, kind, -1, dst, n, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+    if row >= 0:
+        log[row, L_PLAYER] = player
+        log[row, L_BY] = -1
+        log[row, L_CARD] = card
+    return row
 
 
 # ---------------------------------------------------------------- cards
@@ -335,6 +403,7 @@ def _trade(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
     info[I_SETS_TRADED] += 1
     info[I_TRADED_TURN] += 1
     info[I_RESERVE] += value
+    info[I_FROM_CARDS] += value
     bonus = -1
     mode = R[R_BONUS]
     if mode == 1 or (mode == 0 and info[I_BONUS_GIVEN] == 0):
@@ -348,12 +417,14 @@ def _trade(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
     st.card_owner[c1] = DISCARD
     st.card_owner[c2] = DISCARD
     st.card_owner[c3] = DISCARD
-    _log(st.info, st.log, st.armies, TRADE_SET, -1, bonus, 0, 0, 0, 0, 0, c1, c2, c3, value, bonus, -1)
+    _log(st.info, st.log, st.armies, TRADE_SET, -1, bonus, 2 if bonus >= 0 else 0, 0, 0, 0, 0, c1, c2, c3, value,
+         bonus, -1)
 
 
 @jit
 def _draw(st, p):  # pragma: no cover - compiled
-    """p draws the top card; an empty pile is refilled by shuffling the discards. -1 if no card is left."""
+    """p draws the top card (a draw row); an empty pile is refilled by shuffling the discards (a reshuffle
+    row). -1 if no card is left."""
     info = st.info
     if info[I_DECK_N] == 0:
         n = 0
@@ -364,11 +435,13 @@ def _draw(st, p):  # pragma: no cover - compiled
                 n += 1
         _shuffle(st.rng, st.deck, n)
         info[I_DECK_N] = n
+        _event(info, st.log, st.armies, EV_RESHUFFLE, -1, -1, 0, -1)
     if info[I_DECK_N] == 0:
         return -1
     info[I_DECK_N] -= 1
     c = st.deck[info[I_DECK_N]]
     st.card_owner[c] = p
+    _event(info, st.log, st.armies, EV_DRAW, p, -1, 0, c)
     return c
 
 
@@ -406,6 +479,7 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
         order = np.arange(T)
         _shuffle(st.rng, order, T)
         S = P + 1 if N >= 0 else P
+        info[I_PHASE] = SETUP_PLACE
         for i in range(T):
             t = order[i]
             q = i % S
@@ -413,6 +487,7 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
             st.armies[t] = 1
             st.n_terr[q] += 1
             st.to_place[q] -= 1
+            _event(info, st.log, st.armies, EV_DEAL, q, t, 1, -1)
         info[I_PHASE] = SETUP_PLACE
         info[I_PLAYER] = P - 1
         _setup_next(st, B, R, False)
@@ -451,6 +526,9 @@ def _deal_missions(st, B, R):  # pragma: no cover - compiled
         if row[0] == MK_DESTROY and row[6] == p:  # your own colour: conquer the fallback's territories
             own[M_KIND] = MK_TERRITORIES
             own[M_TARGET] = -1
+        r = _event(st.info, st.log, st.armies, EV_MISSION, p, -1, 0, -1)
+        if r >= 0:
+            st.log[r, L_MISSION] = m
 
 
 @jit
@@ -494,12 +572,13 @@ def _reveal_capitals(st, B, R):  # pragma: no cover - compiled
     for i in range(st.info[I_DECK_N]):
         c = st.deck[i]
         t = B.card_territory[c]
-        aside = False
+        aside = -1
         for q in range(R[R_PLAYERS]):
             if t >= 0 and st.capital[q] == t:
-                aside = True
-        if aside:
+                aside = q
+        if aside >= 0:
             st.card_owner[c] = ASIDE
+            _event(st.info, st.log, st.armies, EV_ASIDE, aside, t, 0, c)
         else:
             st.deck[n] = c
             n += 1
@@ -530,6 +609,9 @@ def _finish(st, winner, reason):  # pragma: no cover - compiled
     st.info[I_PHASE] = OVER
     st.info[I_WINNER] = winner
     st.info[I_REASON] = reason
+    row = _event(st.info, st.log, st.armies, EV_GAME_OVER, winner, -1, 0, -1)
+    if row >= 0:
+        st.log[row, L_REASON] = reason
 
 
 @jit
@@ -547,19 +629,32 @@ def _begin_turn(st, B, R):  # pragma: no cover - compiled
     info[I_AFTER_PLACE] = ATTACK
     info[I_START_HAND] = _hand_size(st, p)
     info[I_RESERVE] = _base_reinforcement(st, B, p)
+    info[I_FROM_TERRITORIES] = max(3, st.n_terr[p] // 3)
+    info[I_FROM_CONTINENTS] = info[I_RESERVE] - info[I_FROM_TERRITORIES]
+    info[I_FROM_CARDS] = 0
     info[I_PHASE] = TRADE
-    _log(st.info, st.log, st.armies, BEGIN_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, info[I_RESERVE], -1, -1)
+    _log(st.info, st.log, st.armies, BEGIN_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
     if R[R_VARIANT] >= V_MISSION:
         w, reason = _winner(st, B, R)
         if w >= 0:
             _finish(st, w, reason)
             return
     if not _has_set(st, B, p):
-        _to_reinforce(st.info)
+        _to_reinforce(st.info, st.log, st.armies)
 
 
 @jit
-def _to_reinforce(info):  # pragma: no cover - compiled
+def _to_reinforce(info, log, armies):  # pragma: no cover - compiled
+    """Trading is over: log the reserve's parts (a reinforce row) and place it."""
+    row = _log(info, log, armies, EV_REINFORCE, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+    if row >= 0:
+        log[row, L_BY] = -1
+        log[row, L_FROM_TERRITORIES] = info[I_FROM_TERRITORIES]
+        log[row, L_FROM_CONTINENTS] = info[I_FROM_CONTINENTS]
+        log[row, L_FROM_CARDS] = info[I_FROM_CARDS]
+    info[I_FROM_TERRITORIES] = 0
+    info[I_FROM_CONTINENTS] = 0
+    info[I_FROM_CARDS] = 0
     info[I_PHASE] = REINFORCE if info[I_RESERVE] > 0 else info[I_AFTER_PLACE]
 
 
@@ -752,9 +847,11 @@ def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
             return E_ATTACK
         if c < 1 or c > min(R[R_ADICE], st.armies[a] - 1):
             return E_DICE
-        if d < 0 or d > min(R[R_DDICE], st.armies[b]):
-            return E_DICE
-        return OK
+        return OK if d == 0 else E_DEFENDER
+    if kind == DEFEND_MOVE:
+        if phase != DEFEND:
+            return E_PHASE
+        return OK if 1 <= a <= min(R[R_DDICE], st.armies[info[I_ATK_TO]]) else E_DICE
     if kind == OCCUPY_MOVE:
         if phase != OCCUPY:
             return E_PHASE
@@ -788,6 +885,15 @@ def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
 
 # ---------------------------------------------------------------- playing a move
 @jit
+def _defending_seat(R, defender, attacker):  # pragma: no cover - compiled
+    """The seat that chooses the defender's dice: the attacked territory's owner, or for a two-player
+    neutral territory the other player (who rolls the neutral's dice, RULES.md)."""
+    if defender == R[R_NEUTRAL]:
+        return 1 - attacker
+    return defender
+
+
+@jit
 def _after_occupy(info):  # pragma: no cover - compiled
     if info[I_ELIM_PENDING] == 1:
         info[I_ELIM_PENDING] = 0
@@ -816,7 +922,7 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
             owner[a] = p
             n_terr[p] += 1
             st.to_place[p] -= 1
-            _log(st.info, st.log, armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            _log(st.info, st.log, armies, EV_CLAIM, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
             if n_terr.sum() == owner.shape[0]:
                 _setup_next(st, B, R, True)
             else:
@@ -824,7 +930,9 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
         elif phase == SETUP_PLACE:
             st.to_place[info[I_PLACE_FOR]] -= b
             info[I_QUOTA] -= b
-            _log(st.info, st.log, armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            row = _log(st.info, st.log, armies, PLACE, -1, a, b, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
+            if row >= 0:
+                st.log[row, L_PLAYER] = info[I_PLACE_FOR]  # the neutral's armies, placed by the player to move
             if info[I_QUOTA] == 0:
                 _setup_next(st, B, R, info[I_PLACE_FOR] == p)
         else:
@@ -836,24 +944,38 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
         _trade(st, B, R, a, b, c)
         if phase == ELIM_TRADE:
             if _hand_size(st, p) <= R[R_ELIM_KEEP]:
-                _to_reinforce(st.info)
+                _to_reinforce(st.info, st.log, armies)
         elif not _has_set(st, B, p):
-            _to_reinforce(st.info)
+            _to_reinforce(st.info, st.log, armies)
     elif kind == PASS:
         _log(st.info, st.log, armies, PASS, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
-        _to_reinforce(st.info)
+        _to_reinforce(st.info, st.log, armies)
     elif kind == ATTACK_MOVE:
-        nd = d if d > 0 else min(R[R_DDICE], armies[b])
-        na = c
+        info[I_ATK_FROM] = a
+        info[I_ATK_TO] = b
+        info[I_ATK_DICE] = c
+        info[I_PHASE] = DEFEND
+        info[I_PLAYER] = _defending_seat(R, owner[b], p)
+    elif kind == DEFEND_MOVE:
+        nd = a
+        a = info[I_ATK_FROM]
+        b = info[I_ATK_TO]
+        na = info[I_ATK_DICE]
+        p = owner[a]
+        info[I_PLAYER] = p
+        info[I_PHASE] = ATTACK
         k = min(na, nd)
         lose = roll_losses(CUT, na, nd, _bits53(st.rng))
         armies[a] -= lose
         armies[b] -= k - lose
-        elim = -1
-        moved = 0
-        if armies[b] == 0:
-            moved = na
-            old = owner[b]
+        old = owner[b]
+        moved = na if armies[b] == 0 else 0
+        elim = old if moved > 0 and n_terr[old] == 1 else -1
+        row = _log(st.info, st.log, armies, ATTACK_MOVE, a, b, moved, na, nd, lose, k - lose, -1, -1, -1, 0, -1, elim)
+        if row >= 0:
+            st.log[row, L_DEFENDER] = old
+            st.log[row, L_CONQUERED] = 1 if moved > 0 else 0
+        if moved > 0:
             owner[b] = p
             n_terr[old] -= 1
             n_terr[p] += 1
@@ -864,16 +986,15 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
             info[I_OCC_TO] = b
             if n_terr[old] == 0:
                 st.alive[old] = 0
-                elim = old
                 if old < R[R_PLAYERS]:
                     for card in range(st.card_owner.shape[0]):
                         if st.card_owner[card] == old:
                             st.card_owner[card] = p
+                            _event(st.info, st.log, armies, EV_CAPTURE, p, -1, 0, card)
                     if _hand_size(st, p) >= R[R_ELIM_TRADE]:
                         info[I_ELIM_PENDING] = 1
                     if R[R_VARIANT] == V_MISSION:
                         _target_lost(st, R, old, p)
-        _log(st.info, st.log, armies, ATTACK_MOVE, a, b, moved, na, nd, lose, k - lose, -1, -1, -1, 0, -1, elim)
         if moved > 0:
             w, reason = _winner(st, B, R)
             if w >= 0:
@@ -890,10 +1011,9 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
         _log(st.info, st.log, armies, OCCUPY_MOVE, src, dst, a, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
         _after_occupy(st.info)
     elif kind == END_ATTACK:
-        card = -1
+        _log(st.info, st.log, armies, END_ATTACK, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
         if info[I_CONQUERED] > 0:
-            card = _draw(st, p)
-        _log(st.info, st.log, armies, END_ATTACK, -1, -1, 0, 0, 0, 0, 0, card, -1, -1, 0, -1, -1)
+            _draw(st, p)
         info[I_PHASE] = FORTIFY
     elif kind == FORTIFY_MOVE:
         armies[a] -= c
@@ -914,7 +1034,7 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
         else:
             info[I_PLAYER] = p + 1
     if R[R_VARIANT] == V_MISSION and info[I_PHASE] != OVER and info[I_TURN] > 0 and info[I_PLAYER] == p \
-            and kind != ATTACK_MOVE and kind != CAPITAL_PICK and _mission_done(st, B, p):
+            and kind != DEFEND_MOVE and kind != CAPITAL_PICK and _mission_done(st, B, p):
         _finish(st, p, WIN_MISSION)  # a placement, trade bonus, occupation or fortification completed it
 
 

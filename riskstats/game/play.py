@@ -11,6 +11,11 @@ player to move may see it (``view.state`` with the other players' missions, unre
 draw pile's order and the random stream masked; ``view.legal_mask()``, ``view.legal_moves()``,
 ``view.check(move)``). Python bots run at Python speed.
 
+The defender decides its own dice: an attack move only declares the attack; then the phase is "defend" and
+the seat to move (`Game.player`, the seat whose bot `Game.play` asks) is the defending one, which plays
+``Move.defend(dice)``; the dice are rolled and the attacker moves again. Built-in bots defend with the
+most dice.
+
 >>> game = Game(players=3, seed=1)
 >>> game.phase, game.player
 ('claim', 0)
@@ -30,14 +35,19 @@ from riskstats._numba import borrow, jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.board import Board, classic_board
 from riskstats.game.bots import _bot_move, bot_spec
-from riskstats.game.engine import ERRORS, _apply, _check, _init, _legal_masks
+from riskstats.game.engine import ERRORS, _apply, _check, _finish, _init, _legal_masks
 from riskstats.game.rules import GameRules
 from riskstats.game.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
+    DEFEND_MOVE,
     END_ATTACK,
     END_TURN,
+    EVENTS,
     FORTIFY_MOVE,
+    I_ATK_DICE,
+    I_ATK_FROM,
+    I_ATK_TO,
     I_DECK_N,
     I_LOG_N,
     I_MOVES,
@@ -48,10 +58,14 @@ from riskstats.game.state import (
     I_REASON,
     I_RESERVE,
     I_ROUND,
+    I_SETS_TRADED,
     I_START_HAND,
     I_TRADED_TURN,
     I_TURN,
     I_WINNER,
+    L_MOVE,
+    L_PHASE,
+    L_REASON,
     LOG_COLS,
     M_CARD,
     MOVES,
@@ -62,6 +76,7 @@ from riskstats.game.state import (
     PLACE,
     REASONS,
     TRADE_SET,
+    WIN_CAP,
     State,
     _new_state,
 )
@@ -73,7 +88,17 @@ MAX_MOVES = 5_000_000
 
 
 class Move(NamedTuple):
-    """One move ``(kind, a, b, c, d)``; see `riskstats.game.state` for what a..d mean per kind."""
+    """One move ``(kind, a, b, c, d)``; see `riskstats.game.state` for what a..d mean per kind.
+
+    ``kind`` is one of the constants of `riskstats.game.state` (`PLACE`, `TRADE_SET`, ... ``MOVES[kind]`` is
+    its name, as in the event log's ``move`` column). Build moves with the class methods; a move prints as
+    the call that builds it:
+
+    >>> Move.attack(3, 5, 2)
+    Move.attack(src=3, dst=5, dice=2)
+    >>> Move.attack(3, 5, 2).name, Move.defend(1).name
+    ('attack', 'defend')
+    """
 
     kind: int
     a: int = 0
@@ -94,8 +119,14 @@ class Move(NamedTuple):
         return cls(PASS)
 
     @classmethod
-    def attack(cls, src: int, dst: int, dice: int, defender_dice: int = 0):
-        return cls(ATTACK_MOVE, src, dst, dice, defender_dice)
+    def attack(cls, src: int, dst: int, dice: int):
+        """Declare an attack; the defending seat then chooses its dice (`defend`)."""
+        return cls(ATTACK_MOVE, src, dst, dice)
+
+    @classmethod
+    def defend(cls, dice: int):
+        """The defending seat's dice against the declared attack."""
+        return cls(DEFEND_MOVE, dice)
 
     @classmethod
     def occupy(cls, extra: int):
@@ -117,8 +148,26 @@ class Move(NamedTuple):
     def capital(cls, territory: int):
         return cls(CAPITAL_PICK, territory)
 
-    def __str__(self):
-        return f"{MOVES[self.kind]}({self.a}, {self.b}, {self.c}, {self.d})"
+    @property
+    def name(self) -> str:
+        """The kind's name (`riskstats.game.state.MOVES`)."""
+        return MOVES[self.kind] if 0 <= self.kind < len(MOVES) else f"kind {self.kind}"
+
+    def __repr__(self):
+        method, fields = _FIELDS.get(self.kind, ("", ()))
+        if not method or any(self[1 + len(fields):]):  # not a kind's own shape: show every field
+            return f"Move({self.kind}, {self.a}, {self.b}, {self.c}, {self.d})"
+        return f"Move.{method}({', '.join(f'{f}={v}' for f, v in zip(fields, self[1:]))})"
+
+    __str__ = __repr__
+
+
+_FIELDS = {PLACE: ("place", ("territory", "armies")), TRADE_SET: ("trade", ("c1", "c2", "c3")), PASS: ("pass_", ()),
+           ATTACK_MOVE: ("attack", ("src", "dst", "dice")), DEFEND_MOVE: ("defend", ("dice",)),
+           OCCUPY_MOVE: ("occupy", ("extra",)), END_ATTACK: ("end_attack", ()),
+           FORTIFY_MOVE: ("fortify", ("src", "dst", "armies")), END_TURN: ("end_turn", ()),
+           CAPITAL_PICK: ("capital", ("territory",))}
+"""Move kind -> (the class method that builds it, the names of its fields a, b, c)."""
 
 
 @cache
@@ -145,9 +194,7 @@ def _play(st, B, R, CUT, V, bots, params, check):  # pragma: no cover - compiled
     info = st.info
     while info[I_PHASE] != OVER:
         if info[I_MOVES] >= MAX_MOVES:
-            info[I_PHASE] = OVER
-            info[I_WINNER] = -1
-            info[I_REASON] = 3
+            _finish(st, -1, WIN_CAP)
             break
         if st.log.shape[0] > 0 and info[I_LOG_N] + 64 > st.log.shape[0]:
             return -1
@@ -177,7 +224,8 @@ class Game:
     Parameters
     ----------
     players : int
-        3-6 for classic, 2 for the two-player variant.
+        3-6 for classic; 2 for the two-player game (with no ``rules``: the two-player variant with a
+        neutral, ``GameRules(variant="two-player")``).
     rules : GameRules, optional
     board : Board, optional
         The classic board by default; any board from `riskstats.game.board.load_board`.
@@ -189,7 +237,7 @@ class Game:
 
     def __init__(self, players: int = 4, rules: GameRules | None = None, *, board: Board | None = None,
                  seed: int = 0, log: bool = True):
-        self.rules = rules or GameRules()
+        self.rules = rules or default_rules(players)
         if not isinstance(self.rules, GameRules):
             raise RiskstatsError(f"rules must be a GameRules, got {self.rules!r}")
         self.board = board or classic_board()
@@ -200,6 +248,7 @@ class Game:
         seats = self.players + (1 if self.rules.has_neutral else 0)
         self.state = _new_state(self.board.n_territories, self.board.n_cards, seats, 4096 if log else 0)
         _init(self.state, self.board.arrays, self._R, np.uint64(self.seed))
+        self._events = None  # the event log's frame so far (`events`)
 
     # ------------------------------------------------------------ inspecting
     @property
@@ -208,7 +257,16 @@ class Game:
 
     @property
     def player(self) -> int:
+        """The seat to move: the player whose turn it is, or in the "defend" phase the defending seat."""
         return int(self.state.info[I_PLAYER])
+
+    @property
+    def pending_attack(self) -> tuple[int, int, int] | None:
+        """(from, to, attacker dice) of the attack awaiting the defender's dice; None outside "defend"."""
+        if self.phase != "defend":
+            return None
+        info = self.state.info
+        return int(info[I_ATK_FROM]), int(info[I_ATK_TO]), int(info[I_ATK_DICE])
 
     @property
     def turn(self) -> int:
@@ -235,6 +293,22 @@ class Game:
     def reason(self) -> str:
         return REASONS[self.state.info[I_REASON]]
 
+    @property
+    def reserve(self) -> int:
+        """Armies the player whose turn it is still has to place this turn (0 in setup)."""
+        return int(self.state.info[I_RESERVE])
+
+    @property
+    def sets_traded(self) -> int:
+        """Card sets traded so far by all players together (the progressive set value counts them)."""
+        return int(self.state.info[I_SETS_TRADED])
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """Each player's cards (card indices into the board's deck), by seat."""
+        owners = self.state.card_owner
+        return [np.flatnonzero(owners == seat).tolist() for seat in range(self.players)]
+
     def hand(self, seat: int | None = None) -> list[int]:
         """Cards held by a seat (default: the player to move)."""
         seat = self.player if seat is None else seat
@@ -253,7 +327,8 @@ class Game:
         """The legal-move masks of the current phase.
 
         ``place[T]``, ``attack[T, T]`` (from, to) and ``fortify[T, T]``; ``sets``: the valid sets of the
-        player's cards; ``can_pass``: whether trading may stop; ``occupy``: (least, most) extra armies.
+        player's cards; ``can_pass``: whether trading may stop; ``occupy``: (least, most) extra armies;
+        ``defend``: (least, most) defender dice.
         """
         T = self.board.n_territories
         place = np.zeros(T, np.bool_)
@@ -269,12 +344,15 @@ class Game:
         info = self.state.info
         can_pass = phase == "trade" and self.check(Move.pass_()) == ""
         occupy = (0, int(self.state.armies[info[I_OCC_FROM]] - 1)) if phase == "occupy" else None
+        defend = None
+        if phase == "defend":
+            defend = (1, min(self.rules.dice.defender_dice, int(self.state.armies[info[I_ATK_TO]])))
         return {"phase": phase, "place": place, "attack": attack, "fortify": fortify, "sets": sets,
-                "can_pass": can_pass, "occupy": occupy,
+                "can_pass": can_pass, "occupy": occupy, "defend": defend,
                 "forced_trade": bool(info[I_START_HAND] >= self.rules.forced_trade_at and info[I_TRADED_TURN] == 0)}
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move now (attacks with every dice count, the defender rolling its most)."""
+        """Every legal move now (attacks with every dice count; defences with every dice count)."""
         m = self.legal_mask()
         st = self.state
         phase = m["phase"]
@@ -292,6 +370,8 @@ class Game:
                      for n in range(1, min(adice, int(st.armies[a]) - 1) + 1)] + [Move.end_attack()]
         elif phase == "occupy":
             moves = [Move.occupy(n) for n in range(m["occupy"][1] + 1)]
+        elif phase == "defend":
+            moves = [Move.defend(n) for n in range(m["defend"][0], m["defend"][1] + 1)]
         elif phase == "fortify":
             moves = [Move.fortify(int(a), int(b), n) for a, b in np.argwhere(m["fortify"])
                      for n in range(1, int(st.armies[a]))] + [Move.end_turn()]
@@ -347,13 +427,7 @@ class Game:
             raise RiskstatsError("play needs at least one bot")
         seats = [bots[p % len(bots)] for p in range(self.players)]
         if all(not callable(b) for b in seats) and max_moves is None:
-            ids, params = _bot_arrays(seats, self.players)
-            while not self.over:
-                self._grow_log()
-                error = _play(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params, True)
-                if error > 0:
-                    raise RiskstatsError(f"a built-in bot chose an illegal move: {ERRORS[error]}")
-            return self
+            return self._play_compiled(*_bot_arrays(seats, self.players), check=True)
         for _ in range(max_moves if max_moves is not None else MAX_MOVES):
             if self.over:
                 break
@@ -364,6 +438,15 @@ class Game:
                 name, values = (bot, None) if isinstance(bot, str) else bot
                 move = self.bot_move(name, values)
             self.step(move)
+        return self
+
+    def _play_compiled(self, ids: np.ndarray, params: np.ndarray, check: bool) -> Game:
+        """Play to the end with built-in bots (ids and parameters by seat) in the compiled loop."""
+        while not self.over:
+            self._grow_log()
+            error = _play(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params, check)
+            if error > 0:
+                raise RiskstatsError(f"a built-in bot chose an illegal move: {ERRORS[error]}")
         return self
 
     def _grow_log(self) -> None:
@@ -378,8 +461,20 @@ class Game:
 
     # ------------------------------------------------------------ the record
     def events(self):
-        """The event log as a DataFrame (columns: `riskstats.game.state.LOG_COLS`, plus names)."""
-        return events_frame(self.state, self.board)
+        """The event log as a DataFrame: one row per move or event, columns `riskstats.game.state.LOG_COLS`
+        (phase, move and reason as names; docs/event_log.md says what each row and column means).
+
+        Each call converts only the rows logged since the last one; it returns a copy.
+        """
+        import pandas as pd
+
+        n = int(self.state.info[I_LOG_N])
+        done = 0 if self._events is None else len(self._events)
+        if done == 0 or n < done:  # (an empty frame's name columns have another dtype: start afresh)
+            self._events = events_frame(self.state, self.board)
+        elif n > done:
+            self._events = pd.concat([self._events, events_frame(self.state, self.board, done)], ignore_index=True)
+        return self._events.copy()
 
     def result(self) -> dict:
         info = self.state.info
@@ -394,7 +489,8 @@ class Game:
 
 
 class GameView:
-    """A `Game` as the player to move may see it: what a Python bot gets.
+    """A `Game` as the player to move may see it: what a Python bot gets (in the "defend" phase, the
+    defending seat; ``pending_attack`` is the attack it answers).
 
     ``state`` is a copy with the secrets of others masked: every other seat's mission row is -1, capital
     picks are -1 until every seat has picked, the draw pile's order (``deck``) and the random stream
@@ -418,6 +514,7 @@ class GameView:
                                  log=st.log[:0].copy(), mission=mission, capital=capital)
         self.rules, self.board, self.players = game.rules, game.board, game.players
         self.phase, self.player, self.turn, self.round = game.phase, game.player, game.turn, game.round
+        self.pending_attack = game.pending_attack
 
     @property
     def mission(self) -> str:
@@ -436,17 +533,28 @@ class GameView:
         return self._game.check(move)
 
 
-def events_frame(state: State, board: Board):
-    """The event log of a state as a DataFrame; phase and move as names."""
+_NAMES = ((L_PHASE, np.array(PHASES, dtype=object)), (L_MOVE, np.array(EVENTS, dtype=object)),
+          (L_REASON, np.array(REASONS, dtype=object)))
+
+
+def events_frame(state: State, board: Board, start: int = 0):
+    """The event log of a state from row ``start`` on as a DataFrame; phase, move and reason as names."""
     import pandas as pd
 
     n = int(state.info[I_LOG_N])
     if n > state.log.shape[0]:
         raise RiskstatsError(f"the event log overflowed ({n} rows, room for {state.log.shape[0]})")
-    frame = pd.DataFrame(state.log[:n], columns=list(LOG_COLS))
-    frame["phase"] = [PHASES[k] for k in frame["phase"]]
-    frame["move"] = [MOVES[k] for k in frame["move"]]
+    rows = state.log[start:n]
+    frame = pd.DataFrame(rows, columns=list(LOG_COLS), index=pd.RangeIndex(start, n))
+    for col, names in _NAMES:
+        frame[LOG_COLS[col]] = names[rows[:, col]]
     return frame
+
+
+def default_rules(players: int) -> GameRules:
+    """The rules a game of ``players`` gets when none are given: the two-player variant (with a neutral) for
+    2 players, else Classic."""
+    return GameRules(variant="two-player") if players == 2 else GameRules()
 
 
 def play_game(players: int = 4, bots=("random",), rules: GameRules | None = None, *, seed: int = 0,

@@ -16,13 +16,20 @@ kind        phases                              a, b, c, d
 PLACE       CLAIM, SETUP_PLACE, REINFORCE       a territory, b armies (1 when claiming)
 TRADE       TRADE, ELIM_TRADE                   a, b, c: the three cards
 PASS        TRADE                               stop trading (illegal while a trade is forced)
-ATTACK      ATTACK                              a from, b to, c attacker dice, d defender dice (0: most)
+ATTACK      ATTACK                              a from, b to, c attacker dice (d: 0; the defender chooses)
+DEFEND      DEFEND                              a defender dice (1 .. min(defender's most, armies there))
 OCCUPY      OCCUPY                              a extra armies moved in after a conquest (0 or more)
 END_ATTACK  ATTACK                              draw a card if a territory was conquered this turn
 FORTIFY     FORTIFY                             a from, b to, c armies; ends the turn
 END_TURN    FORTIFY                             end the turn without fortifying
 CAPITAL     CAPITAL                             a: the territory picked as capital (Capital Risk)
 =========== =================================== ======================================================
+
+An ATTACK move only declares the attack: phase DEFEND then asks the defending seat (the player to move,
+``info[I_PLAYER]``, is now the owner of the attacked territory; for a two-player neutral territory, the
+other player, who rolls the neutral's dice, RULES.md) how many dice it rolls; its DEFEND move rolls the
+dice and gives the turn back to the attacker (phase ATTACK, or OCCUPY after a conquest). The declared
+attack waits in ``info[I_ATK_FROM]``, ``info[I_ATK_TO]`` and ``info[I_ATK_DICE]``.
 
 On a conquest the armies of the dice in the last roll move in at once (the minimum), so no territory is
 ever empty; OCCUPY then moves any extra armies.
@@ -66,27 +73,39 @@ capital[S]      each seat's capital territory (-1 outside Capital Risk or before
 DECK, DISCARD, ASIDE = -1, -2, -3
 
 PHASES = ("claim", "setup_place", "trade", "reinforce", "attack", "occupy", "elim_trade", "fortify", "over",
-          "capital")
-CLAIM, SETUP_PLACE, TRADE, REINFORCE, ATTACK, OCCUPY, ELIM_TRADE, FORTIFY, OVER, CAPITAL = range(len(PHASES))
+          "capital", "defend")
+CLAIM, SETUP_PLACE, TRADE, REINFORCE, ATTACK, OCCUPY, ELIM_TRADE, FORTIFY, OVER, CAPITAL, DEFEND = \
+    range(len(PHASES))
 
 MOVES = ("place", "trade", "pass", "attack", "occupy", "end_attack", "fortify", "end_turn", "begin_turn",
-         "capital")
-"""Move kinds; ``begin_turn`` only appears in the event log (its value is the turn's base reinforcement)."""
-PLACE, TRADE_SET, PASS, ATTACK_MOVE, OCCUPY_MOVE, END_ATTACK, FORTIFY_MOVE, END_TURN, BEGIN_TURN, CAPITAL_PICK = \
-    range(len(MOVES))
+         "capital", "defend")
+"""Move kinds (`riskstats.game.play.Move.kind`), named as in the event log's ``move`` column; ``begin_turn`` is
+only an event. A placement while claiming is logged as ``claim``, and a defend move is not logged apart: its
+dice are on the attack row it answered."""
+PLACE, TRADE_SET, PASS, ATTACK_MOVE, OCCUPY_MOVE, END_ATTACK, FORTIFY_MOVE, END_TURN, BEGIN_TURN, CAPITAL_PICK, \
+    DEFEND_MOVE = range(len(MOVES))
+EVENTS = MOVES + ("deal", "claim", "mission", "reinforce", "draw", "reshuffle", "capture", "aside", "game_over")
+"""Every kind of event-log row: the move kinds, then events that are not moves (see `LOG_COLS`)."""
+EV_DEAL, EV_CLAIM, EV_MISSION, EV_REINFORCE, EV_DRAW, EV_RESHUFFLE, EV_CAPTURE, EV_ASIDE, EV_GAME_OVER = \
+    range(len(MOVES), len(EVENTS))
 
 INFO = ("phase", "player", "turn", "round", "reserve", "sets_traded", "traded_this_turn", "start_hand",
         "bonus_given", "conquered", "occ_from", "occ_to", "elim_pending", "after_place", "place_for",
-        "quota", "deck_n", "winner", "reason", "log_n", "moves")
+        "quota", "deck_n", "winner", "reason", "log_n", "moves", "attack_from", "attack_to", "attack_dice",
+        "from_territories", "from_continents", "from_cards")
 (I_PHASE, I_PLAYER, I_TURN, I_ROUND, I_RESERVE, I_SETS_TRADED, I_TRADED_TURN, I_START_HAND,
  I_BONUS_GIVEN, I_CONQUERED, I_OCC_FROM, I_OCC_TO, I_ELIM_PENDING, I_AFTER_PLACE, I_PLACE_FOR,
- I_QUOTA, I_DECK_N, I_WINNER, I_REASON, I_LOG_N, I_MOVES) = range(len(INFO))
+ I_QUOTA, I_DECK_N, I_WINNER, I_REASON, I_LOG_N, I_MOVES, I_ATK_FROM, I_ATK_TO, I_ATK_DICE,
+ I_FROM_TERRITORIES, I_FROM_CONTINENTS, I_FROM_CARDS) = range(len(INFO))
 I_SIZE = len(INFO)
-"""info[...]: phase; player to move; turns begun; rounds begun; armies left to place this turn; sets
+"""info[...]: phase; player to move (the defending seat in phase DEFEND, else the player whose turn it
+is); turns begun; rounds begun; armies left to place this turn; sets
 traded by all players; sets traded this turn; hand size at the turn's start; territory bonus given
 this turn; conquests this turn; the last conquest's from/to; an elimination trade is due; phase after
 the reserve is placed; seat whose setup armies are being placed; setup armies left in this placement;
-cards in the draw pile; winner seat (-1); win reason (REASONS); event-log rows written; moves applied."""
+cards in the draw pile; winner seat (-1); win reason (REASONS); event-log rows written; moves applied;
+the attack awaiting the defender's dice (from, to, attacker dice; phase DEFEND); the parts of the reserve
+not yet logged on a reinforce row (territories, continents, cards)."""
 
 REASONS = ("", "all_territories", "opponent_eliminated", "turn_cap", "mission", "capitals")
 """info[I_REASON]: why the game ended ("" while running). A turn-capped game has winner -1."""
@@ -103,13 +122,39 @@ MISSION_KINDS = ("continents", "territories", "destroy", "achieved")
 MK_CONTINENTS, MK_TERRITORIES, MK_DESTROY, MK_ACHIEVED = range(len(MISSION_KINDS))
 N_MISSION = len(MISSION_COLS)
 
-LOG_COLS = ("turn", "player", "phase", "move", "src", "dst", "armies", "attacker_dice", "defender_dice",
-            "attacker_loss", "defender_loss", "card1", "card2", "card3", "value", "bonus_territory",
-            "eliminated", "total_armies")
-"""Event-log columns: armies = armies placed or moved; value = a traded set's value, or the base
-reinforcement on begin_turn; bonus_territory gets +2 from a traded card (-1 none); eliminated = seat
-knocked out by this attack (-1); total_armies = armies on the board after the event. card1 on
-end_attack is the card drawn (-1 none)."""
+LOG_COLS = ("turn", "player", "by", "phase", "move", "src", "dst", "armies", "attacker_dice", "defender_dice",
+            "attacker_loss", "defender_loss", "defender", "conquered", "eliminated", "card", "card1", "card2", "card3",
+            "value", "bonus_territory", "from_territories", "from_continents", "from_cards", "mission", "reason",
+            "total_armies")
+"""Event-log columns, one meaning each (docs/event_log.md); -1 or 0 where a column does not apply.
+
+turn            turns begun (0 during setup)
+player          the seat the row is about: who is dealt, claims, is given armies (the neutral for its
+                placements), trades, attacks, draws, captures, begins a turn, wins (-1: no winner)
+by              the seat that chose the move (a player placing neutral armies); -1 on rows that are not moves
+phase           the phase when it happened (`PHASES`)
+move            what happened (`EVENTS`)
+src, dst        territories: armies leave src and arrive on dst (-1: none)
+armies          armies put on dst: dealt, claimed, placed, the +2 bonus of a traded card, or moved from src
+                (a conquest's move-in on its attack row, an occupation, a fortification)
+attacker_dice, defender_dice, attacker_loss, defender_loss    one roll (attack rows); each side chose its dice
+defender        the seat owning dst when it was attacked (attack rows)
+conquered       1 on the attack row that took dst
+eliminated      the seat knocked out by this attack (attack rows); its cards' capture rows follow
+card            the card drawn (draw), captured (capture) or set aside as a capital's (aside)
+card1..card3    the set traded (trade rows)
+value           the traded set's value, armies added to the reserve (trade rows)
+bonus_territory the traded card's territory that got +2 armies (trade rows; also dst)
+from_territories, from_continents, from_cards    the reinforcement's parts (reinforce rows): max(3, territories
+                // 3), the continent bonuses, the sets traded since the last reinforce row; their sum is the
+                reserve to place
+mission         the mission card dealt (mission rows; an index into the board's mission list)
+reason          why the game ended (game_over rows; `REASONS`)
+total_armies    armies on the board after the row
+"""
+(L_TURN, L_PLAYER, L_BY, L_PHASE, L_MOVE, L_SRC, L_DST, L_ARMIES, L_ADICE, L_DDICE, L_ALOSS, L_DLOSS, L_DEFENDER,
+ L_CONQUERED, L_ELIMINATED, L_CARD, L_CARD1, L_CARD2, L_CARD3, L_VALUE, L_BONUS, L_FROM_TERRITORIES,
+ L_FROM_CONTINENTS, L_FROM_CARDS, L_MISSION, L_REASON, L_TOTAL) = range(len(LOG_COLS))
 N_LOG = len(LOG_COLS)
 
 

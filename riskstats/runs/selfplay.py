@@ -18,6 +18,13 @@ stream, so the table is identical whatever the number of threads (`numba.set_num
 ['game', 'seed', 'variant', 'players', 'bots', 'winner']
 >>> table["bots"][1]
 'continent,defensive,aggressive'
+
+With ``log=True`` it also returns every game's event log, long form with a ``game`` column (the same games:
+the logs are kept as the games are played, one game at a time):
+
+>>> table, events = play_games(2, 3, ["aggressive"], seed=1, log=True)
+>>> events.groupby("game").move.last().tolist()
+['game_over', 'game_over']
 """
 from __future__ import annotations
 
@@ -32,7 +39,7 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.board import Board, classic_board
 from riskstats.game.bots import bot_spec, check_lineup
 from riskstats.game.engine import _init
-from riskstats.game.play import _play, _tables
+from riskstats.game.play import Game, _play, _tables, default_rules
 from riskstats.game.rules import GameRules
 from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state
 
@@ -93,7 +100,7 @@ def check_games(games, players, bots, variant: str = "classic", seed=0, rules: G
     params = params or {}
     bots = check_lineup(bots, params)
     if rules is None:
-        rules = GameRules(variant=variant)
+        rules = default_rules(check_int("players", players)) if variant == "classic" else GameRules(variant=variant)
     elif not isinstance(rules, GameRules):
         raise RiskstatsError(f"rules must be a GameRules, got {rules!r}")
     elif variant != rules.variant and variant != "classic":
@@ -105,7 +112,7 @@ def check_games(games, players, bots, variant: str = "classic", seed=0, rules: G
 
 def play_games(games: int, players: int, bots, variant: str = "classic", seed: int = 0,
              rules: GameRules | None = None, *, board: Board | None = None, params: dict | None = None,
-             first: int = 0, seeds=None):
+             first: int = 0, seeds=None, log: bool = False):
     """Play ``games`` complete games between built-in bots; one row per game.
 
     Parameters
@@ -114,7 +121,8 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     bots : list of str, or a comma-separated str
         Bot names (`riskstats.game.bots.BOTS`), assigned to seats in order and repeated cyclically.
     variant : {"classic", "two-player", "mission", "capital"}
-        Used when ``rules`` is not given (``GameRules(variant=variant)``); must match it if it is.
+        Used when ``rules`` is not given (``GameRules(variant=variant)``; "classic" with 2 players means the
+        two-player game with a neutral); must match it if it is.
     seed : int
     rules : GameRules, optional
     board : Board, optional
@@ -125,6 +133,9 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
         run of ``first + games`` games): how `riskstats.runs.tournament` plays a run in chunks.
     seeds : array of uint64, optional
         Those games' seeds, if already known (``game_seeds(seed, first + games)[first:]``).
+    log : bool
+        Also keep every game's event log. The games are the same; they are played one at a time (not
+        in parallel), and the logs take some 200 rows per game.
 
     Returns
     -------
@@ -132,6 +143,8 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
         Columns game, seed, variant, players, bots (seat order, comma-joined), winner (seat, -1 if
         truncated), winner_bot, turns, rounds, truncated, win_reason; ``attrs["rules"]`` holds the rules
         and the board name, also as JSON in column ``rules``.
+    pandas.DataFrame, only with ``log=True``
+        The event logs: column ``game``, then `riskstats.game.state.LOG_COLS` (see `Game.events`).
     """
     batch = check_games(games, players, bots, variant, seed, rules, board, params)
     first = check_int("first", first, 0)
@@ -139,12 +152,12 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
         seeds = np.asarray(seeds, np.uint64)
         if seeds.shape != (batch.games,):
             raise RiskstatsError(f"need {batch.games} seeds, got {seeds.shape[0]}")
-    return play_batch(batch, first, seeds)
+    return play_batch(batch, first, seeds, log)
 
 
-def play_batch(batch: Batch, first: int = 0, seeds=None):
+def play_batch(batch: Batch, first: int = 0, seeds=None, log: bool = False):
     """`play_games` for a `Batch` that `check_games` made: games ``first .. first + batch.games - 1``, or
-    ``len(seeds)`` games with those seeds; nothing is checked again."""
+    ``len(seeds)`` games with those seeds (with ``log``, also their event logs); nothing is checked again."""
     import pandas as pd
 
     players, bots, rules, board, params, seed = (batch.players, batch.bots, batch.rules, batch.board,
@@ -159,7 +172,10 @@ def play_batch(batch: Batch, first: int = 0, seeds=None):
     seeds = game_seeds(seed, first + games)[first:] if seeds is None else np.asarray(seeds, np.uint64)
     out = np.zeros((games, 4 + players), np.int64)
     seats = players + (1 if rules.has_neutral else 0)
-    _selfplay(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cut, V, seats, out)
+    if log:
+        logs = _play_logged(seeds, lineup_bots, lineup_params, players, rules, board, first, out)
+    else:
+        _selfplay(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cut, V, seats, out)
     g = np.arange(first, first + games)
     seat_bots = np.array(lineup, dtype=object)[(np.arange(players)[None, :] + g[:, None]) % players]
     winner = out[:, 0]
@@ -182,4 +198,23 @@ def play_batch(batch: Batch, first: int = 0, seeds=None):
         table["missions"] = [",".join(board.mission_name(int(c), s) for s, c in enumerate(row))
                              for row in out[:, 4:]]
     table.attrs["rules"] = json.loads(record)
+    if log:
+        return table, pd.concat(logs, ignore_index=True)
     return table
+
+
+def _play_logged(seeds, lineup_bots, lineup_params, players, rules, board, first, out) -> list:
+    """`_selfplay`'s games one at a time with their event logs: fills ``out`` the same way, returns the
+    logs (each with its ``game`` column first)."""
+    logs = []
+    seat = np.arange(players)
+    for i, seed in enumerate(seeds):
+        game = Game(players, rules, board=board, seed=int(seed))
+        game._play_compiled(lineup_bots[(seat + i) % players], lineup_params[(seat + i) % players], check=False)
+        st = game.state
+        out[i, :4] = st.info[[I_WINNER, I_TURN, I_ROUND, I_REASON]]
+        out[i, 4:] = st.mission[:players, 0]
+        events = game.events()
+        events.insert(0, "game", first + i)
+        logs.append(events)
+    return logs

@@ -61,8 +61,9 @@ def test_territory_and_continent_armies_match_the_engine(record):
     games, turns, events = record
     wide = reinforcement_sources(turns, events).pivot_table(index=["game", "turn"], columns="source",
                                                               values="armies")
-    base = events[events.move == "begin_turn"].set_index(["game", "turn"]).value
-    assert ((wide.territories + wide.continents) == base.reindex(wide.index)).all()
+    grants = events[(events.move == "reinforce") & (events.phase != "elim_trade")].set_index(["game", "turn"])
+    assert (wide.territories == grants.from_territories.reindex(wide.index)).all()
+    assert (wide.continents == grants.from_continents.reindex(wide.index)).all()
     assert (wide.territories >= 3).all() and (wide.cards >= 0).all()
 
 
@@ -85,6 +86,9 @@ def test_forced_trades_and_captures(record):
     assert len(forced) == 8 * 4
     captures = elimination_captures(events, turns)
     assert len(captures) == (events.eliminated >= 0).sum()
+    logged = events[events.move == "capture"].groupby(["game", "turn"]).size()  # the log's capture rows
+    counted = captures.groupby(["game", "turn"]).cards_captured.sum()
+    assert (logged.reindex(counted.index, fill_value=0) == counted).all() and logged.sum() == counted.sum()
     assert (captures.player != captures.eliminated).all()
     assert (captures.traded_at_once[captures.cards_captured == 0] == 0).all()
 

@@ -11,12 +11,17 @@ from riskstats.game.state import (
     ATTACK,
     DECK,
     FORTIFY,
+    I_LOG_N,
     I_PHASE,
     I_PLAYER,
     I_RESERVE,
     I_SETS_TRADED,
     I_START_HAND,
     I_TRADED_TURN,
+    L_ALOSS,
+    L_DDICE,
+    L_DLOSS,
+    L_MOVE,
     TRADE,
 )
 
@@ -160,8 +165,10 @@ def test_forced_trade_at_five_cards(game):
 
 
 def conquer(game, src, dst):
+    """Attack until dst falls, the defender always rolling its most dice."""
     while game.phase == "attack" and game.state.owner[dst] != game.player:
         game.step(Move.attack(src, dst, min(3, int(game.state.armies[src]) - 1)))
+        game.step(Move.defend(game.legal_mask()["defend"][1]))
 
 
 def test_conquest_moves_at_least_the_dice(game):
@@ -249,7 +256,8 @@ def test_two_player_setup_and_neutral():
     assert [int(st.armies[st.owner == s].sum()) for s in range(3)] == [40, 40, 40]
     game.play(["aggressive", "defensive"])
     events = game.events()
-    assert set(events["player"]) <= {0, 1}  # the neutral never moves
+    assert set(events["by"]) <= {-1, 0, 1}  # the neutral never moves
+    assert set(events.player[events.move == "place"]) == {0, 1, 2}  # but its armies are placed
     neutral_defence = events[(events.move == "attack") & (events.dst >= 0)]
     assert len(neutral_defence) > 0
     assert game.winner in (0, 1) and game.reason == "opponent_eliminated"
@@ -270,3 +278,115 @@ def test_illegal_move_changes_nothing(game):
     with pytest.raises(RiskstatsError, match="illegal move"):
         game.step(Move.attack(0, 1, 3))
     assert all((a == b).all() for a, b in zip(before, game.state))
+
+
+# ---------------------------------------------------------------- the defender decides
+def test_the_defending_seat_chooses_its_dice(game):
+    arrange(game, owners(2, Alaska=0, Kamchatka=1), phase=ATTACK)
+    game.state.armies[T("Alaska")] = 10
+    game.state.armies[T("Kamchatka")] = 5
+    game.step(Move.attack(T("Alaska"), T("Kamchatka"), 3))
+    assert game.phase == "defend" and game.player == 1  # the defending seat is to move
+    assert game.pending_attack == (T("Alaska"), T("Kamchatka"), 3)
+    assert game.view().seat == 1 and game.view().pending_attack == game.pending_attack
+    assert game.legal_moves() == [Move.defend(1), Move.defend(2)]
+    before = game.state.armies.copy()
+    with pytest.raises(RiskstatsError, match="not allowed in the current phase"):
+        game.step(Move.attack(T("Alaska"), T("Kamchatka"), 3))  # the attacker waits for the answer
+    with pytest.raises(RiskstatsError, match="bad number of dice"):
+        game.step(Move.defend(3))
+    assert (game.state.armies == before).all()
+    game.step(Move.defend(1))
+    assert game.phase == "attack" and game.player == 0 and game.pending_attack is None
+    row = game.events().iloc[-1]
+    assert (row.move, row.player, row.attacker_dice, row.defender_dice) == ("attack", 0, 3, 1)
+    assert row.attacker_loss + row.defender_loss == 1  # one pair of dice compared
+    assert game.state.armies.sum() == before.sum() - 1
+
+
+def test_the_attacker_cannot_choose_the_defence(game):
+    arrange(game, owners(2, Alaska=0, Kamchatka=1), phase=ATTACK)
+    game.state.armies[T("Alaska")] = 10
+    with pytest.raises(RiskstatsError, match="the defender chooses its own dice"):
+        game.step(Move(3, T("Alaska"), T("Kamchatka"), 3, 1))
+
+
+def test_a_last_army_defends_with_one_die_and_three_when_the_rules_allow():
+    from riskstats.odds.dice import DiceRules
+
+    game = arrange(Game(3, GameRules(dice=DiceRules(defender_dice=3)), seed=0),
+                   owners(2, Alaska=0, Kamchatka=1), phase=ATTACK)
+    game.state.armies[T("Alaska")] = 10
+    game.step(Move.attack(T("Alaska"), T("Kamchatka"), 3))
+    assert game.legal_mask()["defend"] == (1, 1)  # one army: one die
+    game.step(Move.defend(1))
+    game.state.info[I_PHASE] = ATTACK
+    game.state.owner[T("Kamchatka")], game.state.armies[T("Kamchatka")] = 1, 9
+    game.step(Move.attack(T("Alaska"), T("Kamchatka"), 2))
+    assert game.legal_mask()["defend"] == (1, 3)
+
+
+@pytest.mark.parametrize("dice, fraction", [(1, (855, 1296)), (2, (2890, 7776))])
+def test_the_chosen_dice_are_rolled(game, dice, fraction):
+    """3 attacker dice against the defender's choice: the defender loses every die it rolled with
+    probability 855/1296 with one die, 2890/7776 with two (RULES.md), within a 99.9% interval."""
+    from riskstats.intervals import wilson_interval
+
+    arrange(game, owners(2, Alaska=0, Kamchatka=1), phase=ATTACK)
+    game.state.armies[T("Alaska")] = 100_000
+    game.state.armies[T("Kamchatka")] = 100_000
+    rolls = 3000
+    wiped = 0
+    for _ in range(rolls):
+        game.step(Move.attack(T("Alaska"), T("Kamchatka"), 3))
+        game.step(Move.defend(dice))
+        row = game.state.log[game.state.info[I_LOG_N] - 1]
+        assert row[L_DDICE] == dice and row[L_ALOSS] + row[L_DLOSS] == dice
+        wiped += int(row[L_DLOSS] == dice)
+    low, high = wilson_interval(wiped, rolls, z=3.29)
+    assert low <= fraction[0] / fraction[1] <= high
+
+
+def test_the_other_player_rolls_for_the_neutral():
+    game = Game(2, GameRules(variant="two-player"), seed=5)
+    while game.phase == "setup_place":
+        game.step(game.bot_move("random"))
+    while game.phase != "attack":
+        game.step(game.bot_move("aggressive"))
+    attacker = game.player
+    st = game.state
+    src = next(t for t in range(42) if st.owner[t] == attacker
+               and any(st.owner[u] == 2 for u in np.flatnonzero(BOARD.arrays.adjacency[t])))
+    dst = next(u for u in np.flatnonzero(BOARD.arrays.adjacency[src]) if st.owner[u] == 2)
+    st.armies[src] = 10
+    game.step(Move.attack(src, int(dst), 3))
+    assert game.player == 1 - attacker and game.phase == "defend"
+    before = int(st.armies[dst])
+    game.step(game.bot_move("random"))  # built-in bots defend with the most
+    assert game.events().iloc[-1].defender_dice == min(2, before) and game.player == attacker
+
+
+def test_a_python_bot_decides_its_defence():
+    """A Python bot at seat 0 rolls one die whenever it defends; the built-in bots roll their most."""
+    asked = []
+
+    def timid(view):
+        if view.phase == "defend":
+            asked.append(view.seat)
+            return Move.defend(1)
+        return view.legal_moves()[-1]  # anything legal: end attacks, end turns, the last placement
+
+    game = Game(3, GameRules(max_turns=60), seed=3)
+    bots = [timid, "aggressive", "aggressive"]
+    defences = {0: 0, 1: 0, 2: 0}
+    while not game.over:
+        seat, pending = game.player, game.pending_attack
+        before = int(game.state.armies[pending[1]]) if pending else 0
+        game.play(bots, max_moves=1)
+        if pending:
+            log = game.state.log[:game.state.info[I_LOG_N]]
+            row = log[np.flatnonzero(log[:, L_MOVE] == 3)[-1]]  # the attack row (captures may follow it)
+            assert row[L_DDICE] == (1 if seat == 0 else min(2, before))
+            defences[seat] += 1
+    assert defences[0] == len(asked) > 0 and set(asked) == {0}
+    assert defences[1] + defences[2] > 0

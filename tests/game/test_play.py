@@ -36,19 +36,23 @@ def check_cards(st):
 
 
 def check_accounting(events):
-    """Armies change only by placement, the territory bonus and battle losses."""
+    """Armies change only by the deal, claims, placements, the territory bonus and battle losses; every
+    turn places what its reinforce rows grant, and their card part is what the turn's trades were worth."""
     total = events["total_armies"].to_numpy()
-    placed = np.where(events.move == "place", events.armies, 0)
-    bonus = np.where((events.move == "trade") & (events.bonus_territory >= 0), 2, 0)
+    put = np.where(events.move.isin(["deal", "claim", "place", "trade"]), events.armies, 0)
+    assert (events.armies[events.move == "trade"] == 2 * (events.bonus_territory[events.move == "trade"] >= 0)).all()
     losses = np.where(events.move == "attack", events.attacker_loss + events.defender_loss, 0)
-    change = placed + bonus - losses
-    dealt = total[0] - change[0]  # a deal puts one army on every territory before the log starts
-    assert dealt in (0, 42)
-    assert (np.diff(np.r_[dealt, total]) == change).all()
+    assert (np.diff(np.r_[0, total]) == put - losses).all()
     turns = events[events.turn > 0]
-    for _, turn in turns.groupby("turn"):
-        granted = turn.value[turn.move.isin(["begin_turn", "trade"])].sum()
-        assert turn.armies[turn.move == "place"].sum() <= granted
+    last = turns.turn.max()
+    for number, turn in turns.groupby("turn"):
+        grants = turn[turn.move == "reinforce"]
+        granted = (grants.from_territories + grants.from_continents + grants.from_cards).sum()
+        placed = turn.armies[turn.move == "place"].sum()
+        traded = turn.value[turn.move == "trade"].sum()
+        if number < last:  # the last turn may end (won) before all is placed
+            assert placed == granted and traded == grants.from_cards.sum()
+        assert placed <= granted and grants.from_cards.sum() <= traded
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -135,7 +139,8 @@ def test_legal_moves_match_check():
     assert game.check(Move.end_turn()) in ("", "this kind of move is not allowed in the current phase")
 
 
-@pytest.mark.parametrize("name", ["classic_4p_seed7.csv", "mission_4p_seed7.csv", "capital_4p_seed7.csv"])
+@pytest.mark.parametrize("name", ["classic_4p_seed7.csv", "mission_4p_seed7.csv", "capital_4p_seed7.csv",
+                                  "two_player_seed7.csv"])
 def test_golden_playthrough(name):
     sys.path.insert(0, str(ROOT / "scripts"))
     from regenerate_golden import FOLDER, golden_events

@@ -67,8 +67,10 @@ def give_mission(game, seat, m):
 
 
 def conquer(game, src, dst):
+    """Attack until dst falls, the defender always rolling its most dice."""
     while game.phase == "attack" and game.state.owner[dst] != game.player:
         game.step(Move.attack(src, dst, min(3, int(game.state.armies[src]) - 1)))
+        game.step(Move.defend(game.legal_mask()["defend"][1]))
 
 
 def continent(name):
