@@ -76,6 +76,7 @@ from riskstats.game.state import (
     FORTIFY,
     FORTIFY_MOVE,
     I_CONQUERED,
+    I_MOVES,
     I_OCC_FROM,
     I_OCC_TO,
     I_PHASE,
@@ -100,10 +101,17 @@ from riskstats.game.state import (
     PASS,
     PLACE,
     REINFORCE,
+    SC_COUNT,
+    SC_DST,
+    SC_PLAYER,
+    SC_SRC,
+    SC_STAMP,
+    SC_TOTAL,
     SETUP_PLACE,
     TRADE,
     TRADE_SET,
     State,
+    _scratch_block,
 )
 
 N_PARAMS = 4
@@ -412,36 +420,78 @@ def _random_set(st, B, p, can_pass):  # pragma: no cover - compiled
 
 
 @jit
-def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p):  # pragma: no cover - compiled
+def _attacks_from(owner, armies, nbr_ptr, nbr_idx, p, a):  # pragma: no cover - compiled
+    """The random bot's attacks from a: enemy neighbours with no more armies than a can roll (0 unless a
+    is p's and has 2 or more armies)."""
+    if owner[a] != p or armies[a] < 2:
+        return 0
+    roll = armies[a] - 1
+    n = 0
+    for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
+        b = nbr_idx[i]
+        if owner[b] != p and roll >= armies[b]:
+            n += 1
+    return n
+
+
+@jit
+def _recount_around(owner, armies, nbr_ptr, nbr_idx, p, count, n, t):  # pragma: no cover - compiled
+    """Recount the attacks from t and from its neighbours (the ones t's owner or armies can change) in
+    ``count``; the new total given the old one ``n``."""
+    c = _attacks_from(owner, armies, nbr_ptr, nbr_idx, p, t)
+    n += c - count[t]
+    count[t] = c
+    for i in range(nbr_ptr[t], nbr_ptr[t + 1]):
+        u = nbr_idx[i]
+        c = _attacks_from(owner, armies, nbr_ptr, nbr_idx, p, u)
+        n += c - count[u]
+        count[u] = c
+    return n
+
+
+@jit
+def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p, moves, scratch):  # pragma: no cover - compiled
     """(from, to) uniform over p's attacks where the attackers (armies able to roll) are at least as many
-    as the defenders; (-1, -1) if there is none.
+    as the defenders; (-1, -1) if there is none. ``moves`` is info[I_MOVES].
 
     Called before every roll of the random bot, so it is kept lean: it takes only the arrays it reads
-    (a call copies every array of its arguments, see `_is_border`), allocates nothing, and counts the
-    candidates in one pass over the CSR lists, then walks to the k-th in a second pass (same order:
-    from ascending, then the neighbour list).
+    (a call copies every array of its arguments, see `_is_border`) and allocates nothing. It counts the
+    candidates from each territory into the state's scratch memory (`riskstats.game.state.SCRATCH`),
+    draws k uniform below their total and walks to the k-th (order: from ascending, then the neighbour
+    list). It leaves the counts there, stamped with the move that its attack will be: when the bot is
+    next asked in the same attack phase and only that attack (and its occupation) was played, it
+    recounts only the two territories and their neighbours.
     """
     T = owner.shape[0]
-    n = 0
-    for a in range(T):
-        if owner[a] == p and armies[a] >= 2:
-            roll = armies[a] - 1
-            for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
-                b = nbr_idx[i]
-                if owner[b] != p and roll >= armies[b]:
-                    n += 1
+    count = _scratch_block(scratch, T, SC_COUNT)
+    if scratch[SC_STAMP] == moves and scratch[SC_PLAYER] == p:
+        n = _recount_around(owner, armies, nbr_ptr, nbr_idx, p, count, scratch[SC_TOTAL], scratch[SC_SRC])
+        n = _recount_around(owner, armies, nbr_ptr, nbr_idx, p, count, n, scratch[SC_DST])
+    else:
+        n = 0
+        for a in range(T):
+            c = _attacks_from(owner, armies, nbr_ptr, nbr_idx, p, a)
+            count[a] = c
+            n += c
+    scratch[SC_STAMP] = -1
     if n == 0:
         return -1, -1
     k = _randint(rng, n)
     for a in range(T):
-        if owner[a] == p and armies[a] >= 2:
+        if k < count[a]:
             roll = armies[a] - 1
             for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
                 b = nbr_idx[i]
                 if owner[b] != p and roll >= armies[b]:
                     if k == 0:
+                        scratch[SC_STAMP] = moves + 1
+                        scratch[SC_PLAYER] = p
+                        scratch[SC_SRC] = a
+                        scratch[SC_DST] = b
+                        scratch[SC_TOTAL] = n
                         return a, b
                     k -= 1
+        k -= count[a]
     return -1, -1
 
 
@@ -499,7 +549,7 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == ATTACK:  # most of the random bot's moves: first, and through the lean helper
         if _uniform(rng) < params[0]:
             return END_ATTACK, 0, 0, 0, 0
-        a, b = _random_attack(st.owner, st.armies, rng, B.nbr_ptr, B.nbr_idx, p)
+        a, b = _random_attack(st.owner, st.armies, rng, B.nbr_ptr, B.nbr_idx, p, info[I_MOVES], st.scratch)
         if a < 0:
             return END_ATTACK, 0, 0, 0, 0
         return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
@@ -514,6 +564,10 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == REINFORCE:
         return PLACE, _random_border(st, B, p), info[I_RESERVE], 0, 0
     if phase == OCCUPY:
+        scratch = st.scratch  # the occupation moves armies between the attack's two territories: the
+        if scratch[SC_STAMP] == info[I_MOVES] and scratch[SC_SRC] == info[I_OCC_FROM] \
+                and scratch[SC_DST] == info[I_OCC_TO]:  # attack counts stay valid around them
+            scratch[SC_STAMP] += 1
         return OCCUPY_MOVE, st.armies[info[I_OCC_FROM]] - 1, 0, 0, 0
     if phase == FORTIFY and _uniform(rng) < params[1]:
         return _random_fortify(st, B, R, p)
@@ -874,7 +928,7 @@ def _seat_view(st, R):  # pragma: no cover - compiled
         capital = np.full_like(st.capital, -1)
         capital[p] = st.capital[p]
     return State(st.owner, st.armies, st.card_owner, st.deck, st.alive, st.n_terr, st.to_place, st.info, st.rng,
-                 st.log, mission, capital)
+                 st.log, mission, capital, st.scratch)
 
 
 @inline_jit

@@ -103,6 +103,7 @@ from riskstats.game.state import (
     PASS,
     PLACE,
     REINFORCE,
+    SC_STAMP,
     SETUP_PLACE,
     TRADE,
     TRADE_SET,
@@ -402,6 +403,7 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
         st.to_place[N] = R[R_NEUTRAL_ARMIES]
     st.mission[:, :] = -1
     st.capital[:] = -1
+    st.scratch[SC_STAMP] = -1
     if R[R_SETUP] == 1 or N >= 0:  # deal: round robin over the seats (neutral included) from seat 0
         order = np.arange(T)
         _shuffle(st.rng, order, T)

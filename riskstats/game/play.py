@@ -61,6 +61,7 @@ from riskstats.game.state import (
     PHASES,
     PLACE,
     REASONS,
+    SC_STAMP,
     TRADE_SET,
     State,
     _new_state,
@@ -143,6 +144,7 @@ def _play(st, B, R, CUT, V, bots, params, check):  # pragma: no cover - compiled
     # calls (`_bot_move` and `_apply` are inlined here, so their own arguments cost nothing either)
     st, B, R, CUT, V, bots, params = borrow((st, B, R, CUT, V, bots, params))
     info = st.info
+    st.scratch[SC_STAMP] = -1  # the bots' caches are valid only within this loop (see `State`'s scratch)
     while info[I_PHASE] != OVER:
         if info[I_MOVES] >= MAX_MOVES:
             info[I_PHASE] = OVER
@@ -337,6 +339,7 @@ class Game:
     def bot_move(self, bot: str, params=None) -> Move:
         """The move a built-in bot would play now (it may draw from the game's random stream)."""
         bot_id, values = bot_spec(bot, params)
+        self.state.scratch[SC_STAMP] = -1  # no cache from an earlier call: the state may have been changed
         return Move(*(int(x) for x in _bot_move(self.state, self.board.arrays, self._R, self._V, bot_id, values)))
 
     def play(self, bots, max_moves: int | None = None) -> Game:
