@@ -101,10 +101,16 @@ from riskstats.game.state import (
     PASS,
     PLACE,
     REINFORCE,
+    SC_BLOCKS,
     SC_COUNT,
+    SC_DIST,
     SC_DST,
+    SC_GOAL,
+    SC_HEAD,
+    SC_MARK,
     SC_PLAYER,
     SC_SRC,
+    SC_STACK,
     SC_STAMP,
     SC_TOTAL,
     SETUP_PLACE,
@@ -232,8 +238,11 @@ def _claim_greedy(st, B):  # pragma: no cover - compiled
     """An unclaimed territory next to the most of our own, preferring continents we already hold most of."""
     p = st.info[I_PLAYER]
     K = B.continent_bonus.shape[0]
-    mine = np.zeros(K, np.int64)
-    free = np.zeros(K, np.int64)
+    T = st.owner.shape[0]
+    mine = _scratch_block(st.scratch, T, SC_GOAL)[:K]
+    free = _scratch_block(st.scratch, T, SC_DIST)[:K]
+    mine[:] = 0
+    free[:] = 0
     for t in range(st.owner.shape[0]):
         if st.owner[t] == p:
             mine[B.continent_of[t]] += 1
@@ -367,7 +376,8 @@ def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
                 src = t
     if src < 0:
         return END_TURN, 0, 0, 0, 0
-    seen = np.zeros(T, np.int64)
+    seen = _scratch_block(st.scratch, T, SC_MARK)
+    seen[:] = 0
     if R[R_FORTIFY] == 0:
         _reachable(st, B, p, src, seen)
     else:
@@ -420,78 +430,66 @@ def _random_set(st, B, p, can_pass):  # pragma: no cover - compiled
 
 
 @jit
-def _attacks_from(owner, armies, nbr_ptr, nbr_idx, p, a):  # pragma: no cover - compiled
-    """The random bot's attacks from a: enemy neighbours with no more armies than a can roll (0 unless a
-    is p's and has 2 or more armies)."""
-    if owner[a] != p or armies[a] < 2:
-        return 0
-    roll = armies[a] - 1
-    n = 0
-    for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
-        b = nbr_idx[i]
-        if owner[b] != p and roll >= armies[b]:
-            n += 1
-    return n
-
-
-@jit
-def _recount_around(owner, armies, nbr_ptr, nbr_idx, p, count, n, t):  # pragma: no cover - compiled
-    """Recount the attacks from t and from its neighbours (the ones t's owner or armies can change) in
-    ``count``; the new total given the old one ``n``."""
-    c = _attacks_from(owner, armies, nbr_ptr, nbr_idx, p, t)
-    n += c - count[t]
-    count[t] = c
-    for i in range(nbr_ptr[t], nbr_ptr[t + 1]):
-        u = nbr_idx[i]
-        c = _attacks_from(owner, armies, nbr_ptr, nbr_idx, p, u)
-        n += c - count[u]
-        count[u] = c
-    return n
-
-
-@jit
 def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p, moves, scratch):  # pragma: no cover - compiled
     """(from, to) uniform over p's attacks where the attackers (armies able to roll) are at least as many
     as the defenders; (-1, -1) if there is none. ``moves`` is info[I_MOVES].
 
     Called before every roll of the random bot, so it is kept lean: it takes only the arrays it reads
-    (a call copies every array of its arguments, see `_is_border`) and allocates nothing. It counts the
-    candidates from each territory into the state's scratch memory (`riskstats.game.state.SCRATCH`),
+    (a call copies every array of its arguments, see `_is_border`), allocates nothing and calls nothing
+    in its loops (an inlined helper's array arguments are reference-counted at each call). It counts
+    the attacks from each territory into the state's scratch memory (`riskstats.game.state.SCRATCH`),
     draws k uniform below their total and walks to the k-th (order: from ascending, then the neighbour
-    list). It leaves the counts there, stamped with the move that its attack will be: when the bot is
-    next asked in the same attack phase and only that attack (and its occupation) was played, it
-    recounts only the two territories and their neighbours.
+    list). The counts stay there, stamped with the move its attack will be: when the bot is next asked
+    in the same attack phase and only that attack (and its occupation) was played, it recounts only the
+    attack's two territories and their neighbours, the only ones whose counts it can change.
     """
     T = owner.shape[0]
-    count = _scratch_block(scratch, T, SC_COUNT)
-    if scratch[SC_STAMP] == moves and scratch[SC_PLAYER] == p:
-        n = _recount_around(owner, armies, nbr_ptr, nbr_idx, p, count, scratch[SC_TOTAL], scratch[SC_SRC])
-        n = _recount_around(owner, armies, nbr_ptr, nbr_idx, p, count, n, scratch[SC_DST])
-    else:
-        n = 0
-        for a in range(T):
-            c = _attacks_from(owner, armies, nbr_ptr, nbr_idx, p, a)
-            count[a] = c
-            n += c
+    base = SC_HEAD + SC_COUNT * T  # the count of territory t is scratch[base + t]
+    partial = scratch[SC_STAMP] == moves and scratch[SC_PLAYER] == p
+    src = scratch[SC_SRC]
+    dst = scratch[SC_DST]
+    n_src = nbr_ptr[src + 1] - nbr_ptr[src] + 1 if partial else 0
+    todo = n_src + nbr_ptr[dst + 1] - nbr_ptr[dst] + 1 if partial else T
+    n = scratch[SC_TOTAL] if partial else 0
+    for j in range(todo):
+        if not partial:
+            a = j
+        elif j < n_src:  # src, then its neighbours; then dst and its neighbours
+            a = src if j == 0 else nbr_idx[nbr_ptr[src] + j - 1]
+        else:
+            a = dst if j == n_src else nbr_idx[nbr_ptr[dst] + j - n_src - 1]
+        c = 0
+        if owner[a] == p and armies[a] >= 2:
+            roll = armies[a] - 1
+            for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
+                b = nbr_idx[i]
+                if owner[b] != p and roll >= armies[b]:
+                    c += 1
+        if partial:
+            n -= scratch[base + a]
+        scratch[base + a] = c
+        n += c
     scratch[SC_STAMP] = -1
     if n == 0:
         return -1, -1
     k = _randint(rng, n)
     for a in range(T):
-        if k < count[a]:
-            roll = armies[a] - 1
-            for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
-                b = nbr_idx[i]
-                if owner[b] != p and roll >= armies[b]:
-                    if k == 0:
-                        scratch[SC_STAMP] = moves + 1
-                        scratch[SC_PLAYER] = p
-                        scratch[SC_SRC] = a
-                        scratch[SC_DST] = b
-                        scratch[SC_TOTAL] = n
-                        return a, b
-                    k -= 1
-        k -= count[a]
+        c = scratch[base + a]
+        if k >= c:
+            k -= c
+            continue
+        roll = armies[a] - 1
+        for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
+            b = nbr_idx[i]
+            if owner[b] != p and roll >= armies[b]:
+                if k == 0:
+                    scratch[SC_STAMP] = moves + 1
+                    scratch[SC_PLAYER] = p
+                    scratch[SC_SRC] = a
+                    scratch[SC_DST] = b
+                    scratch[SC_TOTAL] = n
+                    return a, b
+                k -= 1
     return -1, -1
 
 
@@ -523,7 +521,8 @@ def _random_fortify(st, B, R, p):  # pragma: no cover - compiled
                 a = t
                 break
             k -= 1
-    seen = np.zeros(T, np.int64)
+    seen = _scratch_block(st.scratch, T, SC_MARK)
+    seen[:] = 0
     if R[R_FORTIFY] == 0:
         _reachable(st, B, p, a, seen)
     else:
@@ -604,9 +603,13 @@ def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
 def _target_continent(st, B, R, p, entrance_weight):  # pragma: no cover - compiled
     """The continent p does not hold with the best bonus / (1 + enemy armies + weight x entrances)."""
     K = B.continent_bonus.shape[0]
-    enemy = np.zeros(K, np.float64)
-    mine = np.zeros(K, np.int64)
-    entrances = np.zeros(K, np.float64)
+    T = st.owner.shape[0]
+    enemy = _scratch_block(st.scratch, T, SC_GOAL)[:K]
+    mine = _scratch_block(st.scratch, T, SC_DIST)[:K]
+    entrances = _scratch_block(st.scratch, T, SC_MARK)[:K]
+    enemy[:] = 0
+    mine[:] = 0
+    entrances[:] = 0
     for t in range(st.owner.shape[0]):
         k = B.continent_of[t]
         if st.owner[t] == p:
@@ -716,7 +719,7 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
 def _goal_distance(st, B, goal, dist):  # pragma: no cover - compiled
     """dist[t] = borders crossed from t to the nearest territory with goal[t] (any owner); T+1 if none."""
     T = st.owner.shape[0]
-    queue = np.empty(T, np.int64)
+    queue = _scratch_block(st.scratch, T, SC_STACK)
     head = 0
     tail = 0
     for t in range(T):
@@ -787,7 +790,7 @@ def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind): 
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     T = st.owner.shape[0]
-    dist = np.empty(T, np.int64)
+    dist = _scratch_block(st.scratch, T, SC_DIST)
     _goal_distance(st, B, goal, dist)
     if phase == REINFORCE or phase == SETUP_PLACE:
         t = _goal_base(st, B, p, dist)
@@ -844,7 +847,7 @@ def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
         return _aggressive_bot(st, B, R, V, params)
     m = st.mission[p]  # only our own card: the others' are secret
     kind = m[M_KIND]
-    goal = np.zeros(T, np.bool_)
+    goal = _scratch_block(st.scratch, T, SC_GOAL)  # every branch below sets all of it
     keep = 1
     if kind == MK_CONTINENTS:
         third = -1
@@ -889,7 +892,8 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
         return _aggressive_bot(st, B, R, V, params)
     own = st.capital[p]
     held = own >= 0 and st.owner[own] == p
-    goal = np.zeros(T, np.bool_)
+    goal = _scratch_block(st.scratch, T, SC_GOAL)
+    goal[:] = 0
     for q in range(R[R_PLAYERS]):  # enemy capitals not yet ours, and our own if it was taken
         c = st.capital[q]
         if c >= 0 and st.owner[c] != p:
@@ -898,7 +902,8 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if held and phase == REINFORCE and threat * params[2] >= st.armies[own]:
         return PLACE, own, info[I_RESERVE], 0, 0
     if held and phase == FORTIFY and threat * params[2] >= st.armies[own]:
-        seen = np.zeros(T, np.int64)
+        seen = _scratch_block(st.scratch, T, SC_MARK)
+        seen[:] = 0
         _reachable(st, B, p, own, seen)
         src = -1
         for t in range(T):
@@ -920,8 +925,10 @@ def _seat_view(st, R):  # pragma: no cover - compiled
         return st
     p = st.info[I_PLAYER]
     mission = st.mission
-    if variant == V_MISSION:
-        mission = np.full_like(st.mission, -1)
+    if variant == V_MISSION:  # in the scratch memory's tail: no allocation on every move
+        start = SC_HEAD + SC_BLOCKS * st.owner.shape[0]
+        mission = st.scratch[start:start + st.mission.size].reshape(st.mission.shape)
+        mission[:, :] = -1
         mission[p] = st.mission[p]
     capital = st.capital
     if st.info[I_PHASE] == CAPITAL:

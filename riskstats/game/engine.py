@@ -103,6 +103,8 @@ from riskstats.game.state import (
     PASS,
     PLACE,
     REINFORCE,
+    SC_MARK,
+    SC_STACK,
     SC_STAMP,
     SETUP_PLACE,
     TRADE,
@@ -112,6 +114,7 @@ from riskstats.game.state import (
     WIN_CAPITALS,
     WIN_ELIMINATED,
     WIN_MISSION,
+    _scratch_block,
 )
 from riskstats.odds.simulate import roll_losses
 
@@ -516,7 +519,8 @@ def _reveal_capitals(st, B, R):  # pragma: no cover - compiled
 def _base_reinforcement(st, B, p):  # pragma: no cover - compiled
     """max(3, territories // 3) + the bonus of every continent p holds whole."""
     K = B.continent_bonus.shape[0]
-    held = np.zeros(K, np.int64)
+    held = _scratch_block(st.scratch, st.owner.shape[0], SC_MARK)[:K]  # K <= T: every continent has land
+    held[:] = 0
     for t in range(st.owner.shape[0]):
         if st.owner[t] == p:
             held[B.continent_of[t]] += 1
@@ -673,7 +677,7 @@ def _reachable(st, B, p, a, out):  # pragma: no cover - compiled
     """out[t] = 1 for every territory joined to a by a chain of p's territories (a included)."""
     T = st.owner.shape[0]
     out[:] = 0
-    stack = np.empty(T, np.int64)
+    stack = _scratch_block(st.scratch, T, SC_STACK)
     stack[0] = a
     out[a] = 1
     n = 1
@@ -877,7 +881,9 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
                         _target_lost(st, R, old, p)
         _log(st.info, st.log, armies, ATTACK_MOVE, a, b, moved, na, nd, lose, k - lose, -1, -1, -1, 0, -1, elim)
         if moved > 0:
-            w, reason = _winner(st, B, R)
+            w, reason = -1, 0  # without an elimination only a mission or capitals can win
+            if elim >= 0 or R[R_VARIANT] >= V_MISSION:
+                w, reason = _winner(st, B, R)
             if w >= 0:
                 _finish(st, w, reason)
             elif armies[a] > 1:

@@ -136,16 +136,23 @@ def _tables(rules: GameRules):
     return cut, V
 
 
+NO_HORIZON = 1 << 62
+"""``last_turn`` / ``last_round`` of `_play` for no horizon."""
+
+
 @jit
-def _play(st, B, R, CUT, V, bots, params, check):  # pragma: no cover - compiled
-    """Play with built-in bots until the game ends: 0; an `ERRORS` code if ``check`` caught an illegal
-    move (not played); -1 if the event log is nearly full (grow it and call again)."""
+def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # pragma: no cover - compiled
+    """Play with built-in bots until the game ends or is about to begin a turn after ``last_turn`` (or a
+    round after ``last_round``; `NO_HORIZON`: no such stop): 0; an `ERRORS` code if ``check`` caught an
+    illegal move (not played); -1 if the event log is nearly full (grow it and call again)."""
     # borrowed views: the caller holds these arrays throughout, and each move passes them down a few
     # calls (`_bot_move` and `_apply` are inlined here, so their own arguments cost nothing either)
     st, B, R, CUT, V, bots, params = borrow((st, B, R, CUT, V, bots, params))
     info = st.info
     st.scratch[SC_STAMP] = -1  # the bots' caches are valid only within this loop (see `State`'s scratch)
     while info[I_PHASE] != OVER:
+        if info[I_TURN] > last_turn or info[I_ROUND] > last_round:
+            break
         if info[I_MOVES] >= MAX_MOVES:
             info[I_PHASE] = OVER
             info[I_WINNER] = -1
@@ -353,7 +360,8 @@ class Game:
             ids, params = _bot_arrays(seats, self.players)
             while not self.over:
                 self._grow_log()
-                error = _play(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params, True)
+                error = _play(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params, True,
+                              NO_HORIZON, NO_HORIZON)
                 if error > 0:
                     raise RiskstatsError(f"a built-in bot chose an illegal move: {ERRORS[error]}")
             return self
