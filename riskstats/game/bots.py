@@ -94,6 +94,7 @@ from riskstats.game.state import (
     FORTIFY_MOVE,
     I_ATK_TO,
     I_CONQUERED,
+    I_MOVES,
     I_OCC_FROM,
     I_OCC_TO,
     I_PHASE,
@@ -118,10 +119,23 @@ from riskstats.game.state import (
     PASS,
     PLACE,
     REINFORCE,
+    SC_BLOCKS,
+    SC_COUNT,
+    SC_DIST,
+    SC_DST,
+    SC_GOAL,
+    SC_HEAD,
+    SC_MARK,
+    SC_PLAYER,
+    SC_SRC,
+    SC_STACK,
+    SC_STAMP,
+    SC_TOTAL,
     SETUP_PLACE,
     TRADE,
     TRADE_SET,
     State,
+    _scratch_block,
 )
 
 N_PARAMS = 4
@@ -242,8 +256,11 @@ def _claim_greedy(st, B):  # pragma: no cover - compiled
     """An unclaimed territory next to the most of our own, preferring continents we already hold most of."""
     p = st.info[I_PLAYER]
     K = B.continent_bonus.shape[0]
-    mine = np.zeros(K, np.int64)
-    free = np.zeros(K, np.int64)
+    T = st.owner.shape[0]
+    mine = _scratch_block(st.scratch, T, SC_GOAL)[:K]
+    free = _scratch_block(st.scratch, T, SC_DIST)[:K]
+    mine[:] = 0
+    free[:] = 0
     for t in range(st.owner.shape[0]):
         if st.owner[t] == p:
             mine[B.continent_of[t]] += 1
@@ -377,7 +394,8 @@ def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
                 src = t
     if src < 0:
         return END_TURN, 0, 0, 0, 0
-    seen = np.zeros(T, np.int64)
+    seen = _scratch_block(st.scratch, T, SC_MARK)
+    seen[:] = 0
     if R[R_FORTIFY] == 0:
         _reachable(st, B, p, src, seen)
     else:
@@ -430,36 +448,66 @@ def _random_set(st, B, p, can_pass):  # pragma: no cover - compiled
 
 
 @jit
-def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p):  # pragma: no cover - compiled
+def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p, moves, scratch):  # pragma: no cover - compiled
     """(from, to) uniform over p's attacks where the attackers (armies able to roll) are at least as many
-    as the defenders; (-1, -1) if there is none.
+    as the defenders; (-1, -1) if there is none. ``moves`` is info[I_MOVES].
 
     Called before every roll of the random bot, so it is kept lean: it takes only the arrays it reads
-    (a call copies every array of its arguments, see `_is_border`), allocates nothing, and counts the
-    candidates in one pass over the CSR lists, then walks to the k-th in a second pass (same order:
-    from ascending, then the neighbour list).
+    (a call copies every array of its arguments, see `_is_border`), allocates nothing and calls nothing
+    in its loops (an inlined helper's array arguments are reference-counted at each call). It counts
+    the attacks from each territory into the state's scratch memory (`riskstats.game.state.SCRATCH`),
+    draws k uniform below their total and walks to the k-th (order: from ascending, then the neighbour
+    list). The counts stay there, stamped with the move its attack will be: when the bot is next asked
+    in the same attack phase and only that attack (and its occupation) was played, it recounts only the
+    attack's two territories and their neighbours, the only ones whose counts it can change.
     """
     T = owner.shape[0]
-    n = 0
-    for a in range(T):
+    base = SC_HEAD + SC_COUNT * T  # the count of territory t is scratch[base + t]
+    partial = scratch[SC_STAMP] == moves and scratch[SC_PLAYER] == p
+    src = scratch[SC_SRC]
+    dst = scratch[SC_DST]
+    n_src = nbr_ptr[src + 1] - nbr_ptr[src] + 1 if partial else 0
+    todo = n_src + nbr_ptr[dst + 1] - nbr_ptr[dst] + 1 if partial else T
+    n = scratch[SC_TOTAL] if partial else 0
+    for j in range(todo):
+        if not partial:
+            a = j
+        elif j < n_src:  # src, then its neighbours; then dst and its neighbours
+            a = src if j == 0 else nbr_idx[nbr_ptr[src] + j - 1]
+        else:
+            a = dst if j == n_src else nbr_idx[nbr_ptr[dst] + j - n_src - 1]
+        c = 0
         if owner[a] == p and armies[a] >= 2:
             roll = armies[a] - 1
             for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
                 b = nbr_idx[i]
                 if owner[b] != p and roll >= armies[b]:
-                    n += 1
+                    c += 1
+        if partial:
+            n -= scratch[base + a]
+        scratch[base + a] = c
+        n += c
+    scratch[SC_STAMP] = -1
     if n == 0:
         return -1, -1
     k = _randint(rng, n)
     for a in range(T):
-        if owner[a] == p and armies[a] >= 2:
-            roll = armies[a] - 1
-            for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
-                b = nbr_idx[i]
-                if owner[b] != p and roll >= armies[b]:
-                    if k == 0:
-                        return a, b
-                    k -= 1
+        c = scratch[base + a]
+        if k >= c:
+            k -= c
+            continue
+        roll = armies[a] - 1
+        for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
+            b = nbr_idx[i]
+            if owner[b] != p and roll >= armies[b]:
+                if k == 0:
+                    scratch[SC_STAMP] = moves + 1
+                    scratch[SC_PLAYER] = p
+                    scratch[SC_SRC] = a
+                    scratch[SC_DST] = b
+                    scratch[SC_TOTAL] = n
+                    return a, b
+                k -= 1
     return -1, -1
 
 
@@ -491,7 +539,8 @@ def _random_fortify(st, B, R, p):  # pragma: no cover - compiled
                 a = t
                 break
             k -= 1
-    seen = np.zeros(T, np.int64)
+    seen = _scratch_block(st.scratch, T, SC_MARK)
+    seen[:] = 0
     if R[R_FORTIFY] == 0:
         _reachable(st, B, p, a, seen)
     else:
@@ -517,7 +566,7 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == ATTACK:  # most of the random bot's moves: first, and through the lean helper
         if _uniform(rng) < params[0]:
             return END_ATTACK, 0, 0, 0, 0
-        a, b = _random_attack(st.owner, st.armies, rng, B.nbr_ptr, B.nbr_idx, p)
+        a, b = _random_attack(st.owner, st.armies, rng, B.nbr_ptr, B.nbr_idx, p, info[I_MOVES], st.scratch)
         if a < 0:
             return END_ATTACK, 0, 0, 0, 0
         return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
@@ -532,6 +581,10 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == REINFORCE:
         return PLACE, _random_border(st, B, p), info[I_RESERVE], 0, 0
     if phase == OCCUPY:
+        scratch = st.scratch  # the occupation moves armies between the attack's two territories: the
+        if scratch[SC_STAMP] == info[I_MOVES] and scratch[SC_SRC] == info[I_OCC_FROM] \
+                and scratch[SC_DST] == info[I_OCC_TO]:  # attack counts stay valid around them
+            scratch[SC_STAMP] += 1
         return OCCUPY_MOVE, st.armies[info[I_OCC_FROM]] - 1, 0, 0, 0
     if phase == FORTIFY and _uniform(rng) < params[1]:
         return _random_fortify(st, B, R, p)
@@ -568,9 +621,13 @@ def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
 def _target_continent(st, B, R, p, entrance_weight):  # pragma: no cover - compiled
     """The continent p does not hold with the best bonus / (1 + enemy armies + weight x entrances)."""
     K = B.continent_bonus.shape[0]
-    enemy = np.zeros(K, np.float64)
-    mine = np.zeros(K, np.int64)
-    entrances = np.zeros(K, np.float64)
+    T = st.owner.shape[0]
+    enemy = _scratch_block(st.scratch, T, SC_GOAL)[:K]
+    mine = _scratch_block(st.scratch, T, SC_DIST)[:K]
+    entrances = _scratch_block(st.scratch, T, SC_MARK)[:K]
+    enemy[:] = 0
+    mine[:] = 0
+    entrances[:] = 0
     for t in range(st.owner.shape[0]):
         k = B.continent_of[t]
         if st.owner[t] == p:
@@ -680,7 +737,7 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
 def _goal_distance(st, B, goal, dist):  # pragma: no cover - compiled
     """dist[t] = borders crossed from t to the nearest territory with goal[t] (any owner); T+1 if none."""
     T = st.owner.shape[0]
-    queue = np.empty(T, np.int64)
+    queue = _scratch_block(st.scratch, T, SC_STACK)
     head = 0
     tail = 0
     for t in range(T):
@@ -751,7 +808,7 @@ def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind): 
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     T = st.owner.shape[0]
-    dist = np.empty(T, np.int64)
+    dist = _scratch_block(st.scratch, T, SC_DIST)
     _goal_distance(st, B, goal, dist)
     if phase == REINFORCE or phase == SETUP_PLACE:
         t = _goal_base(st, B, p, dist)
@@ -808,7 +865,7 @@ def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
         return _aggressive_bot(st, B, R, V, params)
     m = st.mission[p]  # only our own card: the others' are secret
     kind = m[M_KIND]
-    goal = np.zeros(T, np.bool_)
+    goal = _scratch_block(st.scratch, T, SC_GOAL)  # every branch below sets all of it
     keep = 1
     if kind == MK_CONTINENTS:
         third = -1
@@ -853,7 +910,8 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
         return _aggressive_bot(st, B, R, V, params)
     own = st.capital[p]
     held = own >= 0 and st.owner[own] == p
-    goal = np.zeros(T, np.bool_)
+    goal = _scratch_block(st.scratch, T, SC_GOAL)
+    goal[:] = 0
     for q in range(R[R_PLAYERS]):  # enemy capitals not yet ours, and our own if it was taken
         c = st.capital[q]
         if c >= 0 and st.owner[c] != p:
@@ -862,7 +920,8 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if held and phase == REINFORCE and threat * params[2] >= st.armies[own]:
         return PLACE, own, info[I_RESERVE], 0, 0
     if held and phase == FORTIFY and threat * params[2] >= st.armies[own]:
-        seen = np.zeros(T, np.int64)
+        seen = _scratch_block(st.scratch, T, SC_MARK)
+        seen[:] = 0
         _reachable(st, B, p, own, seen)
         src = -1
         for t in range(T):
@@ -884,15 +943,17 @@ def _seat_view(st, R):  # pragma: no cover - compiled
         return st
     p = st.info[I_PLAYER]
     mission = st.mission
-    if variant == V_MISSION:
-        mission = np.full_like(st.mission, -1)
+    if variant == V_MISSION:  # in the scratch memory's tail: no allocation on every move
+        start = SC_HEAD + SC_BLOCKS * st.owner.shape[0]
+        mission = st.scratch[start:start + st.mission.size].reshape(st.mission.shape)
+        mission[:, :] = -1
         mission[p] = st.mission[p]
     capital = st.capital
     if st.info[I_PHASE] == CAPITAL:
         capital = np.full_like(st.capital, -1)
         capital[p] = st.capital[p]
     return State(st.owner, st.armies, st.card_owner, st.deck, st.alive, st.n_terr, st.to_place, st.info, st.rng,
-                 st.log, mission, capital)
+                 st.log, mission, capital, st.scratch)
 
 
 @inline_jit

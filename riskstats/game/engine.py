@@ -147,6 +147,9 @@ from riskstats.game.state import (
     PASS,
     PLACE,
     REINFORCE,
+    SC_MARK,
+    SC_STACK,
+    SC_STAMP,
     SETUP_PLACE,
     TRADE,
     TRADE_SET,
@@ -155,6 +158,7 @@ from riskstats.game.state import (
     WIN_CAPITALS,
     WIN_ELIMINATED,
     WIN_MISSION,
+    _scratch_block,
 )
 from riskstats.odds.simulate import roll_losses
 
@@ -475,6 +479,7 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
         st.to_place[N] = R[R_NEUTRAL_ARMIES]
     st.mission[:, :] = -1
     st.capital[:] = -1
+    st.scratch[SC_STAMP] = -1
     if R[R_SETUP] == 1 or N >= 0:  # deal: round robin over the seats (neutral included) from seat 0
         order = np.arange(T)
         _shuffle(st.rng, order, T)
@@ -593,7 +598,8 @@ def _reveal_capitals(st, B, R):  # pragma: no cover - compiled
 def _base_reinforcement(st, B, p):  # pragma: no cover - compiled
     """max(3, territories // 3) + the bonus of every continent p holds whole."""
     K = B.continent_bonus.shape[0]
-    held = np.zeros(K, np.int64)
+    held = _scratch_block(st.scratch, st.owner.shape[0], SC_MARK)[:K]  # K <= T: every continent has land
+    held[:] = 0
     for t in range(st.owner.shape[0]):
         if st.owner[t] == p:
             held[B.continent_of[t]] += 1
@@ -766,7 +772,7 @@ def _reachable(st, B, p, a, out):  # pragma: no cover - compiled
     """out[t] = 1 for every territory joined to a by a chain of p's territories (a included)."""
     T = st.owner.shape[0]
     out[:] = 0
-    stack = np.empty(T, np.int64)
+    stack = _scratch_block(st.scratch, T, SC_STACK)
     stack[0] = a
     out[a] = 1
     n = 1
@@ -996,7 +1002,9 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
                     if R[R_VARIANT] == V_MISSION:
                         _target_lost(st, R, old, p)
         if moved > 0:
-            w, reason = _winner(st, B, R)
+            w, reason = -1, 0  # without an elimination only a mission or capitals can win
+            if elim >= 0 or R[R_VARIANT] >= V_MISSION:
+                w, reason = _winner(st, B, R)
             if w >= 0:
                 _finish(st, w, reason)
             elif armies[a] > 1:

@@ -75,6 +75,7 @@ from riskstats.game.state import (
     PHASES,
     PLACE,
     REASONS,
+    SC_STAMP,
     TRADE_SET,
     WIN_CAP,
     State,
@@ -184,15 +185,23 @@ def _tables(rules: GameRules):
     return cut, V
 
 
+NO_HORIZON = 1 << 62
+"""``last_turn`` / ``last_round`` of `_play` for no horizon."""
+
+
 @jit
-def _play(st, B, R, CUT, V, bots, params, check):  # pragma: no cover - compiled
-    """Play with built-in bots until the game ends: 0; an `ERRORS` code if ``check`` caught an illegal
-    move (not played); -1 if the event log is nearly full (grow it and call again)."""
+def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # pragma: no cover - compiled
+    """Play with built-in bots until the game ends or is about to begin a turn after ``last_turn`` (or a
+    round after ``last_round``; `NO_HORIZON`: no such stop): 0; an `ERRORS` code if ``check`` caught an
+    illegal move (not played); -1 if the event log is nearly full (grow it and call again)."""
     # borrowed views: the caller holds these arrays throughout, and each move passes them down a few
     # calls (`_bot_move` and `_apply` are inlined here, so their own arguments cost nothing either)
     st, B, R, CUT, V, bots, params = borrow((st, B, R, CUT, V, bots, params))
     info = st.info
+    st.scratch[SC_STAMP] = -1  # the bots' caches are valid only within this loop (see `State`'s scratch)
     while info[I_PHASE] != OVER:
+        if info[I_TURN] > last_turn or info[I_ROUND] > last_round:
+            break
         if info[I_MOVES] >= MAX_MOVES:
             _finish(st, -1, WIN_CAP)
             break
@@ -417,6 +426,7 @@ class Game:
     def bot_move(self, bot: str, params=None) -> Move:
         """The move a built-in bot would play now (it may draw from the game's random stream)."""
         bot_id, values = bot_spec(bot, params)
+        self.state.scratch[SC_STAMP] = -1  # no cache from an earlier call: the state may have been changed
         return Move(*(int(x) for x in _bot_move(self.state, self.board.arrays, self._R, self._V, bot_id, values)))
 
     def play(self, bots, max_moves: int | None = None) -> Game:
@@ -444,7 +454,8 @@ class Game:
         """Play to the end with built-in bots (ids and parameters by seat) in the compiled loop."""
         while not self.over:
             self._grow_log()
-            error = _play(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params, check)
+            error = _play(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params, check,
+                          NO_HORIZON, NO_HORIZON)
             if error > 0:
                 raise RiskstatsError(f"a built-in bot chose an illegal move: {ERRORS[error]}")
         return self

@@ -39,7 +39,7 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.board import Board, classic_board
 from riskstats.game.bots import bot_spec, check_lineup
 from riskstats.game.engine import _init
-from riskstats.game.play import Game, _play, _tables, default_rules
+from riskstats.game.play import NO_HORIZON, Game, _play, _tables, default_rules
 from riskstats.game.rules import GameRules
 from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state
 
@@ -62,7 +62,7 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, out):  # p
             params[s] = lineup_params[(s + g) % P]
         st = _new_state(T, C, seats, 0)
         _init(st, B, R, seeds[g])
-        _play(st, B, R, CUT, V, bots, params, False)
+        _play(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON)
         out[g, 0] = st.info[I_WINNER]
         out[g, 1] = st.info[I_TURN]
         out[g, 2] = st.info[I_ROUND]
