@@ -874,7 +874,7 @@ def _seat_view(st, R):  # pragma: no cover - compiled
         capital = np.full_like(st.capital, -1)
         capital[p] = st.capital[p]
     return State(st.owner, st.armies, st.card_owner, st.deck, st.alive, st.n_terr, st.to_place, st.info, st.rng,
-                 st.log, mission, capital)
+                 st.log, mission, capital, st.out)
 
 
 @inline_jit
