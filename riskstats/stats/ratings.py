@@ -258,9 +258,10 @@ def plackett_luce_ratings(table, *, boot: int = BOOT, seed: int = 0, level: floa
     seats = pd.Series([b for row in table["bots"].str.split(",") for b in row]).value_counts()
     games = pd.Series([b for row in table["bots"].str.split(",") for b in set(row)]).value_counts()
     low, high = np.quantile(draws, [(1 - level) / 2, (1 + level) / 2], axis=0)
-    ratings = pd.DataFrame({"bot": names, "rank": [1 + stronger[b] for b in names], "theta": theta,
-                            "elo": ELO * theta, "ci_low": ELO * low, "ci_high": ELO * high,
-                            "se": ELO * draws.std(0, ddof=1), "games": [int(games[b]) for b in names],
+    sd = draws.std(0, ddof=1)
+    ratings = pd.DataFrame({"bot": names, "rank": [1 + stronger[b] for b in names], "elo": ELO * theta,
+                            "ci_low": ELO * low, "ci_high": ELO * high, "elo_se": ELO * sd, "theta": theta,
+                            "se": sd, "games": [int(games[b]) for b in names],
                             "seats": [int(seats[b]) for b in names]})
     ratings = ratings.sort_values(["rank", "theta"], ascending=[True, False], ignore_index=True)
     return ratings, diffs
@@ -284,9 +285,9 @@ def plackett_luce(table, *, boot: int = BOOT, seed: int = 0, level: float = 0.95
     -------
     pandas.DataFrame
         One row per bot, by rank then strength: bot, rank (1 + the number of bots credibly stronger;
-        equal ranks are ties), theta (centred log-strength), elo (the same on the Elo scale), ci_low,
-        ci_high (its bootstrap percentile interval, Elo), se (bootstrap standard deviation, Elo), games
-        (games it played) and seats (seats it held).
+        equal ranks are ties), elo (strength on the Elo scale, mean 0), ci_low, ci_high (its bootstrap
+        percentile interval, Elo), elo_se (bootstrap standard deviation, Elo), theta and se (the same on
+        the natural log-strength scale), games (games it played) and seats (seats it held).
 
     Examples
     --------
