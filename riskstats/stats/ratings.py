@@ -11,7 +11,9 @@ as members of the earlier choice sets: a partial likelihood, exact for the order
 Tables without ``places`` (runs written before it) give the winner's choice only. Strengths are fitted
 by maximum likelihood with scipy (`tests/stats/test_ratings.py` checks the fit against the ``choix``
 library). Uncertainty comes from a bootstrap over *games*: games are resampled with replacement and
-refitted, and each interval is the percentile interval of the refits. A bot's ``rank`` is 1 plus the
+refitted, and each interval is the percentile interval of the refits. A bot that never won a place it
+was up for (or always won it) has no finite maximum-likelihood strength; its interval is open on that
+side (infinite) and it is not ranked against anyone. A bot's ``rank`` is 1 plus the
 number of bots credibly stronger than it: those whose bootstrap difference from it excludes zero after
 Holm's correction over all pairs (the p-value of a difference is the normal one with its bootstrap
 standard deviation, which is not limited by the number of resamples as a count of resamples is).
@@ -190,7 +192,11 @@ def _pl_fit(events, counts, start):
 
 
 def _pl_bootstrap(table, boot, seed):
-    """(names, fitted theta, bootstrap theta draws [boot, bots], games and seats per bot)."""
+    """(names, fitted theta, bootstrap theta draws [boot, bots], unbounded [bots, 2]).
+
+    ``unbounded[i]`` says whether bot i's strength has no lower bound (it was never chosen: never won a
+    place it was up for) and no upper bound (chosen every time it was up): there the maximum of the
+    likelihood is at infinity, every resample agrees, and the bootstrap's spread means nothing."""
     names, events, game_events = finishing_choices(table)
     patterns, game_pattern = np.unique(np.array([",".join(map(str, e)) for e in game_events], dtype=object),
                                        return_inverse=True)
@@ -203,11 +209,16 @@ def _pl_bootstrap(table, boot, seed):
     resample = np.random.default_rng(seed).multinomial(len(table), freq / freq.sum(), size=boot)  # games
     draws = np.concatenate([_pl_fit(events, part @ by_pattern, np.tile(theta, (len(part), 1)))
                             for part in np.array_split(resample, max(1, boot // 250))])
-    return names, theta, draws
+    seen = (freq @ by_pattern) > 0
+    up = events[seen, 1:] > 0                                        # [events seen, bots]: bot in the set
+    chosen = np.eye(len(names), dtype=bool)[events[seen, 0]]
+    unbounded = np.stack([~(up & chosen).any(0), ~(up & ~chosen).any(0)], axis=1)
+    return names, theta, draws, unbounded
 
 
-def _differences(names, theta, draws, level):
-    """Every ordered pair's strength difference (Elo) with its bootstrap interval and Holm-adjusted p."""
+def _differences(names, theta, draws, unbounded, level):
+    """Every ordered pair's strength difference (Elo) with its bootstrap interval and Holm-adjusted p; a
+    pair with an unbounded strength gets an unbounded interval and p = 1."""
     import pandas as pd
     from scipy.stats import norm
     from statsmodels.stats.multitest import multipletests
@@ -219,6 +230,10 @@ def _differences(names, theta, draws, level):
                 d = draws[:, i] - draws[:, j]
                 p = 2 * norm.sf(abs(theta[i] - theta[j]) / max(d.std(ddof=1), 1e-300))
                 low, high = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
+                if unbounded[i].any() or unbounded[j].any():
+                    low = -np.inf if unbounded[i, 0] or unbounded[j, 1] else low
+                    high = np.inf if unbounded[i, 1] or unbounded[j, 0] else high
+                    p = 1.0
                 rows.append({"bot": a, "opponent": b, "elo_diff": ELO * (theta[i] - theta[j]),
                              "ci_low": ELO * low, "ci_high": ELO * high, "p_value": p})
     frame = pd.DataFrame(rows, columns=["bot", "opponent", "elo_diff", "ci_low", "ci_high", "p_value"])
@@ -250,15 +265,16 @@ def plackett_luce_ratings(table, *, boot: int = BOOT, seed: int = 0, level: floa
     seed = check_int("seed", seed, 0)
     if len(table) == 0:
         raise RiskstatsError("no games to rate")
-    names, theta, draws = _pl_bootstrap(table, boot, seed)
-    diffs = _differences(names, theta, draws, level)
+    names, theta, draws, unbounded = _pl_bootstrap(table, boot, seed)
+    diffs = _differences(names, theta, draws, unbounded, level)
     stronger = {b: 0 for b in names}
     for r in diffs[diffs["significant"]].itertuples():
         stronger[r.opponent if r.elo_diff > 0 else r.bot] += 1
     seats = pd.Series([b for row in table["bots"].str.split(",") for b in row]).value_counts()
     games = pd.Series([b for row in table["bots"].str.split(",") for b in set(row)]).value_counts()
     low, high = np.quantile(draws, [(1 - level) / 2, (1 + level) / 2], axis=0)
-    sd = draws.std(0, ddof=1)
+    low[unbounded[:, 0]], high[unbounded[:, 1]] = -np.inf, np.inf
+    sd = np.where(unbounded.any(1), np.inf, draws.std(0, ddof=1))
     ratings = pd.DataFrame({"bot": names, "rank": [1 + stronger[b] for b in names], "elo": ELO * theta,
                             "ci_low": ELO * low, "ci_high": ELO * high, "elo_se": ELO * sd, "theta": theta,
                             "se": sd, "games": [int(games[b]) for b in names],
@@ -292,11 +308,11 @@ def plackett_luce(table, *, boot: int = BOOT, seed: int = 0, level: float = 0.95
     Examples
     --------
     >>> import pandas as pd
-    >>> games = pd.DataFrame({"bots": ["a,b,c", "b,c,a", "c,a,b"] * 20, "winner": [0, 2, 1] * 20,
-    ...                       "places": ["1,2,3", "3,2,1", "3,1,2"] * 20})
+    >>> orders = ["1,2,3"] * 6 + ["2,1,3", "1,3,2", "3,1,2", "2,3,1"] * 2 + ["3,2,1"] * 2
+    >>> games = pd.DataFrame({"bots": "a,b,c", "winner": 0, "places": orders * 6})  # places rule
     >>> fit = plackett_luce(games, boot=200, seed=1)
-    >>> fit[["bot", "rank"]].values.tolist()
-    [['a', 1], ['b', 2], ['c', 3]]
+    >>> fit[["bot", "rank"]].values.tolist()  # a and b are not separated: they share rank 1
+    [['a', 1], ['b', 1], ['c', 3]]
     """
     return plackett_luce_ratings(table, boot=boot, seed=seed, level=level)[0]
 

@@ -145,3 +145,13 @@ def test_finishing_choices_skip_ties_and_fall_back_to_the_winner():
     assert [tuple(events[e]) for e in per_game[1]] == [(1, 1, 1, 1, 1), (2, 1, 0, 1, 1), (0, 1, 0, 0, 1)]
     names, events, per_game = finishing_choices(games.drop(columns="places"))
     assert per_game[0] == [] and [tuple(events[e]) for e in per_game[1]] == [(1, 1, 1, 1, 1)]
+
+
+def test_a_bot_that_never_wins_a_place_has_an_open_interval_and_no_rank_claim():
+    # z finishes last in every game: no finite strength; every resample agrees, so its bootstrap spread is 0
+    games = pd.DataFrame({"bots": "x,y,z", "winner": 0, "places": ["1,2,3", "2,1,3"] * 10})
+    fit = plackett_luce(games, boot=100).set_index("bot")
+    assert fit.ci_low["z"] == -np.inf and np.isfinite(fit.ci_high["z"]) and fit.elo_se["z"] == np.inf
+    assert fit["rank"].to_dict() == {"x": 1, "y": 1, "z": 1}
+    diffs = rating_differences(games, boot=100).set_index(["bot", "opponent"])
+    assert diffs.ci_high[("x", "z")] == np.inf and diffs.p_value[("x", "z")] == 1.0
