@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from riskstats.intervals import wilson_interval
-from riskstats.stats.compare import versus_share
+from riskstats.stats.compare import treatment_effects, versus_share
 from riskstats.stats.ratings import BOOT, bradley_terry, pairwise_results, pairwise_table, plackett_luce_ratings
 
 
@@ -92,6 +92,7 @@ class Report:
     differences: object = None
     bradley_terry: object = None
     cells: object = None
+    effects: object = None
 
     def tables(self) -> dict:
         """The report's tables by file name."""
@@ -100,6 +101,8 @@ class Report:
                   "bradley_terry": self.bradley_terry, "pairwise": self.pairwise, "game_lengths": self.lengths}
         if self.cells is not None and len(self.cells):
             tables["cells"] = self.cells
+        if self.effects is not None and len(self.effects):
+            tables["treatment_effects"] = self.effects
         return {name: frame for name, frame in tables.items() if frame is not None}
 
     def figures(self, cells=None) -> dict:
@@ -111,7 +114,7 @@ class Report:
         from riskstats.stats import plots
 
         out = {}
-        for cell, title in _cell_titles(self.cells):
+        for cell, title in cell_titles(self.cells):
             if cells is not None and cell not in cells:
                 continue
             def part(frame, cell=cell):
@@ -142,7 +145,7 @@ def _titled(title, cell_title):
     return title if cell_title is None else f"{title}\n{cell_title}"
 
 
-def _cell_titles(cells):
+def cell_titles(cells):
     """(cell, its title) for each cell of a report; one (None, None) for a single run."""
     if cells is None or len(cells) == 0:
         return [(None, None)]
@@ -217,7 +220,10 @@ def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
         with bootstrap intervals and ranks that are ties unless the data separate them;
         ``differences``: every pair's rating difference; ``bradley_terry`` and ``pairwise``: the
         winner-beats-each-loser model and head-to-head shares, for comparison; ``lengths``, ``turns``:
-        game lengths; ``truncated``: games stopped at the turn cap (all cells together); ``cells``.
+        game lengths; ``truncated``: games stopped at the turn cap (all cells together); ``cells``;
+        ``effects``: for an experiment that sweeps a bot's parameters (``params.<bot>``), each treatment
+        arm's effect on that bot's win rate against the first arm, paired by seed
+        (`riskstats.stats.compare.treatment_effects`).
     """
     from riskstats.errors import RiskstatsError
 
@@ -234,9 +240,14 @@ def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
         for name, frame in one.items():
             tables.setdefault(name, []).append(frame)
     tables = {name: pd.concat(frames, ignore_index=True) for name, frames in tables.items()}
+    effects = None
+    if cells is not None:
+        swept = [c for c in cells.columns if c.startswith("params.") and cells[c].astype(str).nunique() > 1]
+        effects = pd.concat([treatment_effects(table, c[len("params."):], c) for c in swept],
+                            ignore_index=True) if swept else None
     truncated = int(table["truncated"].astype(bool).sum())
     low, high = wilson_interval(truncated, len(table))
-    return Report(games=len(table), **tables, cells=cells,
+    return Report(games=len(table), **tables, cells=cells, effects=effects,
                   truncated={"games": truncated, "share": truncated / len(table), "ci_low": low, "ci_high": high})
 
 
@@ -245,7 +256,7 @@ def write_report(report: Report, folder) -> list:
     from riskstats.runs.results import write_files
 
     written = write_files(folder, report.tables(), {})
-    for cell, _ in _cell_titles(report.cells):  # one cell's figures at a time: each is closed once saved
+    for cell, _ in cell_titles(report.cells):  # one cell's figures at a time: each is closed once saved
         written += write_files(folder, {}, report.figures([cell]))
     return written
 
