@@ -45,8 +45,10 @@ def _counted(labels, counts):
 
 
 def _errors(frame, value):
+    """Error-bar lengths below and above each estimate; an open (infinite) side is drawn without a bar."""
     v = frame[value].to_numpy(float)
-    return np.vstack([v - frame["ci_low"].to_numpy(float), frame["ci_high"].to_numpy(float) - v])
+    errors = np.vstack([v - frame["ci_low"].to_numpy(float), frame["ci_high"].to_numpy(float) - v])
+    return np.where(np.isfinite(errors), errors, np.nan)
 
 
 def _count_column(frame):
@@ -205,6 +207,8 @@ def ratings(fit: pd.DataFrame, ax=None, title: str = "Plackett-Luce ratings (Elo
     frame = frame.sort_values(["rank", "bot"] if "rank" in frame else ["bot"]).iloc[::-1]
     column = "games" if "games" in frame else "comparisons"
     names = [f"{b} (rank {r})" for b, r in zip(frame["bot"], frame["rank"])] if "rank" in frame else frame["bot"]
+    names = [f"{n}, open interval" if not (np.isfinite(lo) and np.isfinite(hi)) else n
+             for n, lo, hi in zip(names, frame["ci_low"], frame["ci_high"])]
     ax.barh(range(len(frame)), frame["elo"], xerr=_errors(frame, "elo"), capsize=4, color="tab:green", label=what)
     ax.set_yticks(range(len(frame)), _counted(names, frame[column]))
     ax.axvline(0, color="k", linewidth=0.8)

@@ -77,7 +77,7 @@ class Report:
     """A self-play report: each field a DataFrame (``truncated``: a dict) — see `report`.
 
     For an experiment every table starts with the ``cell`` and its grid values (``cells`` lists them);
-    for a single run ``cells`` is empty and the tables have no cell columns.
+    for a single run ``cells`` is None and the tables have no cell columns.
     """
 
     games: int
@@ -149,16 +149,18 @@ def cell_titles(cells):
     """(cell, its title) for each cell of a report; one (None, None) for a single run."""
     if cells is None or len(cells) == 0:
         return [(None, None)]
-    return [(r["cell"], cell_label(r)) for r in cells.to_dict("records")]
+    lineups = "lineup" in cells.columns and cells["lineup"].nunique() > 1
+    return [(r["cell"], cell_label(r, lineups)) for r in cells.to_dict("records")]
 
 
-def cell_label(cell: dict) -> str:
-    """A cell's one-line title: its name, players, variant and swept values (``rules.x``, ``params.y``).
+def cell_label(cell: dict, lineup: bool = False) -> str:
+    """A cell's one-line title: its name, players, variant, line-up (if asked: when cells differ in it)
+    and swept values (``rules.x``, ``params.y``).
 
     >>> cell_label({"cell": "cell-001", "players": 4, "variant": "classic", "rules.escalation": "fixed", "games": 9})
     'cell-001: 4 players, classic, escalation=fixed'
     """
-    parts = [f"{cell['players']} players", str(cell["variant"])]
+    parts = [f"{cell['players']} players", str(cell["variant"])] + ([f"bots={cell['lineup']}"] if lineup else [])
     parts += [f"{k.split('.', 1)[1]}={v}" for k, v in cell.items() if k.startswith(("rules.", "params."))]
     return f"{cell['cell']}: " + ", ".join(parts)
 

@@ -3,6 +3,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import numpy as np  # noqa: E402
+
 from riskstats.analysis.attack import stop_rule_odds  # noqa: E402
 from riskstats.odds.battle import battle_odds, win_table  # noqa: E402
 from riskstats.stats import plots  # noqa: E402
@@ -102,3 +104,13 @@ def test_game_length_axis_spans_finished_games_and_counts_both():
     assert ax.get_xlim()[1] < 100 and legend_is_outside(ax)
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "n=4" in texts[0] and "n=1" in texts[1] and "turns" in ax.get_xlabel()
+
+
+def test_an_open_interval_is_drawn_and_said():
+    import pandas as pd
+
+    fit = pd.DataFrame({"bot": ["a", "z"], "rank": [1, 1], "elo": [50.0, -50.0], "ci_low": [20.0, -np.inf],
+                        "ci_high": [80.0, -20.0], "games": [9, 9]})
+    ax = plots.ratings(fit)
+    assert ticks(ax, "y")[0] == "z (rank 1), open interval\n(n=9)" and error_bars(ax)
+    assert np.isfinite(ax.get_xlim()).all()
