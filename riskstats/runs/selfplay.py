@@ -203,6 +203,6 @@ def play_batch(batch: Batch, first: int = 0, seeds=None):
     })
     if rules.variant == "mission":
         table["missions"] = [",".join(board.mission_name(int(c), s) for s, c in enumerate(row))
-                             for row in out[:, 4:]]
+                             for row in out[:, 4:4 + players]]
     table.attrs["rules"] = json.loads(record)
     return table
