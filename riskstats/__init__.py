@@ -65,6 +65,14 @@ _PUBLIC = {
     "read_results": "riskstats.runs.results",
     "bradley_terry": "riskstats.stats.ratings",
     "data_dir": "riskstats.analysis.paths",
+    "plackett_luce": "riskstats.stats.ratings",
+    "rating_differences": "riskstats.stats.ratings",
+    "report": "riskstats.stats.report",
+    "compare_rates": "riskstats.stats.compare",
+    "rank_rates": "riskstats.stats.compare",
+    "versus_share": "riskstats.stats.compare",
+    "treatment_effect": "riskstats.stats.compare",
+    "treatment_effects": "riskstats.stats.compare",
 }
 __all__ = sorted(_PUBLIC)
 

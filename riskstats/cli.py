@@ -759,36 +759,65 @@ def report(
     out: Annotated[str | None, typer.Option("--out", help="Write CSV tables and PNG plots into this directory.")]
     = None,
     as_json: JsonFlag = False,
+    boot: Annotated[int, typer.Option("--boot", parser=whole_number,
+                                      help="Bootstrap resamples of the games for the ratings' intervals.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the bootstrap.")] = 0,
 ):
-    """Win rates (95% Wilson intervals), Bradley-Terry ratings and game lengths of self-play results."""
-    from riskstats.stats.report import load_games, write_report
+    """Win rates (95% Wilson intervals), Plackett-Luce ratings (bootstrap intervals) and game lengths of
+    self-play results; an experiment cell by cell."""
+    from riskstats.stats.report import cell_titles, load_games, write_report
     from riskstats.stats.report import report as make_report
 
-    rep = make_report(load_games(results))
+    rep = make_report(load_games(results), boot=boot, seed=seed)
     if out is not None:
         written = write_report(rep, out)
     if as_json:
         _print_json(rep.to_dict())
         return
-    _print_table(f"Win rate by bot ({rep.games} games)", ["bot", "seats played", "wins", "win rate", "95% CI"],
-                 [(r["bot"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r))
-                  for r in rep.bots.to_dict("records")])
-    _print_table("Win rate by seat (seat 0 moves first)", ["seat", "games", "wins", "win rate", "95% CI"],
-                 [(r["seat"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r))
-                  for r in rep.seats.to_dict("records")])
-    _print_table("Win rate by bot and seat", ["bot", "seat", "games", "wins", "win rate", "95% CI"],
-                 [(r["bot"], r["seat"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r))
-                  for r in rep.bot_seats.to_dict("records")])
-    _print_table("Bradley-Terry ratings (winner beats each loser; Elo scale, mean 0)",
-                 ["bot", "rating", "std. error", "comparisons", "wins"],
-                 [(r["bot"], f"{r['elo']:+.0f}", f"{r['elo_se']:.0f}", int(r["comparisons"]), int(r["wins"]))
-                  for r in rep.ratings.to_dict("records")])
+    for cell, label in cell_titles(rep.cells):
+        def part(frame, cell=cell):
+            return (frame if cell is None else frame[frame["cell"] == cell]).to_dict("records")
+
+        where = "" if label is None else f" - {label}"
+        games = rep.games if cell is None else int(rep.cells.set_index("cell").games[cell])
+        _print_table(f"Win rate by bot ({games} games){where}", ["bot", "seats played", "wins", "win rate", "95% CI"],
+                     [(r["bot"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r)) for r in part(rep.bots)])
+        seats = part(rep.seats)
+        _print_table(f"Win rate by seat (seat 0 moves first){where}",
+                     ["seat", "games", "wins", "win rate", "95% CI", "vs fair share"],
+                     [(r["seat"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r),
+                       ("above" if r["win_rate"] > r["share"] else "below") if r["significant"] else "not separated")
+                      for r in seats],
+                     caption=f"fair share 1/{len(seats)}: exact binomial test per seat, Holm-corrected over seats")
+        _print_table(f"Win rate by bot and seat{where}", ["bot", "seat", "games", "wins", "win rate", "95% CI"],
+                     [(r["bot"], r["seat"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r))
+                      for r in part(rep.bot_seats)])
+        _print_table(f"Plackett-Luce ratings (finishing order; Elo scale, mean 0){where}",
+                     ["rank", "bot", "rating", "95% CI", "games"],
+                     [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}",
+                       r["games"]) for r in part(rep.ratings)],
+                     caption=f"95% intervals from {boot} bootstrap resamples of the games; equal ranks are ties "
+                             "(the difference is not significant after Holm's correction)")
+        _print_table(f"Bradley-Terry ratings (winner beats each loser; Elo scale, mean 0){where}",
+                     ["bot", "rating", "std. error", "comparisons", "wins"],
+                     [(r["bot"], f"{r['elo']:+.0f}", f"{r['elo_se']:.0f}", int(r["comparisons"]), int(r["wins"]))
+                      for r in part(rep.bradley_terry)],
+                     caption="for comparison only: its errors are too small, each win counted as P-1 pairs")
+        _print_table(f"Game length (turns){where}", ["games", "count", "mean", "median", "5%", "95%"],
+                     [(r["games"], r["count"], f"{r['mean']:.1f}", f"{r['median']:.0f}", f"{r['p5']:.0f}",
+                       f"{r['p95']:.0f}") for r in part(rep.lengths) if r["measure"] == "turns"])
+    if rep.effects is not None:
+        _print_table("Treatment effects on the bot's win rate (points; arms paired by seed)",
+                     ["cell", "treatment", "games", "effect", "95% CI", "unpaired CI", "sig."],
+                     [(r["cell"], f"{r['bot']} {r['treatment']} vs {r['control']}", r["games"],
+                       f"{100 * r['effect']:+.1f}", f"{100 * r['ci_low']:+.1f}..{100 * r['ci_high']:+.1f}",
+                       f"{100 * r['unpaired_ci_low']:+.1f}..{100 * r['unpaired_ci_high']:+.1f}",
+                       "yes" if r["significant"] else "no") for r in rep.effects.to_dict("records")],
+                     caption="common random numbers: both arms play the same seeds; McNemar's exact test, "
+                             "Holm-corrected over the treatments")
     t = rep.truncated
-    _print_table("Game length (turns)", ["games", "count", "mean", "median", "5%", "95%"],
-                 [(r["games"], r["count"], f"{r['mean']:.1f}", f"{r['median']:.0f}", f"{r['p5']:.0f}",
-                   f"{r['p95']:.0f}") for r in rep.lengths.to_dict("records") if r["measure"] == "turns"],
-                 caption=f"truncated at the turn cap: {t['games']} ({100 * t['share']:.2f}%, 95% CI "
-                         f"{100 * t['ci_low']:.2f}-{100 * t['ci_high']:.2f}%)")
+    typer.echo(f"truncated at the turn cap: {t['games']} of {rep.games} games ({100 * t['share']:.2f}%, 95% CI "
+               f"{100 * t['ci_low']:.2f}-{100 * t['ci_high']:.2f}%)")
     if out is not None:
         typer.echo(f"wrote {len(written)} files to {out}")
 

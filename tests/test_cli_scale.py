@@ -47,6 +47,30 @@ def test_experiment_command(tmp_path):
     assert runner.invoke(app, ["report", str(tmp_path / "exp"), "--json"]).exit_code == 0
 
 
+def test_report_on_an_experiment_is_per_cell_with_treatment_effects(tmp_path):
+    spec = tmp_path / "grid.toml"
+    spec.write_text('games = 30\nseed = 2\n[grid]\nplayers = [3, 4]\nbots = ["aggressive,continent,defensive"]\n'
+                    '[grid.params]\naggressive = [[0.5], [0.8]]\n')
+    assert runner.invoke(app, ["experiment", str(spec), "--out", str(tmp_path / "exp")]).exit_code == 0
+    result = runner.invoke(app, ["report", str(tmp_path / "exp"), "--json", "--boot", "50"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert [(c["cell"], c["players"], c["params.aggressive"]) for c in payload["cells"]] == [
+        ("cell-000", 3, "[0.5]"), ("cell-001", 3, "[0.8]"), ("cell-002", 4, "[0.5]"), ("cell-003", 4, "[0.8]")]
+    seats = [(r["cell"], r["seat"]) for r in payload["win_rate_by_seat"]]
+    assert seats == [(f"cell-00{c}", s) for c in range(4) for s in range(3 if c < 2 else 4)]
+    assert {r["share"] for r in payload["win_rate_by_seat"]} == {1 / 3, 1 / 4}
+    assert all({"rank", "ci_low", "ci_high", "cell"} <= set(r) for r in payload["ratings"])
+    effects = payload["treatment_effects"]
+    assert [(e["cell"], e["control_cell"], e["treatment"]) for e in effects] == [
+        ("cell-001", "cell-000", "[0.8]"), ("cell-003", "cell-002", "[0.8]")]
+    assert all(e["games"] == 30 and e["ci_low"] <= e["effect"] <= e["ci_high"] for e in effects)
+    result = runner.invoke(app, ["report", str(tmp_path / "exp"), "--boot", "50", "--out", str(tmp_path / "rep")])
+    assert result.exit_code == 0 and "cell-003: 4 players, classic," in result.output  # rich wraps the rest
+    assert "Treatment effects" in result.output and "Plackett-Luce" in result.output
+    assert (tmp_path / "rep" / "win_rate_by_seat_cell-002.png").exists()
+
+
 def test_bad_input_is_one_line_before_any_game(tmp_path):
     base = ["selfplay", "--games", "2", "--bots", "random"]
     one_line_error(runner.invoke(app, [*base, "--players", "7"]))

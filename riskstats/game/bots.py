@@ -26,7 +26,10 @@ dispatches on the id inside compiled code. A bot's randomness comes from the gam
     x its entrances). Reinforces the strongest own territory touching enemy land in that continent,
     attacks into it when P(conquer) >= ``threshold`` (0.5), otherwise takes one territory per turn for a
     card when P >= ``card_threshold`` (0.75). Once its continents are held it reinforces and fortifies
-    their most threatened borders. Params: ``(threshold, card_threshold, entrance_weight)``.
+    their most threatened borders. ``first`` (-1: none) forces the target: while it does not hold
+    continent number ``first`` (`riskstats.game.board.Board.continents` order; Classic: 5 = Australia,
+    1 = South America) it targets that one, then chooses as above; a number the board lacks is ignored.
+    Params: ``(threshold, card_threshold, entrance_weight, first)``.
 ``defensive``
     Trades cards only when forced; puts every army on its most threatened border (enemy armies next to
     it minus its own); attacks only when P(conquer) >= ``threshold`` (0.8) and at most ``max_conquests``
@@ -142,7 +145,7 @@ N_PARAMS = 4
 BOTS = {
     "random": (0, (0.0, 0.5)),
     "aggressive": (1, (0.5,)),
-    "continent": (2, (0.5, 0.75, 2.0)),
+    "continent": (2, (0.5, 0.75, 2.0, -1.0)),
     "defensive": (3, (0.8, 1.0, 0.97)),
     "mission": (4, (0.5, 0.75)),
     "capital": (5, (0.5, 0.75, 1.0)),
@@ -618,8 +621,9 @@ def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
 
 
 @jit
-def _target_continent(st, B, R, p, entrance_weight):  # pragma: no cover - compiled
-    """The continent p does not hold with the best bonus / (1 + enemy armies + weight x entrances)."""
+def _target_continent(st, B, R, p, entrance_weight, first):  # pragma: no cover - compiled
+    """Continent ``first`` while p does not hold it (if the board has it), else the continent p does not
+    hold with the best bonus / (1 + enemy armies + weight x entrances)."""
     K = B.continent_bonus.shape[0]
     T = st.owner.shape[0]
     enemy = _scratch_block(st.scratch, T, SC_GOAL)[:K]
@@ -638,6 +642,9 @@ def _target_continent(st, B, R, p, entrance_weight):  # pragma: no cover - compi
             if B.continent_of[B.nbr_idx[i]] != k:
                 entrances[k] += 1
                 break
+    forced = int(first)
+    if 0 <= forced < K and mine[forced] < B.continent_size[forced]:
+        return forced
     best = -1
     best_score = -1.0
     for k in range(K):
@@ -676,7 +683,7 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == TRADE or phase == ELIM_TRADE:
         return _trade_any(st, B)
     if phase == SETUP_PLACE or phase == REINFORCE:
-        k = _target_continent(st, B, R, p, params[2])
+        k = _target_continent(st, B, R, p, params[2], params[3])
         t = _continent_base(st, B, p, k) if k >= 0 else -1
         if t < 0:
             t = _most_threatened(st, B, R, p)
@@ -684,7 +691,7 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
             return _setup_place(st, B, R, t)
         return PLACE, t, info[I_RESERVE], 0, 0
     if phase == ATTACK:
-        k = _target_continent(st, B, R, p, params[2])
+        k = _target_continent(st, B, R, p, params[2], params[3])
         if k >= 0:
             a, b, pw = _best_attack(st, B, V, p, k)
             if a >= 0 and pw >= params[0]:
@@ -953,7 +960,7 @@ def _seat_view(st, R):  # pragma: no cover - compiled
         capital = np.full_like(st.capital, -1)
         capital[p] = st.capital[p]
     return State(st.owner, st.armies, st.card_owner, st.deck, st.alive, st.n_terr, st.to_place, st.info, st.rng,
-                 st.log, mission, capital, st.scratch)
+                 st.log, mission, capital, st.out, st.scratch)
 
 
 @inline_jit

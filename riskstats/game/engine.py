@@ -480,6 +480,7 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
     st.mission[:, :] = -1
     st.capital[:] = -1
     st.scratch[SC_STAMP] = -1
+    st.out[:] = 0
     if R[R_SETUP] == 1 or N >= 0:  # deal: round robin over the seats (neutral included) from seat 0
         order = np.arange(T)
         _shuffle(st.rng, order, T)
@@ -992,6 +993,7 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
             info[I_OCC_TO] = b
             if n_terr[old] == 0:
                 st.alive[old] = 0
+                st.out[old] = 1 + st.out.max()
                 if old < R[R_PLAYERS]:
                     for card in range(st.card_owner.shape[0]):
                         if st.card_owner[card] == old:

@@ -522,7 +522,8 @@ class GameView:
         self.state = st._replace(owner=st.owner.copy(), armies=st.armies.copy(), card_owner=st.card_owner.copy(),
                                  deck=np.zeros_like(st.deck), alive=st.alive.copy(), n_terr=st.n_terr.copy(),
                                  to_place=st.to_place.copy(), info=st.info.copy(), rng=np.zeros_like(st.rng),
-                                 log=st.log[:0].copy(), mission=mission, capital=capital)
+                                 log=st.log[:0].copy(), mission=mission, capital=capital,
+                                 out=st.out.copy())
         self.rules, self.board, self.players = game.rules, game.board, game.players
         self.phase, self.player, self.turn, self.round = game.phase, game.player, game.turn, game.round
         self.pending_attack = game.pending_attack

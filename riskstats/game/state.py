@@ -53,7 +53,7 @@ import numpy as np
 from riskstats._numba import inline_jit, jit
 
 State = namedtuple("State", "owner armies card_owner deck alive n_terr to_place info rng log mission capital "
-                           "scratch")
+                           "out scratch")
 """One game's arrays (all int64 but rng):
 
 owner[T]        seat owning each territory; -1 while unclaimed during setup
@@ -69,6 +69,7 @@ rng[1]          uint64 state of the game's own random stream (xorshift64*)
 log[L, LOG_COLS] event log rows (L = 0: no log), filled up to info[I_LOG_N]
 mission[S, MISSION_COLS] each seat's mission (all -1 outside Secret Mission)
 capital[S]      each seat's capital territory (-1 outside Capital Risk or before it is picked)
+out[S]          0 while the seat is in play; k once it is the k-th seat eliminated (the finishing order)
 scratch[SC_HEAD + SC_BLOCKS * T + S * N_MISSION]
                 working memory of the bots and helpers, not part of the game (`SCRATCH`)
 """
@@ -185,7 +186,8 @@ def _new_state(T, C, S, log_rows):  # pragma: no cover - compiled
                  np.arange(C).astype(np.int64), np.zeros(S, np.int64), np.zeros(S, np.int64),
                  np.zeros(S, np.int64), np.zeros(I_SIZE, np.int64), np.ones(1, np.uint64),
                  np.zeros((log_rows, N_LOG), np.int64), np.full((S, N_MISSION), -1, np.int64),
-                 np.full(S, -1, np.int64), np.full(SC_HEAD + SC_BLOCKS * T + S * N_MISSION, -1, np.int64))
+                 np.full(S, -1, np.int64), np.zeros(S, np.int64),
+                 np.full(SC_HEAD + SC_BLOCKS * T + S * N_MISSION, -1, np.int64))
 
 
 @inline_jit

@@ -34,6 +34,16 @@ The format (``scripts/experiment_example.toml`` is a complete example)::
 
 Parameters given for a bot that is not in a cell's line-up are left out of that cell.
 
+**Controlled experiments.** Every cell plays the same seeds (game i of each cell uses seed word i) with
+the same seat rotation, so cells that differ only in one bot's ``[grid.params]`` are the arms of a
+controlled experiment: the same deals, dice streams and opponents, under a *treatment* (the parameter
+override), e.g. the ``continent`` bot forced to take Australia first (``first = 5``) or South America
+first (``first = 1``) against its own choice (``-1``); ``scripts/experiment_treatment.toml`` is one.
+These common random numbers make the arms' results positively correlated, so the effect on the bot's
+win rate, paired game by game, has a narrower interval than independent runs of the same size would
+give. `riskstats.stats.compare.treatment_effects` computes it (the first arm is the control), and
+`riskstats report` prints it for every swept bot.
+
 >>> cells = experiment_cells({"games": 10, "grid": {"players": [3, 4], "bots": ["aggressive"],
 ...                                                  "rules": {"escalation": ["progressive", "fixed"]}}})
 >>> [(c["label"]["players"], c["label"]["rules.escalation"]) for c in cells]

@@ -48,8 +48,8 @@ MAX_GAMES = 100_000_000
 
 @parallel_jit
 def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, out):  # pragma: no cover - compiled
-    """out[g] = (winner, turns, rounds, reason, mission card of each seat...) of game g; seat s plays
-    line-up entry (s + g) % P."""
+    """out[g] = (winner, turns, rounds, reason, mission card of each seat..., elimination number of each
+    seat...) of game g; seat s plays line-up entry (s + g) % P."""
     G = seeds.shape[0]
     P = lineup_bots.shape[0]
     T = B.continent_of.shape[0]
@@ -69,6 +69,27 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, out):  # p
         out[g, 3] = st.info[I_REASON]
         for s in range(P):
             out[g, 4 + s] = st.mission[s, 0]
+            out[g, 4 + P + s] = st.out[s]
+
+
+def finishing_places(winner, out) -> list[str]:
+    """Each game's finishing places, seat by seat and comma-joined: 1 for the winner, then the seats still in
+    play at the end sharing the next place, then the eliminated seats, the last one out placed highest.
+
+    ``out[g, s]`` is k if seat s was the k-th seat eliminated in game g, 0 if it was still in play (the
+    State's ``out``); the neutral of a two-player game is not a seat here.
+
+    >>> finishing_places(np.array([2, -1, 1]), np.array([[1, 2, 0, 0], [0, 1, 0, 0], [3, 0, 0, 0]]))
+    ['4,3,1,2', '1,4,1,1', '4,1,2,2']
+    """
+    winner = np.asarray(winner)
+    out = np.asarray(out)
+    P = out.shape[1]
+    # k-th player out, counting players only (a two-player game's neutral may go out too)
+    k = np.where(out > 0, ((out[:, None, :] > 0) & (out[:, None, :] < out[:, :, None])).sum(2) + 1, 0)
+    other = (winner >= 0)[:, None] & (np.arange(P)[None, :] != winner[:, None])
+    place = np.where(k > 0, P - k + 1, np.where(other, 2, 1))
+    return [",".join(map(str, row)) for row in place]
 
 
 def game_seeds(seed: int, games: int) -> np.ndarray:
@@ -141,7 +162,8 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     -------
     pandas.DataFrame
         Columns game, seed, variant, players, bots (seat order, comma-joined), winner (seat, -1 if
-        truncated), winner_bot, turns, rounds, truncated, win_reason; ``attrs["rules"]`` holds the rules
+        truncated), winner_bot, turns, rounds, truncated, win_reason, places (`finishing_places`: each
+        seat's finishing place, comma-joined); ``attrs["rules"]`` holds the rules
         and the board name, also as JSON in column ``rules``.
     pandas.DataFrame, only with ``log=True``
         The event logs: column ``game``, then `riskstats.game.state.LOG_COLS` (see `Game.events`).
@@ -170,7 +192,7 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, log: bool = False):
     lineup_params = np.array([s[1] for s in specs])
     cut, V = _tables(rules)
     seeds = game_seeds(seed, first + games)[first:] if seeds is None else np.asarray(seeds, np.uint64)
-    out = np.zeros((games, 4 + players), np.int64)
+    out = np.zeros((games, 4 + 2 * players), np.int64)
     seats = players + (1 if rules.has_neutral else 0)
     if log:
         logs = _play_logged(seeds, lineup_bots, lineup_params, players, rules, board, first, out)
@@ -192,11 +214,12 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, log: bool = False):
         "rounds": out[:, 2],
         "truncated": winner < 0,
         "win_reason": [REASONS[r] for r in out[:, 3]],
+        "places": finishing_places(winner, out[:, 4 + players:]),
         "rules": pd.Categorical([record] * games),
     })
     if rules.variant == "mission":
         table["missions"] = [",".join(board.mission_name(int(c), s) for s, c in enumerate(row))
-                             for row in out[:, 4:]]
+                             for row in out[:, 4:4 + players]]
     table.attrs["rules"] = json.loads(record)
     if log:
         return table, pd.concat(logs, ignore_index=True)

@@ -1,6 +1,8 @@
 """Statistics of results: ratings, reports of runs, and the plots of every estimate.
 
-Owns the rating models (`ratings`), self-play reports and summaries (`report`) and the plotting style
-(`plots`). Interval arithmetic shared with the simulator lives in the foundation `riskstats.intervals`.
+Owns the rating models (`ratings`: Plackett-Luce with bootstrap intervals, Bradley-Terry), the tests
+that say when a difference is significant and the effects of controlled experiments (`compare`),
+self-play reports and summaries, cell by cell (`report`) and the one plotting style (`plots`).
+Interval arithmetic shared with the simulator lives in the foundation `riskstats.intervals`.
 May import: `riskstats.runs`, `riskstats.game`, `riskstats.odds` and the foundations.
 """

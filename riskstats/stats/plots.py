@@ -1,6 +1,17 @@
 """Plots of riskstats results: each takes a DataFrame (and an optional Axes) and returns the Axes.
 
-Plots are labelled (title, axes with units, legend) so that a notebook needs no styling of its own.
+One style for every plot, so that a notebook needs no styling of its own (`tests/stats/test_plots.py`
+checks it on the returned Axes):
+
+- **Legends outside the data**: to the right of the axes (`legend_outside`), never over bars or points.
+- **Categorical axes in their natural order**: seats by seat number, other labels in the table's order
+  (or sorted), never by the value plotted, so the eye does not read a ranking the data may not support.
+- **Error bars on every estimate**: a rate comes with its ``ci_low``..``ci_high`` interval, a rating with
+  its bootstrap interval; the legend says which interval.
+- **Labelled units**: every axis says what it counts ("win rate (wins / seats played)", "turns (all
+  players)", "Elo points").
+- **Counts shown**: each estimate's sample size is in its tick label (``n=...``), or in the legend.
+
 matplotlib is imported here only, never at CLI start-up.
 """
 from __future__ import annotations
@@ -13,7 +24,35 @@ from riskstats.intervals import Z95
 
 
 def _axes(ax):
-    return ax if ax is not None else plt.subplots(figsize=(7, 5))[1]
+    return ax if ax is not None else plt.subplots(figsize=(8, 5))[1]
+
+
+def legend_outside(ax, **kwargs):
+    """Put the legend to the right of the axes, outside the data; return it."""
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kwargs)
+
+
+def natural_order(frame: pd.DataFrame, label: str) -> pd.DataFrame:
+    """Rows in the natural order of ``label``: numbers (seats, players, rounds) ascending, otherwise the
+    table's own order."""
+    if pd.api.types.is_numeric_dtype(frame[label]):
+        return frame.sort_values(label, kind="stable")
+    return frame
+
+
+def _counted(labels, counts):
+    return [f"{a}\n(n={int(n):,})" for a, n in zip(labels, counts)]
+
+
+def _errors(frame, value):
+    """Error-bar lengths below and above each estimate; an open (infinite) side is drawn without a bar."""
+    v = frame[value].to_numpy(float)
+    errors = np.vstack([v - frame["ci_low"].to_numpy(float), frame["ci_high"].to_numpy(float) - v])
+    return np.where(np.isfinite(errors), errors, np.nan)
+
+
+def _count_column(frame):
+    return next((c for c in ("trials", "games", "count", "n", "seats", "holders") if c in frame.columns), None)
 
 
 def heatmap(table: pd.DataFrame, value: str = "p_win", ax=None, title: str | None = None,
@@ -51,94 +90,147 @@ def end_states(outcomes: pd.DataFrame, ax=None, title: str = "End-state distribu
     ax.set_xlabel("armies left (attackers to the right, defenders to the left)")
     ax.set_ylabel("probability")
     ax.set_title(title)
-    ax.legend()
+    legend_outside(ax)
     return ax
 
 
 def lines(frame: pd.DataFrame, x: str, y: str, hue: str | None = None, ax=None, title: str = "",
-          xlabel: str | None = None, ylabel: str | None = None, marker: str = "o"):
-    """One line of ``y`` against ``x`` per value of ``hue`` (or a single line)."""
+          xlabel: str | None = None, ylabel: str | None = None, marker: str = "o", count: str | None = None,
+          min_count: int = 1):
+    """One line of ``y`` against ``x`` per value of ``hue`` (or a single line), x ascending.
+
+    With ``ci_low``/``ci_high`` columns each point gets its error bar. ``count`` names a column of
+    sample sizes: points resting on fewer than ``min_count`` are left out, and the legend says how many
+    each remaining point rests on at least.
+    """
     ax = _axes(ax)
+    if count is not None:
+        frame = frame[frame[count] >= min_count]
     groups = frame.groupby(hue, sort=False) if hue else [(None, frame)]
     for name, group in groups:
-        ax.plot(group[x], group[y], marker=marker, markersize=3, label=None if name is None else f"{hue} = {name}")
+        group = group.sort_values(x, kind="stable")
+        label = None if name is None else f"{hue} = {name}"
+        if count is not None:
+            n = f"n >= {int(group[count].min()):,} per point" if len(group) else "n = 0"
+            label = n if label is None else f"{label} ({n})"
+        if {"ci_low", "ci_high"} <= set(group.columns):
+            ax.errorbar(group[x], group[y], yerr=_errors(group, y), marker=marker, markersize=3, capsize=2,
+                        label=label)
+        else:
+            ax.plot(group[x], group[y], marker=marker, markersize=3, label=label)
     ax.set_xlabel(xlabel or x.replace("_", " "))
     ax.set_ylabel(ylabel or y.replace("_", " "))
     ax.set_title(title)
-    if hue:
-        ax.legend()
+    if hue or count is not None:
+        legend_outside(ax)
     ax.grid(alpha=0.3)
     return ax
 
 
 def rates(frame: pd.DataFrame, label: str, value: str = "win_rate", ax=None, title: str = "",
           xlabel: str = "win rate", baseline: float | None = None):
-    """Horizontal bars of a rate per ``label`` with its ``ci_low``..``ci_high`` interval."""
+    """Horizontal bars of a rate per ``label`` with its ``ci_low``..``ci_high`` interval, in the natural
+    order of ``label`` (top to bottom) and with each bar's count (``trials``/``games``/... column)."""
     ax = _axes(ax)
-    frame = frame.sort_values(value)
-    errors = np.vstack([frame[value] - frame.ci_low, frame.ci_high - frame[value]])
-    ax.barh(frame[label].astype(str), frame[value], xerr=errors, color="tab:blue", alpha=0.8, capsize=3,
+    frame = natural_order(frame, label).iloc[::-1]  # barh draws bottom-up: first row on top
+    names = frame[label].astype(str).tolist()
+    column = _count_column(frame)
+    ticks = _counted(names, frame[column]) if column else names
+    ax.barh(range(len(frame)), frame[value], xerr=_errors(frame, value), color="tab:blue", alpha=0.8, capsize=3,
             label="estimate with 95% interval")
+    ax.set_yticks(range(len(frame)), ticks)
     if baseline is not None:
-        ax.axvline(baseline, color="k", linestyle="--", linewidth=1, label=f"baseline {baseline:.2f}")
+        ax.axvline(baseline, color="k", linestyle="--", linewidth=1, label=f"baseline {baseline:.3f}")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(label.replace("_", " "))
     ax.set_title(title)
-    ax.legend(loc="lower right")
+    legend_outside(ax)
     return ax
 
 
 def bars(frame: pd.DataFrame, label: str, value: str, ax=None, title: str = "", ylabel: str | None = None):
-    """Vertical bars of ``value`` per ``label``."""
+    """Vertical bars of ``value`` per ``label`` in the natural order of ``label``; an estimate (a frame with
+    ``ci_low``/``ci_high``) gets its error bars, and a count column its counts under the labels."""
     ax = _axes(ax)
-    ax.bar(frame[label].astype(str), frame[value], color="tab:blue", alpha=0.8)
+    frame = natural_order(frame, label)
+    names = frame[label].astype(str).tolist()
+    estimate = {"ci_low", "ci_high"} <= set(frame.columns)
+    column = _count_column(frame) if estimate else None
+    ax.bar(range(len(frame)), frame[value], yerr=_errors(frame, value) if estimate else None, capsize=3,
+           color="tab:blue", alpha=0.8, label="estimate with 95% interval" if estimate else None)
+    ax.set_xticks(range(len(frame)), _counted(names, frame[column]) if column else names, rotation=30,
+                  ha="right")
     ax.set_xlabel(label.replace("_", " "))
     ax.set_ylabel(ylabel or value.replace("_", " "))
     ax.set_title(title)
-    ax.tick_params(axis="x", rotation=30)
+    if estimate:
+        legend_outside(ax)
     return ax
 
 
-def win_rates(rates: pd.DataFrame, ax=None, title: str | None = None):
-    """Bars of win rate with 95% intervals from a `riskstats.stats.report.win_rates` table (by bot or by seat)."""
+def win_rates(rates: pd.DataFrame, ax=None, title: str | None = None, baseline: float | None = None):
+    """Bars of win rate with 95% intervals from a `riskstats.stats.report.win_rates` table (by bot or by seat):
+    seats by seat number, bots in the table's order, each bar's seats played under its label."""
     ax = _axes(ax)
     key = "bot" if "bot" in rates.columns else "seat"
-    labels = [str(v) for v in rates[key]]
+    rates = natural_order(rates, key)
+    labels = _counted([f"seat {v}" if key == "seat" else str(v) for v in rates[key]], rates["trials"])
     rate = rates["win_rate"].to_numpy(float)
-    err = np.vstack([rate - rates["ci_low"].to_numpy(float), rates["ci_high"].to_numpy(float) - rate])
-    ax.bar(labels, rate, yerr=err, capsize=4, color="tab:blue", label="win rate (95% Wilson interval)")
-    ax.set_xlabel(key)
+    ax.bar(range(len(rates)), rate, yerr=_errors(rates, "win_rate"), capsize=4, color="tab:blue",
+           label="win rate (95% Wilson interval)")
+    ax.set_xticks(range(len(rates)), labels)
+    if baseline is not None:
+        ax.axhline(baseline, color="k", linestyle="--", linewidth=1, label=f"fair share {baseline:.3f}")
+    ax.set_xlabel(f"{key} (n = seats played)")
     ax.set_ylabel("win rate (wins / seats played)")
     ax.set_ylim(0, min(1.0, max(0.1, float(rates["ci_high"].max()) * 1.15)))
     ax.set_title(title or f"Win rate by {key}")
-    ax.legend()
+    legend_outside(ax)
     return ax
 
 
-def ratings(fit: pd.DataFrame, ax=None, title: str = "Bradley-Terry ratings (Elo scale, mean 0)"):
-    """Horizontal bars of Elo-scale ratings with +-1.96 standard errors from `riskstats.stats.ratings.bradley_terry`."""
+def ratings(fit: pd.DataFrame, ax=None, title: str = "Plackett-Luce ratings (Elo scale, mean 0)"):
+    """Horizontal bars of Elo-scale ratings with their 95% intervals, top to bottom by rank (equal ranks:
+    by name), each bot's games and rank in its label.
+
+    Takes `riskstats.stats.ratings.plackett_luce` (bootstrap intervals ``ci_low``..``ci_high``) or
+    `riskstats.stats.ratings.bradley_terry` (+-1.96 ``elo_se``, no rank).
+    """
     ax = _axes(ax)
-    order = fit.sort_values("elo")
-    ax.barh(order["bot"].astype(str), order["elo"], xerr=Z95 * order["elo_se"], capsize=4, color="tab:green",
-            label="rating +- 95% interval")
+    if {"ci_low", "ci_high"} <= set(fit.columns):
+        low, high = fit["ci_low"], fit["ci_high"]
+        what = "rating with 95% bootstrap interval"
+    else:
+        low, high = fit["elo"] - Z95 * fit["elo_se"], fit["elo"] + Z95 * fit["elo_se"]
+        what = "rating +- 1.96 standard errors"
+    frame = fit.assign(ci_low=low, ci_high=high)
+    frame = frame.sort_values(["rank", "bot"] if "rank" in frame else ["bot"]).iloc[::-1]
+    column = "games" if "games" in frame else "comparisons"
+    names = [f"{b} (rank {r})" for b, r in zip(frame["bot"], frame["rank"])] if "rank" in frame else frame["bot"]
+    names = [f"{n}, open interval" if not (np.isfinite(lo) and np.isfinite(hi)) else n
+             for n, lo, hi in zip(names, frame["ci_low"], frame["ci_high"])]
+    ax.barh(range(len(frame)), frame["elo"], xerr=_errors(frame, "elo"), capsize=4, color="tab:green", label=what)
+    ax.set_yticks(range(len(frame)), _counted(names, frame[column]))
     ax.axvline(0, color="k", linewidth=0.8)
     ax.set_xlabel("rating (Elo points; 400 = 10:1 odds)")
-    ax.set_ylabel("bot")
+    ax.set_ylabel(f"bot (n = {column})")
     ax.set_title(title)
-    ax.legend()
+    legend_outside(ax, title="equal ranks: not separated")
     return ax
 
 
 def game_length_histogram(games: pd.DataFrame, ax=None, title: str = "Game length"):
-    """Histogram of turns per game (columns turns, truncated), truncated games shown apart."""
+    """Histogram of turns per finished game (columns turns, truncated); the axis spans the finished games
+    only, and the legend counts both the finished games and those stopped at the turn cap."""
     ax = _axes(ax)
     truncated = games["truncated"].astype(bool).to_numpy()
     turns = games["turns"].to_numpy(float)
-    bins = np.histogram_bin_edges(turns, bins=min(50, max(5, len(turns) // 20)))
-    ax.hist([turns[~truncated], turns[truncated]], bins=bins, stacked=True, color=["tab:blue", "tab:red"],
-            label=["finished", "truncated (turn cap)"])
+    finished = turns[~truncated]
+    bins = np.histogram_bin_edges(finished if len(finished) else turns, bins=min(50, max(5, len(finished) // 20)))
+    ax.hist(finished, bins=bins, color="tab:blue", label=f"finished games (n={len(finished):,})")
+    ax.plot([], [], " ", label=f"stopped at the turn cap, not shown (n={int(truncated.sum()):,})")
     ax.set_xlabel("turns (all players)")
     ax.set_ylabel("games")
     ax.set_title(title)
-    ax.legend()
+    legend_outside(ax)
     return ax

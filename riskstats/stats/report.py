@@ -1,9 +1,16 @@
-"""Reports on self-play results: win rates with Wilson intervals, Bradley-Terry ratings, game lengths.
+"""Reports on self-play results: win rates with Wilson intervals, honest ratings, game lengths, per cell.
 
 This module owns `report` (a `Report` of long-form DataFrames) and the win-rate tables it is built from.
 Counting convention: every seat of every game is one trial for the bot in it (a bot in two seats of a
-game counts twice), and a truncated game is a trial that nobody won. Ratings come from
-`riskstats.stats.ratings` (winner-beats-each-loser pairs); files are written by `riskstats.runs.results`.
+game counts twice), and a truncated game is a trial that nobody won. Ratings are Plackett-Luce over
+finishing orders with bootstrap intervals (`riskstats.stats.ratings.plackett_luce`); pairwise
+Bradley-Terry is kept beside them for comparison only (its errors are too small). Each seat's win rate
+is tested against the fair share 1/P (`riskstats.stats.compare.versus_share`, Holm over the seats).
+
+Games are only pooled when they are alike: an experiment's table (a ``cell`` column) is reported cell
+by cell, every table led by the cell and its grid values and every plot titled with them; a table that
+mixes player counts, variants or rules without cells is refused. Files are written by
+`riskstats.runs.results`.
 
 >>> import pandas as pd
 >>> games = pd.DataFrame({"players": 2, "bots": ["a,b", "b,a", "a,b", "b,a"], "winner": [0, 1, 1, -1],
@@ -20,7 +27,8 @@ import numpy as np
 import pandas as pd
 
 from riskstats.intervals import wilson_interval
-from riskstats.stats.ratings import bradley_terry, pairwise_results, pairwise_table
+from riskstats.stats.compare import treatment_effects, versus_share
+from riskstats.stats.ratings import BOOT, bradley_terry, pairwise_results, pairwise_table, plackett_luce_ratings
 
 
 def seat_table(table):
@@ -66,7 +74,11 @@ def game_lengths(table):
 
 @dataclass
 class Report:
-    """A self-play report: each field a DataFrame (``truncated``: a dict) — see `report`."""
+    """A self-play report: each field a DataFrame (``truncated``: a dict) — see `report`.
+
+    For an experiment every table starts with the ``cell`` and its grid values (``cells`` lists them);
+    for a single run ``cells`` is None and the tables have no cell columns.
+    """
 
     games: int
     bots: object
@@ -77,24 +89,49 @@ class Report:
     lengths: object
     turns: object
     truncated: dict
+    differences: object = None
+    bradley_terry: object = None
+    cells: object = None
+    effects: object = None
 
     def tables(self) -> dict:
         """The report's tables by file name."""
-        return {"win_rate_by_bot": self.bots, "win_rate_by_seat": self.seats, "win_rate_by_bot_seat": self.bot_seats,
-                "ratings": self.ratings, "pairwise": self.pairwise, "game_lengths": self.lengths}
+        tables = {"win_rate_by_bot": self.bots, "win_rate_by_seat": self.seats, "win_rate_by_bot_seat": self.bot_seats,
+                  "ratings": self.ratings, "rating_differences": self.differences,
+                  "bradley_terry": self.bradley_terry, "pairwise": self.pairwise, "game_lengths": self.lengths}
+        if self.cells is not None and len(self.cells):
+            tables["cells"] = self.cells
+        if self.effects is not None and len(self.effects):
+            tables["treatment_effects"] = self.effects
+        return {name: frame for name, frame in tables.items() if frame is not None}
 
-    def figures(self) -> dict:
-        """The report's plots by file name (matplotlib figures, drawn off-screen)."""
+    def figures(self, cells=None) -> dict:
+        """The report's plots by file name (matplotlib figures, drawn off-screen); one set per cell (or for
+        the ``cells`` named)."""
         import matplotlib
 
         matplotlib.use("Agg")
         from riskstats.stats import plots
 
-        return {name: draw(frame).figure for name, draw, frame in (
-            ("win_rate_by_bot", plots.win_rates, self.bots),
-            ("win_rate_by_seat", plots.win_rates, self.seats),
-            ("ratings", plots.ratings, self.ratings),
-            ("game_lengths", plots.game_length_histogram, self.turns))}
+        out = {}
+        for cell, title in cell_titles(self.cells):
+            if cells is not None and cell not in cells:
+                continue
+            def part(frame, cell=cell):
+                return frame if cell is None else frame[frame["cell"] == cell]
+
+            suffix = "" if cell is None else f"_{cell}"
+            out[f"win_rate_by_bot{suffix}"] = plots.win_rates(part(self.bots), title=_titled("Win rate by bot",
+                                                                                               title)).figure
+            seats = part(self.seats)
+            out[f"win_rate_by_seat{suffix}"] = plots.win_rates(
+                seats, baseline=float(seats["share"].iloc[0]) if "share" in seats else None,
+                title=_titled("Win rate by seat (seat 0 moves first)", title)).figure
+            out[f"ratings{suffix}"] = plots.ratings(part(self.ratings), title=_titled(
+                "Plackett-Luce ratings (finishing order; Elo scale, mean 0)", title)).figure
+            out[f"game_lengths{suffix}"] = plots.game_length_histogram(part(self.turns), title=_titled(
+                "Game length", title)).figure
+        return out
 
     def to_dict(self) -> dict:
         """JSON-able form (lists of records)."""
@@ -104,25 +141,115 @@ class Report:
         return out
 
 
-def report(table) -> Report:
-    """Win rates per bot, seat and bot x seat, Bradley-Terry ratings, head-to-head shares and game lengths.
+def _titled(title, cell_title):
+    return title if cell_title is None else f"{title}\n{cell_title}"
+
+
+def cell_titles(cells):
+    """(cell, its title) for each cell of a report; one (None, None) for a single run."""
+    if cells is None or len(cells) == 0:
+        return [(None, None)]
+    lineups = "lineup" in cells.columns and cells["lineup"].nunique() > 1
+    return [(r["cell"], cell_label(r, lineups)) for r in cells.to_dict("records")]
+
+
+def cell_label(cell: dict, lineup: bool = False) -> str:
+    """A cell's one-line title: its name, players, variant, line-up (if asked: when cells differ in it)
+    and swept values (``rules.x``, ``params.y``).
+
+    >>> cell_label({"cell": "cell-001", "players": 4, "variant": "classic", "rules.escalation": "fixed", "games": 9})
+    'cell-001: 4 players, classic, escalation=fixed'
+    """
+    parts = [f"{cell['players']} players", str(cell["variant"])] + ([f"bots={cell['lineup']}"] if lineup else [])
+    parts += [f"{k.split('.', 1)[1]}={v}" for k, v in cell.items() if k.startswith(("rules.", "params."))]
+    return f"{cell['cell']}: " + ", ".join(parts)
+
+
+INCOMPATIBLE = ("players", "variant", "rules")
+"""Columns that must be equal across the games of one table for it to be reported as one."""
+
+
+def _cells(table):
+    """(cells table or None, [(cell or None, games)]): an experiment by cell, a run whole (refused if mixed)."""
+    from riskstats.errors import RiskstatsError
+
+    if "cell" not in table.columns:
+        for column in INCOMPATIBLE:
+            if column in table.columns and table[column].astype(str).nunique() > 1:
+                values = ", ".join(sorted(map(str, table[column].astype(str).unique())))[:200]
+                raise RiskstatsError(f"the games mix {column} ({values}); report each run on its own, or play "
+                                     f"them as cells of one experiment")
+        return None, [(None, table)]
+    rows, parts = [], []
+    for cell, games in table.groupby("cell", sort=True):
+        first = games.iloc[0]
+        rows.append({"cell": cell, "players": int(first["players"]), "variant": first["variant"],
+                     **{k: first[k] for k in games.columns if k == "lineup" or k.startswith(("rules.", "params."))},
+                     "games": len(games)})
+        parts.append((cell, games))
+    return pd.DataFrame(rows), parts
+
+
+def _one(table, boot, seed):
+    """The tables of one cell (or run)."""
+    pairs = pairwise_results(table)
+    fit = bradley_terry(pairs)
+    ratings, differences = plackett_luce_ratings(table, boot=boot, seed=seed)
+    players = int(table["bots"].iloc[0].count(",") + 1)
+    seats = versus_share(win_rates(table, "seat"), 1 / players)
+    return {"bots": win_rates(table, "bot"), "seats": seats, "bot_seats": win_rates(table, ["bot", "seat"]),
+            "ratings": ratings, "differences": differences, "bradley_terry": fit,
+            "pairwise": pairwise_table(pairs, fit), "lengths": game_lengths(table),
+            "turns": table[["turns", "truncated"]].reset_index(drop=True)}
+
+
+def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
+    """Win rates per bot, seat and bot x seat, ratings, head-to-head shares and game lengths.
 
     Parameters
     ----------
     table : pandas.DataFrame
-        A self-play table (`riskstats.runs.selfplay.play_games`, `riskstats.runs.results.read_results`).
+        A self-play table (`riskstats.runs.selfplay.play_games`, `riskstats.runs.results.read_results`),
+        or an experiment's (`riskstats.runs.experiment.read_experiment`), reported cell by cell.
+    boot, seed : int
+        Bootstrap resamples and seed of the ratings' intervals (`riskstats.stats.ratings.plackett_luce`).
+
+    Returns
+    -------
+    Report
+        ``bots``, ``seats`` (with the fair share, p_value, p_holm and significant: the seat against
+        1/P), ``bot_seats``: win rates with 95% Wilson intervals and counts; ``ratings``: Plackett-Luce
+        with bootstrap intervals and ranks that are ties unless the data separate them;
+        ``differences``: every pair's rating difference; ``bradley_terry`` and ``pairwise``: the
+        winner-beats-each-loser model and head-to-head shares, for comparison; ``lengths``, ``turns``:
+        game lengths; ``truncated``: games stopped at the turn cap (all cells together); ``cells``;
+        ``effects``: for an experiment that sweeps a bot's parameters (``params.<bot>``), each treatment
+        arm's effect on that bot's win rate against the first arm, paired by seed
+        (`riskstats.stats.compare.treatment_effects`).
     """
     from riskstats.errors import RiskstatsError
 
     if len(table) == 0:
         raise RiskstatsError("no games to report on")
-    pairs = pairwise_results(table)
-    fit = bradley_terry(pairs)
+    cells, parts = _cells(table)
+    tables = {}
+    for cell, games in parts:
+        one = _one(games, boot, seed)
+        if cell is not None:
+            label = cells[cells["cell"] == cell].iloc[0].drop("games").to_dict()
+            one = {name: pd.concat([pd.DataFrame([label] * len(frame)), frame.reset_index(drop=True)], axis=1)
+                   for name, frame in one.items()}
+        for name, frame in one.items():
+            tables.setdefault(name, []).append(frame)
+    tables = {name: pd.concat(frames, ignore_index=True) for name, frames in tables.items()}
+    effects = None
+    if cells is not None:
+        swept = [c for c in cells.columns if c.startswith("params.") and cells[c].astype(str).nunique() > 1]
+        effects = pd.concat([treatment_effects(table, c[len("params."):], c) for c in swept],
+                            ignore_index=True) if swept else None
     truncated = int(table["truncated"].astype(bool).sum())
     low, high = wilson_interval(truncated, len(table))
-    return Report(games=len(table), bots=win_rates(table, "bot"), seats=win_rates(table, "seat"),
-                  bot_seats=win_rates(table, ["bot", "seat"]), ratings=fit, pairwise=pairwise_table(pairs, fit),
-                  lengths=game_lengths(table), turns=table[["turns", "truncated"]].copy(),
+    return Report(games=len(table), **tables, cells=cells, effects=effects,
                   truncated={"games": truncated, "share": truncated / len(table), "ci_low": low, "ci_high": high})
 
 
@@ -130,7 +257,10 @@ def write_report(report: Report, folder) -> list:
     """Write a `Report`'s tables (CSV) and plots (PNG) into ``folder``; return the paths."""
     from riskstats.runs.results import write_files
 
-    return write_files(folder, report.tables(), report.figures())
+    written = write_files(folder, report.tables(), {})
+    for cell, _ in cell_titles(report.cells):  # one cell's figures at a time: each is closed once saved
+        written += write_files(folder, {}, report.figures([cell]))
+    return written
 
 
 def load_games(path):

@@ -147,3 +147,25 @@ def test_golden_playthrough(name):
 
     expected = pd.read_csv(FOLDER / name, keep_default_na=False)
     pd.testing.assert_frame_equal(golden_events(name), expected, check_dtype=False)
+
+
+def test_a_continent_bot_can_be_forced_to_target_a_continent():
+    from riskstats.game.bots import _target_continent
+
+    game = Game(4, seed=5)
+    st, B, R = game.state, game.board.arrays, game._R
+    target = game.board.continents.index("South America")
+    free = _target_continent(st, B, R, 0, 2.0, -1.0)
+    assert free != target  # the cheapest-continent rule picks another one at the start
+    assert _target_continent(st, B, R, 0, 2.0, float(target)) == target
+    assert _target_continent(st, B, R, 0, 2.0, 99.0) == free  # a continent the board lacks is ignored
+    st.owner[np.flatnonzero(B.continent_of == target)] = 0  # once seat 0 holds it, it chooses as usual
+    assert _target_continent(st, B, R, 0, 2.0, float(target)) == _target_continent(st, B, R, 0, 2.0, -1.0)
+
+
+def test_the_state_records_the_elimination_order():
+    game = play_game(4, ["aggressive", "continent", "defensive", "random"], seed=2)
+    log = game.events()
+    out = log[log.eliminated >= 0].eliminated.tolist()  # seats in the order they were knocked out
+    assert len(out) == 3
+    assert [int(game.state.out[s]) for s in out] == [1, 2, 3] and game.state.out[game.result()["winner"]] == 0

@@ -5,6 +5,7 @@ import pytest
 
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import play_game
+from riskstats.game.rules import GameRules
 from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games
 from riskstats.stats.report import summary
@@ -66,3 +67,22 @@ def test_summary_and_wilson_interval():
     assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
     result = summary(play_games(12, 3, "aggressive,defensive,continent", seed=0))
     assert sum(b["wins"] for b in result["bots"].values()) + result["truncated"] == 12
+
+
+@pytest.mark.parametrize("variant, players, bots", [("classic", 4, ["aggressive", "continent", "defensive"]),
+                                                    ("mission", 4, ["mission"]),
+                                                    ("two-player", 2, ["aggressive", "continent"])])
+def test_places_are_the_finishing_order(variant, players, bots):
+    table = play_games(30, players, bots, variant=variant, seed=4)
+    for row in table.itertuples():
+        places = [int(p) for p in row.places.split(",")]
+        game = play_game(players, row.bots.split(","), GameRules(variant=variant), seed=int(row.seed))
+        log = game.events()
+        out = [s for s in log[log.eliminated >= 0].eliminated if s < players]  # players knocked out, in order
+        assert [places[s] for s in out] == list(range(players, players - len(out), -1))
+        if row.winner >= 0:
+            assert places[row.winner] == 1 and places.count(1) == 1
+        survivors = [s for s in range(players) if s not in out]
+        assert all(places[s] == (1 if s == row.winner or row.winner < 0 else 2) for s in survivors)
+    if variant == "mission":
+        assert all(len(m.split(",")) == players for m in table.missions)

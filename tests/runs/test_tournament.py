@@ -160,7 +160,7 @@ def test_record_round_trips():
     again = RunConfig.from_record(c.record(), chunk_size=16)
     assert again.record() == c.record() and again.game_rules() == c.game_rules()
     assert c.record()["bot_params"] == {"random": [0.0, 0.5], "aggressive": [0.7],
-                                        "continent": [0.5, 0.75, 2.0], "defensive": [0.8, 1.0, 0.97]}
+                                        "continent": [0.5, 0.75, 2.0, -1.0], "defensive": [0.8, 1.0, 0.97]}
 
 
 @pytest.mark.slow

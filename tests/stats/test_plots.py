@@ -3,6 +3,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import numpy as np  # noqa: E402
+
 from riskstats.analysis.attack import stop_rule_odds  # noqa: E402
 from riskstats.odds.battle import battle_odds, win_table  # noqa: E402
 from riskstats.stats import plots  # noqa: E402
@@ -18,7 +20,7 @@ def test_plots_are_labelled():
     ax = plots.end_states(battle_odds(6, 4).outcomes)
     assert labelled(ax) and len(ax.get_legend().get_texts()) == 2
     ax = plots.lines(stop_rule_odds(10, 8, [0, 2, 4]), "stop_at", "p_win", hue="rule", title="stop rules")
-    assert labelled(ax) and len(ax.get_lines()) == 2
+    assert labelled(ax) and len(ax.get_lines()) == 2 and legend_is_outside(ax)
 
 
 def test_rate_and_bar_plots_are_labelled():
@@ -28,3 +30,87 @@ def test_rate_and_bar_plots_are_labelled():
     ax = plots.rates(frame, "bot", baseline=0.5, title="win rates")
     assert labelled(ax) and len(ax.patches) == 2
     assert labelled(plots.bars(frame, "bot", "win_rate", title="bars"))
+
+
+# ---------------------------------------------------------------- the one style, checked on the Axes
+def legend_is_outside(ax):
+    """The legend's box lies right of the axes' box (in display coordinates), so it covers no data."""
+    ax.figure.canvas.draw()
+    legend = ax.get_legend()
+    return legend is not None and legend.get_window_extent().x0 >= ax.get_window_extent().x1
+
+
+def error_bars(ax):
+    from matplotlib.container import BarContainer, ErrorbarContainer
+
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    return [c for c in ax.containers if isinstance(c, ErrorbarContainer)] or [b for b in bars if b.errorbar]
+
+
+def ticks(ax, axis="x"):
+    return [t.get_text() for t in (ax.get_xticklabels() if axis == "x" else ax.get_yticklabels())]
+
+
+def seat_rates():
+    import pandas as pd
+
+    # seats listed out of order, and seat 2 has the highest rate: the plot must still go 0, 1, 2
+    return pd.DataFrame({"seat": [2, 0, 1], "trials": [100, 100, 100], "wins": [40, 30, 30],
+                         "win_rate": [0.4, 0.3, 0.3], "ci_low": [0.31, 0.22, 0.22], "ci_high": [0.5, 0.4, 0.4]})
+
+
+def test_win_rates_plot_follows_the_style():
+    ax = plots.win_rates(seat_rates(), baseline=1 / 3)
+    assert ticks(ax) == ["seat 0\n(n=100)", "seat 1\n(n=100)", "seat 2\n(n=100)"]  # natural order, counts
+    assert legend_is_outside(ax) and error_bars(ax)
+    assert "(wins / seats played)" in ax.get_ylabel()
+    assert [p.get_height() for p in ax.patches] == [0.3, 0.3, 0.4]
+
+
+def test_rates_plot_keeps_natural_order_top_to_bottom():
+    ax = plots.rates(seat_rates(), "seat", baseline=1 / 3)
+    assert ticks(ax, "y")[::-1] == ["0\n(n=100)", "1\n(n=100)", "2\n(n=100)"]  # top row first
+    assert legend_is_outside(ax) and error_bars(ax)
+
+
+def test_ratings_plot_shows_intervals_ranks_and_games():
+    import pandas as pd
+
+    fit = pd.DataFrame({"bot": ["b", "a", "c"], "rank": [1, 1, 3], "elo": [20.0, 25.0, -45.0],
+                        "ci_low": [5.0, 8.0, -60.0], "ci_high": [35.0, 40.0, -30.0], "games": [50, 50, 50]})
+    ax = plots.ratings(fit)
+    # by rank, ties by name (not by rating): the plot draws no order the intervals do not support
+    assert ticks(ax, "y")[::-1] == ["a (rank 1)\n(n=50)", "b (rank 1)\n(n=50)", "c (rank 3)\n(n=50)"]
+    assert legend_is_outside(ax) and error_bars(ax) and "Elo points" in ax.get_xlabel()
+
+
+def test_lines_drop_thin_points_and_say_how_many_games_each_rests_on():
+    import pandas as pd
+
+    frame = pd.DataFrame({"round": [3, 1, 2, 4], "value": [1.0, 2.0, 3.0, 9.0], "games": [50, 80, 60, 2],
+                          "ci_low": [0.5, 1.5, 2.5, 1.0], "ci_high": [1.5, 2.5, 3.5, 20.0]})
+    ax = plots.lines(frame, "round", "value", count="games", min_count=10, ylabel="armies per set")
+    assert legend_is_outside(ax) and error_bars(ax)
+    x = error_bars(ax)[0].lines[0].get_xdata()
+    assert list(x) == [1, 2, 3]  # round 4 rests on 2 games: left out; x ascending
+    assert "n >= 50 per point" in ax.get_legend().get_texts()[0].get_text()
+
+
+def test_game_length_axis_spans_finished_games_and_counts_both():
+    import pandas as pd
+
+    games = pd.DataFrame({"turns": [40, 50, 60, 70, 1000], "truncated": [False] * 4 + [True]})
+    ax = plots.game_length_histogram(games)
+    assert ax.get_xlim()[1] < 100 and legend_is_outside(ax)
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "n=4" in texts[0] and "n=1" in texts[1] and "turns" in ax.get_xlabel()
+
+
+def test_an_open_interval_is_drawn_and_said():
+    import pandas as pd
+
+    fit = pd.DataFrame({"bot": ["a", "z"], "rank": [1, 1], "elo": [50.0, -50.0], "ci_low": [20.0, -np.inf],
+                        "ci_high": [80.0, -20.0], "games": [9, 9]})
+    ax = plots.ratings(fit)
+    assert ticks(ax, "y")[0] == "z (rank 1), open interval\n(n=9)" and error_bars(ax)
+    assert np.isfinite(ax.get_xlim()).all()

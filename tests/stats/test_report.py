@@ -47,3 +47,55 @@ def test_report_ratings_lengths_and_truncation(games, tmp_path):
     assert pd.read_csv(tmp_path / "out" / "win_rate_by_seat.csv").wins.tolist() == [3, 2, 2]
     payload = rep.to_dict()
     assert payload["games"] == 8 and payload["ratings"][0]["bot"] == "x"
+
+
+def test_report_rates_with_plackett_luce_and_keeps_bradley_terry(games):
+    rep = report(games, boot=100, seed=1)
+    assert {"rank", "elo", "ci_low", "ci_high", "elo_se", "games"} <= set(rep.ratings.columns)
+    assert (rep.ratings.ci_low < rep.ratings.elo).all() and (rep.ratings.elo < rep.ratings.ci_high).all()
+    assert (rep.ratings["rank"] == 1).all()  # 8 games separate nobody: all tied
+    assert list(rep.bradley_terry.bot) == ["x", "y", "z"] and len(rep.differences) == 3
+    seats = rep.seats.set_index("seat")
+    assert (seats.share == 1 / 3).all() and not seats.significant.any()
+
+
+@pytest.fixture
+def experiment(games):
+    # two cells of one experiment: the games above as 3-player cell-000, and 4-player games as cell-001
+    four = pd.DataFrame({"players": 4, "bots": ["x,y,z,w", "y,z,w,x", "z,w,x,y", "w,x,y,z"] * 2,
+                         "winner": [0, 3, 2, 1, 0, 1, 2, -1], "turns": [40] * 7 + [1000],
+                         "rounds": [10] * 7 + [250], "truncated": [False] * 7 + [True]})
+    four["winner_bot"] = [b.split(",")[w] if w >= 0 else "" for b, w in zip(four.bots, four.winner)]
+    table = pd.concat([games.assign(cell="cell-000"), four.assign(cell="cell-001")], ignore_index=True)
+    return table.assign(variant="classic", lineup="x,y,z",
+                        **{"rules.escalation": lambda t: ["fixed"] * 8 + ["progressive"] * 8})
+
+
+def test_an_experiment_is_reported_cell_by_cell(experiment, tmp_path):
+    rep = report(experiment, boot=50)
+    assert rep.cells.to_dict("records") == [
+        {"cell": "cell-000", "players": 3, "variant": "classic", "lineup": "x,y,z", "rules.escalation": "fixed",
+         "games": 8},
+        {"cell": "cell-001", "players": 4, "variant": "classic", "lineup": "x,y,z", "rules.escalation": "progressive",
+         "games": 8}]
+    for name, frame in rep.tables().items():
+        assert list(frame.columns[:5]) == ["cell", "players", "variant", "lineup", "rules.escalation"], name
+    seats = rep.seats.set_index(["cell", "seat"])
+    assert seats.share[("cell-000", 0)] == 1 / 3 and seats.share[("cell-001", 3)] == 1 / 4
+    assert seats.loc["cell-000"].wins.tolist() == [3, 2, 2]  # the 3-player cell alone, not pooled
+    assert set(rep.ratings[rep.ratings.cell == "cell-001"].bot) == {"w", "x", "y", "z"}
+    figures = rep.figures(["cell-001"])
+    assert set(figures) == {"win_rate_by_bot_cell-001", "win_rate_by_seat_cell-001", "ratings_cell-001",
+                            "game_lengths_cell-001"}
+    title = figures["win_rate_by_seat_cell-001"].axes[0].get_title()
+    assert "cell-001: 4 players, classic, escalation=progressive" in title
+    names = {p.name for p in write_report(rep, tmp_path / "rep")}
+    assert {"cells.csv", "ratings.csv", "ratings_cell-000.png", "game_lengths_cell-001.png"} <= names
+    assert rep.to_dict()["cells"][1]["players"] == 4
+
+
+def test_mixed_games_without_cells_are_refused(experiment):
+    from riskstats.errors import RiskstatsError
+
+    with pytest.raises(RiskstatsError, match=r"the games mix players \(3, 4\)"):
+        report(experiment.drop(columns="cell"))

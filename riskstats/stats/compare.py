@@ -1,0 +1,234 @@
+"""Comparisons of win rates: when a difference is significant, and the effect of a treatment.
+
+This module owns the tests behind every "A beats B" in a report or notebook:
+
+- `compare_rates`: every pair of independent groups (different games: cells, arms, runs), each a
+  two-proportion z-test (pooled) with a Newcombe interval of the difference, Holm-corrected over all
+  pairs; `rank_rates` ranks groups only where those tests separate them.
+- `versus_share`: each group against a fixed share (a seat against the fair share 1/P), an exact
+  binomial test per group, Holm-corrected over the groups. Seats of the same games are not independent
+  groups (their wins exclude each other), so seats are compared with the fair share, not with each other.
+- `treatment_effect` / `treatment_effects`: a controlled experiment's effect on a bot's win rate.
+  The arms play the same games (same seeds, same line-ups, same seats: *common random numbers*), so
+  games are paired by seed: the effect's interval comes from the per-game differences, and the test is
+  McNemar's exact test on the discordant games. Where both arms' games stay alike (the same deal, the
+  same dice until the treated bot first acts differently) the pairs are positively correlated, and the
+  paired interval is narrower than the unpaired one (also given) for the same number of games.
+
+The tests come from scipy and statsmodels. Win rates are counted as in `riskstats.stats.report`.
+
+>>> import pandas as pd
+>>> rates = pd.DataFrame({"arm": ["a", "b"], "wins": [45, 30], "trials": [100, 100]})
+>>> round(float(compare_rates(rates, "arm")["p_value"].iloc[0]), 4)
+0.0285
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from riskstats.errors import RiskstatsError
+
+
+def _holm(p):
+    from statsmodels.stats.multitest import multipletests
+
+    return multipletests(p, method="holm")[1] if len(p) else np.zeros(0)
+
+
+def _check_level(level):
+    if not 0 < level < 1:
+        raise RiskstatsError(f"level must lie in (0, 1), got {level}")
+
+
+def _check_rates(rates, label):
+    missing = {label, "wins", "trials"} - set(rates.columns)
+    if missing:
+        raise RiskstatsError(f"the rates table needs columns {', '.join(sorted(missing))}")
+
+
+def compare_rates(rates, label: str, level: float = 0.95):
+    """Every pair of groups of a win-rate table: the difference, its interval, and whether it is significant.
+
+    Parameters
+    ----------
+    rates : pandas.DataFrame
+        One row per group: ``label``, wins, trials (as `riskstats.stats.report.win_rates` gives). The
+        groups must be independent samples (different games).
+    label : str
+        The column naming the groups.
+    level : float
+        Confidence level of the intervals; a difference is significant when its Holm-adjusted p-value is
+        below ``1 - level``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair (a before b in the table's order): a, b, rate_a, rate_b, diff (rate_a - rate_b),
+        ci_low, ci_high (Newcombe's score interval of the difference, not adjusted), p_value (pooled
+        two-proportion z-test), p_holm (Holm-adjusted over all pairs), significant.
+    """
+    from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
+
+    _check_rates(rates, label)
+    _check_level(level)
+    rows = []
+    records = rates.to_dict("records")
+    for i, a in enumerate(records):
+        for b in records[i + 1:]:
+            wa, na, wb, nb = int(a["wins"]), int(a["trials"]), int(b["wins"]), int(b["trials"])
+            if min(na, nb) <= 0:
+                raise RiskstatsError(f"group {a[label] if na <= 0 else b[label]!r} has no trials")
+            low, high = confint_proportions_2indep(wa, na, wb, nb, method="newcomb", compare="diff",
+                                                   alpha=1 - level)
+            pooled = (wa + wb) / (na + nb)
+            p = 1.0 if pooled in (0.0, 1.0) else float(proportions_ztest([wa, wb], [na, nb])[1])
+            rows.append({"a": a[label], "b": b[label], "rate_a": wa / na, "rate_b": wb / nb, "diff": wa / na - wb / nb,
+                         "ci_low": float(low), "ci_high": float(high), "p_value": p})
+    frame = pd.DataFrame(rows, columns=["a", "b", "rate_a", "rate_b", "diff", "ci_low", "ci_high", "p_value"])
+    frame["p_holm"] = _holm(frame["p_value"].to_numpy())
+    frame["significant"] = frame["p_holm"] < 1 - level
+    return frame
+
+
+def rank_rates(rates, label: str, level: float = 0.95):
+    """The rates table with a ``rank`` column: 1 + the number of groups significantly higher (`compare_rates`).
+
+    Groups the tests do not separate share a rank; the table is sorted by rank, then by ``label``.
+
+    >>> rates = pd.DataFrame({"arm": ["a", "b", "c"], "wins": [300, 290, 200], "trials": [1000] * 3})
+    >>> rank_rates(rates, "arm")[["arm", "rank"]].values.tolist()
+    [['a', 1], ['b', 1], ['c', 3]]
+    """
+    pairs = compare_rates(rates, label, level)
+    higher = {g: 0 for g in rates[label]}
+    for r in pairs[pairs["significant"]].itertuples():
+        higher[r.b if r.diff > 0 else r.a] += 1
+    out = rates.copy()
+    out["rank"] = [1 + higher[g] for g in out[label]]
+    return out.sort_values(["rank", label], ignore_index=True)
+
+
+def versus_share(rates, share: float, level: float = 0.95):
+    """Each group's win rate against a fixed ``share`` (e.g. a seat against 1/P): exact binomial tests.
+
+    Returns the table with columns share, p_value (two-sided exact binomial test), p_holm (Holm over
+    the groups) and significant added.
+
+    >>> rates = pd.DataFrame({"seat": [0, 1, 2], "wins": [380, 320, 300], "trials": [1000] * 3})
+    >>> versus_share(rates, 1 / 3)["significant"].tolist()
+    [True, False, False]
+    """
+    from scipy.stats import binomtest
+
+    _check_rates(rates, "wins")
+    _check_level(level)
+    if not 0 < share < 1:
+        raise RiskstatsError(f"share must lie in (0, 1), got {share}")
+    out = rates.copy()
+    out["share"] = share
+    out["p_value"] = [binomtest(int(w), int(n), share).pvalue for w, n in zip(out["wins"], out["trials"])]
+    out["p_holm"] = _holm(out["p_value"].to_numpy())
+    out["significant"] = out["p_holm"] < 1 - level
+    return out
+
+
+def _bot_won(table, bot):
+    """1 where ``bot`` won the game (in any of its seats), else 0."""
+    return (table["winner_bot"].to_numpy() == bot).astype(float)
+
+
+def treatment_effect(treated, control, bot: str, level: float = 0.95):
+    """The effect of a treatment on ``bot``'s win rate: two arms that played the same games.
+
+    Parameters
+    ----------
+    treated, control : pandas.DataFrame
+        Self-play tables of the two arms (`riskstats.runs.selfplay.play_games`, or two cells of an
+        experiment), with the same games: the same seeds and the same line-up in each game.
+    bot : str
+        The bot whose wins are counted (a game counts once, won if any of its seats won).
+    level : float
+        Confidence level of the intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row: bot, games, control_wins, control_rate, treated_wins, treated_rate, effect
+        (treated_rate - control_rate), ci_low, ci_high (paired by game: the normal interval of the mean
+        per-game difference), p_value (McNemar's exact test), discordant (games won in one arm only),
+        correlation (of the two arms' wins over games), unpaired_ci_low, unpaired_ci_high (Newcombe's
+        interval, as if the arms had played independent games).
+    """
+    from scipy.stats import norm
+    from statsmodels.stats.contingency_tables import mcnemar
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    _check_level(level)
+    for name, arm in (("treated", treated), ("control", control)):
+        if len(arm) == 0:
+            raise RiskstatsError(f"the {name} arm has no games")
+        if bot not in set(",".join(arm["bots"]).split(",")):
+            raise RiskstatsError(f"bot {bot!r} does not play in the {name} arm")
+    a = treated.sort_values("game") if "game" in treated else treated
+    b = control.sort_values("game") if "game" in control else control
+    if len(a) != len(b) or not np.array_equal(a["seed"].to_numpy(), b["seed"].to_numpy()):
+        raise RiskstatsError("the arms did not play the same games (seeds differ); pair arms of one experiment")
+    if not np.array_equal(a["bots"].to_numpy(), b["bots"].to_numpy()):
+        raise RiskstatsError("the arms seat different line-ups; a treatment changes parameters, not seats")
+    yt, yc = _bot_won(a, bot), _bot_won(b, bot)
+    n = len(yt)
+    d = yt - yc
+    effect = float(d.mean())
+    half = norm.ppf((1 + level) / 2) * (d.std(ddof=1) / np.sqrt(n) if n > 1 else np.inf)
+    both, only_t, only_c = int((yt * yc).sum()), int((yt * (1 - yc)).sum()), int(((1 - yt) * yc).sum())
+    neither = n - both - only_t - only_c
+    p = float(mcnemar([[both, only_t], [only_c, neither]], exact=True).pvalue)
+    wt, wc = int(yt.sum()), int(yc.sum())
+    low, high = confint_proportions_2indep(wt, n, wc, n, method="newcomb", compare="diff", alpha=1 - level)
+    corr = float(np.corrcoef(yt, yc)[0, 1]) if yt.std() > 0 and yc.std() > 0 else float("nan")
+    return pd.DataFrame([{"bot": bot, "games": n, "control_wins": wc, "control_rate": wc / n, "treated_wins": wt,
+                          "treated_rate": wt / n, "effect": effect, "ci_low": max(-1.0, effect - half),
+                          "ci_high": min(1.0, effect + half), "p_value": p, "discordant": only_t + only_c,
+                          "correlation": corr, "unpaired_ci_low": float(low), "unpaired_ci_high": float(high)}])
+
+
+def treatment_effects(table, bot: str, column: str | None = None, level: float = 0.95):
+    """Every treatment arm of an experiment against its control, for ``bot``'s win rate.
+
+    The arms are the cells of an experiment table (`riskstats.runs.experiment.read_experiment`) that
+    differ only in ``column`` (default ``params.<bot>``, the bot's swept parameters); among cells equal
+    in every other grid value, the first cell is the control and each other one a treatment. Effects
+    come from `treatment_effect` (paired by seed); ``p_holm`` corrects over all the treatments.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per treatment: the shared grid values, ``control`` and ``treatment`` (the values of
+        ``column``), control_cell, cell, then `treatment_effect`'s columns and p_holm, significant.
+    """
+    column = column or f"params.{bot}"
+    if "cell" not in table.columns or column not in table.columns:
+        raise RiskstatsError(f"need an experiment table with cells that sweep {column}")
+    _check_level(level)
+    first = table.groupby("cell", sort=True).first()
+    keys = [k for k in ("variant", "players", "lineup") if k in first.columns]
+    keys += [k for k in first.columns if k.startswith(("rules.", "params.")) and k != column]
+    rows = []
+    groups = first.groupby(keys, sort=False, dropna=False) if keys else [((), first)]
+    for values, cells in groups:
+        values = values if isinstance(values, tuple) else (values,)
+        control_cell = cells.index[0]
+        control = table[table["cell"] == control_cell]
+        for cell in cells.index[1:]:
+            effect = treatment_effect(table[table["cell"] == cell], control, bot, level).iloc[0].to_dict()
+            rows.append({**dict(zip(keys, values)), "control": str(cells.loc[control_cell, column]),
+                         "treatment": str(cells.loc[cell, column]), "control_cell": control_cell, "cell": cell,
+                         **effect})
+    if not rows:
+        raise RiskstatsError(f"no cells differ only in {column}: nothing to compare")
+    frame = pd.DataFrame(rows)
+    frame["p_holm"] = _holm(frame["p_value"].to_numpy())
+    frame["significant"] = frame["p_holm"] < 1 - level
+    return frame
+
