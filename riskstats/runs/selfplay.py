@@ -26,9 +26,9 @@ from numba import prange
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.board import Board, classic_board
-from riskstats.game.bots import bot_spec, check_lineup
 from riskstats.game.engine import _init
 from riskstats.game.play import _play, _tables
+from riskstats.game.registry import lineup_specs
 from riskstats.game.rules import GameRules
 from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state
 
@@ -74,14 +74,17 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     ----------
     games, players : int
     bots : list of str, or a comma-separated str
-        Bot names (`riskstats.game.bots.BOTS`), assigned to seats in order and repeated cyclically.
+        Bot specs, each a name (`riskstats.game.registry.CATALOG`) with optional parameters
+        (``"continent:threshold=0.6:card_threshold=0.8"``), assigned to seats in order and repeated
+        cyclically. Results name each bot by its spec's label.
     variant : {"classic", "two-player", "mission", "capital"}
         Used when ``rules`` is not given (``GameRules(variant=variant)``); must match it if it is.
     seed : int
     rules : GameRules, optional
     board : Board, optional
     params : dict, optional
-        Bot name -> parameter values overriding its defaults.
+        Bot name (or an entry's label) -> parameter values overriding its defaults: all of them in
+        order, or a dict of some by name; a spec's own ``key=value`` values apply last.
     first : int
         Play games ``first .. first + games - 1`` of the run (rows, seeds and seat rotation as in one
         run of ``first + games`` games): how `riskstats.runs.tournament` plays a run in chunks.
@@ -99,8 +102,7 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
 
     games = check_int("games", games, 1, MAX_GAMES)
     seed = check_int("seed", seed, 0)
-    params = params or {}
-    bots = check_lineup(bots, params)
+    entries = lineup_specs(bots, params)
     if rules is None:
         rules = GameRules(variant=variant)
     elif variant != rules.variant and variant != "classic":
@@ -108,11 +110,11 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     board = board or classic_board()
     players = rules.check_players(check_int("players", players), board)
     first = check_int("first", first, 0)
-    lineup = [bots[s % len(bots)] for s in range(players)]
-    specs = [bot_spec(name, params.get(name)) for name in lineup]
+    specs = [entries[s % len(entries)] for s in range(players)]
+    lineup = [spec.label for spec in specs]
     specs = [specs[(s + first) % players] for s in range(players)]  # game first + g rotates by first + g
-    lineup_bots = np.array([s[0] for s in specs], np.int64)
-    lineup_params = np.array([s[1] for s in specs])
+    lineup_bots = np.array([spec.id for spec in specs], np.int64)
+    lineup_params = np.array([spec.vector() for spec in specs])
     cut, V = _tables(rules)
     seeds = game_seeds(seed, first + games)[first:] if seeds is None else np.asarray(seeds, np.uint64)
     if seeds.shape != (games,):
