@@ -34,6 +34,8 @@ from riskstats.intervals import wilson_interval
 TUNE_STREAM = 0
 CHECK_STREAM = 1
 SAMPLER_STREAM = 2
+STEPS = 100
+"""A real parameter is tuned on a grid of this many steps across its range."""
 
 
 def trial_seeds(seed: int, number: int, games: int) -> np.ndarray:
@@ -169,8 +171,7 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
             the_study.sampler = optuna.samplers.TPESampler(seed=_sampler_seed(seed, len(the_study.trials)))
             trial = the_study.ask()
             try:
-                values = {p.name: (trial.suggest_int(p.name, int(p.low), int(p.high)) if p.integer
-                                   else trial.suggest_float(p.name, p.low, p.high)) for p in space}
+                values = {p.name: _suggest(trial, p) for p in space}
                 result = measure_bot(full_spec(spec.label, values).label, against_labels, players, variant, rules=rules,
                                      seeds=trial_seeds(seed, trial.number, games_per_trial))
             except BaseException:
@@ -182,13 +183,13 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
             done = complete()
             if progress:
                 progress(done, trials, _best_value(the_study))
-        table = _trials_frame(the_study, space)
+        table = _trials_frame(the_study, space, [p.name for p in info.params])
         table.attrs.update(study=name, storage=storage, config=config)
         if check_games:
             best = the_study.best_trial
             seeds = check_seeds(seed, check_games)
             names = [p.name for p in info.params]
-            tuned = full_spec(spec.label, best.params)
+            tuned = parse_bot(best.user_attrs["bot"])
             table.attrs["best"] = {**measure_bot(tuned.label, against_labels, players, variant, rules=rules,
                                                  seeds=seeds), "params": dict(zip(names, tuned.values)),
                                    "trial": best.number}
@@ -197,6 +198,15 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
         return table
     finally:
         optuna.logging.set_verbosity(verbosity)
+
+
+def _suggest(trial, param):
+    """A value for ``param`` on a grid of a hundredth of its range (finer than 400 games can tell apart),
+    rounded so that labels read plainly; whole numbers for integer parameters."""
+    if param.integer:
+        return trial.suggest_int(param.name, int(param.low), int(param.high))
+    step = (param.high - param.low) / STEPS
+    return round(trial.suggest_float(param.name, param.low, param.high, step=step), 9)
 
 
 def _board():
@@ -210,14 +220,17 @@ def _best_value(study):
     return max(values) if values else None
 
 
-def _trials_frame(study, space):
+def _trials_frame(study, space, names):
     import pandas as pd
+
+    from riskstats.game.registry import parse_bot
 
     rows = []
     for t in study.trials:
         attrs = t.user_attrs
+        values = dict(zip(names, parse_bot(attrs["bot"]).values)) if "bot" in attrs else {}
         rows.append({"number": t.number, "state": t.state.name.lower(), "bot": attrs.get("bot", ""),
-                     **{p.name: t.params.get(p.name) for p in space},
+                     **{p.name: values.get(p.name) for p in space},
                      "games": attrs.get("games", 0), "wins": attrs.get("wins", 0), "win_rate": t.value,
                      "ci_low": attrs.get("ci_low"), "ci_high": attrs.get("ci_high")})
     columns = ["number", "state", "bot", *(p.name for p in space), "games", "wins", "win_rate", "ci_low", "ci_high"]
