@@ -121,7 +121,7 @@ BUILT_IN = {
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
 
 TUNED = {
-    "continent-tuned": ("continent", {"threshold": 0.5, "card_threshold": 0.75, "entrance_weight": 2.0}),
+    "continent-tuned": ("continent", {"threshold": 0.13, "card_threshold": 0.42, "entrance_weight": 0.3}),
 }
 """Tuned bots: name -> (base bot, tuned parameter values). Each one's tuning record (command, seeds,
 games, win rate and interval) is in ``data/tuned_bots.json``."""

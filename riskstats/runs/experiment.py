@@ -184,7 +184,7 @@ def read_experiment(out):
         for key, value in cell["label"].items():
             if key in ("variant", "players"):
                 continue
-            table[key if key != "bots" else "lineup"] = value if not isinstance(value, list) else str(value)
+            table[key if key != "bots" else "lineup"] = str(value) if isinstance(value, list | dict) else value
         tables.append(table)
     combined = pd.concat(tables, ignore_index=True)
     combined.attrs = {}
