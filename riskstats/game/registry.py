@@ -67,12 +67,15 @@ _CARD = "otherwise attacks once a turn, for a card, when P(conquer) is at least 
 
 BUILT_IN = {
     "random": BotInfo(0, (
-        "As close to uniform over legal moves as still ends games: each decision is uniform over its options "
-        "(a territory to claim or place on, a count up to the quota, a valid set or passing). It reinforces "
-        "one border territory with its whole reserve, attacks uniformly among the favourable attacks "
-        "(attackers able to roll at least the defenders, most dice) until none is left or it stops by "
-        "chance, moves every army it can forward, and fortifies by chance (a uniform source, destination "
-        "and count)."),
+        "As close to uniform over legal moves as still ends games; each decision is uniform over its "
+        "options: claims and setup placements (a uniform territory, a uniform count up to the quota), capital "
+        "picks, trades (uniform over the valid sets, plus passing when allowed), reinforcement (the whole "
+        "reserve on one territory uniform over its border territories), attacks (uniform over the (from, to) "
+        "pairs where the attackers, armies able to roll, are at least as many as the defenders, with the most "
+        "dice), and fortification (with probability p_fortify: a source uniform over the territories that can "
+        "fortify, a destination uniform over those it can reach, a count uniform over 1..armies-1). It attacks "
+        "until no such favourable attack is left, or, before each attack, stops with probability p_stop; after "
+        "a conquest it moves every army it can forward."),
         (Param("p_stop", 0.0, 0.0, 1.0, "chance of ending the attack phase before each attack"),
          Param("p_fortify", 0.5, 0.0, 1.0, "chance of fortifying at the end of a turn"))),
     "aggressive": BotInfo(1, (
@@ -100,19 +103,20 @@ BUILT_IN = {
          Param("max_conquests", 1.0, 0.0, 50.0, "conquests a turn made at threshold", integer=True),
          Param("sure_threshold", 0.97, 0.0, 1.0, "attacks beyond max_conquests when P(conquer) is at least this"))),
     "mission": BotInfo(4, (
-        "Secret Mission: reads its own mission card (never another seat's) and marks goal territories (the "
-        "missing territories of its continents, the target colour's territories, or any enemy land). "
-        "Reinforces its border territory nearest a goal, attacks along the way while P(conquer) >= "
-        "threshold, else once for a card when P >= card_threshold; for '18 territories with 2 armies' it "
-        "keeps 2 armies behind and tops up thin territories once it holds enough land. Other phases as "
-        "aggressive."),
+        "Secret Mission: reads its own mission card (never another seat's) and marks goal territories: the "
+        "missing territories of its two continents (and of the cheapest third one when 'any third continent' "
+        "is asked), the target colour's territories for 'destroy', any enemy land for 'territories'. "
+        "Reinforces its border territory nearest a goal, attacks along the way while P(conquer) >= threshold, "
+        "else once for a card when P >= card_threshold; for '18 territories with 2 armies' it keeps 2 armies "
+        "behind and, once it holds enough land, tops up thin territories. Other phases as aggressive."),
         (Param("threshold", 0.5, 0.0, 1.0, "attacks toward its goal while P(conquer) is at least this"),
          Param("card_threshold", 0.75, 0.0, 1.0, _CARD))),
     "capital": BotInfo(5, (
-        "Capital Risk: picks the safest own territory as capital; its goals are the enemy capitals it does "
-        "not hold and its own if lost. When enemy armies next to its capital x guard reach the capital's "
-        "armies it reinforces and fortifies the capital, and never attacks out of it below that many "
-        "armies; otherwise plays like mission toward its goals."),
+        "Capital Risk: picks the safest own territory (interior first, most armies minus enemy armies next to "
+        "it) as capital; its goals are the enemy capitals it does not hold and its own if lost. When enemy "
+        "armies next to its capital x guard reach the capital's armies it reinforces and fortifies the "
+        "capital, and it never attacks out of the capital below that many armies. Otherwise plays like "
+        "mission toward its goals."),
         (Param("threshold", 0.5, 0.0, 1.0, "attacks toward a capital while P(conquer) is at least this"),
          Param("card_threshold", 0.75, 0.0, 1.0, _CARD),
          Param("guard", 1.0, 0.0, 5.0, "weight of the enemy armies next to its capital when guarding it"))),
@@ -127,16 +131,16 @@ TUNED = {
 games, win rate and interval) is in ``data/tuned_bots.json``."""
 
 
-def _tuned(name: str, base: str, values: dict) -> BotInfo:
+def _tuned(base: str, values: dict) -> BotInfo:
     info = BUILT_IN[base]
     params = tuple(p._replace(default=float(values.get(p.name, p.default))) for p in info.params)
     tuned = ", ".join(f"{k}={v}" for k, v in values.items())
-    text = (f"{base} with its parameters tuned by Optuna for win rate ({tuned}); the tuning record is in "
-            f"data/tuned_bots.json. {info.description}")
+    text = (f"{base} with its parameters tuned for win rate by riskstats tune ({tuned}); the setting it was "
+            f"tuned in and the tuning record are in data/tuned_bots.json. {info.description}")
     return BotInfo(info.id, text, params, base)
 
 
-CATALOG = BUILT_IN | {name: _tuned(name, base, values) for name, (base, values) in TUNED.items()}
+CATALOG = BUILT_IN | {name: _tuned(base, values) for name, (base, values) in TUNED.items()}
 """Every bot a spec may name: the built-in ones, then the tuned ones."""
 
 BOTS = {name: (info.id, info.defaults) for name, info in CATALOG.items()}
