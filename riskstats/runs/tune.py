@@ -24,7 +24,6 @@ until it holds ``trials`` complete trials.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 
@@ -76,17 +75,6 @@ def measure_bot(bot: str, against, players: int, variant: str = "classic", *, se
             "ci_low": float(low), "ci_high": float(high)}
 
 
-def _storage(url):
-    """An Optuna storage for ``url`` (None: in memory); a SQLite file's folder is made if missing."""
-    if url is None:
-        return None
-    if not isinstance(url, str) or "://" not in url:
-        raise RiskstatsError(f"storage must be a database URL like sqlite:///runs/tune.db, got {url!r}")
-    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-        Path(url[len("sqlite:///"):]).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    return url
-
-
 def tune(bot: str, against, players: int, variant: str = "classic", *, trials: int = 40,
          games_per_trial: int = 400, seed: int = 0, storage: str | None = None, study: str | None = None,
          check_games: int = 4000, progress=None):
@@ -128,6 +116,7 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
         raise RiskstatsError("tuning needs Optuna: pip install 'riskstats[tune]'") from None
     from riskstats.game.registry import bot_info, full_spec, parse_bot
     from riskstats.game.rules import GameRules
+    from riskstats.runs.results import database_url
 
     spec = parse_bot(bot)
     info = bot_info(spec.name)
@@ -145,13 +134,13 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
     config = {"bot": spec.label, "against": ",".join(against_labels), "players": players, "variant": variant,
               "games_per_trial": games_per_trial, "seed": seed,
               "space": {p.name: [p.low, p.high, p.integer] for p in space}}
+    url = None if storage is None else database_url(storage)
     name = study or (f"{spec.label} vs {config['against']}, {players} players, {variant}, "
                      f"{games_per_trial} games a trial, seed {seed}")
     verbosity = optuna.logging.get_verbosity()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
-        the_study = optuna.create_study(storage=_storage(storage), study_name=name, direction="maximize",
-                                        load_if_exists=True)
+        the_study = optuna.create_study(storage=url, study_name=name, direction="maximize", load_if_exists=True)
         held = the_study.user_attrs.get("riskstats")
         if held is None and the_study.trials:
             raise RiskstatsError(f"study {name!r} was not made by riskstats tune; choose another study name")
