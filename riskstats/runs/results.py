@@ -6,7 +6,9 @@ holding games ``first .. stop - 1``; every part carries the same configuration a
 metadata (key ``riskstats``). Each part is written to a temporary file and renamed into place, so a
 killed run leaves only whole parts, and resuming plays exactly the games no part holds. A run written
 to one ``.parquet`` (or ``.csv``) file keeps its parts in ``<file>.parts/`` and combines them into the
-file once every game is played.
+file once every game is played. A CSV has no room for metadata, so a finished ``.csv`` run keeps its
+configuration beside it in ``<file>.json`` (the manifest, e.g. ``games.csv.json``): a rerun finds the
+run complete, and `read_results` returns the record as for Parquet.
 
 >>> import tempfile, pathlib
 >>> from riskstats.runs.tournament import RunConfig, run_selfplay
@@ -35,6 +37,8 @@ META_KEY = b"riskstats"
 PART = re.compile(r"^part-(\d{12})-(\d{12})\.parquet$")
 REQUIRED = ("players", "bots", "winner", "winner_bot", "turns", "truncated")
 """Columns a results table needs for `riskstats.stats.report`."""
+RUN_FILES = (MANIFEST, "experiment.json")
+"""Files that mark a directory as a run's or an experiment's results (reports are never written there)."""
 ROW_GROUP = 10_000
 """Games per Parquet row group of a combined results file."""
 
@@ -104,6 +108,7 @@ class RunStore:
             return table
         parts = _part_files(self.folder)
         if self.target.suffix == ".csv":
+            _atomic_write(_sidecar(self.target), lambda p: p.write_text(json.dumps(self.record, indent=2)))
             _atomic_write(self.target, lambda p: _combine_csv(parts, p))
         else:
             _atomic_write(self.target, lambda p: _combine_parquet(parts, p))
@@ -151,7 +156,7 @@ def open_run(out, record: dict) -> RunStore:
     target = out if out.suffix in (".parquet", ".csv") else None
     folder = out.with_name(out.name + ".parts") if target is not None else out
     if target is not None and target.exists() and not folder.exists():
-        stored = _stored_record(target) if target.suffix == ".parquet" else None
+        stored = _file_record(target)
         if stored is not None and not _differences(_comparable(stored), _comparable(record)):
             return RunStore(folder, record, target)
         raise RiskstatsError(f"{target} already exists and is not this run's results; "
@@ -169,9 +174,25 @@ def open_run(out, record: dict) -> RunStore:
         for stale in folder.glob(".*.tmp-*"):
             stale.unlink()
     else:
-        folder.mkdir(parents=True, exist_ok=True)
-        _atomic_write(manifest, lambda p: p.write_text(json.dumps(record, indent=2)))
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            _atomic_write(manifest, lambda p: p.write_text(json.dumps(record, indent=2)))
+        except OSError as error:
+            raise RiskstatsError(f"cannot write the run to {out}: {error.strerror}") from None
     return RunStore(folder, record, target)
+
+
+def _sidecar(path: Path) -> Path:
+    """The manifest kept beside a finished ``.csv`` run (``games.csv`` -> ``games.csv.json``)."""
+    return path.with_name(path.name + ".json")
+
+
+def _file_record(path: Path) -> dict | None:
+    """The run record of a single results file: Parquet metadata, or a CSV's manifest (None if absent)."""
+    if path.suffix == ".csv":
+        sidecar = _sidecar(path)
+        return _read_manifest(sidecar) if sidecar.exists() else None
+    return _stored_record(path)
 
 
 def _comparable(record: dict) -> dict:
@@ -216,8 +237,8 @@ def _stored_record(path: Path) -> dict | None:
 def read_results(path):
     """The games of a run directory, a results ``.parquet`` file or a ``.csv`` with the self-play columns.
 
-    Returns the table in game order with ``attrs["run"]`` holding the stored configuration (None for
-    a CSV). A foreign or unreadable file is a `RiskstatsError`.
+    Returns the table in game order with ``attrs["run"]`` holding the stored configuration (for a CSV,
+    its ``<file>.json`` manifest, None if it has none). A foreign or unreadable file is a `RiskstatsError`.
     """
     import pandas as pd
     import pyarrow.parquet as pq
@@ -244,6 +265,7 @@ def read_results(path):
             table = pd.read_csv(path)
         except Exception as error:
             raise RiskstatsError(f"cannot read {path} as CSV: {error}") from None
+        record = _file_record(path)
     else:
         record = _stored_record(path)
         if record is None:
@@ -281,19 +303,32 @@ def database_url(url: str) -> str:
 
 def write_files(folder, tables: dict, figures: dict) -> list[Path]:
     """Write DataFrames as ``<name>.csv`` and matplotlib figures as ``<name>.png`` into ``folder`` (each
-    figure is closed once saved); return the paths, tables first."""
+    figure is closed once saved); return the paths, tables first.
+
+    ``folder`` may be new or an existing directory, but not a file nor a directory holding a run's or an
+    experiment's results; a path that cannot be written is a `RiskstatsError`.
+    """
     import matplotlib.pyplot as plt
 
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, frame in tables.items():
-        path = folder / f"{name}.csv"
-        frame.to_csv(path, index=False)
-        written.append(path)
-    for name, figure in figures.items():
-        path = folder / f"{name}.png"
-        figure.savefig(path, dpi=100, bbox_inches="tight")
-        plt.close(figure)
-        written.append(path)
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise RiskstatsError(f"--out {folder} exists and is not a directory")
+        if folder.is_dir() and any(name in RUN_FILES or PART.match(name) for name in os.listdir(folder)):
+            raise RiskstatsError(f"--out {folder} holds a run's results; choose another directory for the report")
+        folder.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name, frame in tables.items():
+            path = folder / f"{name}.csv"
+            frame.to_csv(path, index=False)
+            written.append(path)
+        for name, figure in figures.items():
+            path = folder / f"{name}.png"
+            figure.savefig(path, dpi=100, bbox_inches="tight")
+            written.append(path)
+    except OSError as error:
+        raise RiskstatsError(f"cannot write to {folder}: {error.strerror or error}") from None
+    finally:
+        for figure in figures.values():
+            plt.close(figure)
     return written

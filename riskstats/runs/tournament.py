@@ -66,15 +66,30 @@ class RunConfig:
     chunk_size: int = DEFAULT_CHUNK
 
     def __post_init__(self):
-        from riskstats.game.registry import check_lineup, parse_bot
-        from riskstats.runs.selfplay import MAX_GAMES
+        from riskstats.game.registry import parse_bot
+        from riskstats.runs.selfplay import MAX_GAMES, check_games
 
-        check_int("games", self.games, 1, MAX_GAMES)
-        check_int("seed", self.seed, 0)
         check_int("chunk_size", self.chunk_size, 1, MAX_GAMES)
-        object.__setattr__(self, "bots", check_lineup(self.bots, self.params))
+        batch = check_games(self.games, self.players, self.bots, self.variant, self.seed, self.game_rules(),
+                            self.load_board(), self.params)  # the one check, shared with play_games
+        object.__setattr__(self, "bots", batch.bots)
         object.__setattr__(self, "params", {k: list(parse_bot(k, v).values) for k, v in self.params.items()})
-        self.game_rules().check_players(check_int("players", self.players), self.load_board())
+        object.__setattr__(self, "_batch", batch._replace(params=self.params))
+
+    def batch(self):
+        """The checked games of this run (`riskstats.runs.selfplay.Batch`), which `play_chunk` trusts."""
+        batch = self.__dict__.get("_batch")
+        if batch is None:  # unpickled on a worker: rebuilt from the fields, checked when the run was made
+            from riskstats.runs.selfplay import Batch
+
+            batch = Batch(self.games, self.players, self.bots, self.game_rules(), self.load_board(), self.params,
+                          self.seed)
+            object.__setattr__(self, "_batch", batch)
+        return batch
+
+    def __getstate__(self):
+        """Pickle the fields only (a task's configuration stays a few hundred bytes, without the board)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_batch"}
 
     def game_rules(self):
         """The `GameRules` of this run; unknown option names are an error."""
@@ -164,11 +179,9 @@ def chunk_ranges(config: RunConfig, done=()) -> list[tuple[int, int]]:
 
 def play_chunk(config: RunConfig, start: int, seeds):
     """The table of games ``start .. start + len(seeds) - 1`` of a run (what a worker computes)."""
-    from riskstats.runs.selfplay import play_games
+    from riskstats.runs.selfplay import play_batch
 
-    return play_games(len(seeds), config.players, list(config.bots), variant=config.variant, seed=config.seed,
-                      rules=config.game_rules(), board=config.load_board(), params=config.params or None,
-                      first=start, seeds=seeds)
+    return play_batch(config.batch(), start, seeds)
 
 
 def _local_chunks(config, ranges, seeds, workers):
@@ -203,7 +216,8 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     client : distributed.Client, optional
         A Dask client to play the chunks on (instead of ``scheduler``/``dask_local``).
     progress : callable, optional
-        Called as ``progress(games_done, games_total)`` at the start and after each chunk.
+        Called as ``progress(games_done, games_total)`` at the start (the games already in ``out``; also
+        when the run is complete and nothing is played) and after each chunk.
     load : bool
         Return the whole table (default). With ``out``, False returns None instead: each chunk is
         written and dropped, the single file is combined part by part, and memory stays flat however
@@ -229,6 +243,8 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     record = config.record()
     store = results.open_run(out, record) if out is not None else None
     if store is not None and store.complete:
+        if progress:
+            progress(config.games, config.games)
         return store.read() if load else None
     done = store.done_ranges() if store is not None else []
     ranges = chunk_ranges(config, done)
