@@ -25,7 +25,7 @@ from riskstats.odds.dice import DiceRules
 
 CONVENTION = "attackers = armies able to roll (one more stays on the attacking territory)"
 BOT_NAMES = ("random", "aggressive", "continent", "defensive", "mission", "capital", "continent-tuned")
-"""The built-in bots (`riskstats.game.bots.BOTS`' names, kept here so that ``--help`` needs no numba;
+"""The bots (`riskstats.game.registry.BOTS`' names, kept here so that ``--help`` needs no numba;
 a test holds the two equal)."""
 MAX_STATES = 250_000_000
 """Largest battle-state count (attackers x defenders, summed over a chain) ``odds`` and ``chain`` take:
