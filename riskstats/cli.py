@@ -24,8 +24,8 @@ from riskstats.errors import RiskstatsError
 from riskstats.odds.dice import DiceRules
 
 CONVENTION = "attackers = armies able to roll (one more stays on the attacking territory)"
-BOT_NAMES = ("random", "aggressive", "continent", "defensive", "mission", "capital")
-"""The built-in bots (`riskstats.game.bots.BOTS`' names, kept here so that ``--help`` needs no numba;
+BOT_NAMES = ("random", "aggressive", "continent", "defensive", "mission", "capital", "continent-tuned")
+"""The bots (`riskstats.game.registry.BOTS`' names, kept here so that ``--help`` needs no numba;
 a test holds the two equal)."""
 MAX_STATES = 250_000_000
 """Largest battle-state count (attackers x defenders, summed over a chain) ``odds`` and ``chain`` take:
@@ -651,8 +651,10 @@ def _interval(r) -> str:
 def selfplay(
     games: Annotated[int, typer.Option("--games", parser=whole_number, help="Number of games.")],
     players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game (2: two-player).")],
-    bots: Annotated[str, typer.Option("--bots", help=f"Bot names, comma-separated; seats in order, cyclic. "
-                                                      f"Built in: {', '.join(BOT_NAMES)}.")],
+    bots: Annotated[str, typer.Option("--bots", help=f"Bots, comma-separated, each a name with optional "
+                                                      f"parameters (continent:threshold=0.6,aggressive); seats in "
+                                                      f"order, cyclic. Built in: {', '.join(BOT_NAMES)}; see "
+                                                      f"riskstats bots.")],
     variant: Annotated[str, typer.Option("--variant", help="classic, two-player, mission or capital.")] = "classic",
     seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the whole run.")] = 0,
     out: Annotated[str | None, typer.Option(
@@ -820,6 +822,103 @@ def report(
                f"{100 * t['ci_low']:.2f}-{100 * t['ci_high']:.2f}%)")
     if out is not None:
         typer.echo(f"wrote {len(written)} files to {out}")
+
+
+@app.command("bots")
+def bots_(as_json: JsonFlag = False):
+    """Every bot: what it does, its parameters with their defaults and ranges (set them as name:key=value)."""
+    from riskstats.game.registry import catalog_rows
+
+    rows = catalog_rows()
+    if as_json:
+        _print_json({"bots": rows})
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    for row in rows:
+        table = Table(title=row["name"], caption=row["description"], caption_justify="left", title_justify="left")
+        for column in ("parameter", "default", "range", "meaning"):
+            table.add_column(column)
+        for p in row["params"]:
+            span = f"{p['low']:g}-{p['high']:g}" + (", whole" if p["integer"] else "")
+            table.add_row(p["name"], f"{p['default']:g}", span, p["meaning"])
+        console.print(table)
+
+
+@app.command()
+def tune(
+    bot: Annotated[str, typer.Argument(metavar="BOT", help="The bot to tune; parameters given (name:key=value) "
+                                                           "stay fixed.")],
+    against: Annotated[str, typer.Option("--against", help="Line-up in the other seats, comma-separated, cyclic.")],
+    players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game.")],
+    trials: Annotated[int, typer.Option("--trials", parser=whole_number, help="Complete trials the study "
+                                                                              "should hold.")],
+    games_per_trial: Annotated[int, typer.Option("--games-per-trial", parser=whole_number,
+                                                 help="Games played by each trial.")],
+    storage: Annotated[str, typer.Option("--storage", help="Optuna storage URL, e.g. sqlite:///runs/tune.db; "
+                                                           "rerun the same command to resume.")],
+    variant: Annotated[str, typer.Option("--variant", help="classic, two-player, mission or capital.")] = "classic",
+    seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the study.")] = 0,
+    study: Annotated[str | None, typer.Option("--study", help="Study name (default: made from the "
+                                                              "arguments).")] = None,
+    check_games: Annotated[int, typer.Option("--check-games", parser=whole_number,
+                                             help="Fresh games measuring the best parameters and the "
+                                                  "defaults again.")] = 4000,
+    as_json: JsonFlag = False,
+):
+    """Tune a bot's parameters for win rate against a line-up (Optuna; resumable study)."""
+    from riskstats.runs.tune import tune as run_tune
+
+    try:
+        with _trial_progress(not as_json and sys.stdout.isatty()) as progress:
+            table = run_tune(bot, against, players, variant, trials=trials, games_per_trial=games_per_trial,
+                             seed=seed, storage=storage, study=study, check_games=check_games, progress=progress)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: finished trials are kept in {storage}; run the same command again to resume",
+                   err=True)
+        raise typer.Exit(130) from None
+    best, default = table.attrs.get("best"), table.attrs.get("default")
+    if as_json:
+        _print_json({"study": table.attrs["study"], "storage": storage, **table.attrs["config"],
+                     "trials": json.loads(table.to_json(orient="records")), "best": best, "default": default})
+        return
+    done = table[table.state == "complete"]
+    rows = done.sort_values(["win_rate", "number"], ascending=[False, True]).head(5)
+    params = [c for c in table.columns if c not in ("number", "state", "bot", "games", "wins", "win_rate",
+                                                       "ci_low", "ci_high")]
+    _print_table(f"Study {table.attrs['study']!r}: {len(done)} complete trials (top 5, tuning games)",
+                 ["trial", *params, "games", "win rate", "95% CI"],
+                 [(r["number"], *(f"{r[p]:.4g}" for p in params), r["games"], _rate(r["win_rate"]), _interval(r))
+                  for r in rows.to_dict("records")])
+    if best is None:
+        return
+    separated = best["ci_low"] > default["ci_high"] or best["ci_high"] < default["ci_low"]
+    _print_table(f"Measured again on {best['games']} fresh games (seeds never used in tuning)",
+                 ["bot", "wins", "win rate", "95% CI"],
+                 [(f"best (trial {best['trial']}): {best['bot']}", best["wins"], _rate(best["win_rate"]),
+                   _interval(best)),
+                  (f"defaults: {default['bot']}", default["wins"], _rate(default["win_rate"]), _interval(default))],
+                 caption="the intervals separate" if separated else "the intervals overlap: no ranking")
+
+
+@contextlib.contextmanager
+def _trial_progress(enabled: bool):
+    """A rich progress bar over trials, showing the best win rate so far."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("tuning"), BarColumn(), MofNCompleteColumn(), TextColumn("best {task.fields[best]}"),
+                  TextColumn("ETA"), TimeRemainingColumn()) as bar:
+        task = bar.add_task("tuning", total=None, best="-")
+
+        def update(done, total, best):
+            bar.update(task, completed=done, total=total, best="-" if best is None else _rate(best))
+
+        yield update
 
 
 @app.command()

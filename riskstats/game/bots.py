@@ -4,73 +4,31 @@ Each bot looks at the state and returns one legal move ``(kind, a, b, c, d)`` fo
 (see `riskstats.game.state`). `BOTS` maps a bot's name to its id and default parameters; `_bot_move`
 dispatches on the id inside compiled code. A bot's randomness comes from the game's own stream.
 
-``random``
-    As close to uniform over legal moves as still ends games; each decision is uniform over its options:
-    claims and setup placements (a uniform territory, a uniform count up to the quota), capital picks,
-    trades (uniform over the valid sets, plus passing when allowed), reinforcement (the whole reserve on
-    one territory uniform over its border territories), attacks (uniform over the (from, to) pairs where
-    the attackers, armies able to roll, are at least as many as the defenders, with the most dice), and
-    fortification (with probability ``p_fortify``, default 0.5: a source uniform over the territories
-    that can fortify, a destination uniform over those it can reach, a count uniform over 1..armies-1).
-    The stopping rule: it attacks until no such favourable attack is left, or, before each attack, stops
-    with probability ``p_stop`` (default 0); after a conquest it moves every army it can forward.
-    Params: ``(p_stop, p_fortify)``.
-``aggressive``
-    Trades whenever it can, piles its armies on the border territory with the weakest enemy neighbour,
-    and keeps attacking while the best attack's exact probability of conquering (from the
-    `riskstats.odds.battle.win_values` table) is at least ``threshold`` (default 0.5); after a conquest it
-    moves everything forward unless the old territory still faces enemies (then half). Fortifies the
-    largest interior stack toward the most threatened border. Params: ``(threshold,)``.
-``continent``
-    Picks the cheapest continent to take and hold: bonus / (1 + enemy armies in it + ``entrance_weight``
-    x its entrances). Reinforces the strongest own territory touching enemy land in that continent,
-    attacks into it when P(conquer) >= ``threshold`` (0.5), otherwise takes one territory per turn for a
-    card when P >= ``card_threshold`` (0.75). Once its continents are held it reinforces and fortifies
-    their most threatened borders. ``first`` (-1: none) forces the target: while it does not hold
-    continent number ``first`` (`riskstats.game.board.Board.continents` order; Classic: 5 = Australia,
-    1 = South America) it targets that one, then chooses as above; a number the board lacks is ignored.
-    Params: ``(threshold, card_threshold, entrance_weight, first)``.
-``defensive``
-    Trades cards only when forced; puts every army on its most threatened border (enemy armies next to
-    it minus its own); attacks only when P(conquer) >= ``threshold`` (0.8) and at most ``max_conquests``
-    (1, enough for a card) times a turn, moving in the minimum. Fortifies interior armies to the most
-    threatened border. Params: ``(threshold, max_conquests)``.
+What each bot does, its parameters (names, defaults, ranges) and the tuned bots are declared in
+`riskstats.game.registry` (``riskstats bots`` prints them); a kernel reads its parameters by position,
+in the order declared there. Bots that don't know about capitals (``aggressive``, ``continent``,
+``defensive``, ``mission``) pick the safest own territory as capital and otherwise play as in Classic.
+No bot can read another seat's mission or an unrevealed capital pick: `_bot_move` hands every compiled
+bot `_seat_view`, where those are masked.
 
-``mission``
-    Secret Mission: reads its own mission card (never another seat's) and marks goal territories:
-    the missing territories of its two continents (and of the cheapest third one when "any third
-    continent" is asked), the target colour's territories for "destroy", any enemy land for
-    "territories". Reinforces the own border territory nearest a goal, attacks along the way while
-    P(conquer) >= ``threshold`` (0.5), else once for a card when P >= ``card_threshold`` (0.75); for
-    "18 territories with 2 armies" it keeps 2 armies behind and, once it holds enough land, tops up thin
-    territories. Other phases as ``aggressive``. Params: ``(threshold, card_threshold)``.
-``capital``
-    Capital Risk: picks the safest own territory (interior first, most armies minus enemy armies next to
-    it) as capital; goal territories are the enemy capitals it does not hold and its own if lost. When
-    enemy armies next to its capital x ``guard`` (1.0) reach the capital's armies it reinforces and
-    fortifies the capital, and it never attacks out of the capital below that many armies. Otherwise
-    plays like ``mission`` toward its goals. Params: ``(threshold, card_threshold, guard)``.
 Defence: when an attack is declared, phase DEFEND asks the defending seat's bot how many dice to roll
 (`_defend_bot`, the defence policy's one entry point, which `_bot_move` calls before anything else). Every
 built-in bot rolls the most it may, RULES.md's default policy, without drawing from the random stream;
 a bot with its own defence (a search bot, an exact decision layer) adds its branch there.
 
-Bots that don't know about capitals (``aggressive``, ``continent``, ``defensive``, ``mission``) pick the safest own
-territory as capital and otherwise play as in Classic. No bot can read another seat's mission or an
-unrevealed capital pick: `_bot_move` hands every compiled bot `_seat_view`, where those are masked.
-
 Adding a fast bot: write ``@jit def _mybot(st, B, R, V, params)`` returning a legal move (use the
-helpers here and `riskstats.game.engine._check` in tests), give it the next id in `BOTS` with its default
-parameters, add one branch to `_bot_move`, and add its name to the conformance test's list (it runs
-over `BOTS`). A bot written in Python plugs into `riskstats.game.play.Game.play` instead (slow path).
+helpers here and `riskstats.game.engine._check` in tests), declare it with the next id, a description
+and its parameters in `riskstats.game.registry.BUILT_IN`, add one branch to `_bot_move`, and add its
+name to the conformance test's list (it runs over `BOTS`). A bot written in Python plugs into
+`riskstats.game.play.Game.play` instead (slow path).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from riskstats._numba import inline_jit, jit
-from riskstats.errors import RiskstatsError
 from riskstats.game.engine import _find_set, _fortify_ok, _hand, _randint, _reachable, _set_kind, _uniform
+from riskstats.game.registry import BOTS, N_PARAMS, bot_spec, check_lineup  # noqa: F401 (the names' old home)
 from riskstats.game.rules import (
     R_ADICE,
     R_DDICE,
@@ -140,47 +98,6 @@ from riskstats.game.state import (
     State,
     _scratch_block,
 )
-
-N_PARAMS = 4
-BOTS = {
-    "random": (0, (0.0, 0.5)),
-    "aggressive": (1, (0.5,)),
-    "continent": (2, (0.5, 0.75, 2.0, -1.0)),
-    "defensive": (3, (0.8, 1.0, 0.97)),
-    "mission": (4, (0.5, 0.75)),
-    "capital": (5, (0.5, 0.75, 1.0)),
-}
-"""Bot name -> (id, default parameters)."""
-
-
-def bot_spec(name: str, params=None) -> tuple[int, np.ndarray]:
-    """(id, float64 parameter vector of length N_PARAMS) for a bot name, with optional overrides."""
-    if name not in BOTS:
-        raise RiskstatsError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
-    bot_id, defaults = BOTS[name]
-    values = list(defaults) if params is None else [float(x) for x in params]
-    if len(values) != len(defaults):
-        raise RiskstatsError(f"bot {name!r} takes {len(defaults)} parameters, got {len(values)}")
-    out = np.zeros(N_PARAMS)
-    out[:len(values)] = values
-    return bot_id, out
-
-
-def check_lineup(bots, params=None) -> tuple[str, ...]:
-    """The bot names of a line-up (a list, or a comma-separated string), checked with their parameter
-    overrides (``params``: bot name -> values): at least one bot, every one known, overrides only for
-    bots that play, each with its bot's number of values."""
-    names = bots.split(",") if isinstance(bots, str) else bots
-    names = tuple(b.strip() for b in names if b.strip())
-    if not names:
-        raise RiskstatsError("give at least one bot")
-    params = params or {}
-    unknown = set(params) - set(names)
-    if unknown:
-        raise RiskstatsError(f"params given for bots not playing: {', '.join(sorted(unknown))}")
-    for name in names:
-        bot_spec(name, params.get(name))
-    return names
 
 
 # ---------------------------------------------------------------- shared helpers

@@ -34,8 +34,9 @@ import numpy as np
 from riskstats._numba import borrow, jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.board import Board, classic_board
-from riskstats.game.bots import _bot_move, bot_spec
+from riskstats.game.bots import _bot_move
 from riskstats.game.engine import ERRORS, _apply, _check, _finish, _init, _legal_masks
+from riskstats.game.registry import N_PARAMS, bot_spec
 from riskstats.game.rules import GameRules
 from riskstats.game.state import (
     ATTACK_MOVE,
@@ -219,7 +220,7 @@ def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # prag
 
 def _bot_arrays(bots, players: int):
     ids = np.zeros(players, np.int64)
-    params = np.zeros((players, 4))
+    params = np.zeros((players, N_PARAMS))
     for p in range(players):
         spec = bots[p % len(bots)]
         name, values = (spec, None) if isinstance(spec, str) else spec
@@ -424,14 +425,19 @@ class Game:
         _apply(self.state, self.board.arrays, self._R, self._cut, *move)
 
     def bot_move(self, bot: str, params=None) -> Move:
-        """The move a built-in bot would play now (it may draw from the game's random stream)."""
+        """The move a built-in bot would play now (it may draw from the game's random stream).
+
+        ``bot`` is a bot spec, a name with optional parameters (``"continent:threshold=0.6"``, see
+        `riskstats.game.registry.parse_bot`); ``params`` overrides its defaults first (all its values in
+        order, or a dict of some by name)."""
         bot_id, values = bot_spec(bot, params)
         self.state.scratch[SC_STAMP] = -1  # no cache from an earlier call: the state may have been changed
         return Move(*(int(x) for x in _bot_move(self.state, self.board.arrays, self._R, self._V, bot_id, values)))
 
     def play(self, bots, max_moves: int | None = None) -> Game:
         """Play on until the game ends (or ``max_moves`` more moves). ``bots``: one per seat, each a
-        built-in bot name, a (name, params) pair, or a Python callable ``bot(game) -> Move``."""
+        built-in bot spec (``"continent:threshold=0.6"``), a (spec, params) pair as for `bot_move`, or a
+        Python callable ``bot(game) -> Move``."""
         bots = list(bots)
         if not bots:
             raise RiskstatsError("play needs at least one bot")

@@ -2,6 +2,6 @@
 
 Owns playing games in bulk (`selfplay`), a run's configuration and chunked, resumable execution
 (`tournament`), the one module that reads and writes run files (`results`), the Dask side
-(`distributed`) and experiment grids (`experiment`).
+(`distributed`), experiment grids (`experiment`) and tuning bots' parameters (`tune`).
 May import: `riskstats.game`, `riskstats.odds` and the foundations; never `riskstats.stats`.
 """

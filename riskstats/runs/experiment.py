@@ -17,20 +17,23 @@ The format (``scripts/experiment_example.toml`` is a complete example)::
 
     [grid]                      # every combination of these lists is one cell
     players = [3, 4]
-    bots = ["aggressive,continent,defensive"]   # line-ups, seats in order and cyclic
+    bots = ["aggressive,continent,defensive"]   # line-ups, seats in order and cyclic; a bot may carry
+                                                # parameters: "continent:threshold=0.6,aggressive"
     variant = ["classic"]
 
     [grid.rules]                # GameRules options to sweep (lists of values)
     escalation = ["progressive", "fixed"]
 
-    [grid.params]               # bot parameter vectors to sweep
+    [grid.params]               # bot parameters to sweep: whole vectors, or tables of some by name
     aggressive = [[0.5], [0.7]]
+    continent = [{threshold = 0.5}, {threshold = 0.7}]
 
     [rules]                     # GameRules options fixed for every cell
     max_turns = 2000
 
     [params]                    # bot parameters fixed for every cell
     defensive = [0.9, 1.0, 0.97]
+    mission = {card_threshold = 0.8}
 
 Parameters given for a bot that is not in a cell's line-up are left out of that cell.
 
@@ -77,7 +80,7 @@ def _as_list(name, value):
 
 def experiment_cells(spec: dict) -> list[dict]:
     """The cells of an experiment: each ``{"label": {...}, "config": RunConfig}``, all validated."""
-    from riskstats.game.bots import BOTS
+    from riskstats.game.registry import BOTS, parse_bot
     from riskstats.runs.tournament import DEFAULT_CHUNK, RunConfig
 
     unknown = set(spec) - TOP_KEYS
@@ -107,8 +110,12 @@ def experiment_cells(spec: dict) -> list[dict]:
         label = dict(zip((k for k, _ in axes), values))
         rules = dict(spec.get("rules", {})) | {k[6:]: v for k, v in label.items() if k.startswith("rules.")}
         params = dict(spec.get("params", {})) | {k[7:]: v for k, v in label.items() if k.startswith("params.")}
-        lineup = [b.strip() for b in label["bots"].split(",")]
-        params = {k: v for k, v in params.items() if k in lineup}
+        lineup = [b.strip() for b in label["bots"].split(",") if b.strip()]
+        try:
+            playing = {parse_bot(b).name for b in lineup}
+        except RiskstatsError as error:
+            raise RiskstatsError(f"line-up {label['bots']!r}: {error}") from None
+        params = {k: v for k, v in params.items() if k in playing}
         try:
             config = RunConfig(games=spec["games"], players=label["players"], bots=tuple(lineup),
                                variant=label["variant"], seed=spec.get("seed", 0), rules=rules, params=params,
@@ -187,7 +194,7 @@ def read_experiment(out):
         for key, value in cell["label"].items():
             if key in ("variant", "players"):
                 continue
-            table[key if key != "bots" else "lineup"] = value if not isinstance(value, list) else str(value)
+            table[key if key != "bots" else "lineup"] = str(value) if isinstance(value, list | dict) else value
         tables.append(table)
     combined = pd.concat(tables, ignore_index=True)
     combined.attrs = {}

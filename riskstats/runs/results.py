@@ -287,6 +287,20 @@ def write_json(payload: dict, path) -> None:
     _atomic_write(path, lambda p: p.write_text(json.dumps(payload, indent=2)))
 
 
+def database_url(url: str) -> str:
+    """A database URL (a tuning study's storage) ready to open: for a SQLite file, its folder is made if
+    missing (SQLite makes only the file itself).
+
+    >>> database_url("postgresql://host/db")
+    'postgresql://host/db'
+    """
+    if not isinstance(url, str) or "://" not in url:
+        raise RiskstatsError(f"storage must be a database URL like sqlite:///runs/tune.db, got {url!r}")
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        Path(url[len("sqlite:///"):]).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    return url
+
+
 def write_files(folder, tables: dict, figures: dict) -> list[Path]:
     """Write DataFrames as ``<name>.csv`` and matplotlib figures as ``<name>.png`` into ``folder`` (each
     figure is closed once saved); return the paths, tables first.

@@ -37,9 +37,9 @@ from numba import prange
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.board import Board, classic_board
-from riskstats.game.bots import bot_spec, check_lineup
 from riskstats.game.engine import _init
 from riskstats.game.play import NO_HORIZON, Game, _play, _tables, default_rules
+from riskstats.game.registry import check_lineup, lineup_specs
 from riskstats.game.rules import GameRules
 from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state
 
@@ -140,7 +140,9 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     ----------
     games, players : int
     bots : list of str, or a comma-separated str
-        Bot names (`riskstats.game.bots.BOTS`), assigned to seats in order and repeated cyclically.
+        Bot specs, each a name (`riskstats.game.registry.CATALOG`) with optional parameters
+        (``"continent:threshold=0.6:card_threshold=0.8"``), assigned to seats in order and repeated
+        cyclically. Results name each bot by its spec's label.
     variant : {"classic", "two-player", "mission", "capital"}
         Used when ``rules`` is not given (``GameRules(variant=variant)``; "classic" with 2 players means the
         two-player game with a neutral); must match it if it is.
@@ -148,7 +150,8 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     rules : GameRules, optional
     board : Board, optional
     params : dict, optional
-        Bot name -> parameter values overriding its defaults.
+        Bot name (or an entry's label) -> parameter values overriding its defaults: all of them in
+        order, or a dict of some by name; a spec's own ``key=value`` values apply last.
     first : int
         Play games ``first .. first + games - 1`` of the run (rows, seeds and seat rotation as in one
         run of ``first + games`` games): how `riskstats.runs.tournament` plays a run in chunks.
@@ -185,11 +188,12 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, log: bool = False):
     players, bots, rules, board, params, seed = (batch.players, batch.bots, batch.rules, batch.board,
                                                  batch.params, batch.seed)
     games = batch.games if seeds is None else len(seeds)
-    lineup = [bots[s % len(bots)] for s in range(players)]
-    specs = [bot_spec(name, params.get(name)) for name in lineup]
+    entries = lineup_specs(bots, params)
+    specs = [entries[s % len(entries)] for s in range(players)]
+    lineup = [spec.label for spec in specs]
     specs = [specs[(s + first) % players] for s in range(players)]  # game first + g rotates by first + g
-    lineup_bots = np.array([s[0] for s in specs], np.int64)
-    lineup_params = np.array([s[1] for s in specs])
+    lineup_bots = np.array([spec.id for spec in specs], np.int64)
+    lineup_params = np.array([spec.vector() for spec in specs])
     cut, V = _tables(rules)
     seeds = game_seeds(seed, first + games)[first:] if seeds is None else np.asarray(seeds, np.uint64)
     out = np.zeros((games, 4 + 2 * players), np.int64)

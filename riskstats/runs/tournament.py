@@ -39,14 +39,16 @@ class RunConfig:
     ----------
     games, players : int
     bots : tuple of str
-        Bot names, seats in order and cyclic (as `riskstats.runs.selfplay.play_games`).
+        Bot specs (``"continent:threshold=0.6"``), seats in order and cyclic (as
+        `riskstats.runs.selfplay.play_games`); kept as their labels.
     variant : str
     seed : int
     rules : dict
         `riskstats.game.rules.GameRules` options other than ``variant`` (``dice``: a dict of
         `riskstats.odds.dice.DiceRules` options).
     params : dict
-        Bot name -> parameter values overriding its defaults.
+        Bot name (or an entry's label) -> parameter values overriding its defaults (all in order, or a
+        dict of some by name); kept as the whole vector.
     board : str
         ``"classic"`` or the path of a board JSON file.
     chunk_size : int
@@ -64,13 +66,14 @@ class RunConfig:
     chunk_size: int = DEFAULT_CHUNK
 
     def __post_init__(self):
+        from riskstats.game.registry import parse_bot
         from riskstats.runs.selfplay import MAX_GAMES, check_games
 
         check_int("chunk_size", self.chunk_size, 1, MAX_GAMES)
         batch = check_games(self.games, self.players, self.bots, self.variant, self.seed, self.game_rules(),
                             self.load_board(), self.params)  # the one check, shared with play_games
         object.__setattr__(self, "bots", batch.bots)
-        object.__setattr__(self, "params", {k: [float(x) for x in v] for k, v in self.params.items()})
+        object.__setattr__(self, "params", {k: list(parse_bot(k, v).values) for k, v in self.params.items()})
         object.__setattr__(self, "_batch", batch._replace(params=self.params))
 
     def batch(self):
@@ -119,7 +122,7 @@ class RunConfig:
     def record(self) -> dict:
         """The run's full configuration as JSON-able values: stored with its results, compared on resume."""
         from riskstats import __version__
-        from riskstats.game.bots import BOTS, bot_spec
+        from riskstats.game.registry import lineup_specs
 
         return {
             "riskstats_version": __version__,
@@ -129,8 +132,7 @@ class RunConfig:
             "variant": self.variant,
             "seed": self.seed,
             "rules": json.loads(json.dumps(self.game_rules().as_dict(), default=str)),
-            "bot_params": {name: bot_spec(name, self.params.get(name))[1][:len(BOTS[name][1])].tolist()
-                           for name in self.bots},
+            "bot_params": {spec.label: list(spec.values) for spec in lineup_specs(self.bots, self.params)},
             "board": self.board,
         }
 

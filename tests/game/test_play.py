@@ -169,3 +169,32 @@ def test_the_state_records_the_elimination_order():
     out = log[log.eliminated >= 0].eliminated.tolist()  # seats in the order they were knocked out
     assert len(out) == 3
     assert [int(game.state.out[s]) for s in out] == [1, 2, 3] and game.state.out[game.result()["winner"]] == 0
+
+
+def test_bots_take_parameters_by_spec():
+    spec = play_game(3, ["continent:threshold=0.9:card_threshold=0.95", "aggressive"], seed=4)
+    pair = play_game(3, [("continent", {"threshold": 0.9, "card_threshold": 0.95}), "aggressive"], seed=4)
+    plain = play_game(3, ["continent", "aggressive"], seed=4)
+    pd.testing.assert_frame_equal(spec.events(), pair.events())
+    assert not spec.events().equals(plain.events())
+    assert Game(3, seed=2).bot_move("aggressive:threshold=0.7") == Game(3, seed=2).bot_move("aggressive", [0.7])
+    game = Game(3, seed=2)
+    with pytest.raises(RiskstatsError, match="unknown parameter 'threshhold'"):
+        game.bot_move("aggressive:threshhold=0.7")
+    with pytest.raises(RiskstatsError, match="out of range"):
+        game.play(["aggressive:threshold=7"])
+
+
+@pytest.mark.parametrize("end", ["low", "high"])
+def test_bots_at_the_ends_of_their_parameter_ranges(end):
+    """Tuning explores whole ranges: every bot still plays only legal moves there, and games end."""
+    from riskstats.game.registry import BUILT_IN
+
+    for variant in ("classic4", "mission4", "capital4", "two-player"):
+        players, rules = VARIANTS[variant]
+        lineup = [":".join([name, *(f"{p.name}={getattr(p, end):g}" for p in info.params)])
+                  for name, info in BUILT_IN.items()]
+        for seed in range(2):
+            game = play_game(players, lineup[seed:] + lineup[:seed], rules, seed=seed)
+            assert game.over and (game.winner >= 0) != game.truncated
+            check_accounting(game.events())

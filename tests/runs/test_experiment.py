@@ -24,6 +24,9 @@ def test_example_file_is_valid():
     ({"games": 5, "grid": {"players": [4], "bots": ["aggresive"]}}, "unknown bot"),
     ({"games": 5, "grid": {"players": [4], "bots": ["random"], "rules": {"colour": ["red"]}}}, "unknown rule option"),
     ({"games": 5, "grid": {"players": [4], "bots": ["random"]}, "params": {"wizard": [1]}}, "unknown bot wizard"),
+    ({"games": 5, "grid": {"players": [4], "bots": ["continent"]}, "params": {"continent": {"treshold": 0.6}}},
+     "unknown parameter 'treshold' of bot 'continent'"),
+    ({"games": 5, "grid": {"players": [4], "bots": ["continent:threshold=2"]}}, "out of range"),
     ({"games": 5, "gird": {}}, "unknown experiment key gird"),
     ({"grid": {"players": [4], "bots": ["random"]}}, "needs games"),
     ({"games": 5, "grid": {"players": 4, "bots": ["random"]}}, "non-empty list"),
@@ -67,3 +70,17 @@ def test_cells_run_resume_and_combine(tmp_path):
     assert first.loc["aggressive", "wins"] == (expected.winner_bot == "aggressive").sum()
     assert first.trials.sum() == 12 * 3 and (rates.groupby("cell").players.first() == [3, 3, 4, 4]).all()
     assert rates["params.aggressive"].nunique() == 2
+
+
+def test_bot_parameters_in_line_ups_and_tables(tmp_path):
+    spec = {"games": 6, "seed": 2,
+            "grid": {"players": [3], "bots": ["continent:threshold=0.6,aggressive"],
+                     "params": {"continent": [{"card_threshold": 0.9}, {"card_threshold": 0.7}]}}}
+    cells = experiment_cells(spec)
+    assert [c["config"].params for c in cells] == [{"continent": [0.5, 0.9, 2.0]}, {"continent": [0.5, 0.7, 2.0]}]
+    assert cells[0]["config"].bots == ("continent:threshold=0.6", "aggressive")
+    table = run_experiment(spec, tmp_path / "exp")
+    expected = play_games(6, 3, "continent:threshold=0.6:card_threshold=0.9,aggressive", seed=2)
+    first = table[table.cell == "cell-000"]
+    assert (first.winner.to_numpy() == expected.winner.to_numpy()).all()
+    assert set(first["params.continent"]) == {"{'card_threshold': 0.9}"}

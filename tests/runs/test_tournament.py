@@ -163,6 +163,20 @@ def test_record_round_trips():
                                         "continent": [0.5, 0.75, 2.0, -1.0], "defensive": [0.8, 1.0, 0.97]}
 
 
+
+def test_bot_specs_round_trip_and_play_as_given():
+    c = config(games=8, bots=("continent:threshold=0.60", "continent", "aggressive"),
+               params={"continent": {"card_threshold": 0.9}})
+    assert c.bots == ("continent:threshold=0.6", "continent", "aggressive")
+    assert c.record()["bot_params"] == {"continent:threshold=0.6": [0.6, 0.9, 2.0], "continent": [0.5, 0.9, 2.0],
+                                        "aggressive": [0.5]}
+    again = RunConfig.from_record(c.record(), chunk_size=16)
+    assert again.record() == c.record()
+    pd.testing.assert_frame_equal(run_selfplay(again), run_selfplay(c))
+    direct = play_games(8, 4, ["continent:threshold=0.6:card_threshold=0.9", "continent:card_threshold=0.9",
+                               "aggressive"], seed=9)
+    assert run_selfplay(c).winner.tolist() == direct.winner.tolist()
+
 @pytest.mark.slow
 def test_killed_process_resumes_without_losing_or_doubling_games(tmp_path):
     out = tmp_path / "run"

@@ -1,0 +1,297 @@
+"""The bot catalogue: each built-in bot's name, compiled id, description and declared parameters, and the
+``name:key=value`` syntax that names a bot with parameters.
+
+This module owns what a bot is from the outside: `CATALOG` (name -> `BotInfo`), the tuned bots (a
+registry entry is a base bot plus parameter values, `TUNED`), and `parse_bot`, the one function every
+entry point (``--bots``, experiment files, `riskstats.runs.selfplay.play_games`,
+`riskstats.game.play.Game`) uses to read a bot spec and check its parameters. The policies themselves are
+`riskstats.game.bots`'s compiled kernels, which read the parameters by position (the order declared here).
+
+A bot spec is a name, optionally followed by ``:key=value`` pieces, e.g.
+``continent:threshold=0.6:card_threshold=0.8``; a line-up is comma-separated specs. Parameters not
+given keep their defaults. A spec's label (how results name the bot) lists the given values in the
+declared order, so equal specs get equal labels.
+
+>>> spec = parse_bot("continent:card_threshold=0.8:threshold=0.60")
+>>> spec.label, spec.values
+('continent:threshold=0.6:card_threshold=0.8', (0.6, 0.8, 2.0))
+>>> parse_bot("continent:treshold=0.6")
+Traceback (most recent call last):
+...
+riskstats.errors.RiskstatsError: unknown parameter 'treshold' of bot 'continent'; its parameters: threshold, ...
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from riskstats.errors import RiskstatsError
+
+N_PARAMS = 4
+"""Length of the parameter vector handed to every compiled bot (a bot reads its first few)."""
+
+
+class Param(NamedTuple):
+    """One declared bot parameter: its default, the closed range of valid values, and what it does."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    meaning: str
+    integer: bool = False
+    tunable: bool = True
+    """False for a parameter that sets up an experiment's treatment rather than a strategy to tune."""
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """A bot of the catalogue: the compiled policy ``id`` plays it with ``params`` (in kernel order).
+
+    ``base`` is the built-in bot a tuned bot plays (its ``params`` defaults are the tuned values);
+    empty for a built-in bot.
+    """
+
+    id: int
+    description: str
+    params: tuple[Param, ...]
+    base: str = ""
+
+    @property
+    def defaults(self) -> tuple[float, ...]:
+        return tuple(p.default for p in self.params)
+
+
+_THRESHOLD = "attacks while the best attack's exact P(conquer) is at least this"
+_CARD = "otherwise attacks once a turn, for a card, when P(conquer) is at least this"
+
+BUILT_IN = {
+    "random": BotInfo(0, (
+        "As close to uniform over legal moves as still ends games; each decision is uniform over its "
+        "options: claims and setup placements (a uniform territory, a uniform count up to the quota), capital "
+        "picks, trades (uniform over the valid sets, plus passing when allowed), reinforcement (the whole "
+        "reserve on one territory uniform over its border territories), attacks (uniform over the (from, to) "
+        "pairs where the attackers, armies able to roll, are at least as many as the defenders, with the most "
+        "dice), and fortification (with probability p_fortify: a source uniform over the territories that can "
+        "fortify, a destination uniform over those it can reach, a count uniform over 1..armies-1). It attacks "
+        "until no such favourable attack is left, or, before each attack, stops with probability p_stop; after "
+        "a conquest it moves every army it can forward."),
+        (Param("p_stop", 0.0, 0.0, 1.0, "chance of ending the attack phase before each attack"),
+         Param("p_fortify", 0.5, 0.0, 1.0, "chance of fortifying at the end of a turn"))),
+    "aggressive": BotInfo(1, (
+        "Trades whenever it can, piles its armies on the border territory with the weakest enemy "
+        "neighbour, and keeps attacking while the best attack's exact probability of conquering (the "
+        "win_values table) is at least threshold; after a conquest it moves everything forward unless the "
+        "old territory still faces enemies (then half). Fortifies the largest interior stack toward the "
+        "most threatened border."),
+        (Param("threshold", 0.5, 0.0, 1.0, _THRESHOLD),)),
+    "continent": BotInfo(2, (
+        "Picks the cheapest continent to take and hold: bonus / (1 + enemy armies in it + entrance_weight "
+        "x its entrances). Reinforces its strongest territory touching enemy land in that continent, "
+        "attacks into it while P(conquer) >= threshold, otherwise takes one territory a turn for a card "
+        "when P >= card_threshold. Once its continents are held it reinforces and fortifies their most "
+        "threatened borders."),
+        (Param("threshold", 0.5, 0.0, 1.0, "attacks into its target continent while P(conquer) is at least this"),
+         Param("card_threshold", 0.75, 0.0, 1.0, _CARD),
+         Param("entrance_weight", 2.0, 0.0, 10.0, "cost of each entrance of a continent, in enemy armies"),
+         Param("first", -1.0, -1.0, 63.0, "forces the target while it does not hold continent number first (the "
+               "board's continent order; Classic: 5 Australia, 1 South America), then chooses as usual; -1: "
+               "never; a number the board lacks is ignored", integer=True, tunable=False))),
+    "defensive": BotInfo(3, (
+        "Trades cards only when forced; puts every army on its most threatened border (enemy armies next "
+        "to it minus its own); attacks when P(conquer) >= threshold, at most max_conquests times a turn "
+        "(one is enough for a card), and beyond that only when P >= sure_threshold; moves in the minimum "
+        "after a conquest. Fortifies interior armies to the most threatened border."),
+        (Param("threshold", 0.8, 0.0, 1.0, "attacks, up to max_conquests a turn, when P(conquer) is at least this"),
+         Param("max_conquests", 1.0, 0.0, 50.0, "conquests a turn made at threshold", integer=True),
+         Param("sure_threshold", 0.97, 0.0, 1.0, "attacks beyond max_conquests when P(conquer) is at least this"))),
+    "mission": BotInfo(4, (
+        "Secret Mission: reads its own mission card (never another seat's) and marks goal territories: the "
+        "missing territories of its two continents (and of the cheapest third one when 'any third continent' "
+        "is asked), the target colour's territories for 'destroy', any enemy land for 'territories'. "
+        "Reinforces its border territory nearest a goal, attacks along the way while P(conquer) >= threshold, "
+        "else once for a card when P >= card_threshold; for '18 territories with 2 armies' it keeps 2 armies "
+        "behind and, once it holds enough land, tops up thin territories. Other phases as aggressive."),
+        (Param("threshold", 0.5, 0.0, 1.0, "attacks toward its goal while P(conquer) is at least this"),
+         Param("card_threshold", 0.75, 0.0, 1.0, _CARD))),
+    "capital": BotInfo(5, (
+        "Capital Risk: picks the safest own territory (interior first, most armies minus enemy armies next to "
+        "it) as capital; its goals are the enemy capitals it does not hold and its own if lost. When enemy "
+        "armies next to its capital x guard reach the capital's armies it reinforces and fortifies the "
+        "capital, and it never attacks out of the capital below that many armies. Otherwise plays like "
+        "mission toward its goals."),
+        (Param("threshold", 0.5, 0.0, 1.0, "attacks toward a capital while P(conquer) is at least this"),
+         Param("card_threshold", 0.75, 0.0, 1.0, _CARD),
+         Param("guard", 1.0, 0.0, 5.0, "weight of the enemy armies next to its capital when guarding it"))),
+}
+"""The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
+otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
+
+TUNED = {
+    "continent-tuned": ("continent", {"threshold": 0.13, "card_threshold": 0.42, "entrance_weight": 0.3}),
+}
+"""Tuned bots: name -> (base bot, tuned parameter values). Each one's tuning record (command, seeds,
+games, win rate and interval) is in ``data/tuned_bots.json``."""
+
+
+def _tuned(base: str, values: dict) -> BotInfo:
+    info = BUILT_IN[base]
+    params = tuple(p._replace(default=float(values.get(p.name, p.default))) for p in info.params)
+    tuned = ", ".join(f"{k}={v}" for k, v in values.items())
+    text = (f"{base} with its parameters tuned for win rate by riskstats tune ({tuned}); the setting it was "
+            f"tuned in and the tuning record are in data/tuned_bots.json. {info.description}")
+    return BotInfo(info.id, text, params, base)
+
+
+CATALOG = BUILT_IN | {name: _tuned(base, values) for name, (base, values) in TUNED.items()}
+"""Every bot a spec may name: the built-in ones, then the tuned ones."""
+
+BOTS = {name: (info.id, info.defaults) for name, info in CATALOG.items()}
+"""Bot name -> (id, default parameters)."""
+
+
+class BotSpec(NamedTuple):
+    """A parsed bot spec: ``label`` names it in results, ``name`` is its catalogue entry, ``values``
+    its whole parameter vector (declared order) and ``given`` the parameters set explicitly."""
+
+    label: str
+    name: str
+    id: int
+    values: tuple[float, ...]
+    given: tuple[str, ...]
+
+    def vector(self) -> np.ndarray:
+        """The float64 vector of length `N_PARAMS` a compiled bot reads."""
+        out = np.zeros(N_PARAMS)
+        out[:len(self.values)] = self.values
+        return out
+
+
+def bot_info(name: str) -> BotInfo:
+    """The catalogue entry of a bot name (no parameters)."""
+    if name not in CATALOG:
+        raise RiskstatsError(f"unknown bot {name!r}; choose from {', '.join(CATALOG)}")
+    return CATALOG[name]
+
+
+def check_value(bot: str, param: Param, value) -> float:
+    """``value`` as a float if it is valid for ``param`` of ``bot``; else a one-line error naming both."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise RiskstatsError(f"parameter {param.name} of bot {bot!r} must be a number, got {value!r}") from None
+    if not param.low <= number <= param.high:
+        raise RiskstatsError(f"parameter {param.name}={value} of bot {bot!r} is out of range "
+                             f"[{param.low:g}, {param.high:g}]")
+    if param.integer and not number.is_integer():
+        raise RiskstatsError(f"parameter {param.name} of bot {bot!r} must be a whole number, got {value!r}")
+    return number
+
+
+def _format(param: Param, value: float) -> str:
+    return str(int(value)) if param.integer else repr(value)
+
+
+def parse_bot(spec: str, *overrides) -> BotSpec:
+    """Read a bot spec ``name[:key=value...]``, every value checked against its declared range.
+
+    ``overrides`` are applied to the defaults first, in order, then the spec's own ``key=value``
+    pieces: each is a sequence of all the bot's values (in declared order) or a dict of some of them
+    by name (the ``params`` tables of `riskstats.runs.selfplay.play_games` and experiment files).
+    """
+    if not isinstance(spec, str):
+        raise RiskstatsError(f"a bot is given by its name, got {spec!r}")
+    name, *pieces = (piece.strip() for piece in spec.strip().split(":"))
+    info = bot_info(name)
+    index = {p.name: i for i, p in enumerate(info.params)}
+    values = list(info.defaults)
+    given = set()
+
+    def assign(key, value):
+        if key not in index:
+            known = ", ".join(index) or "none"
+            raise RiskstatsError(f"unknown parameter {key!r} of bot {name!r}; its parameters: {known}")
+        values[index[key]] = check_value(name, info.params[index[key]], value)
+
+    for override in overrides:
+        if override is None:
+            continue
+        if isinstance(override, dict):
+            for key, value in override.items():
+                assign(key, value)
+        else:
+            if isinstance(override, str):
+                raise RiskstatsError(f"parameters of bot {name!r} must be a list or a table, got {override!r}")
+            override = list(override)
+            if len(override) != len(values):
+                raise RiskstatsError(f"bot {name!r} takes {len(values)} parameters, got {len(override)}")
+            for param, value in zip(info.params, override):
+                assign(param.name, value)
+    for piece in pieces:
+        key, sep, value = piece.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise RiskstatsError(f"bot parameter {piece!r} in {spec!r} must be written key=value")
+        if key in given:
+            raise RiskstatsError(f"parameter {key!r} given twice in {spec!r}")
+        assign(key, value.strip())
+        given.add(key)
+    order = tuple(p.name for p in info.params if p.name in given)
+    label = ":".join([name, *(f"{k}={_format(info.params[index[k]], values[index[k]])}" for k in order)])
+    return BotSpec(label, name, info.id, tuple(values), order)
+
+
+def full_spec(spec: str, values: dict) -> BotSpec:
+    """``spec`` with ``values`` (a dict by name) set and every parameter written in its label, so that
+    the label alone says how the bot plays (what tuning records)."""
+    base = parse_bot(spec, values)
+    info = CATALOG[base.name]
+    return parse_bot(":".join([base.name, *(f"{p.name}={_format(p, v)}" for p, v in zip(info.params, base.values))]))
+
+
+def bot_spec(name: str, params=None) -> tuple[int, np.ndarray]:
+    """(id, float64 parameter vector of length `N_PARAMS`) of a bot spec, with optional overrides
+    (all its values in order, or a dict of some by name)."""
+    spec = parse_bot(name, params)
+    return spec.id, spec.vector()
+
+
+def lineup_specs(bots, params=None) -> tuple[BotSpec, ...]:
+    """The parsed specs of a line-up (a list, or a comma-separated string) with its ``params`` table.
+
+    ``params`` maps a bot name (every entry of that bot) or an entry's exact label to overrides (see
+    `parse_bot`); an entry takes its bot's, then its label's, then its own ``key=value`` values. There
+    must be at least one bot, and no override for a bot or label that does not play.
+    """
+    names = bots.split(",") if isinstance(bots, str) else list(bots)
+    if not all(isinstance(b, str) for b in names):
+        raise RiskstatsError(f"bots are given by name, got {bots!r}")
+    names = [b.strip() for b in names if b.strip()]
+    if not names:
+        raise RiskstatsError("give at least one bot")
+    params = dict(params or {})
+    plain = [parse_bot(b) for b in names]
+    playing = {s.name for s in plain} | {s.label for s in plain}
+    unknown = set(params) - playing
+    if unknown:
+        raise RiskstatsError(f"params given for bots not playing: {', '.join(sorted(unknown))}")
+    specs = []
+    for entry, first in zip(names, plain):
+        extra = params.get(first.label) if first.label != first.name else None
+        specs.append(parse_bot(entry, params.get(first.name), extra))
+    return tuple(specs)
+
+
+def check_lineup(bots, params=None) -> tuple[str, ...]:
+    """The labels of a line-up's bots, each checked with its overrides (see `lineup_specs`)."""
+    return tuple(s.label for s in lineup_specs(bots, params))
+
+
+def catalog_rows() -> list[dict]:
+    """Every bot with its description and parameters (default, range, meaning), as JSON-able dicts."""
+    return [{"name": name, "base": info.base or name, "description": info.description,
+             "params": [{"name": p.name, "default": p.default, "low": p.low, "high": p.high,
+                         "integer": p.integer, "meaning": p.meaning} for p in info.params]}
+            for name, info in CATALOG.items()]

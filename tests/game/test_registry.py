@@ -1,0 +1,115 @@
+"""The bot catalogue and the name:key=value syntax (riskstats.game.registry)."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from riskstats.errors import RiskstatsError
+from riskstats.game.registry import (
+    BOTS,
+    BUILT_IN,
+    CATALOG,
+    N_PARAMS,
+    TUNED,
+    bot_spec,
+    catalog_rows,
+    check_lineup,
+    full_spec,
+    lineup_specs,
+    parse_bot,
+)
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "tuned_bots.json"
+
+
+def test_every_bot_declares_its_parameters():
+    ids = [info.id for info in BUILT_IN.values()]
+    assert ids == list(range(len(BUILT_IN)))  # one compiled policy each, in order
+    for name, info in CATALOG.items():
+        assert info.description and len(info.params) <= N_PARAMS, name
+        assert len({p.name for p in info.params}) == len(info.params), name
+        for p in info.params:
+            assert p.low <= p.default <= p.high and p.meaning, (name, p.name)
+        assert BOTS[name] == (info.id, info.defaults)
+
+
+def test_old_names_still_work():
+    from riskstats.game import bots
+
+    assert bots.BOTS is BOTS and bots.bot_spec is bot_spec
+    bot_id, vector = bot_spec("defensive")
+    assert bot_id == 3 and vector.tolist() == [0.8, 1.0, 0.97, 0.0]
+    assert bot_spec("aggressive", [0.7])[1][0] == 0.7
+
+
+def test_spec_sets_parameters_by_name():
+    spec = parse_bot(" continent : card_threshold=0.8 : threshold = 0.6 ")
+    assert spec.name == "continent" and spec.id == 2
+    assert spec.values == (0.6, 0.8, 2.0) and spec.given == ("threshold", "card_threshold")
+    assert spec.label == "continent:threshold=0.6:card_threshold=0.8"  # declared order, canonical numbers
+    np.testing.assert_array_equal(spec.vector(), [0.6, 0.8, 2.0, 0.0])
+    assert parse_bot("defensive:max_conquests=3.0").label == "defensive:max_conquests=3"
+    assert parse_bot("continent").label == "continent"
+
+
+def test_overrides_apply_in_order_and_the_spec_last():
+    spec = parse_bot("continent:threshold=0.6", [0.1, 0.2, 3.0], {"card_threshold": 0.9, "threshold": 0.3})
+    assert spec.values == (0.6, 0.9, 3.0)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("wizard", "unknown bot 'wizard'"),
+    ("continent:treshold=0.6", "unknown parameter 'treshold' of bot 'continent'"),
+    ("continent:threshold=1.5", r"threshold=1.5 of bot 'continent' is out of range \[0, 1\]"),
+    ("continent:threshold=-0.1", "out of range"),
+    ("continent:threshold=nan", "out of range"),
+    ("continent:threshold=high", "threshold of bot 'continent' must be a number, got 'high'"),
+    ("continent:threshold", "must be written key=value"),
+    ("continent:=0.5", "must be written key=value"),
+    ("continent:threshold=0.5:threshold=0.6", "given twice"),
+    ("defensive:max_conquests=1.5", "max_conquests of bot 'defensive' must be a whole number"),
+    ("aggressive:p_stop=0.1", "unknown parameter 'p_stop' of bot 'aggressive'; its parameters: threshold"),
+])
+def test_bad_specs_name_the_problem(text, message):
+    with pytest.raises(RiskstatsError, match=message) as error:
+        parse_bot(text)
+    assert "\n" not in str(error.value)
+
+
+def test_lineup_labels_and_params_tables():
+    assert check_lineup("continent:threshold=0.60, aggressive") == ("continent:threshold=0.6", "aggressive")
+    specs = lineup_specs(["continent", "continent:threshold=0.6"],
+                         {"continent": {"card_threshold": 0.9}, "continent:threshold=0.6": {"entrance_weight": 1}})
+    assert [s.values for s in specs] == [(0.5, 0.9, 2.0), (0.6, 0.9, 1.0)]
+    with pytest.raises(RiskstatsError, match="not playing: defensive"):
+        lineup_specs("continent", {"defensive": [0.5, 1, 0.9]})
+    with pytest.raises(RiskstatsError, match="takes 3 parameters, got 1"):
+        lineup_specs("continent", {"continent": [0.5]})
+    with pytest.raises(RiskstatsError, match="at least one bot"):
+        lineup_specs(" , ")
+
+
+def test_full_spec_writes_every_value():
+    spec = full_spec("defensive:threshold=0.7", {"max_conquests": 2})
+    assert spec.label == "defensive:threshold=0.7:max_conquests=2:sure_threshold=0.97"
+    assert parse_bot(spec.label).values == spec.values
+
+
+def test_catalog_rows_are_json():
+    rows = json.loads(json.dumps(catalog_rows()))
+    assert [r["name"] for r in rows] == list(CATALOG)
+    continent = rows[list(CATALOG).index("continent")]
+    assert continent["params"][2] == {"name": "entrance_weight", "default": 2.0, "low": 0.0, "high": 10.0,
+                                      "integer": False, "meaning": continent["params"][2]["meaning"]}
+
+
+def test_tuned_bots_match_their_record():
+    record = json.loads(DATA.read_text())
+    assert set(record) == set(TUNED)
+    for name, (base, values) in TUNED.items():
+        info = CATALOG[name]
+        assert info.base == base and info.id == BUILT_IN[base].id
+        assert record[name]["base"] == base and record[name]["params"] == values
+        assert info.defaults == tuple(values[p.name] for p in BUILT_IN[base].params)
+        assert parse_bot(name).label == name

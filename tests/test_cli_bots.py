@@ -1,0 +1,67 @@
+"""The bots and tune commands, and bot parameters on the command line, through typer's CliRunner."""
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from riskstats.cli import app
+from riskstats.game.registry import CATALOG
+
+runner = CliRunner()
+
+
+def one_line_error(result, *words):
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("error:")
+    for word in words:
+        assert word in result.output
+
+
+def test_bots_lists_every_bot_with_its_parameters():
+    payload = json.loads(runner.invoke(app, ["bots", "--json"]).output)
+    assert [b["name"] for b in payload["bots"]] == list(CATALOG)
+    defensive = next(b for b in payload["bots"] if b["name"] == "defensive")
+    assert [p["name"] for p in defensive["params"]] == ["threshold", "max_conquests", "sure_threshold"]
+    assert defensive["params"][1]["integer"] and defensive["description"].startswith("Trades cards only")
+    result = runner.invoke(app, ["bots"])
+    assert result.exit_code == 0 and "entrance_weight" in result.output and "continent-tuned" in result.output
+
+
+def test_selfplay_takes_bot_parameters():
+    result = runner.invoke(app, ["selfplay", "--games", "6", "--players", "3", "--bots",
+                                 "continent:threshold=0.6:card_threshold=0.8,aggressive", "--seed", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    assert set(json.loads(result.output)["bots"]) == {"continent:threshold=0.6:card_threshold=0.8", "aggressive"}
+
+
+@pytest.mark.parametrize("bots, words", [
+    ("continent:treshold=0.6,aggressive", ["treshold", "continent"]),
+    ("continent:threshold=1.5", ["threshold=1.5", "out of range"]),
+])
+def test_bad_bot_parameters_are_one_line(bots, words):
+    result = runner.invoke(app, ["selfplay", "--games", "2", "--players", "3", "--bots", bots])
+    one_line_error(result, *words)
+
+
+def test_tune_resumes_and_reports_fresh_games(tmp_path):
+    pytest.importorskip("optuna")
+    args = ["tune", "aggressive", "--against", "continent,defensive", "--players", "3", "--games-per-trial", "9",
+            "--seed", "3", "--storage", f"sqlite:///{tmp_path}/sub/tune.db", "--check-games", "12", "--json"]
+    first = runner.invoke(app, [*args, "--trials", "2"])
+    assert first.exit_code == 0, first.output
+    payload = json.loads(runner.invoke(app, [*args, "--trials", "3"]).output)
+    assert [t["number"] for t in payload["trials"]] == [0, 1, 2]
+    assert payload["trials"][:2] == json.loads(first.output)["trials"]
+    assert payload["best"]["games"] == 12 and payload["default"]["bot"] == "aggressive"
+    assert payload["against"] == "continent,defensive" and payload["games_per_trial"] == 9
+    table = runner.invoke(app, [*args[:-1], "--trials", "3"])
+    assert table.exit_code == 0 and "Measured again on 12 fresh games" in table.output
+
+
+def test_tune_errors_are_one_line(tmp_path):
+    pytest.importorskip("optuna")
+    base = ["tune", "aggressive", "--players", "3", "--trials", "1", "--games-per-trial", "3",
+            "--storage", f"sqlite:///{tmp_path}/t.db"]
+    one_line_error(runner.invoke(app, [*base, "--against", "wizard"]), "wizard")
+    one_line_error(runner.invoke(app, ["tune", "aggressive:threshold=0.5", *base[2:], "--against", "random"]),
+                   "no parameter left")
