@@ -6,9 +6,21 @@ rules are `riskstats.game.engine`'s and the bots `riskstats.game.bots`'; the per
 
 Seats: the bots given are assigned to seats 0..P-1 in order, repeated cyclically, and game g rotates
 that line-up by g (seat s of game g plays line-up entry (s + g) mod P), so every bot sits in every seat
-equally often over P consecutive games. Seat 0 moves first. Game g's seed is word g of
-``np.random.SeedSequence(seed).generate_state(games, np.uint64)``; each game draws only from its own
+equally often over P consecutive games. Seat 0 moves first. Each game draws only from its own seed's
 stream, so the table is identical whatever the number of threads (`numba.set_num_threads`).
+
+Seeds (`game_seeds`) follow a versioned scheme; runs record theirs (`riskstats.runs.tournament`):
+
+- **scheme 1** (runs written before schemes were versioned): game g's seed is word g of
+  ``np.random.SeedSequence(seed).generate_state(games, np.uint64)``. Any game's seed needs the words of
+  all games before it: a run holds 8 bytes a game (800 MB at 10^8 games).
+- **scheme 2** (the default, `SEED_SCHEME`): games come in blocks of `SEED_BLOCK` (65,536); game g's
+  seed is word ``g % SEED_BLOCK`` of block ``b = g // SEED_BLOCK``, whose words come from
+  ``SeedSequence(seed, spawn_key=(b,))`` (block 0: ``SeedSequence(seed)`` itself). A chunk works out
+  its seeds from ``(seed, start, stop)`` alone, holding at most a block (512 KB), so memory stays flat
+  however many games a run has. Block 0 is scheme 1's first 65,536 words: a run of up to 65,536 games
+  (every test, golden value and benchmark fingerprint) plays the same games under both schemes.
+  Neither the block size nor anything else about how a run is split into chunks enters the seeds.
 
 >>> table = play_games(4, 3, ["aggressive", "continent", "defensive"], seed=1)
 >>> list(table.columns[:6])
@@ -33,6 +45,11 @@ from riskstats.game.rules import GameRules
 from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state
 
 MAX_GAMES = 100_000_000
+SEED_SCHEME = 2
+"""The seed scheme of new runs and of `play_games` (see the module docstring); runs record theirs."""
+SEED_SCHEMES = (1, 2)
+SEED_BLOCK = 65_536
+"""Games per seed block of scheme 2 (part of the scheme: changing it would change the games)."""
 
 
 @parallel_jit
@@ -60,14 +77,59 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, out):  # p
             out[g, 4 + s] = st.mission[s, 0]
 
 
-def game_seeds(seed: int, games: int) -> np.ndarray:
-    """The per-game seeds of a self-play run."""
-    return np.random.SeedSequence(seed).generate_state(games, np.uint64)
+def game_seeds(seed: int, games: int, start: int = 0, scheme: int = SEED_SCHEME) -> np.ndarray:
+    """The seeds of games ``start .. games - 1`` of a run with this ``seed`` under seed ``scheme``.
+
+    Scheme 2 holds at most one block of seeds beyond the games asked for, whatever ``start``; scheme 1
+    works out all ``games`` words (callers playing many chunks of a scheme-1 run compute them once).
+
+    >>> a = game_seeds(7, 70_000)
+    >>> bool((game_seeds(7, 70_000, start=65_000) == a[65_000:]).all())
+    True
+    >>> bool((a[:65_536] == game_seeds(7, 65_536, scheme=1)).all())  # block 0 is scheme 1's
+    True
+    >>> bool(a[65_536] == game_seeds(7, 70_000, scheme=1)[65_536])  # later blocks differ
+    False
+    """
+    if scheme == 1:
+        return np.random.SeedSequence(seed).generate_state(games, np.uint64)[start:]
+    if scheme != 2:
+        raise RiskstatsError(f"unknown seed scheme {scheme!r}; known: {', '.join(map(str, SEED_SCHEMES))}")
+    parts = []
+    for block in range(start // SEED_BLOCK, (games - 1) // SEED_BLOCK + 1 if games > start else 0):
+        low = max(start - block * SEED_BLOCK, 0)
+        high = min(games - block * SEED_BLOCK, SEED_BLOCK)
+        parts.append(_seed_block(seed, block, high)[low:high])
+    return np.concatenate(parts) if parts else np.zeros(0, np.uint64)
+
+
+_BLOCKS: dict = {}
+"""(seed, block) -> the words of a scheme-2 block worked out so far (a prefix, or the whole block)."""
+
+
+def _seed_block(seed: int, block: int, needed: int) -> np.ndarray:
+    """At least the first ``needed`` words of a scheme-2 block.
+
+    A block's words are a prefix-stable stream, so a chunk at a block's start works out only the words
+    it needs; the first time a block is asked for more than it holds, the whole block is worked out.
+    The last 4 blocks are kept (at most 2 MB), so the chunks of a run played in order generate each
+    block at most twice, and one small call (``play_games(10, ...)``) only 10 words.
+    """
+    words = _BLOCKS.get((seed, block))
+    if words is None or len(words) < needed:
+        words = np.random.SeedSequence(seed, spawn_key=(block,) if block else ()).generate_state(
+            needed if words is None else SEED_BLOCK, np.uint64)
+        words.flags.writeable = False
+        _BLOCKS.pop((seed, block), None)
+        while len(_BLOCKS) >= 4:
+            _BLOCKS.pop(next(iter(_BLOCKS)))
+        _BLOCKS[(seed, block)] = words
+    return words
 
 
 def play_games(games: int, players: int, bots, variant: str = "classic", seed: int = 0,
              rules: GameRules | None = None, *, board: Board | None = None, params: dict | None = None,
-             first: int = 0, seeds=None):
+             first: int = 0, seeds=None, seed_scheme: int = SEED_SCHEME):
     """Play ``games`` complete games between built-in bots; one row per game.
 
     Parameters
@@ -86,7 +148,9 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
         Play games ``first .. first + games - 1`` of the run (rows, seeds and seat rotation as in one
         run of ``first + games`` games): how `riskstats.runs.tournament` plays a run in chunks.
     seeds : array of uint64, optional
-        Those games' seeds, if already known (``game_seeds(seed, first + games)[first:]``).
+        Those games' seeds, if already known (``game_seeds(seed, first + games, first, seed_scheme)``).
+    seed_scheme : {1, 2}
+        How games' seeds derive from ``seed`` (module docstring); the two agree on games 0 .. 65,535.
 
     Returns
     -------
@@ -114,7 +178,9 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     lineup_bots = np.array([s[0] for s in specs], np.int64)
     lineup_params = np.array([s[1] for s in specs])
     cut, V = _tables(rules)
-    seeds = game_seeds(seed, first + games)[first:] if seeds is None else np.asarray(seeds, np.uint64)
+    if seed_scheme not in SEED_SCHEMES:
+        raise RiskstatsError(f"unknown seed scheme {seed_scheme!r}; known: {', '.join(map(str, SEED_SCHEMES))}")
+    seeds = game_seeds(seed, first + games, first, seed_scheme) if seeds is None else np.asarray(seeds, np.uint64)
     if seeds.shape != (games,):
         raise RiskstatsError(f"need {games} seeds, got {seeds.shape[0]}")
     out = np.zeros((games, 4 + players), np.int64)

@@ -6,9 +6,11 @@ chunks still missing and hands each finished chunk to `riskstats.runs.results` t
 game loop (`riskstats.runs.selfplay.play_games`, which plays one chunk), file formats (`riskstats.runs.results`)
 or the cluster (`riskstats.runs.distributed`).
 
-Determinism: game i's seed is word i of ``game_seeds(seed, games)`` and its seats rotate by i, so a
-chunk's rows depend only on the configuration and its game range, never on the chunk size, the number
-of workers, the executor or on how often the run was interrupted and resumed.
+Determinism: game i's seed is ``game_seeds(seed, i + 1, i, seed_scheme)`` and its seats rotate by i, so
+a chunk's rows depend only on the configuration and its game range, never on the chunk size, the number
+of workers, the executor or on how often the run was interrupted and resumed. A run records its seed
+scheme (`riskstats.runs.selfplay`); a run recorded without one is scheme 1 and resumes with it. Under
+scheme 2 (new runs) each chunk works out its own seeds, so nothing per game is held for the whole run.
 
 Local parallelism uses numba's threads in one process (the ``prange`` over games in each chunk):
 games share the compiled code and the board and rule tables, there is no process start-up or
@@ -51,6 +53,10 @@ class RunConfig:
         ``"classic"`` or the path of a board JSON file.
     chunk_size : int
         Games per chunk (the unit written to disk and sent to a worker).
+    seed_scheme : int, optional
+        How games' seeds derive from ``seed`` (`riskstats.runs.selfplay.game_seeds`). None (default):
+        the stored run's scheme when resuming one (1 if it records none), else the current
+        `riskstats.runs.selfplay.SEED_SCHEME`.
     """
 
     games: int
@@ -62,14 +68,18 @@ class RunConfig:
     params: dict = field(default_factory=dict)
     board: str = "classic"
     chunk_size: int = DEFAULT_CHUNK
+    seed_scheme: int | None = None
 
     def __post_init__(self):
         from riskstats.game.bots import check_lineup
-        from riskstats.runs.selfplay import MAX_GAMES
+        from riskstats.runs.selfplay import MAX_GAMES, SEED_SCHEMES
 
         check_int("games", self.games, 1, MAX_GAMES)
         check_int("seed", self.seed, 0)
         check_int("chunk_size", self.chunk_size, 1, MAX_GAMES)
+        if self.seed_scheme is not None and self.seed_scheme not in SEED_SCHEMES:
+            raise RiskstatsError(f"unknown seed scheme {self.seed_scheme!r}; "
+                                 f"known: {', '.join(map(str, SEED_SCHEMES))}")
         object.__setattr__(self, "bots", check_lineup(self.bots, self.params))
         object.__setattr__(self, "params", {k: [float(x) for x in v] for k, v in self.params.items()})
         self.game_rules().check_players(check_int("players", self.players), self.load_board())
@@ -106,6 +116,7 @@ class RunConfig:
         """The run's full configuration as JSON-able values: stored with its results, compared on resume."""
         from riskstats import __version__
         from riskstats.game.bots import BOTS, bot_spec
+        from riskstats.runs.selfplay import SEED_SCHEME
 
         return {
             "riskstats_version": __version__,
@@ -118,18 +129,20 @@ class RunConfig:
             "bot_params": {name: bot_spec(name, self.params.get(name))[1][:len(BOTS[name][1])].tolist()
                            for name in self.bots},
             "board": self.board,
+            "seed_scheme": self.seed_scheme or SEED_SCHEME,
         }
 
     @classmethod
     def from_record(cls, record: dict, chunk_size: int = DEFAULT_CHUNK) -> RunConfig:
-        """The configuration a stored record describes (the inverse of `record`, bar the version)."""
+        """The configuration a stored record describes (the inverse of `record`, bar the version; a record
+        without ``seed_scheme`` is scheme 1)."""
         from riskstats.game.rules import GameRules
 
         defaults = GameRules(variant=record["variant"]).as_dict()
         rules = {k: v for k, v in record["rules"].items() if k != "variant" and v != defaults.get(k)}
         return cls(games=record["games"], players=record["players"], bots=tuple(record["bots"]),
                    variant=record["variant"], seed=record["seed"], rules=rules, params=record["bot_params"],
-                   board=record["board"], chunk_size=chunk_size)
+                   board=record["board"], chunk_size=chunk_size, seed_scheme=record.get("seed_scheme", 1))
 
 
 def chunk_ranges(config: RunConfig, done=()) -> list[tuple[int, int]]:
@@ -161,13 +174,27 @@ def chunk_ranges(config: RunConfig, done=()) -> list[tuple[int, int]]:
     return ranges
 
 
-def play_chunk(config: RunConfig, start: int, seeds):
-    """The table of games ``start .. start + len(seeds) - 1`` of a run (what a worker computes)."""
-    from riskstats.runs.selfplay import play_games
+def play_chunk(config: RunConfig, start: int, stop: int, seeds=None):
+    """The table of games ``start .. stop - 1`` of a run (what a worker computes).
 
-    return play_games(len(seeds), config.players, list(config.bots), variant=config.variant, seed=config.seed,
+    The chunk works out its own seeds from the configuration, unless ``seeds`` (theirs) are given.
+    """
+    from riskstats.runs.selfplay import SEED_SCHEME, play_games
+
+    return play_games(stop - start, config.players, list(config.bots), variant=config.variant, seed=config.seed,
                       rules=config.game_rules(), board=config.load_board(), params=config.params or None,
-                      first=start, seeds=seeds)
+                      first=start, seeds=seeds, seed_scheme=config.seed_scheme or SEED_SCHEME)
+
+
+def _chunk_seeds(config: RunConfig):
+    """``seeds(start, stop)`` to hand each chunk: None (the chunk works them out) under scheme 2; a slice of
+    the run's seed list, worked out once, under scheme 1 (whose words cannot be worked out per chunk)."""
+    from riskstats.runs.selfplay import game_seeds
+
+    if config.seed_scheme != 1:
+        return lambda start, stop: None
+    seeds = game_seeds(config.seed, config.games, scheme=1)
+    return lambda start, stop: seeds[start:stop]
 
 
 def _local_chunks(config, ranges, seeds, workers):
@@ -178,7 +205,7 @@ def _local_chunks(config, ranges, seeds, workers):
     numba.set_num_threads(min(workers or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
     try:
         for start, stop in ranges:
-            yield start, stop, play_chunk(config, start, seeds[start:stop])
+            yield start, stop, play_chunk(config, start, stop, seeds(start, stop))
     finally:
         numba.set_num_threads(before)
 
@@ -192,7 +219,10 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     config : RunConfig
     out : str or Path, optional
         A directory of Parquet part files, or a ``.parquet``/``.csv`` file (its parts are kept in
-        ``<out>.parts/`` until the run completes). Without it the run is played in memory.
+        ``<out>.parts/`` until the run completes): a local path or an fsspec URL (``s3://bucket/run``).
+        Without it the run is played in memory. Dask workers write their chunks straight there (a
+        local path must be one they share, at the same absolute path), and pass back only each part's
+        metadata.
     workers : int, optional
         Threads for a local run (default: all cores).
     scheduler : str, optional
@@ -206,7 +236,7 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     load : bool
         Return the whole table (default). With ``out``, False returns None instead: each chunk is
         written and dropped, the single file is combined part by part, and memory stays flat however
-        many games are played (bar the run's seed list, 8 bytes a game).
+        many games are played (a run of seed scheme 1 also holds its seed list, 8 bytes a game).
 
     Returns
     -------
@@ -214,10 +244,12 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
         All the run's games in game order (`riskstats.runs.selfplay.play_games`' columns, plus any a
         newer engine adds).
     """
+    import dataclasses
+
     import pandas as pd
 
     from riskstats.runs import results
-    from riskstats.runs.selfplay import game_seeds
+    from riskstats.runs.selfplay import SEED_SCHEME
 
     if workers is not None:
         check_int("workers", workers, 1, 4096)
@@ -225,6 +257,10 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
         raise RiskstatsError("give --scheduler or --dask-local, not both")
     if out is None and not load:
         raise RiskstatsError("a run played without an output (out) must be loaded (load=True)")
+    if config.seed_scheme is None:  # a stored run keeps its scheme (1 if it records none); a new one the current
+        stored = results.stored_record(out) if out is not None else None
+        scheme = SEED_SCHEME if stored is None else stored.get("seed_scheme", 1)
+        config = dataclasses.replace(config, seed_scheme=scheme)
     record = config.record()
     store = results.open_run(out, record) if out is not None else None
     if store is not None and store.complete:
@@ -234,22 +270,22 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     total_done = sum(stop - start for start, stop in done)
     if progress:
         progress(total_done, config.games)
-    seeds = game_seeds(config.seed, config.games)
+    seeds = _chunk_seeds(config)
     tables = []
     if not ranges:
         chunks = iter(())
     elif client is not None or scheduler is not None or dask_local is not None:
         from riskstats.runs.distributed import dask_chunks
 
-        chunks = dask_chunks(play_chunk, config, ranges, seeds,
+        chunks = dask_chunks(play_chunk, config, ranges, seeds, write=store.write_part if store else None,
                              scheduler=scheduler, local_workers=dask_local, client=client)
     else:
         chunks = _local_chunks(config, ranges, seeds, workers)
-    for start, stop, table in chunks:
-        if store is not None:
-            store.write_part(start, stop, table)
-        else:
+    for start, stop, table in chunks:  # table: None where a Dask worker wrote it into the store
+        if store is None:
             tables.append(table)
+        elif table is not None:
+            store.write_part(start, stop, table)
         total_done += stop - start
         if progress:
             progress(total_done, config.games)
