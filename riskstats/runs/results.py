@@ -299,7 +299,7 @@ def _read_results(fs, path: str):
             raise RiskstatsError(f"{path} holds no finished games yet")
         for part in parts:
             stored = _stored_record(fs, part)
-            if stored != record:
+            if stored is None or _comparable(stored) != _comparable(record):
                 raise RiskstatsError(f"{part} was not written by the run in {path}")
         table = pd.concat([pq.read_table(p, filesystem=fs).to_pandas() for p in parts], ignore_index=True)
     elif path.endswith(".csv"):
