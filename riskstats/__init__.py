@@ -48,6 +48,7 @@ _PUBLIC = {
     "play_game": "riskstats.game.play",
     "BOTS": "riskstats.game.bots",
     "play_games": "riskstats.runs.selfplay",
+    "game_seeds": "riskstats.runs.selfplay",
     "RunConfig": "riskstats.runs.tournament",
     "run_selfplay": "riskstats.runs.tournament",
     "run_experiment": "riskstats.runs.experiment",
