@@ -7,10 +7,12 @@
 
 Each run of four-player Classic games (``aggressive`` bots, all cores, chunks of 1,000, seed scheme 2)
 is played into a ``.parquet`` file in a process of its own, as ``riskstats selfplay --out`` does, and
-the script prints that process's peak resident memory, its games per second, and the disk its parts
-take per million games. Target (issue #14): the same peak from 10^5 to 10^7 games (finished chunks
-are written and dropped, each chunk works out its own seeds, the file is combined one row group at a
-time), under 1 GiB. ``--stop-after`` interrupts a run after that many seconds (the finished parts are
+the script prints that process's peak resident memory, its games per second, the CPU time it used per
+game (all threads: robust to other programs' load, unlike games per second; a quiet 2-core machine
+plays about 2e6 / (CPU µs per game) games a second), and the disk its parts take per million games.
+Target (issue #14): the same peak from 10^5 to 10^7 games (finished chunks are written and dropped,
+each chunk works out its own seeds, the file is combined one row group at a time), under 1 GiB.
+``--stop-after`` interrupts a run after that many seconds (the finished parts are
 kept in ``<dir>/run-<games>.parquet.parts``; running again resumes it), so a long run can be measured
 in sittings: each sitting's peak is printed, and so are the games it played. Without ``--dir`` the runs
 go to a temporary folder and are removed.
@@ -37,7 +39,8 @@ try:
     run_selfplay(RunConfig(games=games, players=4, bots=("aggressive",), seed=1), out, load=False, progress=progress)
 except KeyboardInterrupt:
     pass
-print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, seen[0], seen[-1])
+use = resource.getrusage(resource.RUSAGE_SELF)
+print(time.perf_counter() - start, use.ru_maxrss * 1024, seen[0], seen[-1], use.ru_utime + use.ru_stime)
 """
 
 
@@ -52,18 +55,19 @@ def main(sizes, folder: Path, stop_after: float) -> None:
     subprocess.run([sys.executable, "-c", RUN, "100", str(folder / "warm.parquet"), "0"], check=True,
                    capture_output=True)  # compile, or load the compiled engine
     (folder / "warm.parquet").unlink()
-    print(f"{'games':>12} {'played now':>11} {'seconds':>8} {'games/s':>8} {'peak memory':>12} "
-          f"{'disk/10^6 games':>16}  state")
+    print(f"{'games':>12} {'played now':>11} {'seconds':>8} {'games/s':>8} {'CPU µs/game':>11} {'peak memory':>12} "
+          f"{'disk/10^6 games':>16}  state", flush=True)
     for games in sizes:
         path = folder / f"run-{games}.parquet"
         out = subprocess.run([sys.executable, "-c", RUN, str(games), str(path), str(stop_after)],
                              check=True, capture_output=True, text=True).stdout.split()
-        seconds, peak, before, after = float(out[0]), int(out[1]), int(out[2]), int(out[3])
+        seconds, peak, before, after, cpu = float(out[0]), int(out[1]), int(out[2]), int(out[3]), float(out[4])
         played = after - before
         disk = _disk(path) / max(after, 1) * 1e6
         state = "complete" if after == games else f"stopped at {after:,} of {games:,} (run again to resume)"
-        print(f"{games:>12,} {played:>11,} {seconds:>8.1f} {played / seconds:>8,.0f} {peak / 2**20:>8.1f} MiB "
-              f"{disk / 2**20:>12.1f} MiB  {state}")
+        print(f"{games:>12,} {played:>11,} {seconds:>8.1f} {played / seconds:>8,.0f} "
+              f"{1e6 * cpu / max(played, 1):>11.0f} {peak / 2**20:>8.1f} MiB {disk / 2**20:>12.1f} MiB  "
+              f"{state}", flush=True)
 
 
 if __name__ == "__main__":
