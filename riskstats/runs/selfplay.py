@@ -20,7 +20,7 @@ Seeds (`game_seeds`) follow a versioned scheme; runs record theirs (`riskstats.r
   its seeds from ``(seed, start, stop)`` alone, holding at most a block (512 KB), so memory stays flat
   however many games a run has. Block 0 is scheme 1's first 65,536 words: a run of up to 65,536 games
   (every test, golden value and benchmark fingerprint) plays the same games under both schemes.
-  Neither the block size nor anything else about how a run is split into chunks enters the seeds.
+  The block size is part of the scheme; the chunk size, threads and workers never enter the seeds.
 
 >>> table = play_games(4, 3, ["aggressive", "continent", "defensive"], seed=1)
 >>> list(table.columns[:6])
