@@ -31,6 +31,11 @@ _PUBLIC = {
     "chain_odds": "riskstats.odds.chain",
     "ChainOdds": "riskstats.odds.chain",
     "attackers_needed": "riskstats.odds.chain",
+    "policy": "riskstats.odds.policy",
+    "chain_policy": "riskstats.odds.policy",
+    "AttackPolicy": "riskstats.odds.policy",
+    "simulate_policy": "riskstats.odds.policy_simulate",
+    "PolicySample": "riskstats.odds.policy_simulate",
     "simulate_battles": "riskstats.odds.simulate",
     "simulate_chain": "riskstats.odds.simulate",
     "resolve_battles": "riskstats.odds.simulate",
@@ -49,12 +54,14 @@ _PUBLIC = {
     "BOTS": "riskstats.game.bots",
     "play_games": "riskstats.runs.selfplay",
     "game_seeds": "riskstats.runs.selfplay",
+    "check_games": "riskstats.runs.selfplay",
     "RunConfig": "riskstats.runs.tournament",
     "run_selfplay": "riskstats.runs.tournament",
     "run_experiment": "riskstats.runs.experiment",
     "read_experiment": "riskstats.runs.experiment",
     "read_results": "riskstats.runs.results",
     "bradley_terry": "riskstats.stats.ratings",
+    "data_dir": "riskstats.analysis.paths",
 }
 __all__ = sorted(_PUBLIC)
 

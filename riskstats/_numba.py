@@ -8,12 +8,14 @@ kernel function on demand: the exact engine keeps its kernels as plain functions
 serves float64 (compiled) and `fractions.Fraction` (interpreted) arithmetic, and so that a small
 odds lookup never pays numba's start-up. `inline_jit` and `borrow` are the two tools of a hot loop that
 passes many arrays down: the first removes the call, the second the arrays' reference counting.
+`on_compile` reports when numba starts compiling (the CLI's "compiling (first run only)" notice).
 """
 import hashlib
 import os
 import re
 import shutil
 import time
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -89,6 +91,36 @@ parallel_jit = njit(cache=True, nogil=True, parallel=True)
 inline_jit = njit(cache=True, nogil=True, inline="always")
 """Decorator for a kernel inlined into its callers (numba IR): no call. A call flattens every array of
 its arguments into scalars (a game state and a board are some 180 of them) and copies them all."""
+
+
+@contextmanager
+def on_compile(callback):
+    """Within the block, call ``callback()`` once, as soon as numba starts compiling a kernel.
+
+    numba compiles only what its on-disk cache lacks (the first run, or the first after riskstats
+    changed), so the callback tells a caller that a pause of seconds to minutes is compilation, not a
+    hang; it is never called when every kernel loads from the cache.
+
+    >>> from riskstats.errors import check_int
+    >>> with on_compile(lambda: print("compiling")):
+    ...     check_int("n", 3)  # no kernel: silent
+    3
+    """
+    from numba.core import event
+
+    class _Once(event.Listener):
+        fired = False
+
+        def on_start(self, _):
+            if not self.fired:
+                self.fired = True
+                callback()
+
+        def on_end(self, _):
+            pass
+
+    with event.install_listener("numba:compile", _Once()):
+        yield
 
 
 @cache

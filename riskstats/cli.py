@@ -24,6 +24,16 @@ from riskstats.errors import RiskstatsError
 from riskstats.odds.dice import DiceRules
 
 CONVENTION = "attackers = armies able to roll (one more stays on the attacking territory)"
+BOT_NAMES = ("random", "aggressive", "continent", "defensive", "mission", "capital")
+"""The built-in bots (`riskstats.game.bots.BOTS`' names, kept here so that ``--help`` needs no numba;
+a test holds the two equal)."""
+MAX_STATES = 250_000_000
+"""Largest battle-state count (attackers x defenders, summed over a chain) ``odds`` and ``chain`` take:
+about 15,800 a side, a few seconds. The library has no such limit."""
+MAX_TABLE_ROWS = 1_000_000
+"""Most rows ``table`` prints (one per battle: 1,000 a side, a 25 MB CSV)."""
+MAX_NEED_DEFENDERS = 5_000
+"""Most defenders (summed over a chain) ``need`` takes: its search solves many battles of that size."""
 
 
 class _OneLineErrors(TyperGroup):
@@ -53,6 +63,51 @@ app = typer.Typer(
     add_completion=False,
     help="Exact odds and fast simulations for the board game Risk. " + CONVENTION + ".",
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from riskstats import __version__
+
+        typer.echo(f"riskstats {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+):
+    """Exact odds and fast simulations for the board game Risk."""
+
+
+@contextlib.contextmanager
+def _compile_notice(needed: bool = True):
+    """Print "compiling (first run only)…" on stderr once if numba compiles a kernel inside the block
+    (a cold cache); silent when every kernel loads from the cache. ``needed=False`` skips numba entirely."""
+    if not needed:
+        yield
+        return
+    from riskstats._numba import on_compile
+
+    with on_compile(lambda: typer.echo("compiling (first run only)…", err=True)):
+        yield
+
+
+def _check_states(command: str, attackers: int, defenders: int, limit: int = MAX_STATES,
+                  what: str = "battle states", scale: str = "about 15,800 a side, a few seconds") -> None:
+    """Refuse work too large to answer in a few seconds (`MAX_STATES`, `MAX_TABLE_ROWS`)."""
+    if attackers > 0 and defenders > 0 and attackers * defenders > limit:
+        raise RiskstatsError(
+            f"{command}: {attackers:,} attackers x {defenders:,} defenders = {attackers * defenders:,} {what}, "
+            f"over the command line's limit of {limit:,} ({scale}); call riskstats from Python for more")
+
+
+def _uses_kernels(attackers: int, defenders: int, exact: bool = False) -> bool:
+    from riskstats.odds.battle import INTERPRETED_STATES
+
+    return not exact and attackers * defenders > INTERPRETED_STATES
+
 
 def whole_number(text: str) -> int:
     """Parse a whole-number argument, naming the value when it is not one."""
@@ -126,20 +181,28 @@ def _print_json(payload: dict) -> None:
     typer.echo(json.dumps(payload, indent=2))
 
 
-def _print_table(title: str, columns: list[str], rows, caption: str | None = None) -> None:
+def _print_table(title: str, columns: list[str], rows, caption: str | None = None, compact: bool = False) -> None:
+    """Print a rich table; ``compact``: no vertical lines, for tables that must fit 80 columns."""
+    from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=title, caption=caption)
-    for column in columns:
-        table.add_column(column, justify="right")
+    table = Table(title=title, caption=caption,
+                  **({"box": box.SIMPLE_HEAD, "show_edge": False, "padding": 0} if compact else {}))
+    for i, column in enumerate(columns):
+        table.add_column(column, justify="left" if compact and i == 0 else "right")
     for row in rows:
         table.add_row(*(str(cell) for cell in row))
     Console().print(table)
 
 
 def _attackers(value: int, territory_armies: bool) -> int:
-    return value - 1 if territory_armies else value
+    if not territory_armies:
+        return value
+    if value < 2:
+        raise RiskstatsError(f"--territory-armies: a territory needs at least 2 armies to attack "
+                             f"(one stays behind), got {value}")
+    return value - 1
 
 
 def _rules_dict(rules: DiceRules) -> dict:
@@ -197,8 +260,11 @@ def odds(
     """Exact odds and end-state distribution of one battle."""
     from riskstats.odds.battle import battle_odds
 
-    result = battle_odds(_attackers(attackers, territory_armies), defenders, rules,
-                    stop_at=stop_at, goal=goal, cautious=cautious, exact=exact)
+    attackers = _attackers(attackers, territory_armies)
+    _check_states("odds", attackers, defenders)
+    with _compile_notice(_uses_kernels(attackers, defenders, exact)):
+        result = battle_odds(attackers, defenders, rules, stop_at=stop_at, goal=goal, cautious=cautious,
+                             exact=exact)
     order = sorted(zip(result.attackers_left.tolist(), result.defenders_left.tolist(), result.p))
     payload = {
         "attackers": result.attackers,
@@ -219,15 +285,19 @@ def odds(
     if as_json:
         _print_json(payload)
         return
-    summary = [("P(win)", _percent(result.p_win)), ("P(lose)", _percent(result.p_lose))]
-    if goal:
-        summary.append((f"P(defenders <= {goal})", _percent(result.p_goal)))
+    caption = CONVENTION
+    if goal:  # the battle ends at the goal, so it never reaches a conquest: no P(win) row
+        summary = [(f"P(defenders <= {goal})", _percent(result.p_goal)),
+                   ("P(attacker stops first)", _percent(result.p_lose))]
+        caption = f"the battle ends once the defender is down to {goal}; {CONVENTION}"
+    else:
+        summary = [("P(win)", _percent(result.p_win)), ("P(lose)", _percent(result.p_lose))]
     summary += [
         ("attacker losses", f"{float(result.expected_attacker_losses):.3f} ± {result.sd_attacker_losses:.3f}"),
         ("defender losses", f"{float(result.expected_defender_losses):.3f} ± {result.sd_defender_losses:.3f}"),
     ]
     title = f"{result.attackers} attackers vs {defenders} defenders"
-    _print_table(title, ["", "value"], summary, caption=CONVENTION)
+    _print_table(title, ["", "value"], summary, caption=caption)
     _print_table("End states", ["attackers left", "defenders left", "p"],
                  [(a, d, p if exact else f"{p:.6f}") for a, d, p in order])
 
@@ -247,10 +317,14 @@ def table(
     """P(win) for every battle from 1..N attackers against 1..M defenders."""
     from riskstats.odds.battle import win_table
 
-    output_format = "json" if as_json else output_format
     if output_format not in ("text", "csv", "json"):
         raise RiskstatsError(f"--format must be text, csv or json, got {output_format!r}")
-    frame = win_table(attackers, defenders, rules, stop_at=stop_at, goal=goal)
+    if as_json and output_format not in ("text", "json"):
+        raise RiskstatsError(f"give --json or --format {output_format}, not both")
+    output_format = "json" if as_json else output_format
+    _check_states("table", attackers, defenders, MAX_TABLE_ROWS, "rows", "1,000 a side")
+    with _compile_notice(attackers > 0 and defenders > 0 and _uses_kernels(attackers, defenders)):
+        frame = win_table(attackers, defenders, rules, stop_at=stop_at, goal=goal)
     if output_format == "csv":
         typer.echo(frame.to_csv(index=False), nl=False)
     elif output_format == "json":
@@ -279,8 +353,11 @@ def chain(
     """Exact odds of conquering a chain of territories in order."""
     from riskstats.odds.chain import chain_odds
 
-    result = chain_odds(_attackers(attackers, territory_armies), defenders, rules,
-                        leave=leave, stop_at=stop_at, exact=exact)
+    attackers = _attackers(attackers, territory_armies)
+    total = sum(max(d, 0) for d in defenders)
+    _check_states("chain", attackers, total)
+    with _compile_notice(_uses_kernels(attackers, total, exact)):
+        result = chain_odds(attackers, defenders, rules, leave=leave, stop_at=stop_at, exact=exact)
     payload = {
         "attackers": result.attackers,
         "defenders": list(result.defenders),
@@ -313,7 +390,13 @@ def need(
     """The smallest number of attackers that wins with probability at least P."""
     from riskstats.odds.chain import attackers_needed
 
-    result = attackers_needed(defenders, p, rules, leave=leave)
+    total = sum(max(d, 0) for d in defenders)
+    if total > MAX_NEED_DEFENDERS:
+        raise RiskstatsError(f"need: {total:,} defenders in all, over the command line's limit of "
+                             f"{MAX_NEED_DEFENDERS:,} (a few seconds); call riskstats.attackers_needed from "
+                             "Python for more")
+    with _compile_notice():
+        result = attackers_needed(defenders, p, rules, leave=leave)
     payload = {"defenders": defenders, "p": p, "attackers": result.attackers,
                "territory_armies": result.attackers + 1, "p_win": result.p_win, "convention": CONVENTION}
     if as_json:
@@ -322,6 +405,87 @@ def need(
     _print_table(f"Attackers needed for P >= {p} against {' then '.join(map(str, defenders))}",
                  ["attackers", "armies on territory", "P(win)"],
                  [(result.attackers, result.attackers + 1, _percent(result.p_win))], caption=CONVENTION)
+
+
+def _policy_grid(table, territory: int, defenders: int) -> None:
+    """Print one territory's policy as a grid: attackers down, defenders across; dice rolled, or "-" to stop."""
+    rows = table[table.territory == territory]
+    cells = {(a, d): (str(n) if act == "attack" else "-")
+             for a, d, act, n in zip(rows.attackers, rows.defenders, rows.action, rows.dice)}
+    attackers = sorted(set(rows.attackers))
+    _print_table(f"Policy, territory {territory}: dice to roll (- = stop)",
+                 ["a \\ d", *map(str, range(1, defenders + 1))],
+                 [(a, *(cells[a, d] for d in range(1, defenders + 1))) for a in attackers])
+
+
+@app.command("policy")
+@with_rules
+def policy_(
+    attackers: Attackers,
+    defenders: DefenderList,
+    value: Annotated[list[float], typer.Option(
+        "--value", parser=real_number,
+        help="Worth of a conquest, in armies: once for every territory, or once per territory.")],
+    cost: Annotated[float, typer.Option(parser=real_number, help="Payoff lost per attacking army lost.")] = 1.0,
+    survivor_value: Annotated[float, typer.Option(
+        parser=real_number, help="Payoff per attacking army alive at the end.")] = 0.0,
+    kill_value: Annotated[float, typer.Option(
+        parser=real_number, help="Payoff per defending army destroyed.")] = 0.0,
+    defender: Annotated[str, typer.Option(
+        help="best: the defender picks its dice knowing how many the attacker rolls (minimax); after_roll: "
+             "knowing the attacker's faces; max: always its most.")] = "best",
+    leave: Leave = 1,
+    exact: Exact = False,
+    territory_armies: TerritoryArmies = False,
+    as_json: JsonFlag = False,
+    *,
+    rules: DiceRules,
+):
+    """The optimal way to attack: when to stop and how many dice, beside fixed stop rules."""
+    from riskstats.odds.policy import chain_policy
+
+    values = value[0] if len(value) == 1 else value
+    result = chain_policy(_attackers(attackers, territory_armies), defenders, values, rules, leave=leave,
+                          cost=cost, survivor_value=survivor_value, kill_value=kill_value, defender=defender,
+                          exact=exact)
+    table = result.table
+    summary = result.summary
+    payload = {
+        "attackers": result.attackers,
+        "defenders": list(result.defenders),
+        "value": [_number(v) for v in result.values_per_territory],
+        "cost": _number(result.cost),
+        "survivor_value": _number(result.survivor_value),
+        "kill_value": _number(result.kill_value),
+        "defender": defender,
+        "leave": leave,
+        "rules": _rules_dict(rules),
+        "convention": CONVENTION,
+        "expected_value": _number(result.expected_value),
+        "p_win": _number(result.p_win),
+        "baseline": {name: _number(v) for name, v in result.baseline.items()},
+        "best_baseline": result.best_baseline,
+        "value_of_choice": _number(result.value_of_choice),
+        "policy": [{"territory": int(k), "attackers": int(a), "defenders": int(d), "action": act, "dice": int(n),
+                    "defender_dice": int(m), "p_defender_fewer": _number(q)}
+                   for k, a, d, act, n, m, q in zip(table.territory, table.attackers, table.defenders, table.action,
+                                                    table.dice, table.defender_dice, table.p_defender_fewer)],
+    }
+    if as_json:
+        _print_json(payload)
+        return
+    shown = [name for name in summary.index if not name.startswith("stop_at_")]
+    shown.insert(2, max((n for n in summary.index if n.startswith("stop_at_")),
+                        key=lambda n: summary.expected_value[n], default="attack_to_end"))
+    _print_table(f"{result.attackers} attackers vs {' then '.join(map(str, result.defenders))} defenders",
+                 ["policy", "expected value", "P(win)", "attacker losses", "defender losses"],
+                 [(name, f"{float(summary.expected_value[name]):.4f}", _percent(summary.p_win[name]),
+                   f"{float(summary.expected_attacker_losses[name]):.3f}",
+                   f"{float(summary.expected_defender_losses[name]):.3f}") for name in dict.fromkeys(shown)],
+                 caption=f"value of the choice {float(result.value_of_choice):.4f} over {result.best_baseline}; "
+                         f"{CONVENTION}")
+    for k, d in enumerate(result.defenders, 1):
+        _policy_grid(table, k, d)
 
 
 _SIMULATE_EXACT_STATES = 10**7
@@ -395,7 +559,7 @@ def simulate(
 
     count = _positive_count("--trials", trials)
     attackers = _attackers(attackers, territory_armies)
-    with _LateProgress("simulating", not as_json and sys.stdout.isatty()) as progress:
+    with _compile_notice(), _LateProgress("simulating", not as_json and sys.stdout.isatty()) as progress:
         sample = simulate_battles(attackers, defenders, rules, trials=count, seed=seed, stop_at=stop_at,
                                   goal=goal, cautious=cautious, progress=progress)
     exact = None
@@ -410,6 +574,7 @@ def simulate(
         "ci_low": low,
         "ci_high": high,
         "p_win_exact": None if exact is None else float(exact.p_win),
+        **({} if exact is not None else {"exact_note": _skipped_exact(attackers, defenders)}),
         **({"p_goal": sample.p_goal,
             "p_goal_exact": None if exact is None else float(exact.p_goal)} if goal else {}),
         "battles_per_second": sample.battles_per_second,
@@ -422,7 +587,7 @@ def simulate(
     exact_p = exact.outcomes.p if exact is not None else None
     summary = [("P(win) simulated", _percent(sample.p_win)),
                ("95% interval (Wilson)", f"{_percent(low)} to {_percent(high)}"),
-               ("P(win) exact", "-" if exact is None else _percent(exact.p_win))]
+               ("P(win) exact", _skipped_exact(attackers, defenders) if exact is None else _percent(exact.p_win))]
     if goal:
         summary.append((f"P(defenders <= {goal}) simulated", _percent(sample.p_goal)))
     summary.append(("battles per second", f"{sample.battles_per_second:,.0f}"))
@@ -431,6 +596,11 @@ def simulate(
     _print_table("End states", ["attackers left", "defenders left", "simulated p", "exact p"],
                  [(a, d, f"{p:.6f}", "-" if exact_p is None else f"{exact_p.get((a, d), 0.0):.6f}")
                   for (a, d), p in frame.p.items()])
+
+
+def _skipped_exact(attackers: int, defenders: int) -> str:
+    return (f"not computed: {attackers:,} x {defenders:,} states, over {_SIMULATE_EXACT_STATES:,}; "
+            "see riskstats odds")
 
 
 Workers = Annotated[int | None, typer.Option("--workers", parser=whole_number, help="Threads (default: all cores).")]
@@ -481,7 +651,8 @@ def _interval(r) -> str:
 def selfplay(
     games: Annotated[int, typer.Option("--games", parser=whole_number, help="Number of games.")],
     players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game (2: two-player).")],
-    bots: Annotated[str, typer.Option("--bots", help="Bot names, comma-separated; seats in order, cyclic.")],
+    bots: Annotated[str, typer.Option("--bots", help=f"Bot names, comma-separated; seats in order, cyclic. "
+                                                      f"Built in: {', '.join(BOT_NAMES)}.")],
     variant: Annotated[str, typer.Option("--variant", help="classic, two-player, mission or capital.")] = "classic",
     seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the whole run.")] = 0,
     out: Annotated[str | None, typer.Option(
@@ -502,6 +673,7 @@ def selfplay(
     """Play complete games between built-in bots (seats rotate by game; seat 0 moves first)."""
     from pathlib import Path
 
+    from riskstats.runs.results import read_results
     from riskstats.runs.tournament import RunConfig, run_selfplay
     from riskstats.stats.report import summary
 
@@ -512,21 +684,37 @@ def selfplay(
     rules = {name: value for name, value in given.items() if value != defaults[name]}
     config = RunConfig(games=games, players=players, bots=bots, variant=variant, seed=seed, rules=rules,
                        chunk_size=chunk_size)
-    with _resumable(out), _progress(not as_json and sys.stdout.isatty(), "self-play") as progress:
+    present = []  # the games already in --out, from run_selfplay's first progress call
+
+    def track(done, total, bar):
+        if not present:
+            present.append(done)
+            if out is not None and done == total:
+                typer.echo(f"complete, nothing to play: {total:,} games in {out}", err=True)
+            elif done:
+                typer.echo(f"resumed: {done:,} of {total:,} games present in {out}", err=True)
+        if bar:
+            bar(done, total)
+
+    with (_resumable(out), _compile_notice(),
+          _progress(not as_json and sys.stdout.isatty(), "self-play") as bar):
         frame = run_selfplay(config, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
-                             progress=progress, load=out is None)
+                             progress=functools.partial(track, bar=bar), load=out is None)
+    before = present[0] if present else 0
+    played = games - before
     if out is not None:
-        typer.echo(f"wrote {games} games to {out}")
-        return
+        if played:
+            typer.echo(f"wrote {played:,} games to {out}" + (f" ({games:,} in all)" if before else ""), err=True)
+        frame = read_results(out)
     result = summary(frame)
     reasons = {k: int(v) for k, v in frame["win_reason"].value_counts().items()}
     if as_json:
         _print_json({"games": games, "players": players, "variant": variant, "seed": seed, **result,
-                     "win_reasons": reasons})
+                     "win_reasons": reasons, **({"out": out, "games_played": played} if out is not None else {})})
         return
-    _print_table(f"Win rate by bot ({games} games, {variant}, {players} players)",
+    _print_table(f"Win rate by bot ({games:,} games, {variant}, {players} players)",
                  ["bot", "seats played", "wins", "win rate", "95% CI"],
-                 [(b, r["games"], r["wins"], _rate(r["win_rate"]),
+                 [(b, r["seats"], r["wins"], _rate(r["win_rate"]),
                    f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%") for b, r in result["bots"].items()])
     _print_table("Win rate by seat (seat 0 moves first)", ["seat", "wins", "win rate", "95% CI"],
                  [(s, r["wins"], _rate(r["win_rate"]), f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
@@ -549,7 +737,7 @@ def experiment(
     from riskstats.runs.experiment import run_experiment
     from riskstats.stats.report import cell_win_rates
 
-    with _resumable(out), _progress(not as_json and sys.stdout.isatty(), "experiment") as progress:
+    with _resumable(out), _compile_notice(), _progress(not as_json and sys.stdout.isatty(), "experiment") as progress:
         table = run_experiment(file, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
                                progress=progress)
     rows = cell_win_rates(table).to_dict("records")
@@ -616,17 +804,23 @@ def continents(
 
     if not 0 < p < 1:
         raise RiskstatsError(f"p must lie in (0, 1), got {p}")
-    frame = continent_facts().merge(continent_cost(defenders=defenders, p=p),
-                                    on=["continent", "bonus", "territories"])
+    with _compile_notice():
+        frame = continent_facts().merge(continent_cost(defenders=defenders, p=p),
+                                        on=["continent", "bonus", "territories"])
     if as_json:
         _print_json({"defenders": defenders, "p": p, "continents": frame.to_dict("records")})
         return
     _print_table(f"Continents: {defenders} defenders per territory, a force sized for P(all) >= {p}",
-                 ["continent", "bonus", "territories", "borders", "entries", "bonus/border", "attackers",
-                  "expected losses", "payback turns"],
+                 ["continent", "bonus", "terri-\ntories", "borders", "entries", "bonus/\nborder", "attackers",
+                  "expected\nlosses", "payback\nturns"],
                  [(r.continent, r.bonus, r.territories, r.borders, r.entries, f"{r.bonus_per_border:.2f}",
                    r.attackers_needed, f"{r.expected_losses:.1f}", f"{r.payback_turns:.1f}")
-                  for r in frame.itertuples()], caption=CONVENTION)
+                  for r in frame.itertuples()], compact=True,
+                 caption="borders: its territories next to another continent; entries: territories outside it "
+                         f"next to it, where attacks come from; attackers: the force (armies able to roll; one more "
+                         f"stays behind) that takes every territory with P >= {p}; expected losses: armies that "
+                         "force loses on average; "
+                         "payback turns: expected losses / bonus, the turns of holding it that earn them back")
 
 
 @app.command()

@@ -24,7 +24,7 @@ def test_selfplay_directory_resume_and_report(tmp_path):
     assert runner.invoke(app, args).exit_code == 0
     result = runner.invoke(app, ["report", str(tmp_path / "run"), "--json"])
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.stdout)
     expected = play_games(30, 3, ["aggressive", "continent", "defensive"], seed=6)
     wins = expected.winner_bot.value_counts()
     assert {r["bot"]: r["wins"] for r in payload["win_rate_by_bot"]} == {b: int(wins.get(b, 0)) for b in
@@ -40,7 +40,7 @@ def test_experiment_command(tmp_path):
                     '[grid.rules]\nfortify = ["connected", "adjacent"]\n')
     result = runner.invoke(app, ["experiment", str(spec), "--out", str(tmp_path / "exp"), "--json"])
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.stdout)
     assert payload["games"] == 12 and {r["rules.fortify"] for r in payload["cells"]} == {"connected", "adjacent"}
     result = runner.invoke(app, ["experiment", str(spec), "--out", str(tmp_path / "exp")])
     assert result.exit_code == 0 and "Experiment" in result.output

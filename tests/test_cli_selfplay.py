@@ -13,7 +13,7 @@ def test_selfplay_json_summary():
     result = runner.invoke(app, ["selfplay", "--games", "6", "--players", "3", "--bots", "aggressive,continent",
                                  "--seed", "2", "--json"])
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.stdout)
     assert payload["games"] == 6 and set(payload["bots"]) == {"aggressive", "continent"}
 
 

@@ -10,6 +10,7 @@ SMALL = {  # parameter overrides that keep each run to seconds; the committed ru
     "03_card_escalation.ipynb": {"REPLAY_GAMES": 24, "COMPARE_GAMES": 200, "SIM_TRIALS": 20_000},
     "04_selfplay_statistics.ipynb": {"SEAT_GAMES": 60, "TOURNAMENT_GAMES": 200, "VARIANT_GAMES": 40,
                                      "REPLAY_GAMES": 12},
+    "05_attack_decisions.ipynb": {"A": 8, "D": 6, "VALUES": [1, 4], "STARTS": [(5, 3), (8, 6)], "SIM_TRIALS": 20_000},
 }
 
 

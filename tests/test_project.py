@@ -46,3 +46,45 @@ def test_non_editable_install_runs_from_elsewhere(tmp_path):
 def test_readme_python_examples_run():
     for block in re.findall(r"```python\n(.*?)\n```", (ROOT / "README.md").read_text(), flags=re.S):
         exec(compile(block, "README.md", "exec"), {})
+
+
+def test_readme_walks_a_newcomer_through():
+    import tomllib
+
+    text = (ROOT / "README.md").read_text()
+    cli = text.index("## The command line")
+    first_bare = text.index("\nriskstats ", cli)
+    assert cli < text.index("source .venv/bin/activate") < first_bare and ".venv/bin/riskstats" in text[cli:first_bare]
+    notebooks = text[text.index("## Notebooks"):]
+    assert 'pip install ".[notebooks]"' in notebooks and "jupyter lab notebooks/" in notebooks
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any(req.startswith("jupyter") for req in extras["notebooks"])
+    assert "Every command takes the same dice-rule options" not in text
+
+
+def test_readme_cli_claims_match_the_cli():
+    from typer.testing import CliRunner
+
+    from riskstats.cli import app
+
+    text = (ROOT / "README.md").read_text()
+    runner = CliRunner()
+    shown = json.loads(runner.invoke(app, ["round", "3", "2", "--json"]).stdout)["outcomes"]
+    comment = re.search(r"riskstats round 3 2 +# the exact one-roll table: (.*)", text)[1]
+    assert comment == ", ".join(o["fraction"] for o in shown)
+    claim = re.search(r"The battle commands \((.*?)\) take the same dice-rule", text)[1]
+    battle = re.findall(r"`(\w+)`", claim)
+    for command in ["round", "odds", "table", "chain", "need", "simulate", "continents", "cards", "selfplay",
+                    "report"]:
+        help_text = runner.invoke(app, [command, "--help"]).stdout
+        assert ("--attacker-dice" in help_text) == (command in battle), command
+
+
+@pytest.mark.slow
+def test_readme_simulation_is_compared_with_its_own_exact_answer():
+    block = re.findall(r"```python\n(.*?)\n```", (ROOT / "README.md").read_text(), flags=re.S)[0]
+    names = {}
+    exec(compile(block, "README.md", "exec"), names)
+    sample, odds = names["sample"], names["odds"]
+    difference = sample.outcomes.p.sub(odds.outcomes.p, fill_value=0).abs()
+    assert difference.max() < 0.005  # 10**6 battles: a standard error is at most 0.0005; allow 10

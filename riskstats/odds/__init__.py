@@ -1,6 +1,7 @@
 """The odds of battles: one dice rule, exact Markov-chain answers and a compiled simulator.
 
 Owns the dice rule (`dice`), the exact battle and chain engines (`battle`, `chain`), the simulator that
-samples the same one-roll table (`simulate`) and its random streams (`rng`).
+samples the same one-roll table (`simulate`) and its random streams (`rng`), and the exact attack
+decisions (`policy`: when to stop, how many dice) with their sampling check (`policy_simulate`).
 May import: the foundations (`riskstats.errors`, `riskstats._numba`, `riskstats.intervals`) only.
 """

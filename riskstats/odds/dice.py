@@ -91,6 +91,46 @@ class DiceRules:
         total = self.attacker_sides**attacker_dice * self.defender_sides**defender_dice
         return tuple(Fraction(c, total) for c in counts)
 
+    def attacker_rolls(self, attacker_dice: int) -> dict[tuple[int, ...], Fraction]:
+        """The attacker's possible rolls of ``attacker_dice`` dice, each sorted high to low, with their exact
+        probabilities: what a defender who chooses its dice after seeing the roll conditions on.
+
+        Examples
+        --------
+        >>> rolls = DiceRules().attacker_rolls(2)
+        >>> len(rolls), rolls[(6, 6)], rolls[(6, 5)]
+        (21, Fraction(1, 36), Fraction(1, 18))
+        """
+        check_int("attacker dice", attacker_dice, 1, self.attacker_dice)
+        total = self.attacker_sides**attacker_dice
+        tops = _side_tops(self.attacker_sides, attacker_dice, attacker_dice, 0)
+        return {roll: Fraction(count, total) for roll, count in sorted(tops.items(), reverse=True)}
+
+    def outcome_fractions_given_roll(self, attacker_roll: tuple[int, ...], defender_dice: int) -> tuple[Fraction, ...]:
+        """Exact P(attacker loses 0, 1, ..., k) once its dice show ``attacker_roll`` (sorted high to low),
+        against ``defender_dice`` dice; ``k = min(len(attacker_roll), defender_dice)``.
+
+        Averaged over `attacker_rolls` this is `outcome_fractions`.
+
+        Examples
+        --------
+        >>> DiceRules().outcome_fractions_given_roll((6, 6), 2)
+        (Fraction(25, 36), Fraction(5, 18), Fraction(1, 36))
+        """
+        attacker_roll = tuple(attacker_roll)
+        check_int("attacker dice", len(attacker_roll), 1, self.attacker_dice)
+        check_int("defender dice", defender_dice, 1, self.defender_dice)
+        for face in attacker_roll:
+            check_int("attacker die", face, 1, self.attacker_sides)
+        k = min(len(attacker_roll), defender_dice)
+        a_top = tuple(sorted(attacker_roll, reverse=True)[:k])
+        defender = _side_tops(self.defender_sides, defender_dice, k, self.defender_modifier)
+        counts = [0] * (k + 1)
+        for d_top, d_count in defender.items():
+            counts[_lost(a_top, d_top, self.ties == "attacker")] += d_count
+        total = self.defender_sides**defender_dice
+        return tuple(Fraction(c, total) for c in counts)
+
     def table(self, exact: bool = False) -> np.ndarray:
         """The one-roll table ``P[na, nd, i]``: P(attacker loses i) when rolling na against nd dice.
 
@@ -112,6 +152,11 @@ def _side_tops(sides: int, dice: int, keep: int, modifier: int) -> Counter:
     return tops
 
 
+def _lost(a_top: tuple, d_top: tuple, attacker_wins_ties: bool) -> int:
+    """Armies the attacker loses when its highest dice ``a_top`` meet the defender's ``d_top``, pair by pair."""
+    return sum(a < d or (a == d and not attacker_wins_ties) for a, d in zip(a_top, d_top))
+
+
 @cache
 def _loss_counts(rules: DiceRules, attacker_dice: int, defender_dice: int) -> tuple[int, ...]:
     k = min(attacker_dice, defender_dice)
@@ -121,8 +166,7 @@ def _loss_counts(rules: DiceRules, attacker_dice: int, defender_dice: int) -> tu
     counts = [0] * (k + 1)
     for a_top, a_count in attacker.items():
         for d_top, d_count in defender.items():
-            lost = sum(a < d or (a == d and not attacker_wins_ties) for a, d in zip(a_top, d_top))
-            counts[lost] += a_count * d_count
+            counts[_lost(a_top, d_top, attacker_wins_ties)] += a_count * d_count
     return tuple(counts)
 
 

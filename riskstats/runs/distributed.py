@@ -46,7 +46,7 @@ def _client(scheduler, local_workers):
         return Client(cluster), cluster
     try:
         return Client(scheduler, timeout="20s"), None
-    except (OSError, TimeoutError) as error:
+    except (OSError, TimeoutError, ValueError) as error:  # ValueError: a malformed address
         raise RiskstatsError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
 
 

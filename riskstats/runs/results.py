@@ -6,7 +6,9 @@ holding games ``first .. stop - 1``; every part carries the same configuration a
 metadata (key ``riskstats``). Each part is written to a temporary file and renamed into place, so a
 killed run leaves only whole parts, and resuming plays exactly the games no part holds. A run written
 to one ``.parquet`` (or ``.csv``) file keeps its parts in ``<file>.parts/`` and combines them into the
-file once every game is played.
+file once every game is played. A CSV has no room for metadata, so a finished ``.csv`` run keeps its
+configuration beside it in ``<file>.json`` (the manifest, e.g. ``games.csv.json``): a rerun finds the
+run complete, and `read_results` returns the record as for Parquet.
 
 A run may live on any filesystem fsspec knows: ``out`` is a local path or a URL (``s3://bucket/run``,
 ``gs://…``, ``file://…``; the protocol's fsspec package must be installed). Every read and write of a
@@ -44,6 +46,8 @@ META_KEY = b"riskstats"
 PART = re.compile(r"^part-(\d{12})-(\d{12})\.parquet$")
 REQUIRED = ("players", "bots", "winner", "winner_bot", "turns", "truncated")
 """Columns a results table needs for `riskstats.stats.report`."""
+RUN_FILES = (MANIFEST, "experiment.json")
+"""Files that mark a directory as a run's or an experiment's results (reports are never written there)."""
 ROW_GROUP = 10_000
 """Games per Parquet row group of a combined results file."""
 
@@ -149,6 +153,8 @@ class RunStore:
             return table
         parts = _part_files(self.fs, self.folder)
         if self.target.endswith(".csv"):
+            _atomic_write(_sidecar(self.target), lambda h: h.write(json.dumps(self.record, indent=2).encode()),
+                          self.fs)
             _atomic_write(self.target, lambda h: _combine_csv(self.fs, parts, h), self.fs)
         else:
             _atomic_write(self.target, lambda h: _combine_parquet(self.fs, parts, h), self.fs)
@@ -197,7 +203,7 @@ def open_run(out, record: dict) -> RunStore:
     target = out if posixpath.splitext(out)[1] in (".parquet", ".csv") else None
     folder = out + ".parts" if target is not None else out
     if target is not None and fs.exists(target) and not fs.exists(folder):
-        stored = _stored_record(fs, target) if target.endswith(".parquet") else None
+        stored = _file_record(fs, target)
         if stored is not None and not _differences(_comparable(stored), _comparable(record)):
             return RunStore(folder, record, target, fs)
         raise RiskstatsError(f"{target} already exists and is not this run's results; "
@@ -217,21 +223,37 @@ def open_run(out, record: dict) -> RunStore:
         for stale in filter(_is_stale, names):
             fs.rm(posixpath.join(folder, stale))
     else:
-        fs.makedirs(folder, exist_ok=True)
-        _atomic_write(manifest, lambda h: h.write(json.dumps(record, indent=2).encode()), fs)
+        try:
+            fs.makedirs(folder, exist_ok=True)
+            _atomic_write(manifest, lambda h: h.write(json.dumps(record, indent=2).encode()), fs)
+        except OSError as error:
+            raise RiskstatsError(f"cannot write the run to {out}: {error.strerror or error}") from None
     return store
 
 
 def stored_record(out) -> dict | None:
-    """The configuration record of the run stored at ``out`` (its parts folder, or its finished Parquet
-    file), or None if there is none yet (or it is a finished ``.csv``, which holds no record)."""
+    """The configuration record of the run stored at ``out`` (its parts folder, or its finished file), or
+    None if there is none yet."""
     fs, out = _filesystem(out)
     folder = out + ".parts" if posixpath.splitext(out)[1] in (".parquet", ".csv") else out
     if fs.exists(posixpath.join(folder, MANIFEST)):
         return _read_manifest(fs, posixpath.join(folder, MANIFEST))
-    if out.endswith(".parquet") and fs.isfile(out):
-        return _stored_record(fs, out)
+    if posixpath.splitext(out)[1] in (".parquet", ".csv") and fs.isfile(out):
+        return _file_record(fs, out)
     return None
+
+
+def _sidecar(path: str) -> str:
+    """The manifest kept beside a finished ``.csv`` run (``games.csv`` -> ``games.csv.json``)."""
+    return path + ".json"
+
+
+def _file_record(fs, path: str) -> dict | None:
+    """The run record of a single results file: Parquet metadata, or a CSV's manifest (None if absent)."""
+    if path.endswith(".csv"):
+        sidecar = _sidecar(path)
+        return _read_manifest(fs, sidecar) if fs.exists(sidecar) else None
+    return _stored_record(fs, path)
 
 
 def _comparable(record: dict) -> dict:
@@ -277,7 +299,8 @@ def read_results(path):
     """The games of a run directory, a results ``.parquet`` file or a ``.csv`` with the self-play columns.
 
     ``path`` is a local path or an fsspec URL. Returns the table in game order with ``attrs["run"]``
-    holding the stored configuration (None for a CSV). A foreign or unreadable file is a `RiskstatsError`.
+    holding the stored configuration (for a CSV, its ``<file>.json`` manifest, None if it has none). A
+    foreign or unreadable file is a `RiskstatsError`.
     """
     return _read_results(*_filesystem(path))
 
@@ -308,6 +331,7 @@ def _read_results(fs, path: str):
                 table = pd.read_csv(handle)
         except Exception as error:
             raise RiskstatsError(f"cannot read {path} as CSV: {error}") from None
+        record = _file_record(fs, path)
     else:
         record = _stored_record(fs, path)
         if record is None:
@@ -331,19 +355,32 @@ def write_json(payload: dict, path) -> None:
 
 def write_files(folder, tables: dict, figures: dict) -> list[Path]:
     """Write DataFrames as ``<name>.csv`` and matplotlib figures as ``<name>.png`` into ``folder`` (each
-    figure is closed once saved); return the paths, tables first."""
+    figure is closed once saved); return the paths, tables first.
+
+    ``folder`` may be new or an existing directory, but not a file nor a directory holding a run's or an
+    experiment's results; a path that cannot be written is a `RiskstatsError`.
+    """
     import matplotlib.pyplot as plt
 
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, frame in tables.items():
-        path = folder / f"{name}.csv"
-        frame.to_csv(path, index=False)
-        written.append(path)
-    for name, figure in figures.items():
-        path = folder / f"{name}.png"
-        figure.savefig(path, dpi=100, bbox_inches="tight")
-        plt.close(figure)
-        written.append(path)
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise RiskstatsError(f"--out {folder} exists and is not a directory")
+        if folder.is_dir() and any(name in RUN_FILES or PART.match(name) for name in os.listdir(folder)):
+            raise RiskstatsError(f"--out {folder} holds a run's results; choose another directory for the report")
+        folder.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name, frame in tables.items():
+            path = folder / f"{name}.csv"
+            frame.to_csv(path, index=False)
+            written.append(path)
+        for name, figure in figures.items():
+            path = folder / f"{name}.png"
+            figure.savefig(path, dpi=100, bbox_inches="tight")
+            written.append(path)
+    except OSError as error:
+        raise RiskstatsError(f"cannot write to {folder}: {error.strerror or error}") from None
+    finally:
+        for figure in figures.values():
+            plt.close(figure)
     return written

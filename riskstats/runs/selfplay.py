@@ -1,8 +1,11 @@
 """Self-play: many complete games between built-in bots, compiled and run in parallel over games.
 
-This module owns `play_games` (one row per game; `riskstats.stats.report.summary` sums it up). The
-rules are `riskstats.game.engine`'s and the bots `riskstats.game.bots`'; the per-game loop is
-`riskstats.game.play._play`.
+This module owns `play_games` (one row per game; `riskstats.stats.report.summary` sums it up) and
+`check_games`, the one check of a batch's configuration (counts, seed, line-up and bot parameters,
+rules, players for those rules and that board): `play_games` calls it, and so does
+`riskstats.runs.tournament.RunConfig` when it is built, so that a run's chunks are played from the
+checked `Batch` (`play_batch`) without checking it again. The rules are `riskstats.game.engine`'s and
+the bots `riskstats.game.bots`'; the per-game loop is `riskstats.game.play._play`.
 
 Seats: the bots given are assigned to seats 0..P-1 in order, repeated cyclically, and game g rotates
 that line-up by g (seat s of game g plays line-up entry (s + g) mod P), so every bot sits in every seat
@@ -31,6 +34,7 @@ Seeds (`game_seeds`) follow a versioned scheme; runs record theirs (`riskstats.r
 from __future__ import annotations
 
 import json
+from typing import NamedTuple
 
 import numpy as np
 from numba import prange
@@ -127,6 +131,43 @@ def _seed_block(seed: int, block: int, needed: int) -> np.ndarray:
     return words
 
 
+class Batch(NamedTuple):
+    """A checked configuration of self-play games: what `check_games` returns and `play_batch` trusts."""
+
+    games: int
+    players: int
+    bots: tuple
+    rules: GameRules
+    board: Board
+    params: dict
+    seed: int
+    seed_scheme: int = SEED_SCHEME
+
+
+def check_games(games, players, bots, variant: str = "classic", seed=0, rules: GameRules | None = None,
+                board: Board | None = None, params: dict | None = None, seed_scheme: int = SEED_SCHEME) -> Batch:
+    """Check the configuration of a batch of games once and return it normalised (`play_games`' parameters).
+
+    >>> check_games(10, 3, "aggressive, continent").bots
+    ('aggressive', 'continent')
+    """
+    games = check_int("games", games, 1, MAX_GAMES)
+    seed = check_int("seed", seed, 0)
+    params = params or {}
+    bots = check_lineup(bots, params)
+    if rules is None:
+        rules = GameRules(variant=variant)
+    elif not isinstance(rules, GameRules):
+        raise RiskstatsError(f"rules must be a GameRules, got {rules!r}")
+    elif variant != rules.variant and variant != "classic":
+        raise RiskstatsError(f"variant {variant!r} does not match rules.variant {rules.variant!r}")
+    board = board or classic_board()
+    players = rules.check_players(check_int("players", players), board)
+    if seed_scheme not in SEED_SCHEMES:
+        raise RiskstatsError(f"unknown seed scheme {seed_scheme!r}; known: {', '.join(map(str, SEED_SCHEMES))}")
+    return Batch(games, players, bots, rules, board, params, seed, seed_scheme)
+
+
 def play_games(games: int, players: int, bots, variant: str = "classic", seed: int = 0,
              rules: GameRules | None = None, *, board: Board | None = None, params: dict | None = None,
              first: int = 0, seeds=None, seed_scheme: int = SEED_SCHEME):
@@ -159,30 +200,32 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
         truncated), winner_bot, turns, rounds, truncated, win_reason; ``attrs["rules"]`` holds the rules
         and the board name, also as JSON in column ``rules``.
     """
+    batch = check_games(games, players, bots, variant, seed, rules, board, params, seed_scheme)
+    first = check_int("first", first, 0)
+    if seeds is not None:
+        seeds = np.asarray(seeds, np.uint64)
+        if seeds.shape != (batch.games,):
+            raise RiskstatsError(f"need {batch.games} seeds, got {seeds.shape[0]}")
+    return play_batch(batch, first, seeds)
+
+
+def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = None):
+    """`play_games` for a `Batch` that `check_games` made: games ``first .. first + games - 1`` (default
+    ``batch.games``) with their seeds under ``batch.seed_scheme``, or ``len(seeds)`` games with those
+    seeds; nothing is checked again."""
     import pandas as pd
 
-    games = check_int("games", games, 1, MAX_GAMES)
-    seed = check_int("seed", seed, 0)
-    params = params or {}
-    bots = check_lineup(bots, params)
-    if rules is None:
-        rules = GameRules(variant=variant)
-    elif variant != rules.variant and variant != "classic":
-        raise RiskstatsError(f"variant {variant!r} does not match rules.variant {rules.variant!r}")
-    board = board or classic_board()
-    players = rules.check_players(check_int("players", players), board)
-    first = check_int("first", first, 0)
+    players, bots, rules, board, params, seed = (batch.players, batch.bots, batch.rules, batch.board,
+                                                 batch.params, batch.seed)
+    games = len(seeds) if seeds is not None else batch.games if games is None else games
     lineup = [bots[s % len(bots)] for s in range(players)]
     specs = [bot_spec(name, params.get(name)) for name in lineup]
     specs = [specs[(s + first) % players] for s in range(players)]  # game first + g rotates by first + g
     lineup_bots = np.array([s[0] for s in specs], np.int64)
     lineup_params = np.array([s[1] for s in specs])
     cut, V = _tables(rules)
-    if seed_scheme not in SEED_SCHEMES:
-        raise RiskstatsError(f"unknown seed scheme {seed_scheme!r}; known: {', '.join(map(str, SEED_SCHEMES))}")
-    seeds = game_seeds(seed, first + games, first, seed_scheme) if seeds is None else np.asarray(seeds, np.uint64)
-    if seeds.shape != (games,):
-        raise RiskstatsError(f"need {games} seeds, got {seeds.shape[0]}")
+    if seeds is None:
+        seeds = game_seeds(seed, first + games, first, batch.seed_scheme)
     out = np.zeros((games, 4 + players), np.int64)
     seats = players + (1 if rules.has_neutral else 0)
     _selfplay(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cut, V, seats, out)

@@ -71,18 +71,30 @@ class RunConfig:
     seed_scheme: int | None = None
 
     def __post_init__(self):
-        from riskstats.game.bots import check_lineup
-        from riskstats.runs.selfplay import MAX_GAMES, SEED_SCHEMES
+        from riskstats.runs.selfplay import MAX_GAMES, SEED_SCHEME, check_games
 
-        check_int("games", self.games, 1, MAX_GAMES)
-        check_int("seed", self.seed, 0)
         check_int("chunk_size", self.chunk_size, 1, MAX_GAMES)
-        if self.seed_scheme is not None and self.seed_scheme not in SEED_SCHEMES:
-            raise RiskstatsError(f"unknown seed scheme {self.seed_scheme!r}; "
-                                 f"known: {', '.join(map(str, SEED_SCHEMES))}")
-        object.__setattr__(self, "bots", check_lineup(self.bots, self.params))
+        scheme = SEED_SCHEME if self.seed_scheme is None else self.seed_scheme  # None: settled by run_selfplay
+        batch = check_games(self.games, self.players, self.bots, self.variant, self.seed, self.game_rules(),
+                            self.load_board(), self.params, scheme)  # the one check, shared with play_games
+        object.__setattr__(self, "bots", batch.bots)
         object.__setattr__(self, "params", {k: [float(x) for x in v] for k, v in self.params.items()})
-        self.game_rules().check_players(check_int("players", self.players), self.load_board())
+        object.__setattr__(self, "_batch", batch._replace(params=self.params))
+
+    def batch(self):
+        """The checked games of this run (`riskstats.runs.selfplay.Batch`), which `play_chunk` trusts."""
+        batch = self.__dict__.get("_batch")
+        if batch is None:  # unpickled on a worker: rebuilt from the fields, checked when the run was made
+            from riskstats.runs.selfplay import SEED_SCHEME, Batch
+
+            batch = Batch(self.games, self.players, self.bots, self.game_rules(), self.load_board(), self.params,
+                          self.seed, SEED_SCHEME if self.seed_scheme is None else self.seed_scheme)
+            object.__setattr__(self, "_batch", batch)
+        return batch
+
+    def __getstate__(self):
+        """Pickle the fields only (a task's configuration stays a few hundred bytes, without the board)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_batch"}
 
     def game_rules(self):
         """The `GameRules` of this run; unknown option names are an error."""
@@ -179,11 +191,9 @@ def play_chunk(config: RunConfig, start: int, stop: int, seeds=None):
 
     The chunk works out its own seeds from the configuration, unless ``seeds`` (theirs) are given.
     """
-    from riskstats.runs.selfplay import SEED_SCHEME, play_games
+    from riskstats.runs.selfplay import play_batch
 
-    return play_games(stop - start, config.players, list(config.bots), variant=config.variant, seed=config.seed,
-                      rules=config.game_rules(), board=config.load_board(), params=config.params or None,
-                      first=start, seeds=seeds, seed_scheme=config.seed_scheme or SEED_SCHEME)
+    return play_batch(config.batch(), start, seeds, stop - start)
 
 
 def _chunk_seeds(config: RunConfig):
@@ -232,7 +242,8 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     client : distributed.Client, optional
         A Dask client to play the chunks on (instead of ``scheduler``/``dask_local``).
     progress : callable, optional
-        Called as ``progress(games_done, games_total)`` at the start and after each chunk.
+        Called as ``progress(games_done, games_total)`` at the start (the games already in ``out``; also
+        when the run is complete and nothing is played) and after each chunk.
     load : bool
         Return the whole table (default). With ``out``, False returns None instead: each chunk is
         written and dropped, the single file is combined part by part, and memory stays flat however
@@ -264,6 +275,8 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     record = config.record()
     store = results.open_run(out, record) if out is not None else None
     if store is not None and store.complete:
+        if progress:
+            progress(config.games, config.games)
         return store.read() if load else None
     done = store.done_ranges() if store is not None else []
     ranges = chunk_ranges(config, done)

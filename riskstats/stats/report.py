@@ -149,7 +149,9 @@ def summary(table) -> dict:
     """Win rates per bot and per seat (each with a 95% Wilson interval) and game lengths: the JSON form
     of `riskstats.stats.report.win_rates`, bots in the order they first sit.
 
-    A bot's win rate is its wins over the seats it occupied (a bot in two seats of a game counts twice).
+    A bot's win rate is its wins over the seats it occupied (a bot in two seats of a game counts twice):
+    per bot, ``seats`` counts those seats and ``games`` the games it played in; per seat, ``games``
+    counts games.
     """
     def rates(by):
         return {r[by]: {"games": int(r["trials"]), "wins": int(r["wins"]), "win_rate": float(r["win_rate"]),
@@ -158,7 +160,11 @@ def summary(table) -> dict:
 
     by_bot = rates("bot")
     order = pd.unique(table["bots"].str.split(",", expand=True).to_numpy().ravel())
-    return {"games": len(table), "bots": {name: by_bot[name] for name in order},
+    lineups = table["bots"].value_counts()  # a few distinct seatings: count games per bot through them
+    games_with = {name: int(sum(n for lineup, n in lineups.items() if name in lineup.split(","))) for name in order}
+    return {"games": len(table),
+            "bots": {name: {**by_bot[name], "games": games_with[name], "seats": by_bot[name]["games"]}
+                     for name in order},
             "seats": {int(s): row for s, row in rates("seat").items()},
             "mean_turns": float(table["turns"].mean()), "mean_rounds": float(table["rounds"].mean()),
             "truncated": int(table["truncated"].sum())}

@@ -322,7 +322,7 @@ def test_selfplay_cli_variants(tmp_path):
     result = runner.invoke(app, ["selfplay", "--games", "6", "--players", "4", "--bots", "capital",
                                  "--variant", "capital", "--capital-short", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["win_reasons"] == {"capitals": 6}
+    assert json.loads(result.stdout)["win_reasons"] == {"capitals": 6}
 
 
 @pytest.mark.slow

@@ -119,3 +119,15 @@ def test_bad_rules_are_refused_by_name(kwargs, message):
 def test_dice_counts_beyond_the_rules_are_refused():
     with pytest.raises(RiskstatsError, match="defender dice must be from 1 to 2, got 3"):
         DiceRules().outcome_fractions(3, 3)
+
+
+@pytest.mark.parametrize("rules", [DiceRules(), DiceRules(ties="attacker", defender_modifier=1),
+                                   DiceRules(defender_dice=3, attacker_sides=8)])
+def test_outcomes_given_the_attackers_roll_average_to_the_one_roll_table(rules):
+    for na in range(1, rules.attacker_dice + 1):
+        rolls = rules.attacker_rolls(na)
+        assert sum(rolls.values()) == 1
+        for nd in range(1, rules.defender_dice + 1):
+            mixed = [sum(p * rules.outcome_fractions_given_roll(roll, nd)[i] for roll, p in rolls.items())
+                     for i in range(min(na, nd) + 1)]
+            assert tuple(mixed) == rules.outcome_fractions(na, nd)

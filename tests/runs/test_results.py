@@ -5,7 +5,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.runs.results import open_run, read_results
+from riskstats.runs.results import open_run, read_results, write_files
 from riskstats.runs.tournament import RunConfig, run_selfplay
 
 
@@ -90,3 +90,35 @@ def test_writing_a_part_twice_keeps_the_first(tmp_path):
     again = store.write_part(0, 4, table.iloc[:0])  # a re-run of the same chunk: not written over
     assert not again["written"] and again["bytes"] == first["bytes"]
     pd.testing.assert_frame_equal(read_results(tmp_path / "run"), table)
+
+
+def test_a_finished_csv_run_keeps_its_record_beside_it(tmp_path):
+    config = RunConfig(5, 3, ("aggressive",), seed=3, chunk_size=2)
+    out = tmp_path / "games.csv"
+    table = run_selfplay(config, out)
+    assert (tmp_path / "games.csv.json").exists() and not (tmp_path / "games.csv.parts").exists()
+    assert read_results(out).attrs["run"] == config.record()
+    seen = []
+    again = run_selfplay(config, out, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(5, 5)]  # complete: nothing played, and the progress callback says so
+    assert again["winner"].tolist() == table["winner"].tolist()
+    with pytest.raises(RiskstatsError, match="not this run"):
+        open_run(out, RunConfig(5, 3, ("aggressive",), seed=4).record())
+    (tmp_path / "games.csv.json").unlink()  # a CSV with no manifest is not known to be this run
+    with pytest.raises(RiskstatsError, match="not this run"):
+        open_run(out, config.record())
+
+
+def test_unwritable_outputs_are_clear_errors(tmp_path, run):
+    with pytest.raises(RiskstatsError, match="cannot write the run to /proc/nope"):
+        open_run("/proc/nope", RunConfig(2, 3, ("aggressive",)).record())
+    tables = {"t": pd.DataFrame({"x": [1]})}
+    with pytest.raises(RiskstatsError, match="holds a run's results"):
+        write_files(run, tables, {})
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    with pytest.raises(RiskstatsError, match="not a directory"):
+        write_files(afile, tables, {})
+    with pytest.raises(RiskstatsError, match="cannot write to /proc/nope"):
+        write_files("/proc/nope/report", tables, {})
+    assert [p.name for p in write_files(tmp_path / "rep", tables, {})] == ["t.csv"]

@@ -126,6 +126,35 @@ def test_impossible_runs_fail_before_any_game(kwargs, message):
         config(**kwargs)
 
 
+@pytest.mark.parametrize("kwargs", [
+    {"players": 7}, {"bots": ("aggressive", "wizard")}, {"games": 0}, {"seed": -1},
+    {"params": {"random": (1, 2, 3)}}, {"variant": "two-player", "players": 4}, {"games": 10**9},
+])
+def test_run_config_and_play_games_share_one_check(kwargs):
+    """The same bad input gets the same message from a RunConfig and from play_games: one check."""
+    args = {"games": 4, "players": 4, "bots": BOTS, "seed": 9} | kwargs
+    with pytest.raises(RiskstatsError) as from_config:
+        RunConfig(**args)
+    with pytest.raises(RiskstatsError) as from_play:
+        play_games(**(args | {"bots": list(args["bots"])}))
+    assert str(from_config.value) == str(from_play.value)
+
+
+def test_a_checked_run_is_not_checked_again(reference, monkeypatch):
+    """Chunks are played from the RunConfig's checked batch: the check runs when the config is built only."""
+    import pickle
+
+    from riskstats.runs import selfplay
+
+    c = config(chunk_size=25)
+    calls = []
+    monkeypatch.setattr(selfplay, "check_games", lambda *a, **k: calls.append(a))
+    assert run_selfplay(c).equals(reference)
+    shipped = pickle.dumps(c)  # what a Dask task carries: the fields, not the board
+    assert calls == [] and len(shipped) < 1000
+    assert run_selfplay(pickle.loads(shipped)).equals(reference)
+
+
 def test_record_round_trips():
     c = config(rules={"escalation": "fixed", "dice": {"defender_modifier": 1}}, params={"aggressive": [0.7]})
     again = RunConfig.from_record(c.record(), chunk_size=16)
