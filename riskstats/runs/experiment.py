@@ -41,7 +41,6 @@ Parameters given for a bot that is not in a cell's line-up are left out of that 
 """
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import json
 from pathlib import Path
@@ -132,7 +131,7 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
         for cell, was in zip(cells, stored.get("cells", [])):
             if isinstance(was.get("run"), dict):
                 was["run"].setdefault("seed_scheme", 1)
-                cell["config"] = dataclasses.replace(cell["config"], seed_scheme=was["run"]["seed_scheme"])
+                cell["config"] = cell["config"].with_seed_scheme(was["run"]["seed_scheme"])
     manifest = {"cells": [{"cell": f"cell-{i:03d}", "label": c["label"], "run": c["config"].record()}
                           for i, c in enumerate(cells)]}
     if stored is not None:

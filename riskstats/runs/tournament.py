@@ -92,6 +92,19 @@ class RunConfig:
             object.__setattr__(self, "_batch", batch)
         return batch
 
+    def with_seed_scheme(self, scheme: int) -> RunConfig:
+        """This run under seed scheme ``scheme`` (a stored run's, when resuming it); not checked again."""
+        import copy
+
+        from riskstats.runs.selfplay import SEED_SCHEMES
+
+        if scheme not in SEED_SCHEMES:
+            raise RiskstatsError(f"unknown seed scheme {scheme!r}; known: {', '.join(map(str, SEED_SCHEMES))}")
+        other = copy.copy(self)
+        object.__setattr__(other, "seed_scheme", scheme)
+        object.__setattr__(other, "_batch", self.batch()._replace(seed_scheme=scheme))
+        return other
+
     def __getstate__(self):
         """Pickle the fields only (a task's configuration stays a few hundred bytes, without the board)."""
         return {k: v for k, v in self.__dict__.items() if k != "_batch"}
@@ -255,8 +268,6 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
         All the run's games in game order (`riskstats.runs.selfplay.play_games`' columns, plus any a
         newer engine adds).
     """
-    import dataclasses
-
     import pandas as pd
 
     from riskstats.runs import results
@@ -271,7 +282,7 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     if config.seed_scheme is None:  # a stored run keeps its scheme (1 if it records none); a new one the current
         stored = results.stored_record(out) if out is not None else None
         scheme = SEED_SCHEME if stored is None else stored.get("seed_scheme", 1)
-        config = dataclasses.replace(config, seed_scheme=scheme)
+        config = config.with_seed_scheme(scheme)
     record = config.record()
     store = results.open_run(out, record) if out is not None else None
     if store is not None and store.complete:
