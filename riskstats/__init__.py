@@ -59,6 +59,7 @@ _PUBLIC = {
     "CATALOG": "riskstats.game.registry",
     "parse_bot": "riskstats.game.registry",
     "play_games": "riskstats.runs.selfplay",
+    "game_seeds": "riskstats.runs.selfplay",
     "check_games": "riskstats.runs.selfplay",
     "RunConfig": "riskstats.runs.tournament",
     "run_selfplay": "riskstats.runs.tournament",

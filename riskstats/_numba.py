@@ -12,9 +12,16 @@ passes many arrays down: the first removes the call, the second the arrays' refe
 """
 import hashlib
 import os
+import re
+import shutil
+import time
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+
+STALE_AFTER = 3600.0
+"""Seconds a cache folder of another riskstats source must have gone unused before it is removed."""
+_LEAF = re.compile(r"riskstats-[0-9a-f]{16}")
 
 
 def _cache_dir() -> str:
@@ -39,7 +46,34 @@ def _cache_dir() -> str:
     return os.path.join(base, leaf)
 
 
+def _adopt_cache(folder: str, now: float | None = None) -> None:
+    """Mark the cache folder ``folder`` as in use; if it is new, remove its stale siblings.
+
+    Every source change (an upgrade, an edit) makes a new ``riskstats-<digest>`` folder, so the old ones
+    would pile up (some 10 MB each). When a process first creates its folder, it removes each sibling
+    ``riskstats-<digest>`` folder not used for `STALE_AFTER` (an hour): every process touches its own
+    folder when it starts, so a folder in use by a process of another version (another checkout, a
+    run started before an upgrade) is kept. Should an old process outlive that hour and then compile
+    a kernel it had not loaded, numba compiles it afresh (slower, not wrong). Never the current
+    folder, never another name, never an error: a folder that cannot be listed or removed is left.
+    """
+    now = time.time() if now is None else now
+    try:
+        if os.path.isdir(folder):
+            os.utime(folder, (now, now))
+            return
+        os.makedirs(folder, exist_ok=True)
+        base, leaf = os.path.split(folder)
+        for name in os.listdir(base):
+            path = os.path.join(base, name)
+            if name != leaf and _LEAF.fullmatch(name) and now - os.stat(path).st_mtime > STALE_AFTER:
+                shutil.rmtree(path, ignore_errors=True)
+    except OSError:
+        pass
+
+
 os.environ["NUMBA_CACHE_DIR"] = _cache_dir()
+_adopt_cache(os.environ["NUMBA_CACHE_DIR"])
 
 import numba  # noqa: E402  (after the cache folder is chosen)
 from numba import njit  # noqa: E402

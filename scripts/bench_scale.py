@@ -18,7 +18,6 @@ import os
 import time
 
 from riskstats.runs.distributed import _task
-from riskstats.runs.selfplay import game_seeds
 from riskstats.runs.tournament import RunConfig, play_chunk, run_selfplay
 
 BOTS = ("random", "aggressive", "continent", "defensive")
@@ -81,7 +80,7 @@ def main():
     else:
         cluster = LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
-        client.run(_task, play_chunk, warm, 0, game_seeds(0, 50))  # every worker process plays one warm-up chunk
+        client.run(_task, play_chunk, None, warm, 0, 50, None)  # every worker process plays one warm-up chunk
         runs[f"dask, {cores} workers"] = lambda: run_selfplay(config, client=client)
     print(f"{args.games:,} four-player games in chunks of {args.chunk:,}; {cores} cores; "
           f"load average before {os.getloadavg()[0]:.2f}")

@@ -37,3 +37,28 @@ def _double(x):
 def test_compiled_is_built_once_per_kernel():
     assert compiled(_double) is compiled(_double)
     assert compiled(_double)(21) == 42
+
+
+def test_a_new_cache_folder_removes_only_stale_riskstats_siblings(tmp_path):
+    import os
+
+    from riskstats._numba import STALE_AFTER, _adopt_cache
+
+    now = 1_000_000_000.0
+    folders = {"stale": "riskstats-00000000000000aa", "in_use": "riskstats-00000000000000bb",
+               "other_package": "somepackage-00000000000000cc", "odd_name": "riskstats-notadigest"}
+    for name in folders.values():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "kernel.nbi").write_text("x")
+        os.utime(tmp_path / name, (now - 2 * STALE_AFTER,) * 2)
+    os.utime(tmp_path / folders["in_use"], (now - STALE_AFTER / 2,) * 2)  # a process of that version started
+    current = tmp_path / "riskstats-00000000000000dd"
+    _adopt_cache(str(current), now)
+    assert current.is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [current.name] + [v for k, v in folders.items() if k != "stale"])
+    # an existing folder is only marked as used, its siblings are left
+    os.utime(current, (now - 2 * STALE_AFTER,) * 2)
+    _adopt_cache(str(tmp_path / folders["in_use"]), now + STALE_AFTER)
+    assert current.is_dir() and os.stat(tmp_path / folders["in_use"]).st_mtime == now + STALE_AFTER
+    _adopt_cache(str(tmp_path / "missing" / "riskstats-00000000000000ee"), now)  # a new base: no error

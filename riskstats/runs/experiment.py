@@ -142,11 +142,17 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
     cells = experiment_cells(spec)
     scheduler = scheduler or spec.get("scheduler")
     out = Path(out)
+    old = out / MANIFEST
+    stored = results.read_json(old) if old.exists() else None
+    if stored is not None:  # an experiment resumes with its cells' seed scheme (1 if it records none)
+        for cell, was in zip(cells, stored.get("cells", [])):
+            if isinstance(was.get("run"), dict):
+                was["run"].setdefault("seed_scheme", 1)
+                cell["config"] = cell["config"].with_seed_scheme(was["run"]["seed_scheme"])
     manifest = {"cells": [{"cell": f"cell-{i:03d}", "label": c["label"], "run": c["config"].record()}
                           for i, c in enumerate(cells)]}
-    old = out / MANIFEST
-    if old.exists():
-        if results.read_json(old) != json.loads(json.dumps(manifest)):
+    if stored is not None:
+        if stored != json.loads(json.dumps(manifest)):
             raise RiskstatsError(f"{out} holds a different experiment; choose another --out")
     else:
         results.write_json(manifest, old)

@@ -10,6 +10,14 @@ file once every game is played. A CSV has no room for metadata, so a finished ``
 configuration beside it in ``<file>.json`` (the manifest, e.g. ``games.csv.json``): a rerun finds the
 run complete, and `read_results` returns the record as for Parquet.
 
+A run may live on any filesystem fsspec knows: ``out`` is a local path or a URL (``s3://bucket/run``,
+``gs://…``, ``file://…``; the protocol's fsspec package must be installed). Every read and write of a
+run goes through that filesystem, so a Dask worker with the same URL (or a shared directory mounted at
+the same absolute path) writes its chunks straight into the run (`riskstats.runs.distributed`). A part
+is written under a temporary name and moved onto its final name (an atomic rename on a local disk; on
+an object store the object appears whole); a part already there is not written again, so a chunk that
+Dask re-runs after losing a worker ends up written exactly once.
+
 >>> import tempfile, pathlib
 >>> from riskstats.runs.tournament import RunConfig, run_selfplay
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -26,8 +34,9 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
-import shutil
+import uuid
 from pathlib import Path
 
 from riskstats.errors import RiskstatsError
@@ -43,15 +52,34 @@ ROW_GROUP = 10_000
 """Games per Parquet row group of a combined results file."""
 
 
-def _atomic_write(path: Path, write) -> None:
-    """Call ``write(temporary_path)`` and rename the result onto ``path``."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+def _filesystem(out):
+    """``(fsspec filesystem, absolute path)`` of a local path or a URL."""
+    from fsspec.core import url_to_fs
+
     try:
-        write(tmp)
-        os.replace(tmp, path)
+        return url_to_fs(str(out))
+    except (ImportError, ValueError) as error:  # an unknown protocol, or its package missing
+        raise RiskstatsError(f"cannot open {out}: {error}") from None
+
+
+def _atomic_write(path, write, fs=None) -> None:
+    """Call ``write(binary_handle)`` on a temporary file beside ``path`` and move it onto ``path``."""
+    if fs is None:
+        fs, path = _filesystem(path)
+    folder, name = posixpath.split(path)
+    tmp = posixpath.join(folder, f".{name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    try:
+        with fs.open(tmp, "wb") as handle:
+            write(handle)
+        fs.mv(tmp, path)
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        if fs.exists(tmp):
+            fs.rm(tmp)
+
+
+def _is_stale(name: str) -> bool:
+    """Whether a file name is a temporary file of `_atomic_write`."""
+    return name.startswith(".") and ".tmp-" in name
 
 
 def _arrow_table(table, record: dict):
@@ -69,32 +97,47 @@ def _differences(old: dict, new: dict) -> list[str]:
 
 
 class RunStore:
-    """The part files of one run in a directory; made by `open_run`."""
+    """The part files of one run in a directory (on ``fs``, a local one by default); made by `open_run`.
 
-    def __init__(self, folder: Path, record: dict, target: Path | None):
-        self.folder, self.record, self.target = folder, record, target
+    A store is small and picklable: a Dask task carries it to write its chunk where the run lives.
+    """
+
+    def __init__(self, folder, record: dict, target=None, fs=None):
+        if fs is None:
+            fs, folder = _filesystem(folder)
+            target = None if target is None else _filesystem(target)[1]
+        self.fs, self.folder, self.record, self.target = fs, str(folder), record, target
 
     @property
     def complete(self) -> bool:
         """Whether the run was written to its single file and finished."""
-        return self.target is not None and self.target.exists() and not self.folder.exists()
+        return self.target is not None and self.fs.exists(self.target) and not self.fs.exists(self.folder)
+
+    def _names(self) -> list[str]:
+        self.fs.invalidate_cache(self.folder)  # listings of object stores are cached
+        if not self.fs.isdir(self.folder):
+            return []
+        return [posixpath.basename(p.rstrip("/")) for p in self.fs.ls(self.folder, detail=False)]
 
     def done_ranges(self) -> list[tuple[int, int]]:
         """The game ranges ``[first, stop)`` of the parts already written."""
-        if not self.folder.exists():
-            return []
-        return sorted((int(m[1]), int(m[2])) for m in map(PART.match, os.listdir(self.folder)) if m)
+        return sorted((int(m[1]), int(m[2])) for m in map(PART.match, self._names()) if m)
 
-    def write_part(self, start: int, stop: int, table) -> None:
-        """Write one finished chunk atomically."""
+    def write_part(self, start: int, stop: int, table) -> dict:
+        """Write one finished chunk atomically, unless a part of that range is there already (an earlier
+        try of the same chunk, with the same games); return the part's metadata (range, path, bytes)."""
         import pyarrow.parquet as pq
 
-        self.folder.mkdir(parents=True, exist_ok=True)
-        arrow = _arrow_table(table, self.record)
-        _atomic_write(self.folder / f"part-{start:012d}-{stop:012d}.parquet", lambda p: pq.write_table(arrow, p))
+        path = posixpath.join(self.folder, f"part-{start:012d}-{stop:012d}.parquet")
+        written = not self.fs.exists(path)
+        if written:
+            self.fs.makedirs(self.folder, exist_ok=True)
+            arrow = _arrow_table(table, self.record)
+            _atomic_write(path, lambda handle: pq.write_table(arrow, handle), self.fs)
+        return {"start": start, "stop": stop, "path": path, "bytes": self.fs.size(path), "written": written}
 
     def read(self):
-        return read_results(self.target if self.complete else self.folder)
+        return _read_results(self.fs, self.target if self.complete else self.folder)
 
     def finish(self, load: bool = True):
         """Check every game is there; combine the parts into the single file if one was asked for, one
@@ -103,100 +146,118 @@ class RunStore:
         have = sum(stop - start for start, stop in self.done_ranges())
         if have != games:
             raise RiskstatsError(f"run in {self.folder} holds {have} of {games} games")
-        table = read_results(self.folder) if load else None
+        for stale in filter(_is_stale, self._names()):  # left by a killed process or a lost Dask worker
+            self.fs.rm(posixpath.join(self.folder, stale))
+        table = _read_results(self.fs, self.folder) if load else None
         if self.target is None:
             return table
-        parts = _part_files(self.folder)
-        if self.target.suffix == ".csv":
-            _atomic_write(_sidecar(self.target), lambda p: p.write_text(json.dumps(self.record, indent=2)))
-            _atomic_write(self.target, lambda p: _combine_csv(parts, p))
+        parts = _part_files(self.fs, self.folder)
+        if self.target.endswith(".csv"):
+            _atomic_write(_sidecar(self.target), lambda h: h.write(json.dumps(self.record, indent=2).encode()),
+                          self.fs)
+            _atomic_write(self.target, lambda h: _combine_csv(self.fs, parts, h), self.fs)
         else:
-            _atomic_write(self.target, lambda p: _combine_parquet(parts, p))
-        shutil.rmtree(self.folder)
+            _atomic_write(self.target, lambda h: _combine_parquet(self.fs, parts, h), self.fs)
+        self.fs.rm(self.folder, recursive=True)
         return table
 
 
-def _part_files(folder: Path) -> list[Path]:
+def _part_files(fs, folder: str) -> list[str]:
     """The part files of a run directory in game order."""
-    return sorted(p for p in folder.iterdir() if PART.match(p.name))
+    fs.invalidate_cache(folder)
+    return sorted(p for p in fs.ls(folder, detail=False) if PART.match(posixpath.basename(p)))
 
 
-def _combine_parquet(parts: list[Path], path: Path) -> None:
+def _combine_parquet(fs, parts: list[str], path) -> None:
     """Copy the parts' rows, in order, into one Parquet file (their schema and metadata included), in row
     groups of about `ROW_GROUP` games: memory holds one row group and the file's footer (a few KB per
     row group)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    with pq.ParquetWriter(path, pq.read_schema(parts[0])) as writer:
+    with pq.ParquetWriter(path, pq.read_schema(parts[0], filesystem=fs)) as writer:
         group, rows = [], 0
         for i, part in enumerate(parts):
-            group.append(pq.read_table(part))
+            group.append(pq.read_table(part, filesystem=fs))
             rows += group[-1].num_rows
             if rows >= ROW_GROUP or i == len(parts) - 1:
                 writer.write_table(pa.concat_tables(group), row_group_size=rows)
                 group, rows = [], 0
 
 
-def _combine_csv(parts: list[Path], path: Path) -> None:
-    """Write the parts' rows, in order, as one CSV file with one header."""
+def _combine_csv(fs, parts: list[str], handle) -> None:
+    """Write the parts' rows, in order, as one CSV file with one header (into a binary handle)."""
     import pyarrow.parquet as pq
 
     for i, part in enumerate(parts):
-        pq.read_table(part).to_pandas().to_csv(path, index=False, mode="w" if i == 0 else "a", header=i == 0)
+        pq.read_table(part, filesystem=fs).to_pandas().to_csv(handle, index=False, header=i == 0)
 
 
 def open_run(out, record: dict) -> RunStore:
     """Open (or start) the run stored at ``out`` for the configuration ``record``.
 
-    A run already there with another configuration is an error naming the differences; stale temporary
-    files of a killed run are removed.
+    ``out`` is a local path or an fsspec URL. A run already there with another configuration is an error
+    naming the differences; stale temporary files of a killed run are removed.
     """
-    out = Path(out)
-    target = out if out.suffix in (".parquet", ".csv") else None
-    folder = out.with_name(out.name + ".parts") if target is not None else out
-    if target is not None and target.exists() and not folder.exists():
-        stored = _file_record(target)
+    fs, out = _filesystem(out)
+    target = out if posixpath.splitext(out)[1] in (".parquet", ".csv") else None
+    folder = out + ".parts" if target is not None else out
+    if target is not None and fs.exists(target) and not fs.exists(folder):
+        stored = _file_record(fs, target)
         if stored is not None and not _differences(_comparable(stored), _comparable(record)):
-            return RunStore(folder, record, target)
+            return RunStore(folder, record, target, fs)
         raise RiskstatsError(f"{target} already exists and is not this run's results; "
                              "remove it or choose another --out")
-    if folder.exists() and not folder.is_dir():
+    if fs.exists(folder) and not fs.isdir(folder):
         raise RiskstatsError(f"--out {folder} exists and is not a directory")
-    manifest = folder / MANIFEST
-    if folder.exists() and any(folder.iterdir()):
-        if not manifest.exists():
+    store = RunStore(folder, record, target, fs)
+    manifest = posixpath.join(folder, MANIFEST)
+    names = store._names()
+    if names:
+        if MANIFEST not in names:
             raise RiskstatsError(f"{folder} is not empty and holds no riskstats run ({MANIFEST} missing)")
-        stored = _read_manifest(manifest)
+        stored = _read_manifest(fs, manifest)
         diffs = _differences(_comparable(stored), _comparable(record))
         if diffs:
             raise RiskstatsError(f"{folder} holds a different run; " + "; ".join(diffs))
-        for stale in folder.glob(".*.tmp-*"):
-            stale.unlink()
+        for stale in filter(_is_stale, names):
+            fs.rm(posixpath.join(folder, stale))
     else:
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            _atomic_write(manifest, lambda p: p.write_text(json.dumps(record, indent=2)))
+            fs.makedirs(folder, exist_ok=True)
+            _atomic_write(manifest, lambda h: h.write(json.dumps(record, indent=2).encode()), fs)
         except OSError as error:
-            raise RiskstatsError(f"cannot write the run to {out}: {error.strerror}") from None
-    return RunStore(folder, record, target)
+            raise RiskstatsError(f"cannot write the run to {out}: {error.strerror or error}") from None
+    return store
 
 
-def _sidecar(path: Path) -> Path:
+def stored_record(out) -> dict | None:
+    """The configuration record of the run stored at ``out`` (its parts folder, or its finished file), or
+    None if there is none yet."""
+    fs, out = _filesystem(out)
+    folder = out + ".parts" if posixpath.splitext(out)[1] in (".parquet", ".csv") else out
+    if fs.exists(posixpath.join(folder, MANIFEST)):
+        return _read_manifest(fs, posixpath.join(folder, MANIFEST))
+    if posixpath.splitext(out)[1] in (".parquet", ".csv") and fs.isfile(out):
+        return _file_record(fs, out)
+    return None
+
+
+def _sidecar(path: str) -> str:
     """The manifest kept beside a finished ``.csv`` run (``games.csv`` -> ``games.csv.json``)."""
-    return path.with_name(path.name + ".json")
+    return path + ".json"
 
 
-def _file_record(path: Path) -> dict | None:
+def _file_record(fs, path: str) -> dict | None:
     """The run record of a single results file: Parquet metadata, or a CSV's manifest (None if absent)."""
-    if path.suffix == ".csv":
+    if path.endswith(".csv"):
         sidecar = _sidecar(path)
-        return _read_manifest(sidecar) if sidecar.exists() else None
-    return _stored_record(path)
+        return _read_manifest(fs, sidecar) if fs.exists(sidecar) else None
+    return _stored_record(fs, path)
 
 
 def _comparable(record: dict) -> dict:
-    return dict(record)
+    return {"seed_scheme": 1} | record  # a run recorded before seed schemes were versioned is scheme 1
 
 
 def read_toml(path, what: str = "file") -> dict:
@@ -214,21 +275,21 @@ def read_toml(path, what: str = "file") -> dict:
 
 def read_json(path) -> dict:
     """Read a JSON document (run and experiment manifests)."""
-    return _read_manifest(Path(path))
+    return _read_manifest(*_filesystem(path))
 
 
-def _read_manifest(path: Path) -> dict:
+def _read_manifest(fs, path: str) -> dict:
     try:
-        return json.loads(path.read_text())
+        return json.loads(fs.cat_file(path))
     except (OSError, ValueError) as error:
         raise RiskstatsError(f"cannot read {path}: {error}") from None
 
 
-def _stored_record(path: Path) -> dict | None:
+def _stored_record(fs, path: str) -> dict | None:
     import pyarrow.parquet as pq
 
     try:
-        meta = pq.read_schema(path).metadata or {}
+        meta = pq.read_schema(path, filesystem=fs).metadata or {}
     except Exception as error:  # pyarrow raises several types for unreadable files
         raise RiskstatsError(f"cannot read {path} as Parquet: {error}") from None
     return json.loads(meta[META_KEY]) if META_KEY in meta else None
@@ -237,40 +298,45 @@ def _stored_record(path: Path) -> dict | None:
 def read_results(path):
     """The games of a run directory, a results ``.parquet`` file or a ``.csv`` with the self-play columns.
 
-    Returns the table in game order with ``attrs["run"]`` holding the stored configuration (for a CSV,
-    its ``<file>.json`` manifest, None if it has none). A foreign or unreadable file is a `RiskstatsError`.
+    ``path`` is a local path or an fsspec URL. Returns the table in game order with ``attrs["run"]``
+    holding the stored configuration (for a CSV, its ``<file>.json`` manifest, None if it has none). A
+    foreign or unreadable file is a `RiskstatsError`.
     """
+    return _read_results(*_filesystem(path))
+
+
+def _read_results(fs, path: str):
     import pandas as pd
     import pyarrow.parquet as pq
 
-    path = Path(path)
-    if not path.exists():
+    if not fs.exists(path):
         raise RiskstatsError(f"no results at {path}")
     record = None
-    if path.is_dir():
-        manifest = path / MANIFEST
-        if not manifest.exists():
+    if fs.isdir(path):
+        manifest = posixpath.join(path, MANIFEST)
+        if not fs.exists(manifest):
             raise RiskstatsError(f"{path} holds no riskstats run ({MANIFEST} missing)")
-        record = _read_manifest(manifest)
-        parts = _part_files(path)
+        record = _read_manifest(fs, manifest)
+        parts = _part_files(fs, path)
         if not parts:
             raise RiskstatsError(f"{path} holds no finished games yet")
         for part in parts:
-            stored = _stored_record(part)
-            if stored != record:
+            stored = _stored_record(fs, part)
+            if stored is None or _comparable(stored) != _comparable(record):
                 raise RiskstatsError(f"{part} was not written by the run in {path}")
-        table = pd.concat([pq.read_table(p).to_pandas() for p in parts], ignore_index=True)
-    elif path.suffix == ".csv":
+        table = pd.concat([pq.read_table(p, filesystem=fs).to_pandas() for p in parts], ignore_index=True)
+    elif path.endswith(".csv"):
         try:
-            table = pd.read_csv(path)
+            with fs.open(path, "rb") as handle:
+                table = pd.read_csv(handle)
         except Exception as error:
             raise RiskstatsError(f"cannot read {path} as CSV: {error}") from None
-        record = _file_record(path)
+        record = _file_record(fs, path)
     else:
-        record = _stored_record(path)
+        record = _stored_record(fs, path)
         if record is None:
             raise RiskstatsError(f"{path} is not a riskstats results file (no riskstats metadata)")
-        table = pq.read_table(path).to_pandas()
+        table = pq.read_table(path, filesystem=fs).to_pandas()
     missing = [c for c in REQUIRED if c not in table.columns]
     if missing:
         raise RiskstatsError(f"{path} is not a self-play results table (missing columns {', '.join(missing)})")
@@ -284,7 +350,7 @@ def write_json(payload: dict, path) -> None:
     """Write a JSON document atomically (experiment manifests)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(path, lambda p: p.write_text(json.dumps(payload, indent=2)))
+    _atomic_write(path, lambda h: h.write(json.dumps(payload, indent=2).encode()))
 
 
 def database_url(url: str) -> str:

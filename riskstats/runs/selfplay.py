@@ -9,9 +9,21 @@ the bots `riskstats.game.bots`'; the per-game loop is `riskstats.game.play._play
 
 Seats: the bots given are assigned to seats 0..P-1 in order, repeated cyclically, and game g rotates
 that line-up by g (seat s of game g plays line-up entry (s + g) mod P), so every bot sits in every seat
-equally often over P consecutive games. Seat 0 moves first. Game g's seed is word g of
-``np.random.SeedSequence(seed).generate_state(games, np.uint64)``; each game draws only from its own
+equally often over P consecutive games. Seat 0 moves first. Each game draws only from its own seed's
 stream, so the table is identical whatever the number of threads (`numba.set_num_threads`).
+
+Seeds (`game_seeds`) follow a versioned scheme; runs record theirs (`riskstats.runs.tournament`):
+
+- **scheme 1** (runs written before schemes were versioned): game g's seed is word g of
+  ``np.random.SeedSequence(seed).generate_state(games, np.uint64)``. Any game's seed needs the words of
+  all games before it: a run holds 8 bytes a game (800 MB at 10^8 games).
+- **scheme 2** (the default, `SEED_SCHEME`): games come in blocks of `SEED_BLOCK` (65,536); game g's
+  seed is word ``g % SEED_BLOCK`` of block ``b = g // SEED_BLOCK``, whose words come from
+  ``SeedSequence(seed, spawn_key=(b,))`` (block 0: ``SeedSequence(seed)`` itself). A chunk works out
+  its seeds from ``(seed, start, stop)`` alone, holding at most a block (512 KB), so memory stays flat
+  however many games a run has. Block 0 is scheme 1's first 65,536 words: a run of up to 65,536 games
+  (every test, golden value and benchmark fingerprint) plays the same games under both schemes.
+  The block size is part of the scheme; the chunk size, threads and workers never enter the seeds.
 
 >>> table = play_games(4, 3, ["aggressive", "continent", "defensive"], seed=1)
 >>> list(table.columns[:6])
@@ -44,6 +56,11 @@ from riskstats.game.rules import GameRules
 from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state
 
 MAX_GAMES = 100_000_000
+SEED_SCHEME = 2
+"""The seed scheme of new runs and of `play_games` (see the module docstring); runs record theirs."""
+SEED_SCHEMES = (1, 2)
+SEED_BLOCK = 65_536
+"""Games per seed block of scheme 2 (part of the scheme: changing it would change the games)."""
 
 
 @parallel_jit
@@ -92,9 +109,54 @@ def finishing_places(winner, out) -> list[str]:
     return [",".join(map(str, row)) for row in place]
 
 
-def game_seeds(seed: int, games: int) -> np.ndarray:
-    """The per-game seeds of a self-play run."""
-    return np.random.SeedSequence(seed).generate_state(games, np.uint64)
+def game_seeds(seed: int, games: int, start: int = 0, scheme: int = SEED_SCHEME) -> np.ndarray:
+    """The seeds of games ``start .. games - 1`` of a run with this ``seed`` under seed ``scheme``.
+
+    Scheme 2 holds at most one block of seeds beyond the games asked for, whatever ``start``; scheme 1
+    works out all ``games`` words (callers playing many chunks of a scheme-1 run compute them once).
+
+    >>> a = game_seeds(7, 70_000)
+    >>> bool((game_seeds(7, 70_000, start=65_000) == a[65_000:]).all())
+    True
+    >>> bool((a[:65_536] == game_seeds(7, 65_536, scheme=1)).all())  # block 0 is scheme 1's
+    True
+    >>> bool(a[65_536] == game_seeds(7, 70_000, scheme=1)[65_536])  # later blocks differ
+    False
+    """
+    if scheme == 1:
+        return np.random.SeedSequence(seed).generate_state(games, np.uint64)[start:]
+    if scheme != 2:
+        raise RiskstatsError(f"unknown seed scheme {scheme!r}; known: {', '.join(map(str, SEED_SCHEMES))}")
+    parts = []
+    for block in range(start // SEED_BLOCK, (games - 1) // SEED_BLOCK + 1 if games > start else 0):
+        low = max(start - block * SEED_BLOCK, 0)
+        high = min(games - block * SEED_BLOCK, SEED_BLOCK)
+        parts.append(_seed_block(seed, block, high)[low:high])
+    return np.concatenate(parts) if parts else np.zeros(0, np.uint64)
+
+
+_BLOCKS: dict = {}
+"""(seed, block) -> the words of a scheme-2 block worked out so far (a prefix, or the whole block)."""
+
+
+def _seed_block(seed: int, block: int, needed: int) -> np.ndarray:
+    """At least the first ``needed`` words of a scheme-2 block.
+
+    A block's words are a prefix-stable stream, so a chunk at a block's start works out only the words
+    it needs; the first time a block is asked for more than it holds, the whole block is worked out.
+    The last 4 blocks are kept (at most 2 MB), so the chunks of a run played in order generate each
+    block at most twice, and one small call (``play_games(10, ...)``) only 10 words.
+    """
+    words = _BLOCKS.get((seed, block))
+    if words is None or len(words) < needed:
+        words = np.random.SeedSequence(seed, spawn_key=(block,) if block else ()).generate_state(
+            needed if words is None else SEED_BLOCK, np.uint64)
+        words.flags.writeable = False
+        _BLOCKS.pop((seed, block), None)
+        while len(_BLOCKS) >= 4:
+            _BLOCKS.pop(next(iter(_BLOCKS)))
+        _BLOCKS[(seed, block)] = words
+    return words
 
 
 class Batch(NamedTuple):
@@ -107,10 +169,11 @@ class Batch(NamedTuple):
     board: Board
     params: dict
     seed: int
+    seed_scheme: int = SEED_SCHEME
 
 
 def check_games(games, players, bots, variant: str = "classic", seed=0, rules: GameRules | None = None,
-                board: Board | None = None, params: dict | None = None) -> Batch:
+                board: Board | None = None, params: dict | None = None, seed_scheme: int = SEED_SCHEME) -> Batch:
     """Check the configuration of a batch of games once and return it normalised (`play_games`' parameters).
 
     >>> check_games(10, 3, "aggressive, continent").bots
@@ -128,12 +191,14 @@ def check_games(games, players, bots, variant: str = "classic", seed=0, rules: G
         raise RiskstatsError(f"variant {variant!r} does not match rules.variant {rules.variant!r}")
     board = board or classic_board()
     players = rules.check_players(check_int("players", players), board)
-    return Batch(games, players, bots, rules, board, params, seed)
+    if seed_scheme not in SEED_SCHEMES:
+        raise RiskstatsError(f"unknown seed scheme {seed_scheme!r}; known: {', '.join(map(str, SEED_SCHEMES))}")
+    return Batch(games, players, bots, rules, board, params, seed, seed_scheme)
 
 
 def play_games(games: int, players: int, bots, variant: str = "classic", seed: int = 0,
              rules: GameRules | None = None, *, board: Board | None = None, params: dict | None = None,
-             first: int = 0, seeds=None, log: bool = False):
+             first: int = 0, seeds=None, log: bool = False, seed_scheme: int = SEED_SCHEME):
     """Play ``games`` complete games between built-in bots; one row per game.
 
     Parameters
@@ -156,7 +221,9 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
         Play games ``first .. first + games - 1`` of the run (rows, seeds and seat rotation as in one
         run of ``first + games`` games): how `riskstats.runs.tournament` plays a run in chunks.
     seeds : array of uint64, optional
-        Those games' seeds, if already known (``game_seeds(seed, first + games)[first:]``).
+        Those games' seeds, if already known (``game_seeds(seed, first + games, first, seed_scheme)``).
+    seed_scheme : {1, 2}
+        How games' seeds derive from ``seed`` (module docstring); the two agree on games 0 .. 65,535.
     log : bool
         Also keep every game's event log. The games are the same; they are played one at a time (not
         in parallel), and the logs take some 200 rows per game.
@@ -171,23 +238,24 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     pandas.DataFrame, only with ``log=True``
         The event logs: column ``game``, then `riskstats.game.state.LOG_COLS` (see `Game.events`).
     """
-    batch = check_games(games, players, bots, variant, seed, rules, board, params)
+    batch = check_games(games, players, bots, variant, seed, rules, board, params, seed_scheme)
     first = check_int("first", first, 0)
     if seeds is not None:
         seeds = np.asarray(seeds, np.uint64)
         if seeds.shape != (batch.games,):
             raise RiskstatsError(f"need {batch.games} seeds, got {seeds.shape[0]}")
-    return play_batch(batch, first, seeds, log)
+    return play_batch(batch, first, seeds, log=log)
 
 
-def play_batch(batch: Batch, first: int = 0, seeds=None, log: bool = False):
-    """`play_games` for a `Batch` that `check_games` made: games ``first .. first + batch.games - 1``, or
-    ``len(seeds)`` games with those seeds (with ``log``, also their event logs); nothing is checked again."""
+def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = None, log: bool = False):
+    """`play_games` for a `Batch` that `check_games` made: games ``first .. first + games - 1`` (default
+    ``batch.games``) with their seeds under ``batch.seed_scheme``, or ``len(seeds)`` games with those
+    seeds (with ``log``, also their event logs); nothing is checked again."""
     import pandas as pd
 
     players, bots, rules, board, params, seed = (batch.players, batch.bots, batch.rules, batch.board,
                                                  batch.params, batch.seed)
-    games = batch.games if seeds is None else len(seeds)
+    games = len(seeds) if seeds is not None else batch.games if games is None else games
     entries = lineup_specs(bots, params)
     specs = [entries[s % len(entries)] for s in range(players)]
     lineup = [spec.label for spec in specs]
@@ -195,7 +263,8 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, log: bool = False):
     lineup_bots = np.array([spec.id for spec in specs], np.int64)
     lineup_params = np.array([spec.vector() for spec in specs])
     cut, V = _tables(rules)
-    seeds = game_seeds(seed, first + games)[first:] if seeds is None else np.asarray(seeds, np.uint64)
+    if seeds is None:
+        seeds = game_seeds(seed, first + games, first, batch.seed_scheme)
     out = np.zeros((games, 4 + 2 * players), np.int64)
     seats = players + (1 if rules.has_neutral else 0)
     if log:

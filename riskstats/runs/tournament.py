@@ -6,9 +6,11 @@ chunks still missing and hands each finished chunk to `riskstats.runs.results` t
 game loop (`riskstats.runs.selfplay.play_games`, which plays one chunk), file formats (`riskstats.runs.results`)
 or the cluster (`riskstats.runs.distributed`).
 
-Determinism: game i's seed is word i of ``game_seeds(seed, games)`` and its seats rotate by i, so a
-chunk's rows depend only on the configuration and its game range, never on the chunk size, the number
-of workers, the executor or on how often the run was interrupted and resumed.
+Determinism: game i's seed is ``game_seeds(seed, i + 1, i, seed_scheme)`` and its seats rotate by i, so
+a chunk's rows depend only on the configuration and its game range, never on the chunk size, the number
+of workers, the executor or on how often the run was interrupted and resumed. A run records its seed
+scheme (`riskstats.runs.selfplay`); a run recorded without one is scheme 1 and resumes with it. Under
+scheme 2 (new runs) each chunk works out its own seeds, so nothing per game is held for the whole run.
 
 Local parallelism uses numba's threads in one process (the ``prange`` over games in each chunk):
 games share the compiled code and the board and rule tables, there is no process start-up or
@@ -53,6 +55,10 @@ class RunConfig:
         ``"classic"`` or the path of a board JSON file.
     chunk_size : int
         Games per chunk (the unit written to disk and sent to a worker).
+    seed_scheme : int, optional
+        How games' seeds derive from ``seed`` (`riskstats.runs.selfplay.game_seeds`). None (default):
+        the stored run's scheme when resuming one (1 if it records none), else the current
+        `riskstats.runs.selfplay.SEED_SCHEME`.
     """
 
     games: int
@@ -64,14 +70,16 @@ class RunConfig:
     params: dict = field(default_factory=dict)
     board: str = "classic"
     chunk_size: int = DEFAULT_CHUNK
+    seed_scheme: int | None = None
 
     def __post_init__(self):
         from riskstats.game.registry import parse_bot
-        from riskstats.runs.selfplay import MAX_GAMES, check_games
+        from riskstats.runs.selfplay import MAX_GAMES, SEED_SCHEME, check_games
 
         check_int("chunk_size", self.chunk_size, 1, MAX_GAMES)
+        scheme = SEED_SCHEME if self.seed_scheme is None else self.seed_scheme  # None: settled by run_selfplay
         batch = check_games(self.games, self.players, self.bots, self.variant, self.seed, self.game_rules(),
-                            self.load_board(), self.params)  # the one check, shared with play_games
+                            self.load_board(), self.params, scheme)  # the one check, shared with play_games
         object.__setattr__(self, "bots", batch.bots)
         object.__setattr__(self, "params", {k: list(parse_bot(k, v).values) for k, v in self.params.items()})
         object.__setattr__(self, "_batch", batch._replace(params=self.params))
@@ -80,12 +88,25 @@ class RunConfig:
         """The checked games of this run (`riskstats.runs.selfplay.Batch`), which `play_chunk` trusts."""
         batch = self.__dict__.get("_batch")
         if batch is None:  # unpickled on a worker: rebuilt from the fields, checked when the run was made
-            from riskstats.runs.selfplay import Batch
+            from riskstats.runs.selfplay import SEED_SCHEME, Batch
 
             batch = Batch(self.games, self.players, self.bots, self.game_rules(), self.load_board(), self.params,
-                          self.seed)
+                          self.seed, SEED_SCHEME if self.seed_scheme is None else self.seed_scheme)
             object.__setattr__(self, "_batch", batch)
         return batch
+
+    def with_seed_scheme(self, scheme: int) -> RunConfig:
+        """This run under seed scheme ``scheme`` (a stored run's, when resuming it); not checked again."""
+        import copy
+
+        from riskstats.runs.selfplay import SEED_SCHEMES
+
+        if scheme not in SEED_SCHEMES:
+            raise RiskstatsError(f"unknown seed scheme {scheme!r}; known: {', '.join(map(str, SEED_SCHEMES))}")
+        other = copy.copy(self)
+        object.__setattr__(other, "seed_scheme", scheme)
+        object.__setattr__(other, "_batch", self.batch()._replace(seed_scheme=scheme))
+        return other
 
     def __getstate__(self):
         """Pickle the fields only (a task's configuration stays a few hundred bytes, without the board)."""
@@ -123,6 +144,7 @@ class RunConfig:
         """The run's full configuration as JSON-able values: stored with its results, compared on resume."""
         from riskstats import __version__
         from riskstats.game.registry import lineup_specs
+        from riskstats.runs.selfplay import SEED_SCHEME
 
         return {
             "riskstats_version": __version__,
@@ -134,18 +156,20 @@ class RunConfig:
             "rules": json.loads(json.dumps(self.game_rules().as_dict(), default=str)),
             "bot_params": {spec.label: list(spec.values) for spec in lineup_specs(self.bots, self.params)},
             "board": self.board,
+            "seed_scheme": self.seed_scheme or SEED_SCHEME,
         }
 
     @classmethod
     def from_record(cls, record: dict, chunk_size: int = DEFAULT_CHUNK) -> RunConfig:
-        """The configuration a stored record describes (the inverse of `record`, bar the version)."""
+        """The configuration a stored record describes (the inverse of `record`, bar the version; a record
+        without ``seed_scheme`` is scheme 1)."""
         from riskstats.game.rules import GameRules
 
         defaults = GameRules(variant=record["variant"]).as_dict()
         rules = {k: v for k, v in record["rules"].items() if k != "variant" and v != defaults.get(k)}
         return cls(games=record["games"], players=record["players"], bots=tuple(record["bots"]),
                    variant=record["variant"], seed=record["seed"], rules=rules, params=record["bot_params"],
-                   board=record["board"], chunk_size=chunk_size)
+                   board=record["board"], chunk_size=chunk_size, seed_scheme=record.get("seed_scheme", 1))
 
 
 def chunk_ranges(config: RunConfig, done=()) -> list[tuple[int, int]]:
@@ -177,11 +201,25 @@ def chunk_ranges(config: RunConfig, done=()) -> list[tuple[int, int]]:
     return ranges
 
 
-def play_chunk(config: RunConfig, start: int, seeds):
-    """The table of games ``start .. start + len(seeds) - 1`` of a run (what a worker computes)."""
+def play_chunk(config: RunConfig, start: int, stop: int, seeds=None):
+    """The table of games ``start .. stop - 1`` of a run (what a worker computes).
+
+    The chunk works out its own seeds from the configuration, unless ``seeds`` (theirs) are given.
+    """
     from riskstats.runs.selfplay import play_batch
 
-    return play_batch(config.batch(), start, seeds)
+    return play_batch(config.batch(), start, seeds, stop - start)
+
+
+def _chunk_seeds(config: RunConfig):
+    """``seeds(start, stop)`` to hand each chunk: None (the chunk works them out) under scheme 2; a slice of
+    the run's seed list, worked out once, under scheme 1 (whose words cannot be worked out per chunk)."""
+    from riskstats.runs.selfplay import game_seeds
+
+    if config.seed_scheme != 1:
+        return lambda start, stop: None
+    seeds = game_seeds(config.seed, config.games, scheme=1)
+    return lambda start, stop: seeds[start:stop]
 
 
 def _local_chunks(config, ranges, seeds, workers):
@@ -192,7 +230,7 @@ def _local_chunks(config, ranges, seeds, workers):
     numba.set_num_threads(min(workers or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
     try:
         for start, stop in ranges:
-            yield start, stop, play_chunk(config, start, seeds[start:stop])
+            yield start, stop, play_chunk(config, start, stop, seeds(start, stop))
     finally:
         numba.set_num_threads(before)
 
@@ -206,7 +244,10 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     config : RunConfig
     out : str or Path, optional
         A directory of Parquet part files, or a ``.parquet``/``.csv`` file (its parts are kept in
-        ``<out>.parts/`` until the run completes). Without it the run is played in memory.
+        ``<out>.parts/`` until the run completes): a local path or an fsspec URL (``s3://bucket/run``).
+        Without it the run is played in memory. Dask workers write their chunks straight there (a
+        local path must be one they share, at the same absolute path), and pass back only each part's
+        metadata.
     workers : int, optional
         Threads for a local run (default: all cores).
     scheduler : str, optional
@@ -221,7 +262,7 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     load : bool
         Return the whole table (default). With ``out``, False returns None instead: each chunk is
         written and dropped, the single file is combined part by part, and memory stays flat however
-        many games are played (bar the run's seed list, 8 bytes a game).
+        many games are played (a run of seed scheme 1 also holds its seed list, 8 bytes a game).
 
     Returns
     -------
@@ -232,7 +273,7 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     import pandas as pd
 
     from riskstats.runs import results
-    from riskstats.runs.selfplay import game_seeds
+    from riskstats.runs.selfplay import SEED_SCHEME
 
     if workers is not None:
         check_int("workers", workers, 1, 4096)
@@ -240,6 +281,10 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
         raise RiskstatsError("give --scheduler or --dask-local, not both")
     if out is None and not load:
         raise RiskstatsError("a run played without an output (out) must be loaded (load=True)")
+    if config.seed_scheme is None:  # a stored run keeps its scheme (1 if it records none); a new one the current
+        stored = results.stored_record(out) if out is not None else None
+        scheme = SEED_SCHEME if stored is None else stored.get("seed_scheme", 1)
+        config = config.with_seed_scheme(scheme)
     record = config.record()
     store = results.open_run(out, record) if out is not None else None
     if store is not None and store.complete:
@@ -251,22 +296,22 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
     total_done = sum(stop - start for start, stop in done)
     if progress:
         progress(total_done, config.games)
-    seeds = game_seeds(config.seed, config.games)
+    seeds = _chunk_seeds(config)
     tables = []
     if not ranges:
         chunks = iter(())
     elif client is not None or scheduler is not None or dask_local is not None:
         from riskstats.runs.distributed import dask_chunks
 
-        chunks = dask_chunks(play_chunk, config, ranges, seeds,
+        chunks = dask_chunks(play_chunk, config, ranges, seeds, write=store.write_part if store else None,
                              scheduler=scheduler, local_workers=dask_local, client=client)
     else:
         chunks = _local_chunks(config, ranges, seeds, workers)
-    for start, stop, table in chunks:
-        if store is not None:
-            store.write_part(start, stop, table)
-        else:
+    for start, stop, table in chunks:  # table: None where a Dask worker wrote it into the store
+        if store is None:
             tables.append(table)
+        elif table is not None:
+            store.write_part(start, stop, table)
         total_done += stop - start
         if progress:
             progress(total_done, config.games)

@@ -84,3 +84,20 @@ def test_bot_parameters_in_line_ups_and_tables(tmp_path):
     first = table[table.cell == "cell-000"]
     assert (first.winner.to_numpy() == expected.winner.to_numpy()).all()
     assert set(first["params.continent"]) == {"{'card_threshold': 0.9}"}
+
+
+def test_an_experiment_recorded_without_seed_schemes_resumes_as_scheme_one(tmp_path, monkeypatch):
+    from riskstats.runs import results
+    from riskstats.runs.tournament import RunConfig
+
+    spec = {"games": 6, "seed": 3, "chunk_size": 4, "grid": {"players": [3], "bots": ["aggressive", "defensive"]}}
+    record = RunConfig.record
+    with monkeypatch.context() as old_version:
+        old_version.setattr(RunConfig, "record", lambda self: {k: v for k, v in record(self).items()
+                                                               if k != "seed_scheme"})
+        first = run_experiment(spec, tmp_path / "exp")
+    assert "seed_scheme" not in results.read_json(tmp_path / "exp" / "experiment.json")["cells"][0]["run"]
+    pd.testing.assert_frame_equal(run_experiment(spec, tmp_path / "exp"), first)  # recognised, not replayed
+    (tmp_path / "exp" / "cell-001" / "part-000000000004-000000000006.parquet").unlink()
+    pd.testing.assert_frame_equal(run_experiment(spec, tmp_path / "exp"), first)  # resumed with scheme 1
+    assert read_experiment(tmp_path / "exp")["game"].tolist() == [0, 1, 2, 3, 4, 5] * 2

@@ -60,6 +60,38 @@ def test_a_part_from_another_run_is_rejected(tmp_path, run):
         read_results(mixed)
 
 
+def test_a_run_on_an_fsspec_url_is_written_read_and_resumed():
+    """Every read and write of a run goes through fsspec: an in-memory filesystem stands in for s3://."""
+    import fsspec
+
+    config = RunConfig(7, 3, ("aggressive", "defensive"), seed=2, chunk_size=3)
+    reference = run_selfplay(config)
+    fs = fsspec.filesystem("memory")
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_selfplay(config, "memory://riskstats-test/games.parquet",
+                         progress=lambda done, total: (_ for _ in ()).throw(KeyboardInterrupt) if done else None)
+        assert fs.ls("/riskstats-test/games.parquet.parts", detail=False) == [
+            "/riskstats-test/games.parquet.parts/_run.json",
+            "/riskstats-test/games.parquet.parts/part-000000000000-000000000003.parquet"]
+        assert run_selfplay(config, "memory://riskstats-test/games.parquet", load=False) is None
+        assert not fs.exists("/riskstats-test/games.parquet.parts")
+        pd.testing.assert_frame_equal(read_results("memory://riskstats-test/games.parquet"), reference)
+    finally:
+        fs.rm("/riskstats-test", recursive=True)
+
+
+def test_writing_a_part_twice_keeps_the_first(tmp_path):
+    config = RunConfig(4, 3, ("aggressive",), seed=1)
+    store = open_run(tmp_path / "run", config.record())
+    table = run_selfplay(config)
+    first = store.write_part(0, 4, table)
+    assert first["written"] and first["bytes"] == (tmp_path / "run" / first["path"].split("/")[-1]).stat().st_size
+    again = store.write_part(0, 4, table.iloc[:0])  # a re-run of the same chunk: not written over
+    assert not again["written"] and again["bytes"] == first["bytes"]
+    pd.testing.assert_frame_equal(read_results(tmp_path / "run"), table)
+
+
 def test_a_finished_csv_run_keeps_its_record_beside_it(tmp_path):
     config = RunConfig(5, 3, ("aggressive",), seed=3, chunk_size=2)
     out = tmp_path / "games.csv"

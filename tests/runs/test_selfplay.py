@@ -86,3 +86,47 @@ def test_places_are_the_finishing_order(variant, players, bots):
         assert all(places[s] == (1 if s == row.winner or row.winner < 0 else 2) for s in survivors)
     if variant == "mission":
         assert all(len(m.split(",")) == players for m in table.missions)
+
+
+def test_scheme_two_seeds_are_worked_out_per_chunk():
+    import tracemalloc
+
+    import numpy as np
+
+    from riskstats.runs.selfplay import SEED_BLOCK, game_seeds
+
+    run = game_seeds(5, 2 * SEED_BLOCK + 10)
+    for start, stop in [(0, 7), (SEED_BLOCK - 3, SEED_BLOCK + 4), (SEED_BLOCK, 2 * SEED_BLOCK),
+                        (2 * SEED_BLOCK - 1, 2 * SEED_BLOCK + 10), (9, 9)]:
+        assert (game_seeds(5, stop, start) == run[start:stop]).all()
+    assert len(np.unique(run)) == len(run)
+    # block 0 is scheme 1's: runs of up to SEED_BLOCK games keep their games; later blocks are children
+    assert (run[:SEED_BLOCK] == game_seeds(5, SEED_BLOCK, scheme=1)).all()
+    assert (run[SEED_BLOCK:2 * SEED_BLOCK] == np.random.SeedSequence(5, spawn_key=(1,)).generate_state(
+        SEED_BLOCK, np.uint64)).all()
+    assert not (run[SEED_BLOCK:] == game_seeds(5, len(run), scheme=1)[SEED_BLOCK:]).any()
+    # the last games of a 10^8-game run, without a run-sized array (scheme 1 would hold 800 MB)
+    tracemalloc.start()
+    last = game_seeds(5, 10**8, 10**8 - 3)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert len(last) == 3 and peak < 4 * 2**20  # one block at most (512 KB, and its 32-bit words)
+    with pytest.raises(RiskstatsError, match="unknown seed scheme 3"):
+        game_seeds(5, 10, scheme=3)
+    with pytest.raises(RiskstatsError, match="unknown seed scheme 0"):
+        play_games(2, 3, "random", seed_scheme=0)
+
+
+def test_chunks_across_a_seed_block_play_the_games_of_their_seeds():
+    from riskstats.runs.selfplay import SEED_BLOCK, game_seeds
+
+    table = play_games(4, 3, ["aggressive", "continent", "defensive"], seed=4, first=SEED_BLOCK - 2)
+    assert table["game"].tolist() == list(range(SEED_BLOCK - 2, SEED_BLOCK + 2))
+    assert (table["seed"].to_numpy() == game_seeds(4, SEED_BLOCK + 2, SEED_BLOCK - 2)).all()
+    assert table["bots"][0] == ["aggressive,continent,defensive", "continent,defensive,aggressive",
+                                "defensive,aggressive,continent"][(SEED_BLOCK - 2) % 3]
+    old = play_games(4, 3, ["aggressive", "continent", "defensive"], seed=4, first=SEED_BLOCK - 2, seed_scheme=1)
+    assert (old["seed"][:2] == table["seed"][:2]).all() and (old["seed"][2:] != table["seed"][2:]).all()
+    for row in table[1:3].itertuples():
+        game = play_game(3, row.bots.split(","), seed=int(row.seed), log=False)
+        assert (game.winner, game.turn, game.round) == (row.winner, row.turns, row.rounds)

@@ -192,3 +192,40 @@ def test_killed_process_resumes_without_losing_or_doubling_games(tmp_path):
     assert 2 <= kept < 12, process.stderr.read().decode()
     resumed = run_selfplay(RunConfig(2400, 4, BOTS, seed=5, chunk_size=200), out)
     pd.testing.assert_frame_equal(resumed, play_games(2400, 4, list(BOTS), seed=5))
+
+
+@pytest.fixture
+def small_seed_blocks(monkeypatch):
+    """Seed blocks of 16 games, so that 60-game runs cross several (the real ones hold 65,536)."""
+    from riskstats.runs import selfplay
+
+    monkeypatch.setattr(selfplay, "SEED_BLOCK", 16)
+    monkeypatch.setattr(selfplay, "_BLOCKS", {})
+
+
+def test_scheme_two_runs_give_the_same_games_whatever_the_chunks_and_threads(small_seed_blocks, tmp_path):
+    expected = play_games(60, 4, list(BOTS), seed=9)
+    assert (expected["seed"][16:] != play_games(60, 4, list(BOTS), seed=9, seed_scheme=1)["seed"][16:]).all()
+    pd.testing.assert_frame_equal(run_selfplay(config(chunk_size=7), workers=1), expected)
+    pd.testing.assert_frame_equal(run_selfplay(config(chunk_size=60), workers=os.cpu_count()), expected)
+    pd.testing.assert_frame_equal(run_selfplay(config(chunk_size=13), tmp_path / "run"), expected)
+    assert read_results(tmp_path / "run").attrs["run"]["seed_scheme"] == 2
+
+
+def test_a_run_recorded_without_a_scheme_resumes_with_scheme_one(small_seed_blocks, tmp_path, monkeypatch):
+    """Runs written before seed schemes were versioned record none: they are scheme 1 and stay so."""
+    record = RunConfig.record
+    with monkeypatch.context() as old_version:
+        old_version.setattr(RunConfig, "record", lambda self: {k: v for k, v in record(self).items()
+                                                               if k != "seed_scheme"})
+        with pytest.raises(KeyboardInterrupt):
+            run_selfplay(config(seed_scheme=1), tmp_path / "run",
+                         progress=lambda done, total: (_ for _ in ()).throw(KeyboardInterrupt) if done > 20 else None)
+    assert "seed_scheme" not in read_results(tmp_path / "run").attrs["run"]
+    with pytest.raises(RiskstatsError, match="seed_scheme: stored 1, asked 2"):
+        run_selfplay(config(seed_scheme=2), tmp_path / "run")
+    resumed = run_selfplay(config(chunk_size=10), tmp_path / "run")  # the CLI's configuration: no scheme
+    pd.testing.assert_frame_equal(resumed, play_games(60, 4, list(BOTS), seed=9, seed_scheme=1))
+    assert RunConfig.from_record({k: v for k, v in config().record().items() if k != "seed_scheme"}).seed_scheme == 1
+    with pytest.raises(RiskstatsError, match="unknown seed scheme 7"):
+        config(seed_scheme=7)
