@@ -14,7 +14,7 @@ declared order, so equal specs get equal labels.
 
 >>> spec = parse_bot("continent:card_threshold=0.8:threshold=0.60")
 >>> spec.label, spec.values
-('continent:threshold=0.6:card_threshold=0.8', (0.6, 0.8, 2.0))
+('continent:threshold=0.6:card_threshold=0.8', (0.6, 0.8, 2.0, -1.0))
 >>> parse_bot("continent:treshold=0.6")
 Traceback (most recent call last):
 ...
@@ -225,8 +225,8 @@ def parse_bot(spec: str, *overrides) -> BotSpec:
             if isinstance(override, str):
                 raise RiskstatsError(f"parameters of bot {name!r} must be a list or a table, got {override!r}")
             override = list(override)
-            if len(override) != len(values):
-                raise RiskstatsError(f"bot {name!r} takes {len(values)} parameters, got {len(override)}")
+            if not 0 < len(override) <= len(values):  # a shorter list sets the first parameters (older records)
+                raise RiskstatsError(f"bot {name!r} takes up to {len(values)} parameters, got {len(override)}")
             for param, value in zip(info.params, override):
                 assign(param.name, value)
     for piece in pieces:

@@ -46,16 +46,16 @@ def test_old_names_still_work():
 def test_spec_sets_parameters_by_name():
     spec = parse_bot(" continent : card_threshold=0.8 : threshold = 0.6 ")
     assert spec.name == "continent" and spec.id == 2
-    assert spec.values == (0.6, 0.8, 2.0) and spec.given == ("threshold", "card_threshold")
+    assert spec.values == (0.6, 0.8, 2.0, -1.0) and spec.given == ("threshold", "card_threshold")
     assert spec.label == "continent:threshold=0.6:card_threshold=0.8"  # declared order, canonical numbers
-    np.testing.assert_array_equal(spec.vector(), [0.6, 0.8, 2.0, 0.0])
+    np.testing.assert_array_equal(spec.vector(), [0.6, 0.8, 2.0, -1.0])
     assert parse_bot("defensive:max_conquests=3.0").label == "defensive:max_conquests=3"
     assert parse_bot("continent").label == "continent"
 
 
 def test_overrides_apply_in_order_and_the_spec_last():
     spec = parse_bot("continent:threshold=0.6", [0.1, 0.2, 3.0], {"card_threshold": 0.9, "threshold": 0.3})
-    assert spec.values == (0.6, 0.9, 3.0)
+    assert spec.values == (0.6, 0.9, 3.0, -1.0)
 
 
 @pytest.mark.parametrize("text, message", [
@@ -81,11 +81,12 @@ def test_lineup_labels_and_params_tables():
     assert check_lineup("continent:threshold=0.60, aggressive") == ("continent:threshold=0.6", "aggressive")
     specs = lineup_specs(["continent", "continent:threshold=0.6"],
                          {"continent": {"card_threshold": 0.9}, "continent:threshold=0.6": {"entrance_weight": 1}})
-    assert [s.values for s in specs] == [(0.5, 0.9, 2.0), (0.6, 0.9, 1.0)]
+    assert [s.values for s in specs] == [(0.5, 0.9, 2.0, -1.0), (0.6, 0.9, 1.0, -1.0)]
     with pytest.raises(RiskstatsError, match="not playing: defensive"):
         lineup_specs("continent", {"defensive": [0.5, 1, 0.9]})
-    with pytest.raises(RiskstatsError, match="takes 3 parameters, got 1"):
-        lineup_specs("continent", {"continent": [0.5]})
+    assert lineup_specs("continent", {"continent": [0.6, 0.9, 1.0]})[0].values == (0.6, 0.9, 1.0, -1.0)  # older lists
+    with pytest.raises(RiskstatsError, match="takes up to 4 parameters, got 5"):
+        lineup_specs("continent", {"continent": [0.5, 0.9, 2.0, -1.0, 3.0]})
     with pytest.raises(RiskstatsError, match="at least one bot"):
         lineup_specs(" , ")
 
@@ -111,5 +112,5 @@ def test_tuned_bots_match_their_record():
         info = CATALOG[name]
         assert info.base == base and info.id == BUILT_IN[base].id
         assert record[name]["base"] == base and record[name]["params"] == values
-        assert info.defaults == tuple(values[p.name] for p in BUILT_IN[base].params)
+        assert info.defaults == tuple(values.get(p.name, p.default) for p in BUILT_IN[base].params)
         assert parse_bot(name).label == name

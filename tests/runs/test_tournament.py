@@ -168,8 +168,8 @@ def test_bot_specs_round_trip_and_play_as_given():
     c = config(games=8, bots=("continent:threshold=0.60", "continent", "aggressive"),
                params={"continent": {"card_threshold": 0.9}})
     assert c.bots == ("continent:threshold=0.6", "continent", "aggressive")
-    assert c.record()["bot_params"] == {"continent:threshold=0.6": [0.6, 0.9, 2.0], "continent": [0.5, 0.9, 2.0],
-                                        "aggressive": [0.5]}
+    assert c.record()["bot_params"] == {"continent:threshold=0.6": [0.6, 0.9, 2.0, -1.0],
+                                        "continent": [0.5, 0.9, 2.0, -1.0], "aggressive": [0.5]}
     again = RunConfig.from_record(c.record(), chunk_size=16)
     assert again.record() == c.record()
     pd.testing.assert_frame_equal(run_selfplay(again), run_selfplay(c))
