@@ -46,6 +46,7 @@ _PUBLIC = {
     "Move": "riskstats.game.play",
     "GameView": "riskstats.game.play",
     "play_game": "riskstats.game.play",
+    "rollouts": "riskstats.game.rollout",
     "BOTS": "riskstats.game.bots",
     "play_games": "riskstats.runs.selfplay",
     "RunConfig": "riskstats.runs.tournament",
