@@ -51,8 +51,10 @@ Bots that don't know about capitals (``aggressive``, ``continent``, ``defensive`
 territory as capital and otherwise play as in Classic. No bot can read another seat's mission or an
 unrevealed capital pick: `_bot_move` hands every compiled bot `_seat_view`, where those are masked.
 
-Adding a fast bot: write ``@jit def _mybot(st, B, R, V, params)`` returning a legal move (use the
-helpers here and `riskstats.game.engine._check` in tests), give it the next id in `BOTS` with its default
+Adding a fast bot: write ``@inline_jit def _mybot(st, B, R, V, params)`` returning a legal move (it is
+inlined into the game loop like the others; its loops call helpers that take only the arrays they read,
+and per-move buffers come from the state's scratch memory, `riskstats.game.state.SCRATCH`). Use the
+helpers here and `riskstats.game.engine._check` in tests, give it the next id in `BOTS` with its default
 parameters, add one branch to `_bot_move`, and add its name to the conformance test's list (it runs
 over `BOTS`). A bot written in Python plugs into `riskstats.game.play.Game.play` instead (slow path).
 """
@@ -572,7 +574,7 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
     return END_TURN, 0, 0, 0, 0
 
 
-@jit
+@inline_jit
 def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
@@ -647,7 +649,7 @@ def _continent_base(st, B, p, k):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@inline_jit
 def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
@@ -687,7 +689,7 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
     return _fortify_to_border(st, B, R, p)
 
 
-@jit
+@inline_jit
 def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
@@ -836,7 +838,7 @@ def _safest(st, B, R, p):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@inline_jit
 def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
@@ -879,7 +881,7 @@ def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
     return _objective_turn(st, B, R, V, params, goal, -1, 0, keep)
 
 
-@jit
+@inline_jit
 def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
@@ -940,7 +942,8 @@ def _seat_view(st, R):  # pragma: no cover - compiled
 @inline_jit
 def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
     """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``, seeing `_seat_view`
-    (inlined into the game loop, as `_random_bot` is here: no call passes the state down)."""
+    (inlined into the game loop, as every bot is here: no call passes the whole state down to a bot;
+    their helpers still take it)."""
     st = _seat_view(st, R)
     if st.info[I_PHASE] == CAPITAL and bot != 0 and bot != 5:  # bots that ignore capitals keep the safest
         return CAPITAL_PICK, _safest(st, B, R, st.info[I_PLAYER]), 0, 0, 0
