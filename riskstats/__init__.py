@@ -58,6 +58,7 @@ _PUBLIC = {
     "BOTS": "riskstats.game.registry",
     "CATALOG": "riskstats.game.registry",
     "parse_bot": "riskstats.game.registry",
+    "rollouts": "riskstats.game.rollout",
     "play_games": "riskstats.runs.selfplay",
     "game_seeds": "riskstats.runs.selfplay",
     "check_games": "riskstats.runs.selfplay",

@@ -16,8 +16,10 @@ Defence: when an attack is declared, phase DEFEND asks the defending seat's bot 
 built-in bot rolls the most it may, RULES.md's default policy, without drawing from the random stream;
 a bot with its own defence (a search bot, an exact decision layer) adds its branch there.
 
-Adding a fast bot: write ``@jit def _mybot(st, B, R, V, params)`` returning a legal move (use the
-helpers here and `riskstats.game.engine._check` in tests), declare it with the next id, a description
+Adding a fast bot: write ``@inline_jit def _mybot(st, B, R, V, params)`` returning a legal move (it is
+inlined into the game loop like the others; its loops call helpers that take only the arrays they read,
+and per-move buffers come from the state's scratch memory, `riskstats.game.state.SCRATCH`). Use the
+helpers here and `riskstats.game.engine._check` in tests, declare it with the next id, a description
 and its parameters in `riskstats.game.registry.BUILT_IN`, add one branch to `_bot_move`, and add its
 name to the conformance test's list (it runs over `BOTS`). A bot written in Python plugs into
 `riskstats.game.play.Game.play` instead (slow path).
@@ -379,23 +381,22 @@ def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p, moves, scratch):  # 
     draws k uniform below their total and walks to the k-th (order: from ascending, then the neighbour
     list). The counts stay there, stamped with the move its attack will be: when the bot is next asked
     in the same attack phase and only that attack (and its occupation) was played, it recounts only the
-    attack's two territories and their neighbours, the only ones whose counts it can change.
+    attack's two territories and the defender's neighbours, the only counts those moves can change.
     """
     T = owner.shape[0]
     base = SC_HEAD + SC_COUNT * T  # the count of territory t is scratch[base + t]
     partial = scratch[SC_STAMP] == moves and scratch[SC_PLAYER] == p
     src = scratch[SC_SRC]
     dst = scratch[SC_DST]
-    n_src = nbr_ptr[src + 1] - nbr_ptr[src] + 1 if partial else 0
-    todo = n_src + nbr_ptr[dst + 1] - nbr_ptr[dst] + 1 if partial else T
+    todo = nbr_ptr[dst + 1] - nbr_ptr[dst] + 2 if partial else T
     n = scratch[SC_TOTAL] if partial else 0
     for j in range(todo):
         if not partial:
             a = j
-        elif j < n_src:  # src, then its neighbours; then dst and its neighbours
-            a = src if j == 0 else nbr_idx[nbr_ptr[src] + j - 1]
+        elif j < 2:  # the attack changed armies on src and dst (and maybe dst's owner): their counts
+            a = src if j == 0 else dst  # and those of dst's neighbours (src, p's, is nobody's target)
         else:
-            a = dst if j == n_src else nbr_idx[nbr_ptr[dst] + j - n_src - 1]
+            a = nbr_idx[nbr_ptr[dst] + j - 2]
         c = 0
         if owner[a] == p and armies[a] >= 2:
             roll = armies[a] - 1
@@ -511,7 +512,7 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
     return END_TURN, 0, 0, 0, 0
 
 
-@jit
+@inline_jit
 def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
@@ -590,7 +591,7 @@ def _continent_base(st, B, p, k):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@inline_jit
 def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
@@ -630,7 +631,7 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
     return _fortify_to_border(st, B, R, p)
 
 
-@jit
+@inline_jit
 def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
@@ -779,7 +780,7 @@ def _safest(st, B, R, p):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@inline_jit
 def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
@@ -822,7 +823,7 @@ def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
     return _objective_turn(st, B, R, V, params, goal, -1, 0, keep)
 
 
-@jit
+@inline_jit
 def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
@@ -891,7 +892,8 @@ def _defend_bot(st, R, bot, params):  # pragma: no cover - compiled
 @inline_jit
 def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
     """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``, seeing `_seat_view`
-    (inlined into the game loop, as `_random_bot` is here: no call passes the state down)."""
+    (inlined into the game loop, as every bot is here: no call passes the whole state down to a bot;
+    their helpers still take it)."""
     if st.info[I_PHASE] == DEFEND:  # first: the defence reads nothing secret, so it needs no seat view
         return _defend_bot(st, R, bot, params)
     st = _seat_view(st, R)
