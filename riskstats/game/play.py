@@ -470,6 +470,26 @@ class Game:
             bigger[:log.shape[0]] = log
             self.state = self.state._replace(log=bigger)
 
+    # ------------------------------------------------------------ positions
+    def to_json(self, indent: int | None = 1) -> str:
+        """The position as JSON text (docs/positions.md): everything, so `from_json` continues the game
+        exactly as this one would (the draw pile's order and the random stream included)."""
+        import json
+
+        from riskstats.game.position import position_dict
+
+        return json.dumps(position_dict(self), indent=indent)
+
+    @classmethod
+    def from_json(cls, position, board: Board | None = None) -> Game:
+        """A game at a position: JSON text or a dict in the format of docs/positions.md, written by `to_json`
+        or by hand (unknown draw-pile order: shuffled from the position's ``seed``). ``board``: the board,
+        when the position names one other than "classic". An invalid position raises `RiskstatsError`
+        naming the problem. The new game's event log starts at the position."""
+        from riskstats.game.position import game_from_position
+
+        return game_from_position(position, board)
+
     # ------------------------------------------------------------ the record
     def events(self):
         """The event log as a DataFrame: one row per move or event, columns `riskstats.game.state.LOG_COLS`
