@@ -55,6 +55,7 @@ _PUBLIC = {
     "MOVES": "riskstats.game.state",
     "EVENTS": "riskstats.game.state",
     "LOG_COLS": "riskstats.game.state",
+    "rollouts": "riskstats.game.rollout",
     "BOTS": "riskstats.game.bots",
     "play_games": "riskstats.runs.selfplay",
     "check_games": "riskstats.runs.selfplay",

@@ -462,23 +462,22 @@ def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p, moves, scratch):  # 
     draws k uniform below their total and walks to the k-th (order: from ascending, then the neighbour
     list). The counts stay there, stamped with the move its attack will be: when the bot is next asked
     in the same attack phase and only that attack (and its occupation) was played, it recounts only the
-    attack's two territories and their neighbours, the only ones whose counts it can change.
+    attack's two territories and the defender's neighbours, the only counts those moves can change.
     """
     T = owner.shape[0]
     base = SC_HEAD + SC_COUNT * T  # the count of territory t is scratch[base + t]
     partial = scratch[SC_STAMP] == moves and scratch[SC_PLAYER] == p
     src = scratch[SC_SRC]
     dst = scratch[SC_DST]
-    n_src = nbr_ptr[src + 1] - nbr_ptr[src] + 1 if partial else 0
-    todo = n_src + nbr_ptr[dst + 1] - nbr_ptr[dst] + 1 if partial else T
+    todo = nbr_ptr[dst + 1] - nbr_ptr[dst] + 2 if partial else T
     n = scratch[SC_TOTAL] if partial else 0
     for j in range(todo):
         if not partial:
             a = j
-        elif j < n_src:  # src, then its neighbours; then dst and its neighbours
-            a = src if j == 0 else nbr_idx[nbr_ptr[src] + j - 1]
+        elif j < 2:  # the attack changed armies on src and dst (and maybe dst's owner): their counts
+            a = src if j == 0 else dst  # and those of dst's neighbours (src, p's, is nobody's target)
         else:
-            a = dst if j == n_src else nbr_idx[nbr_ptr[dst] + j - n_src - 1]
+            a = nbr_idx[nbr_ptr[dst] + j - 2]
         c = 0
         if owner[a] == p and armies[a] >= 2:
             roll = armies[a] - 1
