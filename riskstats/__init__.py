@@ -56,6 +56,8 @@ _PUBLIC = {
     "EVENTS": "riskstats.game.state",
     "LOG_COLS": "riskstats.game.state",
     "rollouts": "riskstats.game.rollout",
+    "evaluate": "riskstats.game.evaluate",
+    "Evaluation": "riskstats.game.evaluate",
     "BOTS": "riskstats.game.bots",
     "play_games": "riskstats.runs.selfplay",
     "check_games": "riskstats.runs.selfplay",
