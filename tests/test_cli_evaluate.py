@@ -9,8 +9,8 @@ from tests.game.test_evaluate import one_conquest_from_victory
 runner = CliRunner()
 
 
-def write(tmp_path, pos):
-    path = tmp_path / "position.json"
+def write(tmp_path, pos, name="position.json"):
+    path = tmp_path / name
     path.write_text(json.dumps(pos))
     return str(path)
 
@@ -39,7 +39,7 @@ def test_evaluate_table(tmp_path):
 
 def test_evaluate_errors(tmp_path):
     for args, message in ((["evaluate", str(tmp_path / "missing.json")], "cannot read position file"),
-                          (["evaluate", write(tmp_path, {"players": 2}), "--rollouts", "10"],
+                          (["evaluate", write(tmp_path, {"players": 2}, "bad.json"), "--rollouts", "10"],
                            "invalid position: phase must be one of"),
                           (["evaluate", write(tmp_path, one_conquest_from_victory()), "--bot", "genius"],
                            "unknown bot 'genius'"),
