@@ -36,7 +36,7 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.board import Board, classic_board
 from riskstats.game.bots import _bot_move, bot_spec
 from riskstats.game.engine import ERRORS, _apply, _check, _finish, _init, _legal_masks
-from riskstats.game.rules import GameRules
+from riskstats.game.rules import GameRules, default_rules
 from riskstats.game.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
@@ -488,7 +488,12 @@ class Game:
         naming the problem. The new game's event log starts at the position."""
         from riskstats.game.position import game_from_position
 
-        return game_from_position(position, board)
+        game = cls.__new__(cls)
+        game.rules, game.board, game.players, game.seed, game.state = game_from_position(position, board)
+        game._R = game.rules.vector(game.players, game.board)
+        game._cut, game._V = _tables(game.rules)
+        game._events = None
+        return game
 
     # ------------------------------------------------------------ the record
     def events(self):
@@ -581,12 +586,6 @@ def events_frame(state: State, board: Board, start: int = 0):
     for col, names in _NAMES:
         frame[LOG_COLS[col]] = names[rows[:, col]]
     return frame
-
-
-def default_rules(players: int) -> GameRules:
-    """The rules a game of ``players`` gets when none are given: the two-player variant (with a neutral) for
-    2 players, else Classic."""
-    return GameRules(variant="two-player") if players == 2 else GameRules()
 
 
 def play_game(players: int = 4, bots=("random",), rules: GameRules | None = None, *, seed: int = 0,

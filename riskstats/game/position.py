@@ -1,8 +1,8 @@
 """Positions: a game's state as a JSON object that a person can read and write, and back.
 
 This module owns the position format (``riskstats-position/1``, docs/positions.md) and its validation:
-`position_dict` writes a `Game`'s state, `game_from_position` builds a `Game` from a position (written by
-`position_dict` or by hand for a real game's position) and raises a one-line `RiskstatsError` naming the
+`position_dict` writes a `Game`'s state, `game_from_position` reads the parts of a `Game` from a position
+(written by `position_dict` or by hand for a real game's position) and raises a one-line `RiskstatsError` naming the
 first problem it finds. It does not own the rules (`riskstats.game.engine`) or the game API
 (`riskstats.game.play`; `Game.to_json` / `Game.from_json` call this module).
 
@@ -25,7 +25,7 @@ import numpy as np
 
 from riskstats.errors import RiskstatsError
 from riskstats.game.board import Board, board_from_dict, classic_board, load_board
-from riskstats.game.rules import GameRules
+from riskstats.game.rules import GameRules, default_rules
 from riskstats.game.state import (
     ASIDE,
     ATTACK,
@@ -223,10 +223,9 @@ def _card_list(pos, key, cards: _Cards, where: str | None = None):
 
 
 def game_from_position(pos, board: Board | None = None):
-    """A `riskstats.game.play.Game` at a position (a dict, or JSON text); raises `RiskstatsError` naming the
-    first problem of an invalid one."""
-    from riskstats.game.play import Game, _tables, default_rules
-
+    """The parts of a game at a position (a dict, or JSON text): (rules, board, players, seed, state), which
+    `riskstats.game.play.Game.from_json` makes a `Game` of; raises `RiskstatsError` naming the first
+    problem of an invalid position."""
     if isinstance(pos, (str, bytes)):
         try:
             pos = json.loads(pos)
@@ -247,14 +246,9 @@ def game_from_position(pos, board: Board | None = None):
     T, C = board.n_territories, board.n_cards
     S = players + (1 if rules.has_neutral else 0)
 
-    game = Game.__new__(Game)
-    game.rules, game.board, game.players, game.seed = rules, board, players, seed
-    game._R = rules.vector(players, board)
-    game._cut, game._V = _tables(rules)
-    game._events = None
+    game = _Parts(rules, board, players)
     st = _new_state(T, C, S, 4096)
     info = st.info
-    game.state = st
 
     phase_name = pos.get("phase")
     if phase_name not in PHASES:
@@ -412,7 +406,14 @@ def game_from_position(pos, board: Board | None = None):
         if not 0 < value < 2**64:
             _bad(f"rng must be from 1 to 2**64 - 1, got {value}")
         st.rng[0] = np.uint64(value)
-    return game
+    return rules, board, players, seed, st
+
+
+class _Parts:
+    """What the checks of a position's parts need to know of its game."""
+
+    def __init__(self, rules, board, players):
+        self.rules, self.board, self.players = rules, board, players
 
 
 def _territory(board: Board, name, where: str) -> int:
