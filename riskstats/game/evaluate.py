@@ -99,7 +99,7 @@ def describe_move(move, board) -> str:
     """A move in words, with territory and card names.
 
     >>> from riskstats.game.board import classic_board
-    >>> describe_move(Move.attack(0, 31, 3), classic_board())
+    >>> describe_move(Move.attack(0, 29, 3), classic_board())
     'attack Alaska -> Kamchatka (3 dice)'
     """
     from riskstats.game.position import card_label
