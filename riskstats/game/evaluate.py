@@ -52,13 +52,13 @@ from riskstats.intervals import wilson_interval
 
 MAX_ROLLOUTS = 10_000_000
 DEFAULT_BOT = "aggressive"
-"""The default policy of the rollouts (the strongest built-in heuristic in two-player games)."""
+"""The default policy of the rollouts: a fast built-in heuristic (``--bot`` chooses another)."""
 
 
 class Evaluation(NamedTuple):
     """`evaluate`'s answer: ``players`` (player, p_win, ci_low, ci_high, wins, rollouts), ``moves`` (move,
     p_win, ci_low, ci_high, wins, rollouts, and the move's kind, a, b, c, d), best first; the number of
-    ``rollouts`` per estimate and the ``seed``."""
+    ``rollouts`` per estimate, the ``seed`` and the ``player`` to move (whose moves these are)."""
 
     players: object
     moves: object

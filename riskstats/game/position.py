@@ -218,7 +218,7 @@ class _Cards:
 def _card_list(pos, key, cards: _Cards, where: str | None = None):
     value = pos.get(key, [])
     if not isinstance(value, list):
-        _bad(f"{key} must be a list of cards, got {value!r}")
+        _bad(f"{where or key} must be a list of cards, got {value!r}")
     return [cards.take(name, where or key) for name in value]
 
 

@@ -120,6 +120,7 @@ def territories(**changes):
     (edit(hands=[["Mordor"], []]), "unknown card 'Mordor'"),
     (edit(hands=[["wild", "wild", "wild"], []]), "more wild cards"),
     (edit(hands=[[]]), "hands must be a list of 2 lists"),
+    (edit(hands=["Alaska", []]), "hand 0 must be a list of cards"),
     (edit(deck=["Brazil"]), "the deck is given but card"),
     (edit(phase="reinforce"), "needs a reserve"),
     (edit(phase="defend"), "needs pending_attack"),
