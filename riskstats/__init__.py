@@ -59,6 +59,8 @@ _PUBLIC = {
     "CATALOG": "riskstats.game.registry",
     "parse_bot": "riskstats.game.registry",
     "rollouts": "riskstats.game.rollout",
+    "evaluate": "riskstats.game.evaluate",
+    "Evaluation": "riskstats.game.evaluate",
     "play_games": "riskstats.runs.selfplay",
     "game_seeds": "riskstats.runs.selfplay",
     "check_games": "riskstats.runs.selfplay",

@@ -970,6 +970,45 @@ def cards(
                  [(r["cards"], r["fraction"], f"{r['p_set']:.6f}") for r in rows])
 
 
+@app.command()
+def evaluate(
+    position: Annotated[str, typer.Argument(help="A position file (JSON, docs/positions.md).")],
+    bot: Annotated[str, typer.Option("--bot", help=f"The bot playing every seat in the rollouts: "
+                                                  f"{', '.join(BOT_NAMES)}.")] = "aggressive",
+    rollouts: Annotated[str, typer.Option(help="Rollouts per estimate (each player's, each candidate move's); "
+                                               "1e3 style allowed.")] = "500",
+    seed: Annotated[int, typer.Option(parser=whole_number, help="Seed of the rollouts' dice and draw piles.")] = 0,
+    top: Annotated[int, typer.Option(parser=whole_number, help="How many of the best next moves to show.")] = 5,
+    as_json: JsonFlag = False,
+):
+    """Each player's chance of winning from a position (95% Wilson interval), and the best next moves of
+    the player to move, by rollouts to the end of the game."""
+    from pathlib import Path
+
+    from riskstats.game.evaluate import evaluate as evaluate_position
+
+    count = _positive_count("--rollouts", rollouts)
+    try:
+        text = Path(position).read_text()
+    except OSError as error:
+        raise RiskstatsError(f"cannot read position file {position!r}: {error.strerror}") from None
+    with _compile_notice():
+        result = evaluate_position(text, bot, count, seed, top=top)
+    if as_json:
+        _print_json(result.as_dict())
+        return
+    _print_table(f"P(win) from {position}: {result.rollouts:,} rollouts with {bot} bots, seed {result.seed}",
+                 ["player", "P(win)", "95% interval"],
+                 [(r.player, _percent(r.p_win), f"{_percent(r.ci_low)} to {_percent(r.ci_high)}")
+                  for r in result.players.itertuples()],
+                 caption="a game that reaches the turn cap is won by nobody")
+    if len(result.moves):
+        _print_table(f"Best next moves of player {result.player}", ["move", "P(win)", "95% interval"],
+                     [(r.move, _percent(r.p_win), f"{_percent(r.ci_low)} to {_percent(r.ci_high)}")
+                      for r in result.moves.itertuples()],
+                     caption="each move played first, then the rest of the game on the same seeds")
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

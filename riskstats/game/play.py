@@ -37,7 +37,7 @@ from riskstats.game.board import Board, classic_board
 from riskstats.game.bots import _bot_move
 from riskstats.game.engine import ERRORS, _apply, _check, _finish, _init, _legal_masks
 from riskstats.game.registry import N_PARAMS, bot_spec
-from riskstats.game.rules import GameRules
+from riskstats.game.rules import GameRules, default_rules
 from riskstats.game.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
@@ -476,6 +476,31 @@ class Game:
             bigger[:log.shape[0]] = log
             self.state = self.state._replace(log=bigger)
 
+    # ------------------------------------------------------------ positions
+    def to_json(self, indent: int | None = 1) -> str:
+        """The position as JSON text (docs/positions.md): everything, so `from_json` continues the game
+        exactly as this one would (the draw pile's order and the random stream included)."""
+        import json
+
+        from riskstats.game.position import position_dict
+
+        return json.dumps(position_dict(self), indent=indent)
+
+    @classmethod
+    def from_json(cls, position, board: Board | None = None) -> Game:
+        """A game at a position: JSON text or a dict in the format of docs/positions.md, written by `to_json`
+        or by hand (unknown draw-pile order: shuffled from the position's ``seed``). ``board``: the board,
+        when the position names one other than "classic". An invalid position raises `RiskstatsError`
+        naming the problem. The new game's event log starts at the position."""
+        from riskstats.game.position import game_from_position
+
+        game = cls.__new__(cls)
+        game.rules, game.board, game.players, game.seed, game.state = game_from_position(position, board)
+        game._R = game.rules.vector(game.players, game.board)
+        game._cut, game._V = _tables(game.rules)
+        game._events = None
+        return game
+
     # ------------------------------------------------------------ the record
     def events(self):
         """The event log as a DataFrame: one row per move or event, columns `riskstats.game.state.LOG_COLS`
@@ -567,12 +592,6 @@ def events_frame(state: State, board: Board, start: int = 0):
     for col, names in _NAMES:
         frame[LOG_COLS[col]] = names[rows[:, col]]
     return frame
-
-
-def default_rules(players: int) -> GameRules:
-    """The rules a game of ``players`` gets when none are given: the two-player variant (with a neutral) for
-    2 players, else Classic."""
-    return GameRules(variant="two-player") if players == 2 else GameRules()
 
 
 def play_game(players: int = 4, bots=("random",), rules: GameRules | None = None, *, seed: int = 0,

@@ -59,6 +59,7 @@ def _copy_state(src, dst):  # pragma: no cover - compiled
     dst.rng[:] = src.rng
     dst.mission[:, :] = src.mission
     dst.capital[:] = src.capital
+    dst.out[:] = src.out
     dst.scratch[SC_STAMP] = -1
 
 

@@ -202,3 +202,9 @@ class GameRules:
 
 def _progressive(k: int) -> int:
     return PROGRESSIVE[k] if k < len(PROGRESSIVE) else PROGRESSIVE[-1] + 5 * (k - len(PROGRESSIVE) + 1)
+
+
+def default_rules(players: int) -> GameRules:
+    """The rules a game of ``players`` gets when none are given: the two-player variant (with a neutral) for
+    2 players, else Classic."""
+    return GameRules(variant="two-player") if players == 2 else GameRules()

@@ -1,0 +1,242 @@
+"""Position evaluation: each player's chance of winning from a position, and the best next moves.
+
+This module owns `evaluate` (the public function behind ``riskstats evaluate``), the candidate moves it
+compares (`candidate_moves`), their names (`describe_move`) and the compiled kernel `_move_rollouts` that
+plays a candidate move and then the rest of the game. It does not own the rollouts themselves
+(`riskstats.game.rollout`: a rollout copies the position, draws fresh dice from its own seed and
+reshuffles the draw pile, whose order no player knows) or the position format
+(`riskstats.game.position`).
+
+Everything the position holds is used as it stands (other players' hands, missions and capitals): the
+evaluation is an onlooker's, who sees the whole position except the draw pile's order. A game that hits the
+rules' turn cap counts as a win for nobody, so the players' chances may sum to less than 1.
+
+>>> from riskstats.game.play import Game
+>>> game = Game(3, seed=2).play(["aggressive"], max_moves=400)
+>>> result = evaluate(game, rollouts=50, seed=1, top=2)
+>>> list(result.players.columns)
+['player', 'p_win', 'ci_low', 'ci_high', 'wins', 'rollouts']
+>>> len(result.moves) <= 2
+True
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from riskstats._numba import parallel_jit
+from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.engine import _apply, _seed, _shuffle
+from riskstats.game.play import NO_HORIZON, Game, Move, _bot_arrays, _play, _tables
+from riskstats.game.rollout import _copy_state
+from riskstats.game.rollout import rollouts as play_rollouts
+from riskstats.game.state import (
+    ATTACK_MOVE,
+    CAPITAL_PICK,
+    DEFEND_MOVE,
+    END_ATTACK,
+    END_TURN,
+    FORTIFY_MOVE,
+    I_DECK_N,
+    I_WINNER,
+    OCCUPY_MOVE,
+    PASS,
+    PLACE,
+    TRADE_SET,
+    State,
+    _new_state,
+)
+from riskstats.intervals import wilson_interval
+
+MAX_ROLLOUTS = 10_000_000
+DEFAULT_BOT = "aggressive"
+"""The default policy of the rollouts: a fast built-in heuristic (``--bot`` chooses another)."""
+
+
+class Evaluation(NamedTuple):
+    """`evaluate`'s answer: ``players`` (player, p_win, ci_low, ci_high, wins, rollouts), ``moves`` (move,
+    p_win, ci_low, ci_high, wins, rollouts, and the move's kind, a, b, c, d), best first; the number of
+    ``rollouts`` per estimate, the ``seed`` and the ``player`` to move (whose moves these are)."""
+
+    players: object
+    moves: object
+    rollouts: int
+    seed: int
+    player: int
+
+    def as_dict(self) -> dict:
+        """The JSON answer of ``riskstats evaluate --json`` (keys players, moves, rollouts, seed)."""
+        return {"players": [{k: (int(r[k]) if k == "player" else float(r[k])) for k in
+                             ("player", "p_win", "ci_low", "ci_high")} for _, r in self.players.iterrows()],
+                "moves": [{"move": r["move"], "p_win": float(r["p_win"])} for _, r in self.moves.iterrows()],
+                "rollouts": self.rollouts, "seed": self.seed}
+
+
+@parallel_jit
+def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, out):  # pragma: no cover - compiled
+    """out[m, r] = the winner (-1: none) of rollout r after candidate move m (a row kind, a, b, c, d): the
+    position copied, fresh dice from seeds[r] and the draw pile reshuffled, the move played, then the bots
+    play to the end. Every move meets the same seeds (common random numbers)."""
+    M = moves.shape[0]
+    N = seeds.shape[0]
+    T = root.owner.shape[0]
+    C = root.card_owner.shape[0]
+    S = root.alive.shape[0]
+    for job in prange(M):
+        work = _new_state(T, C, S, 0)
+        for r in range(N):
+            _copy_state(root, work)
+            _seed(work.rng, seeds[r])
+            _shuffle(work.rng, work.deck, work.info[I_DECK_N])
+            _apply(work, B, R, CUT, moves[job, 0], moves[job, 1], moves[job, 2], moves[job, 3], moves[job, 4])
+            _play(work, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON)
+            out[job, r] = work.info[I_WINNER]
+
+
+def describe_move(move, board) -> str:
+    """A move in words, with territory and card names.
+
+    >>> from riskstats.game.board import classic_board
+    >>> describe_move(Move.attack(0, 29, 3), classic_board())
+    'attack Alaska -> Kamchatka (3 dice)'
+    """
+    from riskstats.game.position import card_label
+
+    kind, a, b, c, _ = Move(*move)
+    names = board.territories
+    if kind == PLACE:
+        return f"place {b} on {names[a]}"
+    if kind == TRADE_SET:
+        return "trade " + ", ".join(card_label(board, x) for x in (a, b, c))
+    if kind == PASS:
+        return "stop trading"
+    if kind == ATTACK_MOVE:
+        return f"attack {names[a]} -> {names[b]} ({c} dice)"
+    if kind == DEFEND_MOVE:
+        return f"defend with {a} dice"
+    if kind == OCCUPY_MOVE:
+        return f"move {a} more in"
+    if kind == END_ATTACK:
+        return "stop attacking"
+    if kind == FORTIFY_MOVE:
+        return f"fortify {names[a]} -> {names[b]} ({c})"
+    if kind == END_TURN:
+        return "end turn without fortifying"
+    if kind == CAPITAL_PICK:
+        return f"capital {names[a]}"
+    return str(Move(*move))
+
+
+def candidate_moves(game: Game) -> list[Move]:
+    """The moves `evaluate` compares: every legal move, with placements of the whole reserve (or setup
+    quota) on a territory facing an enemy, attacks with the most dice, fortifications of every army that
+    may move, and moving in none, half or all of the armies that may follow a conquest."""
+    phase = game.phase
+    moves = game.legal_moves()
+    st, board = game.state, game.board
+    if phase in ("reinforce", "setup_place"):
+        most = max(m.b for m in moves)
+        front = [m for m in moves if m.b == most and any(st.owner[n] != game.player for n in board.neighbours(m.a))]
+        return front or [m for m in moves if m.b == most]
+    if phase == "attack":
+        best = {}
+        for m in moves:
+            if m.kind == ATTACK_MOVE:
+                best[(m.a, m.b)] = max(best.get((m.a, m.b), m), m, key=lambda x: x.c)
+        return list(best.values()) + [Move.end_attack()]
+    if phase == "occupy":
+        most = moves[-1].a
+        return [Move.occupy(n) for n in sorted({0, most // 2, most})]
+    if phase == "fortify":
+        return [m for m in moves if m.kind == END_TURN or m.c == int(st.armies[m.a]) - 1]
+    return moves
+
+
+def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, top: int = 5,
+             candidates: int = 30, board=None) -> Evaluation:
+    """Each player's probability of winning from a position, and the best few next moves of the player to move.
+
+    Every estimate plays the rest of the game ``rollouts`` times with ``bot`` in every seat, each time
+    with fresh dice and a reshuffled draw pile (`riskstats.game.rollout`); wins are counted with a 95%
+    Wilson interval. Each candidate move (`candidate_moves`; at most ``candidates`` of them: the stop move
+    and the bot's own choice always, the rest drawn at random from ``seed`` when there are more) is played
+    first and then the rest of the game, on the same seeds as every other candidate.
+
+    Parameters
+    ----------
+    position : Game, dict or str
+        A `Game` (not changed), or a position in the format of docs/positions.md (a dict or JSON text).
+    bot : str or (str, params)
+        The built-in bot playing every seat in the rollouts (default ``"aggressive"``).
+    rollouts : int
+        Rollouts per estimate (each player's chance, and each candidate move's).
+    seed : int
+        Same seed, same answer (on any number of threads).
+    top : int
+        How many of the best moves to return (0: none).
+    candidates : int
+        The most candidate moves to compare.
+    board : Board, optional
+        The board, when the position names one other than "classic".
+
+    Returns
+    -------
+    Evaluation
+        ``players``: one row per player (player, p_win, ci_low, ci_high, wins, rollouts); ``moves``: the
+        best ``top`` candidates for the player to move (move in words, p_win of that player with its
+        interval, wins, rollouts, and the move as kind, a, b, c, d), best first.
+    """
+    import pandas as pd
+
+    game = position if isinstance(position, Game) else Game.from_json(position, board)
+    rollouts = check_int("rollouts", rollouts, 1, MAX_ROLLOUTS)
+    seed = check_int("seed", seed, 0, 2**64 - 1)
+    top = check_int("top", top, 0, 1000)
+    candidates = check_int("candidates", candidates, 1, 10_000)
+    if game.over:
+        raise RiskstatsError("the game is over: nothing to evaluate")
+    spec = (bot, None) if isinstance(bot, str) else tuple(bot)
+    ids, values = _bot_arrays([spec], game.players)  # raises on an unknown bot or wrong parameters
+
+    table = play_rollouts(game, rollouts, bots=[spec], seed=seed)
+    wins = np.bincount(table["winner"].to_numpy() + 1, minlength=game.players + 2)[1:]
+    rows = []
+    for p in range(game.players):
+        low, high = wilson_interval(int(wins[p]), rollouts)
+        rows.append((p, wins[p] / rollouts, low, high, int(wins[p]), rollouts))
+    players = pd.DataFrame(rows, columns=["player", "p_win", "ci_low", "ci_high", "wins", "rollouts"])
+
+    columns = ["move", "p_win", "ci_low", "ci_high", "wins", "rollouts", "kind", "a", "b", "c", "d"]
+    if top == 0:
+        return Evaluation(players, pd.DataFrame(columns=columns), rollouts, seed, game.player)
+    moves = _choose(game, spec, candidates, seed)
+    cut, V = _tables(game.rules)
+    st = game.state
+    root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())
+    seeds = np.random.SeedSequence(seed).generate_state(rollouts, np.uint64)
+    out = np.zeros((len(moves), rollouts), np.int64)
+    _move_rollouts(root, game.board.arrays, game._R, cut, V, ids, values, np.array(moves, np.int64), seeds, out)
+    mover = game.player
+    rows = []
+    for m, move in enumerate(moves):
+        w = int((out[m] == mover).sum())
+        low, high = wilson_interval(w, rollouts)
+        rows.append((describe_move(move, game.board), w / rollouts, low, high, w, rollouts, *move))
+    frame = pd.DataFrame(rows, columns=columns).sort_values("p_win", ascending=False, kind="stable")
+    return Evaluation(players, frame.head(top).reset_index(drop=True), rollouts, seed, mover)
+
+
+def _choose(game: Game, spec, most: int, seed: int) -> list[Move]:
+    """At most ``most`` candidates: the stop moves and the bot's own choice first, then a seeded sample."""
+    moves = candidate_moves(game)
+    if len(moves) <= most:
+        return moves
+    copy = Game.from_json(game.to_json(indent=None), game.board)
+    own = copy.bot_move(*spec)
+    keep = [m for m in moves if m.kind in (END_ATTACK, END_TURN, PASS) or m == own]
+    rest = [m for m in moves if m not in keep]
+    rng = np.random.default_rng(seed)
+    picked = rng.choice(len(rest), size=max(0, most - len(keep)), replace=False)
+    return keep + [rest[i] for i in sorted(picked)]

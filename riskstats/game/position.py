@@ -1,0 +1,499 @@
+"""Positions: a game's state as a JSON object that a person can read and write, and back.
+
+This module owns the position format (``riskstats-position/1``, docs/positions.md) and its validation:
+`position_dict` writes a `Game`'s state, `game_from_position` reads the parts of a `Game` from a position
+(written by `position_dict` or by hand for a real game's position) and raises a one-line `RiskstatsError` naming the
+first problem it finds. It does not own the rules (`riskstats.game.engine`) or the game API
+(`riskstats.game.play`; `Game.to_json` / `Game.from_json` call this module).
+
+A position written by `position_dict` holds everything: the draw pile's order, the game's random stream
+(``rng``) and the engine's bookkeeping (``engine``), so the game continues from it exactly as the original
+would. A hand-written one may leave those out: the cards in no hand, discard pile or set-aside list form
+the draw pile in an order shuffled from ``seed``, and the random stream starts from ``seed``.
+
+>>> from riskstats.game.play import Game
+>>> game = Game(players=3, seed=4).play(["aggressive"], max_moves=200)
+>>> again = Game.from_json(game.to_json())
+>>> (again.state.armies == game.state.armies).all() and again.phase == game.phase
+True
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from riskstats.errors import RiskstatsError
+from riskstats.game.board import Board, board_from_dict, classic_board, load_board
+from riskstats.game.rules import GameRules, default_rules
+from riskstats.game.state import (
+    ASIDE,
+    ATTACK,
+    CAPITAL,
+    CLAIM,
+    DECK,
+    DEFEND,
+    DISCARD,
+    I_AFTER_PLACE,
+    I_ATK_DICE,
+    I_ATK_FROM,
+    I_ATK_TO,
+    I_DECK_N,
+    I_LOG_N,
+    I_OCC_FROM,
+    I_OCC_TO,
+    I_PHASE,
+    I_PLACE_FOR,
+    I_PLAYER,
+    I_QUOTA,
+    I_RESERVE,
+    I_ROUND,
+    I_SETS_TRADED,
+    I_START_HAND,
+    I_TURN,
+    I_WINNER,
+    INFO,
+    M_CARD,
+    M_KIND,
+    M_TARGET,
+    MISSION_KINDS,
+    MK_DESTROY,
+    MK_TERRITORIES,
+    N_MISSION,
+    OCCUPY,
+    OVER,
+    PHASES,
+    REINFORCE,
+    SETUP_PLACE,
+    _new_state,
+)
+
+FORMAT = "riskstats-position/1"
+WILD_NAME = "wild"
+_TOP = ("format", "board", "players", "rules", "seed", "rng", "phase", "player", "turn", "round", "reserve",
+        "sets_traded", "territories", "hands", "discard", "aside", "deck", "setup_armies", "missions",
+        "mission_rows", "capitals", "out", "pending_attack", "occupy", "engine")
+"""Every key a position may have (anything else is refused, so a misspelt key is not silently ignored)."""
+_WRITTEN = (I_PHASE, I_PLAYER, I_TURN, I_ROUND, I_RESERVE, I_SETS_TRADED, I_DECK_N, I_LOG_N)
+"""Info fields with their own key (or derived): the rest go to ``engine``."""
+
+
+def _bad(message: str):
+    raise RiskstatsError(f"invalid position: {message}")
+
+
+# ------------------------------------------------------------------ writing
+def card_label(board: Board, c: int) -> str:
+    """A card as a position names it: its territory, or "wild 1", "wild 2", ... (a hand-written position
+    may just say "wild": the next wild not listed yet)."""
+    t = int(board.arrays.card_territory[c])
+    if t >= 0:
+        return board.territories[t]
+    return f"{WILD_NAME} {int((board.arrays.card_territory[:c] < 0).sum()) + 1}"
+
+
+def position_dict(game) -> dict:
+    """The position of a `riskstats.game.play.Game` as a JSON-able dict (the format of the module docstring)."""
+    st, board, P = game.state, game.board, game.players
+    info = st.info
+    names = board.territories
+    seats = st.alive.shape[0]
+    cards = st.card_owner
+    pos = {
+        "format": FORMAT,
+        "board": board.name,
+        "players": P,
+        "rules": json.loads(json.dumps(game.rules.as_dict(), default=str)),
+        "seed": game.seed,
+        "rng": str(int(st.rng[0])),
+        "phase": PHASES[info[I_PHASE]],
+        "player": int(info[I_PLAYER]),
+        "turn": int(info[I_TURN]),
+        "round": int(info[I_ROUND]),
+        "reserve": int(info[I_RESERVE]),
+        "sets_traded": int(info[I_SETS_TRADED]),
+        "territories": {names[t]: [int(st.owner[t]), int(st.armies[t])] for t in range(len(names))},
+        "hands": [[card_label(board, c) for c in np.flatnonzero(cards == s)] for s in range(P)],
+        "discard": [card_label(board, c) for c in np.flatnonzero(cards == DISCARD)],
+        "aside": [card_label(board, c) for c in np.flatnonzero(cards == ASIDE)],
+        "deck": [card_label(board, c) for c in st.deck[:info[I_DECK_N]]],
+        "setup_armies": [int(x) for x in st.to_place[:seats]],
+        "out": [int(x) for x in st.out[:seats]],
+    }
+    if game.rules.variant == "mission":
+        pos["missions"] = [board.mission_name(int(st.mission[s, M_CARD]), s) for s in range(P)]
+        pos["mission_rows"] = st.mission[:P].tolist()
+    if game.rules.variant == "capital":
+        pos["capitals"] = [names[c] if c >= 0 else None for c in st.capital[:P]]
+    if info[I_PHASE] == DEFEND:
+        pos["pending_attack"] = [names[info[I_ATK_FROM]], names[info[I_ATK_TO]], int(info[I_ATK_DICE])]
+    if info[I_PHASE] == OCCUPY:
+        pos["occupy"] = [names[info[I_OCC_FROM]], names[info[I_OCC_TO]]]
+    pos["engine"] = {INFO[i]: int(info[i]) for i in range(len(INFO)) if i not in _WRITTEN}
+    return pos
+
+
+# ------------------------------------------------------------------ reading
+def _int(pos: dict, key: str, default=None, low: int = 0, high: int = 2**62):
+    value = pos.get(key, default)
+    if value is None:
+        _bad(f"{key!r} is required")
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        _bad(f"{key} must be an integer, got {value!r}")
+    if not low <= value <= high:
+        _bad(f"{key} must be from {low} to {high}, got {value}")
+    return int(value)
+
+
+def _board(value, board: Board | None) -> Board:
+    if board is not None:
+        if not isinstance(board, Board):
+            raise RiskstatsError(f"board must be a Board, got {board!r}")
+        if value not in (None, board.name):
+            _bad(f"board {value!r} is not the board given ({board.name!r})")
+        return board
+    if value in (None, "classic"):
+        return classic_board()
+    if isinstance(value, dict):
+        return board_from_dict(value, "in the position")
+    if isinstance(value, str) and value.endswith(".json"):
+        return load_board(value)
+    _bad(f"unknown board {value!r}: use \"classic\", a board file's path, a board object, or pass board=")
+
+
+def _rules(value) -> GameRules:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = {"variant": value}
+    if not isinstance(value, dict):
+        _bad(f"rules must be an object of GameRules options or a variant name, got {value!r}")
+    from riskstats.odds.dice import DiceRules
+
+    options = dict(value)
+    try:
+        if isinstance(options.get("dice"), dict):
+            options["dice"] = DiceRules(**options["dice"])
+        if "fixed_values" in options:
+            options["fixed_values"] = tuple(options["fixed_values"])
+        return GameRules(**options)
+    except TypeError as error:
+        _bad(f"rules: {error}")
+    except RiskstatsError as error:
+        _bad(f"rules: {error}")
+
+
+class _Cards:
+    """Card names -> indices: territory names and "wild" (the wilds in turn); each card used once."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self.by_territory = {board.territories[t]: c for c, t in enumerate(board.arrays.card_territory) if t >= 0}
+        self.wilds = [c for c, t in enumerate(board.arrays.card_territory) if t < 0]
+        self.used: dict[int, str] = {}
+
+    def take(self, name, where: str) -> int:
+        if name == WILD_NAME:
+            free = [c for c in self.wilds if c not in self.used]
+            if not free:
+                _bad(f"{where}: more wild cards than the board's {len(self.wilds)}")
+            c = free[0]
+        elif isinstance(name, str) and name.startswith(WILD_NAME + " "):
+            k = name[len(WILD_NAME) + 1:]
+            if not (k.isdigit() and 1 <= int(k) <= len(self.wilds)):
+                _bad(f"{where}: unknown card {name!r} (the board has wilds 1 to {len(self.wilds)})")
+            c = self.wilds[int(k) - 1]
+            if c in self.used:
+                _bad(f"card {name!r} is listed twice ({self.used[c]} and {where})")
+        elif name in self.by_territory:
+            c = self.by_territory[name]
+            if c in self.used:
+                _bad(f"card {name!r} is listed twice ({self.used[c]} and {where})")
+        else:
+            _bad(f"{where}: unknown card {name!r} (a territory's name, \"wild\" or \"wild 1\", \"wild 2\", ...)")
+        self.used[c] = where
+        return c
+
+
+def _card_list(pos, key, cards: _Cards, where: str | None = None):
+    value = pos.get(key, [])
+    if not isinstance(value, list):
+        _bad(f"{where or key} must be a list of cards, got {value!r}")
+    return [cards.take(name, where or key) for name in value]
+
+
+def game_from_position(pos, board: Board | None = None):
+    """The parts of a game at a position (a dict, or JSON text): (rules, board, players, seed, state), which
+    `riskstats.game.play.Game.from_json` makes a `Game` of; raises `RiskstatsError` naming the first
+    problem of an invalid position."""
+    if isinstance(pos, (str, bytes)):
+        try:
+            pos = json.loads(pos)
+        except json.JSONDecodeError as error:
+            _bad(f"not JSON ({error})")
+    if not isinstance(pos, dict):
+        _bad("a position is a JSON object")
+    unknown = sorted(set(pos) - set(_TOP))
+    if unknown:
+        _bad(f"unknown key {unknown[0]!r} (keys: {', '.join(_TOP)})")
+    if pos.get("format", FORMAT) != FORMAT:
+        _bad(f"format must be {FORMAT!r}, got {pos['format']!r}")
+    board = _board(pos.get("board"), board)
+    players = _int(pos, "players", None, 2, 6)
+    rules = _rules(pos.get("rules")) or default_rules(players)
+    players = rules.check_players(players, board)
+    seed = _int(pos, "seed", 0, 0, 2**64 - 1)
+    T, C = board.n_territories, board.n_cards
+    S = players + (1 if rules.has_neutral else 0)
+
+    game = _Parts(rules, board, players)
+    st = _new_state(T, C, S, 4096)
+    info = st.info
+
+    phase_name = pos.get("phase")
+    if phase_name not in PHASES:
+        _bad(f"phase must be one of {', '.join(PHASES)}, got {phase_name!r}")
+    phase = PHASES.index(phase_name)
+    info[I_PHASE] = phase
+    setup = phase in (CLAIM, SETUP_PLACE, CAPITAL)
+
+    # territories
+    terr = pos.get("territories")
+    if not isinstance(terr, dict):
+        _bad("territories must be an object: territory name -> [owner seat, armies]")
+    for name, value in terr.items():
+        if name not in board.territories:
+            _bad(f"unknown territory {name!r} on board {board.name!r}")
+        if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                     for v in value)):
+            _bad(f"territory {name!r}: give [owner seat, armies], got {value!r}")
+        owner, armies = value
+        t = board.territories.index(name)
+        if not -1 <= owner < S:
+            _bad(f"territory {name!r}: owner must be a seat from 0 to {S - 1}, got {owner}")
+        if owner == -1 and (phase != CLAIM or armies != 0):
+            _bad(f"territory {name!r} has no owner (only unclaimed territories in the claim phase, with 0 armies)")
+        if owner >= 0 and armies < 1:
+            _bad(f"territory {name!r}: an owned territory holds at least 1 army, got {armies}")
+        st.owner[t], st.armies[t] = owner, armies
+    missing = [n for n in board.territories if n not in terr]
+    if missing:
+        _bad(f"territory {missing[0]!r} is missing ({len(missing)} missing in all)")
+    for s in range(S):
+        st.n_terr[s] = int((st.owner == s).sum())
+    out = pos.get("out")
+    if out is not None:
+        if not (isinstance(out, list) and len(out) == S and all(isinstance(x, int) and x >= 0 for x in out)):
+            _bad(f"out must list, for each of the {S} seats, 0 (in play) or its elimination order 1, 2, ...")
+        st.out[:] = out
+    for s in range(S):
+        st.alive[s] = 1 if st.n_terr[s] > 0 or (setup and phase == CLAIM) else 0
+        if out is not None and (st.out[s] > 0) == bool(st.alive[s]):
+            _bad(f"seat {s} is {'out' if st.out[s] else 'in play'} in 'out' but owns {st.n_terr[s]} territories")
+    if out is None:
+        dead = [s for s in range(S) if not st.alive[s]]
+        for k, s in enumerate(dead):
+            st.out[s] = k + 1
+
+    # who moves
+    player = _int(pos, "player", None, 0, S - 1)
+    info[I_PLAYER] = player
+    if player >= players:
+        _bad(f"player must be a player's seat from 0 to {players - 1}, got {player}")
+    if phase != OVER and not setup and not st.alive[player]:
+        _bad(f"player {player} is to move but owns no territory")
+    info[I_TURN] = _int(pos, "turn", 0 if setup else None, 0, 10_000_000)
+    info[I_ROUND] = _int(pos, "round", 0 if setup else None, 0, 10_000_000)
+    if not setup and phase != OVER and info[I_TURN] < 1:
+        _bad(f"turn must be at least 1 in phase {phase_name!r}")
+    if info[I_TURN] > rules.max_turns:
+        _bad(f"turn {info[I_TURN]} is past the rules' max_turns ({rules.max_turns})")
+    info[I_RESERVE] = _int(pos, "reserve", 0, 0, 1_000_000)
+    if phase == REINFORCE and info[I_RESERVE] == 0:
+        _bad("phase 'reinforce' needs a reserve of at least 1 army to place")
+    info[I_SETS_TRADED] = _int(pos, "sets_traded", 0, 0, 10_000)
+
+    # cards
+    cards = _Cards(board)
+    hands = pos.get("hands", [[] for _ in range(players)])
+    if not (isinstance(hands, list) and len(hands) == players):
+        _bad(f"hands must be a list of {players} lists of cards, one per player")
+    for s, hand in enumerate(hands):
+        for c in _card_list({"h": hand}, "h", cards, f"hand {s}"):
+            st.card_owner[c] = s
+        if hand and not st.alive[s]:
+            _bad(f"seat {s} is out but holds cards")
+    for key, where in (("discard", DISCARD), ("aside", ASIDE)):
+        for c in _card_list(pos, key, cards):
+            st.card_owner[c] = where
+    if "deck" in pos and pos["deck"] is not None:
+        pile = _card_list(pos, "deck", cards)
+        left = [c for c in range(C) if c not in cards.used]
+        if left:
+            _bad(f"the deck is given but card {card_label(board, left[0])!r} is nowhere (hands, discard, aside, deck)")
+        st.deck[:len(pile)] = pile
+        info[I_DECK_N] = len(pile)
+        shuffle = False
+    else:
+        pile = [c for c in range(C) if c not in cards.used]
+        st.deck[:len(pile)] = pile
+        info[I_DECK_N] = len(pile)
+        shuffle = True
+    for c in st.deck[:info[I_DECK_N]]:
+        st.card_owner[c] = DECK
+    # the rest of the deck array: the cards out of the pile, in any order (the engine refills it on a reshuffle)
+    st.deck[info[I_DECK_N]:] = [c for c in range(C) if st.card_owner[c] != DECK]
+
+    # setup armies
+    setup_armies = pos.get("setup_armies")
+    if setup_armies is None:
+        if setup and phase != CAPITAL:
+            _bad(f"phase {phase_name!r} needs setup_armies: the armies each seat still has to place")
+    else:
+        if not (isinstance(setup_armies, list) and len(setup_armies) == S
+                and all(isinstance(x, int) and x >= 0 for x in setup_armies)):
+            _bad(f"setup_armies must list {S} counts (>= 0), one per seat")
+        st.to_place[:] = setup_armies
+
+    # missions and capitals
+    _missions(pos, game, st, players)
+    _capitals(pos, game, st, players, phase)
+
+    # the engine's bookkeeping: defaults for a hand-written position, then what the position gives
+    info[I_WINNER] = -1
+    info[I_OCC_FROM] = info[I_OCC_TO] = -1
+    info[I_AFTER_PLACE] = ATTACK
+    info[I_START_HAND] = int((st.card_owner == player).sum())
+    info[I_PLACE_FOR] = -1
+    if phase == SETUP_PLACE:
+        info[I_PLACE_FOR] = player
+        info[I_QUOTA] = min(2 if rules.has_neutral else 1, int(st.to_place[player]))
+    engine = pos.get("engine", {})
+    if not isinstance(engine, dict):
+        _bad("engine must be an object of engine fields")
+    for key, value in engine.items():
+        if key not in INFO or INFO.index(key) in _WRITTEN:
+            allowed = [INFO[i] for i in range(len(INFO)) if i not in _WRITTEN]
+            _bad(f"unknown engine field {key!r} (fields: {', '.join(allowed)})")
+        if isinstance(value, bool) or not isinstance(value, int):
+            _bad(f"engine field {key!r} must be an integer, got {value!r}")
+        info[INFO.index(key)] = value
+    if phase == DEFEND:
+        _pending(pos, board, st, rules, players)
+    if phase == OCCUPY:
+        occ = pos.get("occupy")
+        if not (isinstance(occ, list) and len(occ) == 2):
+            _bad("phase 'occupy' needs occupy: [from territory, conquered territory]")
+        a, b = (_territory(board, x, "occupy") for x in occ)
+        if st.owner[a] != player or st.owner[b] != player or not board.arrays.adjacency[a, b]:
+            _bad("occupy: both territories must be the player's and adjacent")
+        info[I_OCC_FROM], info[I_OCC_TO] = a, b
+    if phase == OVER and info[I_WINNER] < 0 and "winner" not in engine:
+        alive = [s for s in range(players) if st.alive[s]]
+        info[I_WINNER] = alive[0] if len(alive) == 1 else -1
+
+    # the random stream
+    from riskstats.game.engine import _seed, _shuffle
+
+    _seed(st.rng, np.uint64(seed))
+    if shuffle and info[I_DECK_N] > 1:
+        _shuffle(st.rng, st.deck, info[I_DECK_N])
+    if pos.get("rng") is not None:
+        try:
+            value = int(pos["rng"])
+        except (TypeError, ValueError):
+            _bad(f"rng must be the random stream's state as a decimal string, got {pos['rng']!r}")
+        if not 0 < value < 2**64:
+            _bad(f"rng must be from 1 to 2**64 - 1, got {value}")
+        st.rng[0] = np.uint64(value)
+    return rules, board, players, seed, st
+
+
+class _Parts:
+    """What the checks of a position's parts need to know of its game."""
+
+    def __init__(self, rules, board, players):
+        self.rules, self.board, self.players = rules, board, players
+
+
+def _territory(board: Board, name, where: str) -> int:
+    if name not in board.territories:
+        _bad(f"{where}: unknown territory {name!r}")
+    return board.territories.index(name)
+
+
+def _pending(pos, board, st, rules, players):
+    info = st.info
+    pending = pos.get("pending_attack")
+    if not (isinstance(pending, list) and len(pending) == 3):
+        _bad("phase 'defend' needs pending_attack: [from territory, to territory, attacker dice]")
+    a, b = (_territory(board, x, "pending_attack") for x in pending[:2])
+    dice = pending[2]
+    attacker = int(st.owner[a])
+    if not board.arrays.adjacency[a, b] or st.owner[b] == attacker or attacker < 0:
+        _bad("pending_attack: the attack must go from an owned territory to an adjacent enemy one")
+    if not (isinstance(dice, int) and 1 <= dice <= min(rules.dice.attacker_dice, int(st.armies[a]) - 1)):
+        _bad(f"pending_attack: attacker dice must be from 1 to the armies able to roll, got {dice!r}")
+    from riskstats.game.engine import _defending_seat
+
+    seat = int(_defending_seat(rules.vector(players, board), int(st.owner[b]), attacker))
+    if info[I_PLAYER] != seat:
+        _bad(f"phase 'defend': player must be the defending seat {seat}, got {info[I_PLAYER]}")
+    info[I_ATK_FROM], info[I_ATK_TO], info[I_ATK_DICE] = a, b, dice
+
+
+def _missions(pos, game, st, players):
+    board = game.board
+    missions = pos.get("missions")
+    if game.rules.variant != "mission":
+        if missions or pos.get("mission_rows"):
+            _bad(f"missions are only for the mission variant, not {game.rules.variant!r}")
+        return
+    if not (isinstance(missions, list) and len(missions) == players):
+        _bad(f"the mission variant needs missions: one mission name per player ({players})")
+    table = board.mission_table(game.rules.mission_deck, players)
+    used = set()
+    for s, name in enumerate(missions):
+        found = [int(m) for m in table if board.mission_name(int(m), s) == name and int(m) not in used]
+        if not found:
+            names = sorted({board.mission_name(int(m), s) for m in table})
+            _bad(f"seat {s}: unknown or repeated mission {name!r} (missions: {', '.join(names)})")
+        m = found[0]
+        used.add(m)
+        kind, c1, c2, third, count, least, target, _ = board.arrays.missions[m]
+        row = [m, kind, c1, c2, third, count, least, target]
+        if kind == MK_DESTROY and target == s:
+            row[M_KIND], row[M_TARGET] = MK_TERRITORIES, -1
+        st.mission[s] = row
+    rows = pos.get("mission_rows")
+    if rows is not None:
+        if not (isinstance(rows, list) and len(rows) == players and all(isinstance(r, list) and len(r) == N_MISSION
+                                                                        for r in rows)):
+            _bad(f"mission_rows must be {players} rows of {N_MISSION} integers")
+        for s, row in enumerate(rows):
+            if row[M_CARD] != st.mission[s, M_CARD] or not 0 <= row[M_KIND] < len(MISSION_KINDS):
+                _bad(f"mission_rows: seat {s}'s row does not match its mission {missions[s]!r}")
+            st.mission[s] = row
+
+
+def _capitals(pos, game, st, players, phase):
+    caps = pos.get("capitals")
+    if game.rules.variant != "capital":
+        if caps:
+            _bad(f"capitals are only for the capital variant, not {game.rules.variant!r}")
+        return
+    if caps is None:
+        if phase in (CLAIM, SETUP_PLACE, CAPITAL):
+            return
+        _bad("the capital variant needs capitals: one territory name per player")
+    if not (isinstance(caps, list) and len(caps) == players):
+        _bad(f"capitals must list one territory (or null before it is picked) per player ({players})")
+    for s, name in enumerate(caps):
+        if name is None:
+            if phase not in (CLAIM, SETUP_PLACE, CAPITAL):
+                _bad(f"seat {s} has no capital after the capital phase")
+            continue
+        st.capital[s] = _territory(game.board, name, f"seat {s}'s capital")
+        if phase == CAPITAL and s >= st.info[I_PLAYER]:
+            _bad(f"seat {s} cannot have picked its capital before seat {st.info[I_PLAYER]}'s turn to pick")
+

@@ -1,0 +1,102 @@
+"""evaluate: win chances from a position against exact battle odds, best moves, seeds, bad input."""
+import numpy as np
+import pytest
+
+from riskstats.errors import RiskstatsError
+from riskstats.game.board import classic_board
+from riskstats.game.evaluate import candidate_moves, describe_move, evaluate
+from riskstats.game.play import Game, Move
+from riskstats.intervals import wilson_interval
+from riskstats.odds.battle import battle_odds
+
+FINISHER = ("aggressive", [0.0])
+"""An aggressive bot that attacks while any attack is possible (threshold 0)."""
+
+
+def one_conquest_from_victory(armies=6, defenders=2, seed=3):
+    """Two players, no neutral: player 0 owns every territory but Kamchatka (player 1, ``defenders``
+    armies); only Alaska (``armies``) can attack it. The turn cap ends the game after this turn, so player 0
+    wins exactly when it conquers Kamchatka now: P = battle_odds(armies - 1, defenders)."""
+    board = classic_board()
+    territories = {name: [0, 1] for name in board.territories}
+    territories["Kamchatka"] = [1, defenders]
+    territories["Alaska"] = [0, armies]
+    return {"players": 2, "rules": {"variant": "two-player", "two_player_classic_50": True, "max_turns": 9},
+            "seed": seed, "phase": "attack", "player": 0, "turn": 9, "round": 5, "territories": territories,
+            "hands": [[], []]}
+
+
+def test_one_conquest_from_victory_agrees_with_exact_odds():
+    exact = float(battle_odds(5, 2).p_win)
+    result = evaluate(one_conquest_from_victory(), FINISHER, rollouts=4000, seed=1)
+    p0, p1 = result.players.itertuples(index=False)
+    assert p0.ci_low <= exact <= p0.ci_high
+    assert (p0.ci_low, p0.ci_high) == pytest.approx(wilson_interval(p0.wins, 4000))
+    assert p1.wins == 0 and p0.rollouts == 4000  # the turn cap: player 1 never gets a turn
+    # the moves: attacking (with 3 dice) wins as often, stopping never
+    moves = result.moves.set_index("move")
+    assert list(moves.index) == ["attack Alaska -> Kamchatka (3 dice)", "stop attacking"]
+    assert moves.loc["attack Alaska -> Kamchatka (3 dice)", "ci_low"] <= exact
+    assert exact <= moves.loc["attack Alaska -> Kamchatka (3 dice)", "ci_high"]
+    assert moves.loc["stop attacking", "p_win"] == 0
+
+
+@pytest.mark.parametrize("armies, defenders", [(3, 3), (12, 5)])
+def test_other_battles_agree_with_exact_odds(armies, defenders):
+    exact = float(battle_odds(armies - 1, defenders).p_win)
+    p0 = evaluate(one_conquest_from_victory(armies, defenders), FINISHER, rollouts=3000, seed=2, top=0).players.iloc[0]
+    assert p0.ci_low <= exact <= p0.ci_high
+
+
+def test_same_seed_same_answer_and_the_game_is_untouched():
+    game = Game(4, seed=2).play(["aggressive"], max_moves=600)
+    text = game.to_json()
+    a = evaluate(game, rollouts=60, seed=4, top=3)
+    assert game.to_json() == text
+    b = evaluate(text, rollouts=60, seed=4, top=3)
+    assert a.players.equals(b.players) and a.moves.equals(b.moves)
+    c = evaluate(game, rollouts=60, seed=5, top=3)
+    assert not a.players.equals(c.players)
+    assert len(a.moves) == 3 and a.moves["p_win"].is_monotonic_decreasing
+    assert a.players["p_win"].sum() <= 1 and (a.players["ci_low"] <= a.players["p_win"]).all()
+    assert set(a.as_dict()) == {"players", "moves", "rollouts", "seed"}
+
+
+def test_candidates_are_legal_and_reduced():
+    game = Game(3, seed=1)
+    for _ in range(2000):
+        if game.over:
+            break
+        moves = candidate_moves(game)
+        assert moves and all(game.check(m) == "" for m in moves)
+        if game.phase == "attack":
+            assert Move.end_attack() in moves
+        game.step(game.bot_move("continent"))
+
+
+def test_describe_moves():
+    board = classic_board()
+    assert describe_move(Move.place(0, 4), board) == "place 4 on Alaska"
+    assert describe_move(Move.trade(0, 1, 43), board) == "trade Alaska, Northwest Territory, wild 2"
+    assert describe_move(Move.end_turn(), board) == "end turn without fortifying"
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"rollouts": 0}, "rollouts must be"),
+    ({"seed": -1}, "seed must be"),
+    ({"bot": "genius"}, "unknown bot 'genius'"),
+    ({"bot": ("aggressive", [1, 2])}, "takes 1 parameters"),
+])
+def test_bad_input(kwargs, message):
+    with pytest.raises(RiskstatsError, match=message):
+        evaluate(one_conquest_from_victory(), **({"rollouts": 10} | kwargs))
+
+
+def test_over_and_invalid_positions():
+    pos = one_conquest_from_victory()
+    pos["phase"] = "over"
+    with pytest.raises(RiskstatsError, match="the game is over"):
+        evaluate(pos, rollouts=10)
+    with pytest.raises(RiskstatsError, match="invalid position: unknown territory"):
+        evaluate(one_conquest_from_victory() | {"territories": {"Atlantis": [0, 1]}}, rollouts=10)
+    assert np.isfinite(evaluate(one_conquest_from_victory(), rollouts=10, top=0).players["p_win"]).all()

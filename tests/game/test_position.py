@@ -1,0 +1,156 @@
+"""Positions: to_json / from_json round trips over every variant, hand-written positions, invalid ones."""
+import json
+
+import numpy as np
+import pytest
+
+from riskstats.errors import RiskstatsError
+from riskstats.game.play import Game
+from riskstats.game.rules import GameRules
+from riskstats.game.state import I_DECK_N, I_LOG_N
+
+VARIANTS = [(GameRules(), 4, ["aggressive", "continent", "defensive", "random"]),
+            (GameRules(variant="two-player"), 2, ["aggressive", "random"]),
+            (GameRules(variant="mission"), 4, ["mission", "aggressive", "continent", "random"]),
+            (GameRules(variant="capital"), 3, ["capital", "aggressive", "random"])]
+
+
+def same_state(g, h):
+    """Every array of the two games' states equal (the event log and the bots' scratch memory aside)."""
+    for field in g.state._fields:
+        if field in ("log", "scratch"):
+            continue
+        a, b = getattr(g.state, field), getattr(h.state, field)
+        if field == "deck":
+            n = g.state.info[I_DECK_N]
+            a, b = a[:n], b[:n]
+        if field == "info":
+            a, b = np.delete(a, I_LOG_N), np.delete(b, I_LOG_N)
+        assert np.array_equal(a, b), field
+
+
+@pytest.mark.parametrize("rules, players, bots", VARIANTS, ids=lambda v: getattr(v, "variant", None))
+@pytest.mark.parametrize("moves", [3, 80, 400, 1200])
+def test_round_trip_continues_the_same_game(rules, players, bots, moves):
+    game = Game(players, rules, seed=11).play(bots, max_moves=moves)
+    text = game.to_json()
+    again = Game.from_json(text)
+    same_state(game, again)
+    assert again.phase == game.phase and again.player == game.player and again.to_json() == text
+    assert again.legal_moves() == game.legal_moves()
+    assert game.play(bots).result() == again.play(bots).result()
+
+
+def test_every_phase_round_trips():
+    """Positions in the defend, occupy, trade and fortify phases (stepping a game with Python moves)."""
+    game = Game(3, seed=5)
+    seen = set()
+    for _ in range(3000):
+        if game.over:
+            break
+        seen.add(game.phase)
+        again = Game.from_json(json.loads(game.to_json()))
+        same_state(game, again)
+        game.step(game.bot_move("aggressive"))
+    assert {"claim", "setup_place", "reinforce", "attack", "defend", "occupy", "fortify"} <= seen
+
+
+def hand_written():
+    """A real-looking two-player (no neutral) position written by hand: player 0 holds everything but
+    Kamchatka, where player 1 has 2 armies; Alaska has 6. Draw pile order unknown."""
+    board = Game(3).board
+    territories = {name: [0, 1] for name in board.territories}
+    territories["Kamchatka"] = [1, 2]
+    territories["Alaska"] = [0, 6]
+    return {"format": "riskstats-position/1", "board": "classic", "players": 2,
+            "rules": {"variant": "two-player", "two_player_classic_50": True},
+            "seed": 3, "phase": "attack", "player": 0, "turn": 9, "round": 5,
+            "territories": territories, "hands": [["Alaska", "wild"], ["Peru"]], "discard": ["Egypt", "Ural"]}
+
+
+def test_hand_written_position():
+    game = Game.from_json(hand_written())
+    assert game.phase == "attack" and game.player == 0 and game.turn == 9
+    assert game.hands[0] == [0, 42] and len(game.hands[1]) == 1
+    assert game.state.info[I_DECK_N] == 44 - 5 and set(game.state.deck[:39]).isdisjoint({0, 42})
+    assert game.check((3, 0, game.board.territory_index("Kamchatka"), 3)) == ""
+    # unknown pile order: shuffled from the seed, so another seed gives another order, the same one the same
+    other = hand_written() | {"seed": 4}
+    assert not np.array_equal(Game.from_json(other).state.deck[:39], game.state.deck[:39])
+    assert np.array_equal(Game.from_json(hand_written()).state.deck[:39], game.state.deck[:39])
+    game.play(["aggressive"])
+    assert game.over
+
+
+def edit(**changes):
+    pos = hand_written()
+    for key, value in changes.items():
+        if value is None:
+            pos.pop(key)
+        else:
+            pos[key] = value
+    return pos
+
+
+def territories(**changes):
+    pos = hand_written()
+    for name, value in changes.items():
+        pos["territories"][name.replace("_", " ")] = value
+    return pos
+
+
+@pytest.mark.parametrize("position, message", [
+    ("{not json", "not JSON"),
+    ([1, 2], "a position is a JSON object"),
+    (edit(colour="red"), "unknown key 'colour'"),
+    (edit(format="other/1"), "format must be"),
+    (edit(board="atlantis"), "unknown board 'atlantis'"),
+    (edit(players=7), "players must be from 2 to 6"),
+    (edit(rules={"variant": "chess"}), "variant must be one of"),
+    (edit(rules={"speed": 3}), "rules:"),
+    (edit(phase="lunch"), "phase must be one of"),
+    (edit(player=1 + 1), "player must be"),
+    (edit(turn=None), "'turn' is required"),
+    (edit(territories=None), "territories must be an object"),
+    (territories(Atlantis=[0, 1]), "unknown territory 'Atlantis'"),
+    (territories(Alaska=[5, 1]), "territory 'Alaska': owner must be a seat from 0 to 1"),
+    (territories(Alaska=[0, 0]), "territory 'Alaska': an owned territory holds at least 1 army"),
+    (territories(Alaska=[0]), "give [owner seat, armies]"),
+    (edit(hands=[["Alaska"], ["Alaska"]]), "card 'Alaska' is listed twice"),
+    (edit(hands=[["Mordor"], []]), "unknown card 'Mordor'"),
+    (edit(hands=[["wild", "wild", "wild"], []]), "more wild cards"),
+    (edit(hands=[[]]), "hands must be a list of 2 lists"),
+    (edit(hands=["Alaska", []]), "hand 0 must be a list of cards"),
+    (edit(deck=["Brazil"]), "the deck is given but card"),
+    (edit(phase="reinforce"), "needs a reserve"),
+    (edit(phase="defend"), "needs pending_attack"),
+    (edit(phase="defend", player=1, pending_attack=["Alaska", "Peru", 3]), "adjacent enemy"),
+    (edit(missions=["Asia+Africa", "destroy red"]), "missions are only for the mission variant"),
+    (edit(rng="abc"), "rng must be"),
+    (edit(engine={"colour": 1}), "unknown engine field 'colour'"),
+])
+def test_invalid_positions_name_the_problem(position, message):
+    with pytest.raises(RiskstatsError, match="invalid position") as error:
+        Game.from_json(position)
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_missing_territory_and_player_without_land():
+    pos = hand_written()
+    del pos["territories"]["Peru"]
+    with pytest.raises(RiskstatsError, match="territory 'Peru' is missing"):
+        Game.from_json(pos)
+    pos = territories(Kamchatka=[0, 2])
+    pos["player"] = 1
+    with pytest.raises(RiskstatsError, match="player 1 is to move but owns no territory"):
+        Game.from_json(pos)
+
+
+def test_mission_names_are_read_back():
+    game = Game(4, GameRules(variant="mission"), seed=2).play(["mission"], max_moves=300)
+    pos = json.loads(game.to_json())
+    del pos["mission_rows"]
+    assert Game.from_json(pos).missions() == game.missions()
+    pos["missions"][0] = "conquer the moon"
+    with pytest.raises(RiskstatsError, match="seat 0: unknown or repeated mission 'conquer the moon'"):
+        Game.from_json(pos)

@@ -1,0 +1,51 @@
+"""riskstats evaluate: the JSON contract, the table, reproducibility and one-line errors."""
+import json
+
+from typer.testing import CliRunner
+
+from riskstats.cli import app
+from tests.game.test_evaluate import one_conquest_from_victory
+
+runner = CliRunner()
+
+
+def write(tmp_path, pos, name="position.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(pos))
+    return str(path)
+
+
+def test_evaluate_json_contract(tmp_path):
+    path = write(tmp_path, one_conquest_from_victory())
+    result = runner.invoke(app, ["evaluate", path, "--rollouts", "400", "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert set(payload) == {"players", "moves", "rollouts", "seed"}
+    assert payload["rollouts"] == 400 and payload["seed"] == 3
+    assert [set(p) for p in payload["players"]] == [{"player", "p_win", "ci_low", "ci_high"}] * 2
+    assert [p["player"] for p in payload["players"]] == [0, 1]
+    assert all(set(m) == {"move", "p_win"} for m in payload["moves"])
+    assert payload["moves"][0]["move"] == "attack Alaska -> Kamchatka (3 dice)"
+    again = runner.invoke(app, ["evaluate", path, "--rollouts", "400", "--seed", "3", "--json"])
+    assert again.output == result.output
+
+
+def test_evaluate_table(tmp_path):
+    path = write(tmp_path, one_conquest_from_victory())
+    result = runner.invoke(app, ["evaluate", path, "--rollouts", "100", "--bot", "continent"])
+    assert result.exit_code == 0, result.output
+    assert "P(win)" in result.output and "Best next moves of player 0" in result.output
+
+
+def test_evaluate_errors(tmp_path):
+    for args, message in ((["evaluate", str(tmp_path / "missing.json")], "cannot read position file"),
+                          (["evaluate", write(tmp_path, {"players": 2}, "bad.json"), "--rollouts", "10"],
+                           "invalid position: phase must be one of"),
+                          (["evaluate", write(tmp_path, one_conquest_from_victory()), "--bot", "genius"],
+                           "unknown bot 'genius'"),
+                          (["evaluate", write(tmp_path, one_conquest_from_victory()), "--rollouts", "0"],
+                           "--rollouts")):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], result.output
