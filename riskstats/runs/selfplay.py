@@ -236,7 +236,8 @@ def _play_logged(seeds, lineup_bots, lineup_params, players, rules, board, first
         game._play_compiled(lineup_bots[(seat + i) % players], lineup_params[(seat + i) % players], check=False)
         st = game.state
         out[i, :4] = st.info[[I_WINNER, I_TURN, I_ROUND, I_REASON]]
-        out[i, 4:] = st.mission[:players, 0]
+        out[i, 4:4 + players] = st.mission[:players, 0]
+        out[i, 4 + players:] = st.out[:players]
         events = game.events()
         events.insert(0, "game", first + i)
         logs.append(events)

@@ -86,3 +86,10 @@ def test_places_are_the_finishing_order(variant, players, bots):
         assert all(places[s] == (1 if s == row.winner or row.winner < 0 else 2) for s in survivors)
     if variant == "mission":
         assert all(len(m.split(",")) == players for m in table.missions)
+
+
+def test_logged_games_are_the_same_games():
+    plain = play_games(6, 4, "random,aggressive,continent,defensive", seed=5)
+    logged, events = play_games(6, 4, "random,aggressive,continent,defensive", seed=5, log=True)
+    pd.testing.assert_frame_equal(plain.drop(columns="rules"), logged.drop(columns="rules"))
+    assert sorted(events.game.unique()) == plain.game.tolist()
