@@ -143,3 +143,127 @@ def first_continent_win_rates(turns: pd.DataFrame, games: pd.DataFrame, by_round
         rows.append((name, n, w, w / n, low, high, group["round"].mean()))
     return pd.DataFrame(rows, columns=["first_continent", "seats", "wins", "win_rate", "ci_low", "ci_high",
                                        "mean_round"]).sort_values("win_rate", ascending=False, ignore_index=True)
+
+
+def opening_positions(games: int, players: int = 4, bots="continent,aggressive,defensive,aggressive",
+                      seed: int = 0, rules=None, board: Board | None = None) -> pd.DataFrame:
+    """The board when setup ends (every starting army placed, before the first turn) in seeded self-play.
+
+    The games are those of `riskstats.runs.selfplay.play_games` with the same arguments: the same seeds
+    and the same seat rotation, the bots claiming and placing as in play. One row per game and territory:
+    ``game``, ``territory`` (index), ``continent``, ``owner`` (seat) and ``armies``.
+    """
+    from riskstats.game.bots import check_lineup
+    from riskstats.game.play import Game
+    from riskstats.runs.selfplay import game_seeds
+
+    board = board or classic_board()
+    names = check_lineup(bots)
+    lineup = [names[s % len(names)] for s in range(players)]
+    frames = []
+    for g, word in enumerate(game_seeds(seed, games)):
+        game = Game(players, rules, board=board, seed=int(word))
+        while game.phase in ("claim", "setup_place"):
+            game.step(game.bot_move(lineup[(game.player + g) % players]))
+        frame = game.territories()
+        frames.append(pd.DataFrame({"game": g, "territory": np.arange(board.n_territories),
+                                    "continent": frame.continent, "owner": frame.owner, "armies": frame.armies}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def opening_cost(positions: pd.DataFrame, p: float = 0.8, leave: int = 1, board: Board | None = None
+                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The exact cost of taking each continent from real opening positions (`opening_positions`).
+
+    For every game, seat and continent, the seat's force attacks the continent's territories that others
+    hold, in `conquest_path` order, against the armies really on them; the force is the smallest with
+    P(taking them all) >= ``p`` (`riskstats.odds.chain.attackers_needed`), and its expected losses come
+    from `riskstats.odds.chain.chain_odds`. A seat that already holds the continent costs nothing.
+
+    Returns
+    -------
+    (summary, views) : pandas.DataFrame, pandas.DataFrame
+        ``views``: one row per game, seat and continent (``enemy_territories``, ``defenders`` on them,
+        ``attackers_needed``, ``expected_losses``). ``summary``: per continent, in the board's order,
+        ``bonus``, ``views`` (game-seats), mean ``enemy_territories``, ``defenders_per_territory`` (mean
+        armies on an enemy territory), mean ``attackers_needed`` and ``expected_losses`` with a 95%
+        interval (``ci_low``, ``ci_high``: normal, over the views), and ``payback_turns`` (mean expected
+        losses over the bonus, with its interval ``payback_low``/``payback_high``).
+    """
+    from functools import cache
+
+    board = board or classic_board()
+    players = int(positions.owner.max()) + 1
+
+    @cache
+    def cost(defenders: tuple) -> tuple[int, float]:
+        if not defenders:
+            return 0, 0.0
+        needed = attackers_needed(list(defenders), p, leave=leave)
+        return needed.attackers, float(chain_odds(needed.attackers, list(defenders), leave=leave)
+                                       .expected_attacker_losses)
+
+    paths = {name: conquest_path(board, name) for name in board.continents}
+    rows = []
+    for g, game in positions.groupby("game", sort=True):
+        owner = game.owner.to_numpy()
+        armies = game.armies.to_numpy()
+        for seat in range(players):
+            for name, path in paths.items():
+                defenders = tuple(int(armies[t]) for t in path if owner[t] != seat)
+                needed, losses = cost(defenders)
+                rows.append((g, seat, name, len(defenders), sum(defenders), needed, losses))
+    views = pd.DataFrame(rows, columns=["game", "seat", "continent", "enemy_territories", "defenders",
+                                        "attackers_needed", "expected_losses"])
+    out = []
+    for k, name in enumerate(board.continents):
+        v = views[views.continent == name]
+        bonus = int(board.arrays.continent_bonus[k])
+        mean, half = v.expected_losses.mean(), 1.96 * v.expected_losses.std(ddof=1) / np.sqrt(len(v))
+        enemy = v.enemy_territories.sum()
+        out.append({"continent": name, "bonus": bonus, "views": len(v),
+                    "enemy_territories": v.enemy_territories.mean(),
+                    "defenders_per_territory": v.defenders.sum() / enemy if enemy else np.nan,
+                    "attackers_needed": v.attackers_needed.mean(), "expected_losses": mean,
+                    "ci_low": mean - half, "ci_high": mean + half, "payback_turns": mean / bonus,
+                    "payback_low": (mean - half) / bonus, "payback_high": (mean + half) / bonus})
+    return pd.DataFrame(out), views
+
+
+def first_target_arms(table: pd.DataFrame, bot: str = "continent", board: Board | None = None
+                      ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The arms of a first-target experiment (``scripts/experiment_continent_first.toml``) by continent.
+
+    ``table`` is `riskstats.runs.experiment.read_experiment`'s: cells that differ only in the bot's
+    parameters, whose last value is the forced first continent (an index into the board's continents;
+    -1: the bot's own choice, the control).
+
+    Returns
+    -------
+    (arms, effects) : pandas.DataFrame, pandas.DataFrame
+        ``arms``: per arm, ``target`` ("own choice" or the continent), ``cell``, ``games``, ``wins`` (games
+        the bot won), win_rate, ci_low, ci_high (95% Wilson) and ``mean_turns``. ``effects``: each forced
+        target against the own choice, paired by seed (`riskstats.stats.compare.treatment_effects`: effect,
+        its interval, p_holm over the arms), with ``target``.
+    """
+    from riskstats.stats.compare import treatment_effects
+
+    board = board or classic_board()
+    column = f"params.{bot}"
+    if column not in table.columns:
+        raise RiskstatsError(f"the table sweeps no parameters of {bot!r} ({column} missing)")
+
+    def target(value) -> str:
+        k = int(float(str(value).strip("[]").split(",")[-1]))
+        return board.continents[k] if 0 <= k < len(board.continents) else "own choice"
+
+    rows = []
+    for cell, games in table.groupby("cell", sort=True):
+        wins = int((games.winner_bot == bot).sum())
+        low, high = wilson_interval(wins, len(games))
+        rows.append({"target": target(games[column].iloc[0]), "cell": cell, "games": len(games), "wins": wins,
+                     "win_rate": wins / len(games), "ci_low": low, "ci_high": high,
+                     "mean_turns": float(games.turns.mean())})
+    effects = treatment_effects(table, bot, column)
+    effects.insert(0, "target", [target(v) for v in effects.treatment])
+    return pd.DataFrame(rows), effects

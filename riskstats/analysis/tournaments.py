@@ -12,7 +12,9 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 
 from riskstats.game.rules import GameRules
+from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games
+from riskstats.stats.compare import versus_share
 from riskstats.stats.report import win_rates
 
 SETTINGS = {
@@ -84,3 +86,64 @@ def elimination_order(events: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame
     frame["bot"] = [bots[g][s] for g, s in zip(frame.game, frame.seat)]
     frame["by_bot"] = [bots[g][s] for g, s in zip(frame.game, frame.by_seat)]
     return frame[["game", "order", "turn", "seat", "bot", "by_seat", "by_bot"]]
+
+
+def seat_edges(games: int, lineups: Mapping[str, str], players: Iterable[int] = (2, 3, 4, 5, 6),
+               seed: int = 0) -> pd.DataFrame:
+    """Every seat's win rate for each line-up and player count, tested against the fair share 1/P.
+
+    A line-up's bots are seated in order and repeated cyclically, and rotate one seat a game
+    (`riskstats.runs.selfplay.play_games`), so a seat's rate averages over its bots; two players play the
+    game with the neutral. Long form: ``lineup`` (the label), ``bots`` (the bots of that player count),
+    ``players``, ``seat``, trials, wins, win_rate, ci_low, ci_high (95% Wilson), ``share`` (1/P),
+    p_value, p_holm (Holm over the seats of one run), significant, ``excess`` (win_rate - share, with
+    ``excess_low``/``excess_high``), ``truncated`` (games stalled at the turn cap) and ``mean_turns``.
+    """
+    frames = []
+    for label, bots in lineups.items():
+        names = [b.strip() for b in bots.split(",")]
+        for p in players:
+            table = play_games(games, p, names, seed=seed)
+            seated = ",".join(names[s % len(names)] for s in range(p))
+            rates = versus_share(win_rates(table, "seat"), 1 / p)
+            frames.append(rates.assign(lineup=label, bots=seated, players=p, truncated=int(table.truncated.sum()),
+                                       mean_turns=float(table.turns.mean())))
+    out = pd.concat(frames, ignore_index=True)
+    out["excess"] = out.win_rate - out.share
+    out["excess_low"], out["excess_high"] = out.ci_low - out.share, out.ci_high - out.share
+    columns = ["lineup", "bots", "players", "seat", "trials", "wins", "win_rate", "ci_low", "ci_high", "share",
+               "p_value", "p_holm", "significant", "excess", "excess_low", "excess_high", "truncated", "mean_turns"]
+    return out[columns]
+
+
+TWO_PLAYER_RULES = {
+    "neutral (40 each + 40 neutral)": GameRules(variant="two-player"),
+    "50 each, claim by choice": GameRules(variant="two-player", two_player_classic_50=True),
+    "50 each, dealt": GameRules(variant="two-player", two_player_classic_50=True, setup="deal"),
+}
+"""The two-player settings `first_player_check` compares (RULES.md, "Two-player game")."""
+
+
+def first_player_check(games: int, bots: Iterable[str] = ("random", "aggressive", "continent", "defensive"),
+                       seed: int = 0, settings: Mapping[str, GameRules] | None = None) -> pd.DataFrame:
+    """The first player's win rate in two-player games, for each rule setting and each bot playing both seats.
+
+    If the first player's edge comes from the rules it appears whatever the bot, even a random one; if it
+    comes from a bot's play it varies with the bot. Every game's seats play the same bot, so seat 0 (who
+    moves first) against 1/2 is the edge. One row per setting and bot: ``setting``, ``bot``, ``games``,
+    ``wins`` (seat 0's), win_rate, ci_low, ci_high (95% Wilson), ``p_value`` (exact binomial test
+    against 1/2), ``truncated``, ``mean_rounds`` and ``median_rounds``.
+    """
+    from scipy.stats import binomtest
+
+    rows = []
+    for label, rules in dict(settings or TWO_PLAYER_RULES).items():
+        for bot in bots:
+            table = play_games(games, 2, [bot], seed=seed, rules=rules)
+            wins = int((table.winner == 0).sum())
+            low, high = wilson_interval(wins, games)
+            rows.append({"setting": label, "bot": bot, "games": games, "wins": wins, "win_rate": wins / games,
+                         "ci_low": low, "ci_high": high, "p_value": binomtest(wins, games, 0.5).pvalue,
+                         "truncated": int(table.truncated.sum()), "mean_rounds": float(table.rounds.mean()),
+                         "median_rounds": float(table.rounds.median())})
+    return pd.DataFrame(rows)

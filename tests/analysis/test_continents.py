@@ -7,7 +7,10 @@ from riskstats.analysis.continents import (
     continent_cost,
     continent_facts,
     first_continent_win_rates,
+    first_target_arms,
     holding_win_rates,
+    opening_cost,
+    opening_positions,
 )
 from riskstats.errors import RiskstatsError
 from riskstats.game.board import classic_board
@@ -82,3 +85,53 @@ def test_first_continent_by_round():
     turns, games = hand_made()
     rates = first_continent_win_rates(turns, games, by_round=0).set_index("first_continent")
     assert rates.index.tolist() == ["none"] and rates.loc["none", "seats"] == 4
+
+
+def test_opening_positions_place_every_starting_army():
+    positions = opening_positions(3, players=4, seed=5)
+    board = classic_board()
+    assert len(positions) == 3 * board.n_territories
+    assert (positions.groupby("game").armies.sum() == 4 * 30).all()  # 30 starting armies each
+    assert (positions.groupby(["game", "owner"]).armies.sum() == 30).all()
+    assert (positions.armies >= 1).all()
+
+
+def test_opening_cost_is_the_exact_chain_on_enemy_territories():
+    board = classic_board()
+    path = conquest_path(board, "Australia")
+    positions = pd.DataFrame({"game": 0, "territory": range(board.n_territories), "continent": "",
+                              "owner": [t % 2 for t in range(board.n_territories)], "armies": 2})
+    positions.loc[path[0], ["owner", "armies"]] = [0, 5]
+    positions.loc[path[1:], "owner"] = 1
+    positions.loc[path[2], "armies"] = 4
+    summary, views = opening_cost(positions, p=0.8, board=board)
+    chain = [2, 4, 2]
+    needed = attackers_needed(chain, 0.8)
+    row = views[(views.seat == 0) & (views.continent == "Australia")].iloc[0]
+    assert row.enemy_territories == 3 and row.defenders == 8
+    assert row.attackers_needed == needed.attackers
+    assert row.expected_losses == pytest.approx(chain_odds(needed.attackers, chain).expected_attacker_losses)
+    aus = summary.set_index("continent").loc["Australia"]
+    assert aus.views == 2
+    assert aus.expected_losses == pytest.approx((row.expected_losses + views.expected_losses[
+        (views.seat == 1) & (views.continent == "Australia")].iloc[0]) / 2)
+    # seat 1 holds the rest of the path: it attacks path[0]'s 5 armies alone
+    assert views[(views.seat == 1) & (views.continent == "Australia")].defenders.iloc[0] == 5
+
+
+def test_first_target_arms_name_the_continents_and_pair_the_arms():
+    from riskstats.runs.selfplay import play_games
+
+    lineup = "continent,aggressive,defensive,aggressive"
+    cells = []
+    for i, first in enumerate((-1, 5, 1)):
+        values = [0.5, 0.75, 2.0, first]
+        games = play_games(12, 4, lineup, seed=3, params={"continent": values})
+        cells.append(games.assign(cell=f"cell-00{i}", lineup=lineup, **{"params.continent": str(values)}))
+    table = pd.concat(cells, ignore_index=True)
+    arms, effects = first_target_arms(table)
+    assert arms.target.tolist() == ["own choice", "Australia", "South America"]
+    assert arms.wins.tolist() == [int((c.winner_bot == "continent").sum()) for c in cells]
+    assert effects.target.tolist() == ["Australia", "South America"]
+    assert effects.effect.tolist() == pytest.approx([arms.win_rate[1] - arms.win_rate[0],
+                                                     arms.win_rate[2] - arms.win_rate[0]])

@@ -1,7 +1,15 @@
 """Self-play statistics on small seeded runs."""
 import pytest
 
-from riskstats.analysis.tournaments import elimination_order, length_summary, seat_advantage, settings_games
+from riskstats.analysis.tournaments import (
+    TWO_PLAYER_RULES,
+    elimination_order,
+    first_player_check,
+    length_summary,
+    seat_advantage,
+    seat_edges,
+    settings_games,
+)
 from riskstats.analysis.trajectories import replay
 from riskstats.runs.selfplay import play_games
 
@@ -37,3 +45,29 @@ def test_elimination_order():
         winner = games.set_index("game").winner[game]
         if winner >= 0:
             assert len(group) == 3 and winner not in group.seat.tolist()
+
+
+def test_seat_edges_per_lineup_and_player_count():
+    frame = seat_edges(30, {"mixed": "random,aggressive,continent,defensive", "one": "aggressive"},
+                       players=(2, 3), seed=4)
+    assert frame.groupby(["lineup", "players"], sort=False).seat.count().tolist() == [2, 3, 2, 3]
+    mixed3 = frame[(frame.lineup == "mixed") & (frame.players == 3)]
+    assert mixed3.bots.iloc[0] == "random,aggressive,continent"
+    assert (frame.share == 1 / frame.players).all()
+    assert frame.excess.to_numpy() == pytest.approx((frame.win_rate - frame.share).to_numpy())
+    assert ((frame.wins.groupby([frame.lineup, frame.players]).sum()
+             + frame.truncated.groupby([frame.lineup, frame.players]).first()) == 30).all()
+    one2 = frame[(frame.lineup == "one") & (frame.players == 2)].set_index("seat")
+    games = play_games(30, 2, ["aggressive"], seed=4)
+    assert one2.wins[0] == (games.winner == 0).sum()
+
+
+def test_first_player_check_counts_seat_zero():
+    check = first_player_check(20, bots=("random", "aggressive"), seed=6)
+    assert check.setting.unique().tolist() == list(TWO_PLAYER_RULES)
+    assert len(check) == 2 * len(TWO_PLAYER_RULES)
+    row = check[(check.setting == "50 each, dealt") & (check.bot == "aggressive")].iloc[0]
+    games = play_games(20, 2, ["aggressive"], seed=6, rules=TWO_PLAYER_RULES["50 each, dealt"])
+    assert row.wins == (games.winner == 0).sum()
+    assert row.ci_low <= row.win_rate <= row.ci_high
+    assert (check.p_value <= 1).all() and (check.p_value >= 0).all()

@@ -130,3 +130,10 @@ def test_chunks_across_a_seed_block_play_the_games_of_their_seeds():
     for row in table[1:3].itertuples():
         game = play_game(3, row.bots.split(","), seed=int(row.seed), log=False)
         assert (game.winner, game.turn, game.round) == (row.winner, row.turns, row.rounds)
+
+
+def test_logged_games_are_the_same_games():
+    plain = play_games(6, 4, "random,aggressive,continent,defensive", seed=5)
+    logged, events = play_games(6, 4, "random,aggressive,continent,defensive", seed=5, log=True)
+    pd.testing.assert_frame_equal(plain.drop(columns="rules"), logged.drop(columns="rules"))
+    assert sorted(events.game.unique()) == plain.game.tolist()
