@@ -2,7 +2,8 @@
 
 Owns the rating models (`ratings`: Plackett-Luce with bootstrap intervals, Bradley-Terry), the tests
 that say when a difference is significant and the effects of controlled experiments (`compare`),
-self-play reports and summaries, cell by cell (`report`) and the one plotting style (`plots`).
+self-play reports and summaries, cell by cell (`report`), the one plotting style (`plots`) and the plots
+of exact attack decisions (`decision_plots`).
 Interval arithmetic shared with the simulator lives in the foundation `riskstats.intervals`.
 May import: `riskstats.runs`, `riskstats.game`, `riskstats.odds` and the foundations.
 """
