@@ -24,11 +24,13 @@ def test_notebook_runs(path, tmp_path):
     parameters = [c for c in notebook.cells if "parameters" in c.metadata.get("tags", [])]
     assert len(parameters) == 1, "a notebook has exactly one cell tagged 'parameters'"
     overrides = dict(SMALL.get(path.name, {}))
-    if "DATA_DIR" in parameters[0].source:  # a notebook that writes data writes it to the test's folder
+    if "DATA_DIR" in parameters[0].source:
         overrides["DATA_DIR"] = str(tmp_path)
     parameters[0].source += "".join(f"\n{name} = {value!r}" for name, value in overrides.items())
+    # run from the notebook's own folder, as Jupyter does: notebooks find data/ from the working directory
+    # (the package may be installed elsewhere); the one that writes data writes it to the test's folder
     NotebookClient(notebook, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
     errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
 
