@@ -379,8 +379,9 @@ def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p, moves, scratch):  # 
     in its loops (an inlined helper's array arguments are reference-counted at each call). It counts
     the attacks from each territory into the state's scratch memory (`riskstats.game.state.SCRATCH`),
     draws k uniform below their total and walks to the k-th (order: from ascending, then the neighbour
-    list). The counts stay there, stamped with the move its attack will be: when the bot is next asked
-    in the same attack phase and only that attack (and its occupation) was played, it recounts only the
+    list). The counts stay there, stamped with the move number at which the bot is next asked if only its
+    attack declaration and the defender's reply (the roll) are played in between: then, in the same
+    attack phase (and after its occupation, which moves the stamp on by one), it recounts only the
     attack's two territories and the defender's neighbours, the only counts those moves can change.
     """
     T = owner.shape[0]
@@ -422,7 +423,7 @@ def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p, moves, scratch):  # 
             b = nbr_idx[i]
             if owner[b] != p and roll >= armies[b]:
                 if k == 0:
-                    scratch[SC_STAMP] = moves + 1
+                    scratch[SC_STAMP] = moves + 2  # this declaration, then the DEFEND reply
                     scratch[SC_PLAYER] = p
                     scratch[SC_SRC] = a
                     scratch[SC_DST] = b
