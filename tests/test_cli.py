@@ -4,23 +4,11 @@ import subprocess
 import sys
 
 import pytest
-from typer.testing import CliRunner
+from cli_helpers import run, run_json, runner
 
 from riskstats.cli import app
 from riskstats.odds.battle import battle_odds
 from riskstats.odds.chain import attackers_needed, chain_odds
-
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def run_json(*args):
-    result = run(*args, "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
 
 
 def test_round_json():

@@ -1,25 +1,11 @@
 """The ``policy`` command: its JSON contract, its table, its dice-rule options and one-line errors."""
-import json
 from fractions import Fraction
 
 import pytest
-from typer.testing import CliRunner
+from cli_helpers import run, run_json
 
-from riskstats.cli import app
 from riskstats.odds.dice import DiceRules
 from riskstats.odds.policy import chain_policy, policy
-
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def run_json(*args):
-    result = run(*args, "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
 
 
 def test_policy_json_contract():
