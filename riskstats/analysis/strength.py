@@ -1,0 +1,158 @@
+"""How strong a bot is, measured: head-to-head win rates against fixed opponents, its speed, and a
+rating ladder of many bots from multiplayer games.
+
+A bot's strength is a number measured against fixed opponents, never a claim. `head_to_head` seats one
+bot against copies of each opponent in turn (two-player games with the neutral, or one seat of a
+multiplayer table) on fixed seeds, with the seats rotating one place a game
+(`riskstats.runs.selfplay.play_games`), so no bot keeps the first move; the win rate carries its 95%
+Wilson interval and is tested against the fair share 1/P. `ladder_games` plays every line-up of
+``players`` distinct bots from a pool (each line-up the same number of games, seats rotating), the
+balanced design a Plackett-Luce fit over finishing orders (`riskstats.stats.ratings.plackett_luce`)
+rates with a bootstrap over games. `speed` measures games and decisions (moves) per CPU second of bots
+playing themselves. ``scripts/bench_strength.py`` runs all three for the search bot (issue #11).
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+
+from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.registry import parse_bot
+from riskstats.game.rules import GameRules
+from riskstats.intervals import wilson_interval
+from riskstats.runs.selfplay import play_games
+from riskstats.stats.compare import versus_share
+
+
+def _rules(players: int, rules: GameRules | None) -> GameRules:
+    if rules is not None:
+        return rules
+    return GameRules(variant="two-player") if players == 2 else GameRules()
+
+
+def head_to_head(bot: str, opponents: Iterable[str], players: int = 2, games: int = 2000, seed: int = 0,
+                 rules: GameRules | None = None) -> pd.DataFrame:
+    """``bot`` in one seat against ``players - 1`` copies of each opponent: its win rate, one row each.
+
+    Parameters
+    ----------
+    bot : str
+        A bot spec (``"search:rollouts=16"``).
+    opponents : iterable of str
+        Bot specs; each plays every other seat of its own series of games.
+    players : int
+        Seats at the table (2: the two-player game with the neutral unless ``rules`` says otherwise).
+    games : int
+        Games against each opponent. Every series plays the same seeds (game g: seed word g of ``seed``)
+        and rotates the seats one place a game, so ``bot`` moves first in 1/P of them.
+    rules : GameRules, optional
+
+    Returns
+    -------
+    pandas.DataFrame
+        bot, opponent, players, games, wins, win_rate, ci_low, ci_high (95% Wilson), share (1/P),
+        p_value (exact binomial test against the share), p_holm (Holm over the opponents), significant,
+        truncated (games that hit the turn cap: not wins), mean_rounds, cpu_s (process time of the
+        series) and games_per_cpu_s.
+    """
+    players = check_int("players", players, 2, 6)
+    games = check_int("games", games, 1)
+    label = parse_bot(bot).label
+    opponents = [parse_bot(o).label for o in opponents]
+    if not opponents:
+        raise RiskstatsError("give at least one opponent")
+    if label in opponents:
+        raise RiskstatsError(f"bot {label!r} cannot be its own opponent: its wins would be ambiguous")
+    rules = _rules(players, rules)
+    rows = []
+    for opponent in opponents:
+        cpu = time.process_time()
+        table = play_games(games, players, [label] + [opponent] * (players - 1), seed=seed, rules=rules)
+        cpu = time.process_time() - cpu
+        wins = int((table.winner_bot == label).sum())
+        rows.append({"bot": label, "opponent": opponent, "players": players, "trials": games, "wins": wins,
+                     "truncated": int(table.truncated.sum()), "mean_rounds": float(table.rounds.mean()),
+                     "cpu_s": cpu, "games_per_cpu_s": games / cpu if cpu > 0 else np.inf})
+    out = pd.DataFrame(rows)
+    out["win_rate"] = out.wins / out.trials
+    bounds = [wilson_interval(w, n) for w, n in zip(out.wins, out.trials)]
+    out["ci_low"], out["ci_high"] = [b[0] for b in bounds], [b[1] for b in bounds]
+    out = versus_share(out, 1 / players).rename(columns={"trials": "games"})
+    columns = ["bot", "opponent", "players", "games", "wins", "win_rate", "ci_low", "ci_high", "share", "p_value",
+               "p_holm", "significant", "truncated", "mean_rounds", "cpu_s", "games_per_cpu_s"]
+    return out[columns]
+
+
+def ladder_lineups(bots: Iterable[str], players: int = 4) -> list[tuple[str, ...]]:
+    """Every line-up of ``players`` distinct bots from ``bots`` (in the pool's order), for a balanced ladder.
+
+    >>> ladder_lineups(["a", "b", "c"], 2)
+    [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    """
+    pool = [parse_bot(b).label for b in bots]
+    if len(set(pool)) != len(pool):
+        raise RiskstatsError(f"the ladder's bots must be distinct, got {', '.join(pool)}")
+    players = check_int("players", players, 2, 6)
+    if len(pool) < players:
+        raise RiskstatsError(f"a ladder of {players}-player games needs at least {players} bots, got {len(pool)}")
+    return list(itertools.combinations(pool, players))
+
+
+def ladder_games(bots: Iterable[str], players: int = 4, games_per_lineup: int = 16, seed: int = 0,
+                 rules: GameRules | None = None) -> pd.DataFrame:
+    """Self-play games of every `ladder_lineups` line-up, ``games_per_lineup`` each, stacked.
+
+    Each line-up plays the same seeds with its seats rotating one place a game (use a multiple of
+    ``players`` games so every bot holds every seat equally often). The table has the columns of
+    `riskstats.runs.selfplay.play_games` plus ``lineup`` (its number); rate it with
+    `riskstats.stats.ratings.plackett_luce`.
+    """
+    games_per_lineup = check_int("games_per_lineup", games_per_lineup, 1)
+    rules = _rules(players, rules)
+    frames = [play_games(games_per_lineup, players, list(lineup), seed=seed, rules=rules).assign(lineup=i)
+              for i, lineup in enumerate(ladder_lineups(bots, players))]
+    return pd.concat(frames, ignore_index=True)
+
+
+def speed(bots: Iterable[str], players: int = 2, games: int = 200, seed: int = 0,
+          rules: GameRules | None = None) -> pd.DataFrame:
+    """Games and decisions per CPU second of each bot playing every seat (one thread's process time).
+
+    A decision is a move the engine asks a seat for (placements, trades, attacks, defences, moves in,
+    fortifications, passes), so in these mirror games every decision is the bot's. One row per bot:
+    bot, players, games, decisions, cpu_s, games_per_cpu_s, decisions_per_cpu_s, mean_rounds.
+    """
+    import numba
+
+    from riskstats.game.play import Game
+    from riskstats.game.state import I_MOVES
+    from riskstats.runs.selfplay import game_seeds
+
+    players = check_int("players", players, 2, 6)
+    games = check_int("games", games, 1)
+    rules = _rules(players, rules)
+    seeds = game_seeds(seed, games)
+    threads = numba.get_num_threads()
+    rows = []
+    try:
+        numba.set_num_threads(1)
+        for bot in bots:
+            spec = parse_bot(bot)
+            Game(players, rules, seed=int(seeds[0]), log=False).play([(spec.name, spec.values)])  # compile
+            decisions = rounds = 0
+            cpu = time.process_time()
+            for s in seeds:
+                game = Game(players, rules, seed=int(s), log=False).play([(spec.name, spec.values)])
+                decisions += int(game.state.info[I_MOVES])
+                rounds += game.round
+            cpu = time.process_time() - cpu
+            rows.append({"bot": spec.label, "players": players, "games": games, "decisions": decisions,
+                         "cpu_s": cpu, "games_per_cpu_s": games / cpu, "decisions_per_cpu_s": decisions / cpu,
+                         "mean_rounds": rounds / games})
+    finally:
+        numba.set_num_threads(threads)
+    return pd.DataFrame(rows)

@@ -1,0 +1,104 @@
+"""Benchmark: how strong the search bot is, measured against fixed opponents (issue #11 §3).
+
+    python scripts/bench_strength.py                         # the full benchmark (about an hour on 2 cores)
+    python scripts/bench_strength.py --games 200 --ladder-games 4 --boot 200   # a quick look
+    python scripts/bench_strength.py --out data/strength     # also write the tables as CSV
+
+On fixed seeds (``--seed``), with the seats rotating one place a game
+(`riskstats.analysis.strength`):
+
+1. **Two-player with the neutral:** ``--bot`` against each built-in and tuned bot, ``--games`` games
+   each. Target: a win rate of at least 65% against every one, with the 95% Wilson lower bound above 50%.
+2. **Four-player Classic:** one ``--bot`` against three copies of ``--best`` (the strongest tuned
+   heuristic), ``--games`` games. Target: at least 40%, with the Wilson lower bound above the fair 25%.
+3. **Speed:** games and decisions per CPU second (one thread) of every bot playing itself, two-player.
+4. **A rating ladder:** every line-up of 4 distinct bots from all built-in and tuned bots plus the
+   search bot at two budgets (``--bot`` and ``--strong``), ``--ladder-games`` games each, rated by
+   Plackett-Luce over finishing orders with a bootstrap over games (ranks shared where intervals
+   do not separate).
+
+Each table is printed; a target row says MET or MISSED.
+"""
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from riskstats.analysis.strength import head_to_head, ladder_games, speed
+from riskstats.game.registry import CATALOG, parse_bot
+from riskstats.stats.ratings import plackett_luce
+
+TWO_PLAYER_TARGET, FOUR_PLAYER_TARGET = 0.65, 0.40
+
+
+def _show(title: str, table: pd.DataFrame, columns) -> None:
+    print(f"\n## {title}\n")
+    print(table[columns].to_string(index=False, float_format=lambda x: f"{x:.4g}"), flush=True)
+
+
+def _verdict(rates: pd.DataFrame, target: float) -> pd.DataFrame:
+    share = rates["share"]
+    met = (rates.win_rate >= target) & (rates.ci_low > share)
+    return rates.assign(target=target, verdict=met.map({True: "MET", False: "MISSED"}))
+
+
+def main(args) -> None:
+    bot, strong = parse_bot(args.bot).label, parse_bot(args.strong).label
+    others = [name for name in CATALOG if parse_bot(name).name != parse_bot(bot).name]
+    start = time.perf_counter()
+    print(f"bot {bot}, strong budget {strong}, opponents {', '.join(others)}, seed {args.seed}")
+    tables = {}
+
+    two = _verdict(head_to_head(bot, others, 2, args.games, args.seed), TWO_PLAYER_TARGET)
+    columns = ["opponent", "games", "wins", "win_rate", "ci_low", "ci_high", "truncated", "mean_rounds",
+               "games_per_cpu_s", "target", "verdict"]
+    _show(f"two-player with the neutral: {bot} against each bot", two, columns)
+    tables["two_player"] = two
+
+    four = _verdict(head_to_head(bot, [args.best], 4, args.games, args.seed), FOUR_PLAYER_TARGET)
+    _show(f"four-player Classic: one {bot} against three {args.best}", four, columns)
+    tables["four_player"] = four
+
+    fast = speed([bot, strong, *others], 2, args.speed_games, args.seed)
+    _show("speed: each bot playing itself, two-player, one thread", fast,
+          ["bot", "games", "decisions", "games_per_cpu_s", "decisions_per_cpu_s", "mean_rounds"])
+    tables["speed"] = fast
+
+    if args.ladder_games:
+        pool = [*others, bot, strong]
+        games = ladder_games(pool, 4, args.ladder_games, args.seed)
+        ratings = plackett_luce(games, boot=args.boot, seed=args.seed)
+        _show(f"rating ladder: Plackett-Luce over {len(games):,} four-player games of every line-up of 4 of "
+              f"{len(pool)} bots ({args.ladder_games} games each), {args.boot} bootstrap resamples", ratings,
+              ["bot", "rank", "elo", "ci_low", "ci_high", "games", "seats"])
+        tables["ladder"] = ratings
+
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for name, table in tables.items():
+            table.to_csv(args.out / f"{name}.csv", index=False)
+    met = all((t.verdict == "MET").all() for t in (two, four))
+    print(f"\ntargets {'MET' if met else 'MISSED'}; {time.perf_counter() - start:.0f} s in all")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="search", help="the bot measured (a spec)")
+    parser.add_argument("--strong", default="search:rollouts=64", help="its second budget, for the ladder")
+    parser.add_argument("--best", default="continent-tuned", help="the strongest heuristic (4-player opponent)")
+    parser.add_argument("--games", type=int, default=2000, help="games per head-to-head series")
+    parser.add_argument("--speed-games", type=int, default=100, help="games per bot for the speed table")
+    parser.add_argument("--ladder-games", type=int, default=20, help="games per ladder line-up (0: no ladder)")
+    parser.add_argument("--boot", type=int, default=1000, help="bootstrap resamples of the ladder")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--out", type=Path, help="write the tables here as CSV")
+    try:
+        main(parser.parse_args())
+    except Exception as error:  # a one-line message for bad input, as the CLI does
+        from riskstats.errors import RiskstatsError
+
+        if not isinstance(error, RiskstatsError):
+            raise
+        sys.exit(f"error: {error}")

@@ -1,0 +1,70 @@
+"""Tests for riskstats.analysis.strength: head-to-head series, ladders and speed of bots."""
+import pytest
+
+from riskstats.analysis.strength import head_to_head, ladder_games, ladder_lineups, speed
+from riskstats.errors import RiskstatsError
+from riskstats.game.play import Game
+from riskstats.game.rules import GameRules
+from riskstats.game.state import I_MOVES
+from riskstats.runs.selfplay import game_seeds, play_games
+from riskstats.stats.ratings import plackett_luce
+
+
+def test_head_to_head_counts_the_bots_wins_in_the_games_it_plays():
+    rates = head_to_head("aggressive", ["random", "defensive"], players=2, games=120, seed=3)
+    assert list(rates.opponent) == ["random", "defensive"]
+    table = play_games(120, 2, ["aggressive", "random"], seed=3, rules=GameRules(variant="two-player"))
+    row = rates.iloc[0]
+    assert row.wins == (table.winner_bot == "aggressive").sum()
+    assert row.truncated == table.truncated.sum()
+    assert row.win_rate == pytest.approx(row.wins / 120)
+    assert row.ci_low < row.win_rate < row.ci_high
+    assert (rates.share == 0.5).all()
+
+
+def test_a_greedy_bot_beats_random_two_player():
+    rates = head_to_head("aggressive", ["random"], players=2, games=200, seed=1)
+    assert rates.ci_low.iloc[0] > 0.5 and rates.significant.iloc[0]
+
+
+def test_head_to_head_seats_one_bot_against_copies_and_is_reproducible():
+    a = head_to_head("continent", ["random"], players=4, games=40, seed=5)
+    b = head_to_head("continent", ["random"], players=4, games=40, seed=5)
+    assert a.wins.iloc[0] == b.wins.iloc[0]
+    assert a.share.iloc[0] == 0.25
+
+
+def test_head_to_head_rejects_a_bot_against_itself():
+    with pytest.raises(RiskstatsError, match="its own opponent"):
+        head_to_head("random", ["aggressive", "random"], games=10)
+    with pytest.raises(RiskstatsError, match="unknown bot"):
+        head_to_head("random", ["nobody"], games=10)
+
+
+def test_ladder_lineups_are_every_combination_of_distinct_bots():
+    lineups = ladder_lineups(["random", "aggressive", "continent", "defensive", "continent-tuned"], 4)
+    assert len(lineups) == 5 and all(len(set(x)) == 4 for x in lineups)
+    with pytest.raises(RiskstatsError, match="distinct"):
+        ladder_lineups(["random", "random", "aggressive"], 2)
+    with pytest.raises(RiskstatsError, match="at least 4 bots"):
+        ladder_lineups(["random", "aggressive"], 4)
+
+
+def test_ladder_games_feed_a_plackett_luce_ladder():
+    pool = ["random", "aggressive", "continent", "defensive", "continent-tuned"]
+    games = ladder_games(pool, 4, games_per_lineup=8, seed=2)
+    assert len(games) == 5 * 8
+    assert games.groupby("lineup").size().eq(8).all()
+    assert all(len(set(b.split(","))) == 4 for b in games.bots)
+    ratings = plackett_luce(games, boot=50, seed=1)
+    assert sorted(ratings.bot) == sorted(pool)
+
+
+def test_speed_counts_every_decision_of_the_mirror_games():
+    table = speed(["random", "aggressive"], players=2, games=5, seed=4)
+    assert list(table.bot) == ["random", "aggressive"]
+    rules = GameRules(variant="two-player")
+    moves = sum(int(Game(2, rules, seed=int(s), log=False).play(["random"]).state.info[I_MOVES])
+                for s in game_seeds(4, 5))
+    assert table.decisions.iloc[0] == moves
+    assert (table.decisions_per_cpu_s > table.games_per_cpu_s).all()
