@@ -5,11 +5,12 @@
     python scripts/bench_memory.py 10000000 --dir runs --stop-after 600   # play 10 minutes of a 10^7 run;
     python scripts/bench_memory.py 10000000 --dir runs --stop-after 600   # the same again resumes it
 
-Each run of four-player Classic games (``--bots``, by default the mixed line-up; all cores, chunks of 1,000, seed scheme 2)
-is played into a ``.parquet`` file in a process of its own, as ``riskstats selfplay --out`` does, and
-the script prints that process's peak resident memory, its games per second, the CPU time it used per
-game (all threads: robust to other programs' load, unlike games per second; a quiet 2-core machine
-plays about 2e6 / (CPU µs per game) games a second), and the disk its parts take per million games.
+Each run of four-player Classic games (``--bots``, by default the mixed line-up; all cores, chunks of
+1,000, seed scheme 2) is played into a ``.parquet`` file in a process of its own, as ``riskstats
+selfplay --out`` does, and the script prints that process's peak resident memory, its games per second,
+the CPU time it used per game (all threads: robust to other programs' load, unlike games per second; a
+quiet 2-core machine plays about 2e6 / (CPU µs per game) games a second), and the disk its parts take
+per million games.
 Target (issue #14): the same peak from 10^5 to 10^7 games (finished chunks are written and dropped,
 each chunk works out its own seeds, the file is combined one row group at a time), under 1 GiB.
 ``--stop-after`` interrupts a run after that many seconds (the finished parts are
