@@ -271,6 +271,42 @@ def per_round(activity: pd.DataFrame, measures=ACTIVITY, by: str | None = None, 
     return pd.DataFrame(rows, columns=[*keys, "measure", "games", "mean", "ci_low", "ci_high"])
 
 
+def game_activity(activity: pd.DataFrame) -> pd.DataFrame:
+    """Per game of a `round_activity` table (and per ``arm``, when it has one): ``rounds_played``,
+    ``reinforcements_per_round``, ``cards_per_round``, ``destroyed_per_round`` (means over its rounds),
+    ``armies_destroyed`` (in the whole game), ``peak_armies`` (most armies on the board at a round's end)
+    and ``eliminations``.
+
+    The rounds a game lasts are its armies destroyed over those destroyed per round, so the two explain
+    a difference in length: more armies to destroy, or fewer destroyed each round.
+    """
+    keys = ["arm", "game"] if "arm" in activity.columns else ["game"]
+    grouped = activity.groupby(keys, sort=False)
+    return pd.DataFrame({
+        "rounds_played": grouped["round"].max(),
+        "reinforcements_per_round": grouped.reinforcements.mean(),
+        "cards_per_round": grouped.cards.mean(),
+        "destroyed_per_round": grouped.armies_destroyed.mean(),
+        "armies_destroyed": grouped.armies_destroyed.sum(),
+        "peak_armies": grouped.armies_on_board.max(),
+        "eliminations": grouped.eliminations.sum(),
+    }).reset_index()
+
+
+def group_means(frame: pd.DataFrame, measures, by: str = "arm", level: float = 0.95) -> pd.DataFrame:
+    """Mean of each measure per value of ``by`` with its normal interval: long form ``by``, ``measure``,
+    ``games`` (rows averaged), ``mean``, ``ci_low``, ``ci_high``; groups in order of appearance."""
+    missing = {by, *measures} - set(frame.columns)
+    if missing:
+        raise RiskstatsError(f"no column {', '.join(sorted(missing))} to average")
+    rows = []
+    for value, group in frame.groupby(by, sort=False):
+        for measure in measures:
+            mean, low, high = _interval(group[measure].to_numpy(float), level)
+            rows.append((value, measure, len(group), mean, low, high))
+    return pd.DataFrame(rows, columns=[by, "measure", "games", "mean", "ci_low", "ci_high"])
+
+
 def game_cards(events: pd.DataFrame) -> pd.DataFrame:
     """Per logged game: ``sets_traded``, ``top_set_value`` (the most a set was worth in it, 0 if none was
     traded) and ``cards_drawn``."""
@@ -283,6 +319,13 @@ def game_cards(events: pd.DataFrame) -> pd.DataFrame:
     }).reset_index()
 
 
+GAME_MEASURES = ("turns", "rounds", "first_won")
+"""The per-game measures every rule comparison reports."""
+LOGGED_MEASURES = ("sets_traded", "top_set_value", "reinforcements_per_round", "cards_per_round",
+                   "destroyed_per_round", "armies_destroyed", "peak_armies")
+"""The per-game measures a logged rule comparison adds (`game_cards`, `game_activity`)."""
+
+
 def compare_rules(games: int, players: int, bots, arms, seed: int = 0, *, log: bool = False,
                   params: dict | None = None) -> dict[str, pd.DataFrame]:
     """Play the same seeded games under each rule setting (an arm) and compare them.
@@ -293,9 +336,9 @@ def compare_rules(games: int, players: int, bots, arms, seed: int = 0, *, log: b
     Returns DataFrames by name, each with an ``arm`` column: ``games`` (the games tables, stacked, with
     ``first_won``: the first seat won), ``lengths`` (`riskstats.analysis.tournaments.length_summary`),
     ``seats`` and ``bots`` (win rates with 95% Wilson intervals, `riskstats.stats.report.win_rates`),
-    ``effects`` (`rule_effects` on turns, rounds and the first seat's wins). With ``log=True`` (games
-    played one at a time, keeping their event logs) also ``events`` and the games' `game_cards` columns
-    (whose effects are then included).
+    and, with two arms or more, ``effects`` (`rule_effects` on `GAME_MEASURES`). With ``log=True`` (games
+    played one at a time, keeping their event logs) the games also get the `LOGGED_MEASURES` columns
+    (whose effects are then included), and ``activity`` holds every arm's `round_activity`.
     """
     from riskstats.analysis.tournaments import length_summary
     from riskstats.runs.selfplay import play_games
@@ -304,25 +347,26 @@ def compare_rules(games: int, players: int, bots, arms, seed: int = 0, *, log: b
     arms = dict(arms)
     if not arms:
         raise RiskstatsError("give at least one arm (name -> GameRules)")
-    tables, logs = {}, {}
+    tables, activities = {}, []
     for name, rules in arms.items():
         played = play_games(games, players, bots, seed=seed, rules=rules, params=params, log=log)
         table, events = played if log else (played, None)
         table = table.assign(arm=name, first_won=(table.winner == 0).astype(int))
         if log:
-            table = table.merge(game_cards(events), on="game", how="left")
-            logs[name] = events.assign(arm=name)
+            activity = round_activity(events).assign(arm=name)
+            per_game = game_activity(activity).drop(columns="arm")
+            table = table.merge(game_cards(events), on="game", how="left").merge(per_game, on="game", how="left")
+            activities.append(activity)
         tables[name] = table
     stacked = {key: pd.concat([win_rates(t, key).assign(arm=name) for name, t in tables.items()],
                               ignore_index=True) for key in ("seat", "bot")}
     table = pd.concat(tables.values(), ignore_index=True)
-    measures = ["turns", "rounds", "first_won"] + (["sets_traded", "top_set_value"] if log else [])
     result = {"games": table, "lengths": length_summary(table, by="arm"), "seats": stacked["seat"],
               "bots": stacked["bot"]}
     if len(arms) > 1:
-        result["effects"] = rule_effects(table, measures)
+        result["effects"] = rule_effects(table, GAME_MEASURES + (LOGGED_MEASURES if log else ()))
     if log:
-        result["events"] = pd.concat(logs.values(), ignore_index=True)
+        result["activity"] = pd.concat(activities, ignore_index=True)
     return result
 
 
@@ -350,6 +394,45 @@ def rule_effects(games: pd.DataFrame, measures=("turns", "rounds", "first_won"),
                          effect, low, high))
     return pd.DataFrame(rows, columns=[arm, "measure", "games", "control_mean", "treated_mean", "effect",
                                        "ci_low", "ci_high"])
+
+
+def trade_timing(games: int, players: int, bots, treatments, seed: int = 0,
+                 level: float = 0.95) -> dict[str, pd.DataFrame]:
+    """A controlled experiment on when to trade cards: each treatment changes one bot's ``trade_at``.
+
+    ``treatments`` maps an arm's name to ``(bot, trade_at)``: that bot (every seat it plays) trades a set
+    once it holds ``trade_at`` cards (3: at once; with the default rules 5: only when forced). The
+    control arm (``"control"``) plays the bots' defaults; every arm plays the same seeds, line-up and seat
+    rotation, so each effect on the treated bot's win rate is paired game by game
+    (`riskstats.stats.compare.treatment_effect`) and Holm-corrected over the treatments.
+
+    Returns ``games`` (all arms stacked, with ``arm``), ``effects`` (one row per treatment: arm, bot,
+    trade_at, then `treatment_effect`'s columns, p_holm, significant) and ``lengths`` (`rule_effects`
+    on turns and rounds).
+    """
+    from statsmodels.stats.multitest import multipletests
+
+    from riskstats.game.registry import parse_bot
+    from riskstats.runs.selfplay import play_games
+    from riskstats.stats.compare import treatment_effect
+
+    treatments = dict(treatments)
+    if not treatments:
+        raise RiskstatsError("give at least one treatment (name -> (bot, trade_at))")
+    for bot, trade_at in treatments.values():
+        parse_bot(f"{bot}:trade_at={trade_at}")  # a bot that takes trade_at, and a valid value
+    control = play_games(games, players, bots, seed=seed).assign(arm="control")
+    tables, rows = [control], []
+    for name, (bot, trade_at) in treatments.items():
+        treated = play_games(games, players, bots, seed=seed, params={bot: {"trade_at": trade_at}}).assign(arm=name)
+        tables.append(treated)
+        effect = treatment_effect(treated, control, bot, level).iloc[0].to_dict()
+        rows.append({"arm": name, "trade_at": int(trade_at), **effect})
+    effects = pd.DataFrame(rows)
+    effects["p_holm"] = multipletests(effects.p_value, method="holm")[1]
+    effects["significant"] = effects.p_holm < 1 - level
+    stacked = pd.concat(tables, ignore_index=True)
+    return {"games": stacked, "effects": effects, "lengths": rule_effects(stacked, ["turns", "rounds"], level=level)}
 
 
 def compare_escalation(games: int, players: int, bots, seed: int = 0,

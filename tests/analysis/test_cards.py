@@ -181,15 +181,20 @@ def test_compare_rules_pairs_the_arms_game_by_game():
     arms = {"one": GameRules(), "per_conquest": GameRules(cards_per_turn="per_conquest")}
     result = compare_rules(10, 3, "aggressive,continent,defensive", arms, seed=4, log=True)
     games = result["games"]
-    assert games.groupby("arm").seed.apply(list).nunique() == 1
+    assert games.groupby("arm").seed.apply(tuple).nunique() == 1
     one = games[games.arm == "one"]
     assert (one.cards_drawn <= one.turns).all()  # at most one card a turn under RULES.md
     assert games[games.arm == "per_conquest"].cards_drawn.sum() > one.cards_drawn.sum()
     effects = result["effects"].set_index("measure")
-    assert list(effects.index) == ["turns", "rounds", "first_won", "sets_traded", "top_set_value"]
+    assert list(effects.index) == ["turns", "rounds", "first_won", "sets_traded", "top_set_value",
+                                   "reinforcements_per_round", "cards_per_round", "destroyed_per_round",
+                                   "armies_destroyed", "peak_armies"]
     assert np.allclose(effects.effect, effects.treated_mean - effects.control_mean)
     assert (effects.ci_low <= effects.effect).all() and (effects.effect <= effects.ci_high).all()
-    assert set(result["events"].arm) == set(arms) and set(result["lengths"].arm) == set(arms)
+    assert (games.rounds_played == games.rounds).all()
+    assert set(result["activity"].arm) == set(arms) and set(result["lengths"].arm) == set(arms)
+    plain = compare_rules(10, 3, "aggressive,continent,defensive", arms, seed=4)  # the same games, unlogged
+    assert plain["games"].turns.tolist() == games.turns.tolist() and "activity" not in plain
     shuffled = games.sample(frac=1, random_state=0)  # pairing goes by seed, not by row order
     pd.testing.assert_frame_equal(rule_effects(shuffled, ["turns"]), rule_effects(games, ["turns"]))
     with pytest.raises(RiskstatsError, match="did not play the control's seeds"):
@@ -216,3 +221,51 @@ def test_captured_cards_are_valued_from_the_same_positions():
     assert summary.positions[0] == 2 and summary.ci_low[0] <= summary.effect[0] <= summary.ci_high[0]
     with pytest.raises(RiskstatsError, match="no positions"):
         capture_value([], 10)
+
+
+def test_game_activity_sums_the_rounds(logged):
+    from riskstats.analysis.cards import game_activity, round_activity
+
+    table, events = logged
+    activity = round_activity(events)
+    per_game = game_activity(activity).set_index("game")
+    assert per_game.rounds_played.tolist() == table.rounds.tolist()
+    assert np.allclose(per_game.armies_destroyed / per_game.rounds_played, per_game.destroyed_per_round)
+    attacks = events[events.move == "attack"]
+    assert per_game.armies_destroyed.tolist() == (attacks.attacker_loss + attacks.defender_loss).groupby(
+        attacks.game).sum().tolist()
+    two = game_activity(pd.concat([activity.assign(arm="a"), activity.assign(arm="b")]))
+    assert len(two) == 2 * len(per_game) and set(two.arm) == {"a", "b"}
+
+
+def test_trade_timing_is_a_paired_experiment():
+    from riskstats.analysis.cards import trade_timing
+    from riskstats.runs.selfplay import play_games
+
+    lineup = "continent,aggressive,defensive"
+    result = trade_timing(30, 3, lineup, {"continent holds": ("continent", 5), "defensive at once": ("defensive", 3)},
+                          seed=2)
+    games, effects = result["games"], result["effects"].set_index("arm")
+    assert games.groupby("arm").seed.apply(tuple).nunique() == 1
+    held = play_games(30, 3, lineup, seed=2, params={"continent": {"trade_at": 5}})
+    assert games[games.arm == "continent holds"].winner.tolist() == held.winner.tolist()
+    turns = games.groupby("arm").turns.apply(list)
+    assert turns["continent holds"] != turns["control"]  # holding cards changed the games
+    assert effects.loc["continent holds", "bot"] == "continent" and effects.loc["defensive at once", "trade_at"] == 3
+    assert (effects.p_holm >= effects.p_value).all() and set(result["lengths"].measure) == {"turns", "rounds"}
+    with pytest.raises(RiskstatsError, match="trade_at=2 of bot 'continent' is out of range"):
+        trade_timing(5, 3, lineup, {"x": ("continent", 2)})
+    with pytest.raises(RiskstatsError, match="unknown parameter 'trade_at' of bot 'random'"):
+        trade_timing(5, 3, lineup, {"x": ("random", 3)})
+
+
+def test_group_means_carry_their_intervals():
+    from riskstats.analysis.cards import group_means
+
+    frame = pd.DataFrame({"arm": ["b", "b", "b", "a", "a"], "x": [1.0, 2.0, 3.0, 5.0, 5.0]})
+    means = group_means(frame, ["x"])
+    assert means.arm.tolist() == ["b", "a"] and means.games.tolist() == [3, 2]
+    assert means["mean"].tolist() == [2.0, 5.0] and means.ci_low[1] == means.ci_high[1] == 5.0
+    assert means.ci_high[0] - 2.0 == pytest.approx(1.959964 * 1.0 / np.sqrt(3), rel=1e-5)
+    with pytest.raises(RiskstatsError, match="no column y"):
+        group_means(frame, ["y"])

@@ -281,8 +281,11 @@ def test_draws_in_a_played_game_follow_the_rule(cards_per_turn):
     conquests = turns.conquered.sum()
     draws = turns.move.apply(lambda m: int((m == "draw").sum()))
     ended = turns.move.apply(lambda m: bool((m == "end_attack").any()))
+    last_draws = events[events.move.isin(["draw", "reshuffle"])].groupby("turn").move.last()
+    emptied = (last_draws == "reshuffle").reindex(draws.index, fill_value=False)  # a draw found no card left
     expected = conquests.clip(upper=1) if cards_per_turn == "one" else conquests
-    assert (draws[ended] == expected[ended]).all()
+    assert (draws[ended & ~emptied] == expected[ended & ~emptied]).all()
+    assert (draws[ended & emptied] < expected[ended & emptied]).all()
     assert (draws[~ended] == 0).all()  # a turn that ends with the game (no end of attack) draws nothing
     if cards_per_turn == "per_conquest":
         assert (conquests[ended] > 1).any()  # the rule made a difference in this game
