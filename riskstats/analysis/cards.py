@@ -319,6 +319,8 @@ def game_cards(events: pd.DataFrame) -> pd.DataFrame:
     }).reset_index()
 
 
+LOG_CHUNK = 250
+"""Games played at a time by a logged rule comparison."""
 GAME_MEASURES = ("turns", "rounds", "first_won")
 """The per-game measures every rule comparison reports."""
 LOGGED_MEASURES = ("sets_traded", "top_set_value", "reinforcements_per_round", "cards_per_round",
@@ -349,15 +351,19 @@ def compare_rules(games: int, players: int, bots, arms, seed: int = 0, *, log: b
         raise RiskstatsError("give at least one arm (name -> GameRules)")
     tables, activities = {}, []
     for name, rules in arms.items():
-        played = play_games(games, players, bots, seed=seed, rules=rules, params=params, log=log)
-        table, events = played if log else (played, None)
-        table = table.assign(arm=name, first_won=(table.winner == 0).astype(int))
-        if log:
-            activity = round_activity(events).assign(arm=name)
-            per_game = game_activity(activity).drop(columns="arm")
-            table = table.merge(game_cards(events), on="game", how="left").merge(per_game, on="game", how="left")
-            activities.append(activity)
-        tables[name] = table
+        if not log:
+            table = play_games(games, players, bots, seed=seed, rules=rules, params=params)
+        else:  # logs in chunks, each boiled down to its measures at once (a game's log is some 2,000 rows)
+            parts = []
+            for first in range(0, games, LOG_CHUNK):
+                table, events = play_games(min(LOG_CHUNK, games - first), players, bots, seed=seed, rules=rules,
+                                           params=params, first=first, log=True)
+                activity = round_activity(events).assign(arm=name)
+                per_game = game_activity(activity).drop(columns="arm")
+                parts.append(table.merge(game_cards(events), on="game", how="left").merge(per_game, on="game"))
+                activities.append(activity)
+            table = pd.concat(parts, ignore_index=True)
+        tables[name] = table.assign(arm=name, first_won=(table.winner == 0).astype(int))
     stacked = {key: pd.concat([win_rates(t, key).assign(arm=name) for name, t in tables.items()],
                               ignore_index=True) for key in ("seat", "bot")}
     table = pd.concat(tables.values(), ignore_index=True)

@@ -174,7 +174,8 @@ def test_per_round_keeps_only_rounds_with_enough_games(logged):
         per_round(activity, min_games=0)
 
 
-def test_compare_rules_pairs_the_arms_game_by_game():
+def test_compare_rules_pairs_the_arms_game_by_game(monkeypatch):
+    from riskstats.analysis import cards
     from riskstats.analysis.cards import compare_rules, rule_effects
     from riskstats.game.rules import GameRules
 
@@ -195,7 +196,12 @@ def test_compare_rules_pairs_the_arms_game_by_game():
     assert set(result["activity"].arm) == set(arms) and set(result["lengths"].arm) == set(arms)
     plain = compare_rules(10, 3, "aggressive,continent,defensive", arms, seed=4)  # the same games, unlogged
     assert plain["games"].turns.tolist() == games.turns.tolist() and "activity" not in plain
-    shuffled = games.sample(frac=1, random_state=0)  # pairing goes by seed, not by row order
+    monkeypatch.setattr(cards, "LOG_CHUNK", 3)  # logged in chunks of 3 games: still the same games and measures
+    chunked = compare_rules(10, 3, "aggressive,continent,defensive", arms, seed=4, log=True)
+    pd.testing.assert_frame_equal(chunked["games"], games)
+    pd.testing.assert_frame_equal(chunked["activity"], result["activity"])
+    shuffled = pd.concat([g.sample(frac=1, random_state=0) for _, g in games.groupby("arm", sort=False)])
+    # pairing goes by seed, not by row order
     pd.testing.assert_frame_equal(rule_effects(shuffled, ["turns"]), rule_effects(games, ["turns"]))
     with pytest.raises(RiskstatsError, match="did not play the control's seeds"):
         rule_effects(games[(games.arm == "one") | (games.game > 0)], ["turns"])
