@@ -63,5 +63,5 @@ def test_tune_errors_are_one_line(tmp_path):
     base = ["tune", "aggressive", "--players", "3", "--trials", "1", "--games-per-trial", "3",
             "--storage", f"sqlite:///{tmp_path}/t.db"]
     one_line_error(runner.invoke(app, [*base, "--against", "wizard"]), "wizard")
-    one_line_error(runner.invoke(app, ["tune", "aggressive:threshold=0.5", *base[2:], "--against", "random"]),
-                   "no parameter left")
+    fixed = "aggressive:threshold=0.5:trade_at=3"
+    one_line_error(runner.invoke(app, ["tune", fixed, *base[2:], "--against", "random"]), "no parameter left")

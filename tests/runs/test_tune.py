@@ -97,7 +97,7 @@ def test_best_is_measured_again_on_fresh_seeds(tmp_path):
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"bot": "wizard"}, "unknown bot"),
-    ({"bot": "aggressive:threshold=0.5"}, "no parameter left to tune"),
+    ({"bot": "aggressive:threshold=0.5:trade_at=3"}, "no parameter left to tune"),
     ({"against": "aggressive:threshold=2"}, "out of range"),
     ({"players": 7}, "players"),
     ({"trials": 0}, "trials"),
