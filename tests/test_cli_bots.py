@@ -21,7 +21,7 @@ def test_bots_lists_every_bot_with_its_parameters():
     payload = json.loads(runner.invoke(app, ["bots", "--json"]).output)
     assert [b["name"] for b in payload["bots"]] == list(CATALOG)
     defensive = next(b for b in payload["bots"] if b["name"] == "defensive")
-    assert [p["name"] for p in defensive["params"]] == ["threshold", "max_conquests", "sure_threshold"]
+    assert [p["name"] for p in defensive["params"]] == ["threshold", "max_conquests", "sure_threshold", "trade_at"]
     assert defensive["params"][1]["integer"] and defensive["description"].startswith("Trades cards only")
     result = runner.invoke(app, ["bots"])
     assert result.exit_code == 0 and "entrance_weight" in result.output and "continent-tuned" in result.output
@@ -63,5 +63,5 @@ def test_tune_errors_are_one_line(tmp_path):
     base = ["tune", "aggressive", "--players", "3", "--trials", "1", "--games-per-trial", "3",
             "--storage", f"sqlite:///{tmp_path}/t.db"]
     one_line_error(runner.invoke(app, [*base, "--against", "wizard"]), "wizard")
-    one_line_error(runner.invoke(app, ["tune", "aggressive:threshold=0.5", *base[2:], "--against", "random"]),
-                   "no parameter left")
+    fixed = "aggressive:threshold=0.5:trade_at=3"
+    one_line_error(runner.invoke(app, ["tune", fixed, *base[2:], "--against", "random"]), "no parameter left")

@@ -3,7 +3,11 @@
 A hand is described by how many cards of each symbol it holds (infantry, cavalry, artillery, wild).
 A valid set is three of one symbol, one of each symbol, or any two cards plus a wild. Drawing n cards
 from a full deck is a multivariate hypergeometric draw, so the chance of holding a set is an exact
-rational sum over hand compositions. Self-play analyses of card escalation live beside this module.
+rational sum over hand compositions. Self-play analyses of card escalation live beside this module:
+where reinforcements come from, what each round of a game does (`round_activity`, summarised over games
+by `per_round` with intervals and the number of games behind every round), rule settings compared on
+the same seeds (`compare_rules`, paired effects by `rule_effects`), and the value of the cards captured
+by an elimination, measured by rollouts from the same positions with and without them (`capture_value`).
 """
 from __future__ import annotations
 
@@ -170,22 +174,367 @@ def elimination_captures(events: pd.DataFrame, turns: pd.DataFrame) -> pd.DataFr
                                        "traded_at_once"])
 
 
-def compare_escalation(games: int, players: int, bots, seed: int = 0,
-                       schemes=("progressive", "fixed", "none")) -> dict[str, pd.DataFrame]:
-    """Play the same seeded games under each card escalation scheme and compare them.
+def turn_rounds(events: pd.DataFrame) -> pd.DataFrame:
+    """Every turn of logged games with its mover and round: ``game``, ``turn``, ``player``, ``round``.
 
-    Returns DataFrames by name, each with an ``escalation`` column: ``lengths``
-    (`riskstats.analysis.tournaments.length_summary`), ``seats`` and ``bots`` (win rates with 95% Wilson
-    intervals, `riskstats.stats.report`), and ``games`` (the games tables, stacked).
+    ``events`` are event logs with a ``game`` column (`riskstats.runs.selfplay.play_games` with
+    ``log=True``). Each turn opens with a reinforce row for its mover; as in the engine, a round begins
+    when play passes to a seat numbered no higher than the last mover (the first round is 1).
+    """
+    opens = events[(events.move == "reinforce") & (events.turn > 0) & (events.phase != "elim_trade")]
+    opens = opens.drop_duplicates(["game", "turn"])[["game", "turn", "player"]].sort_values(["game", "turn"])
+    previous = opens.groupby("game").player.shift()
+    wraps = (opens.player <= previous).astype(int)
+    return opens.assign(round=1 + wraps.groupby(opens.game).cumsum()).reset_index(drop=True)
+
+
+ACTIVITY = ("territories", "continents", "cards", "reinforcements", "armies_destroyed", "conquests",
+            "eliminations", "armies_on_board")
+"""The measures of `round_activity`, in armies except conquests and eliminations (counts)."""
+
+
+def round_activity(events: pd.DataFrame) -> pd.DataFrame:
+    """What each round of each logged game did: one row per ``game`` and ``round`` with ``players``
+    (seats that took a turn in it) and the `ACTIVITY` measures.
+
+    Reinforcements are split by source: ``territories`` (max(3, territories // 3) per turn),
+    ``continents`` (bonuses) and ``cards`` (sets traded, at a turn's start or after an elimination, plus
+    the +2 bonus on a traded card's territory); ``reinforcements`` is their sum. ``armies_destroyed``
+    counts both sides' losses in every roll, ``conquests`` the territories taken, ``eliminations`` the
+    seats knocked out, and ``armies_on_board`` the armies on the board when the round ends.
+
+    Examples
+    --------
+    >>> from riskstats.runs.selfplay import play_games
+    >>> _, events = play_games(2, 4, "aggressive", seed=1, log=True)
+    >>> frame = round_activity(events)
+    >>> bool((frame.reinforcements == frame.territories + frame.continents + frame.cards).all())
+    True
+    """
+    rounds = turn_rounds(events)
+    key = ["game", "turn"]
+    events = events[events.turn > 0].merge(rounds[[*key, "round"]], on=key, how="inner")
+    grants = events[events.move == "reinforce"]
+    trades = events[events.move == "trade"]
+    attacks = events[events.move == "attack"]
+    by = ["game", "round"]
+    frame = pd.concat({
+        "players": rounds.groupby(by).player.nunique(),
+        "territories": grants.groupby(by).from_territories.sum(),
+        "continents": grants.groupby(by).from_continents.sum(),
+        "cards": grants.groupby(by).from_cards.sum().add(
+            (2 * (trades.bonus_territory >= 0)).groupby([trades.game, trades["round"]]).sum(), fill_value=0),
+        "armies_destroyed": (attacks.attacker_loss + attacks.defender_loss).groupby(
+            [attacks.game, attacks["round"]]).sum(),
+        "conquests": attacks.groupby(by).conquered.sum(),
+        "eliminations": (attacks.eliminated >= 0).groupby([attacks.game, attacks["round"]]).sum(),
+        "armies_on_board": events.groupby(by).total_armies.last(),
+    }, axis=1).fillna(0)
+    frame = frame.astype({c: int for c in frame.columns})
+    frame.insert(4, "reinforcements", frame.territories + frame.continents + frame.cards)
+    return frame.reset_index()[["game", "round", "players", *ACTIVITY]]
+
+
+def _interval(values: np.ndarray, level: float) -> tuple[float, float, float]:
+    """Mean and its normal-approximation interval (infinite with fewer than two values)."""
+    from scipy.stats import norm
+
+    mean = float(values.mean())
+    if len(values) < 2:
+        return mean, -np.inf, np.inf
+    half = norm.ppf((1 + level) / 2) * values.std(ddof=1) / np.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def per_round(activity: pd.DataFrame, measures=ACTIVITY, by: str | None = None, min_games: int = 30,
+              level: float = 0.95) -> pd.DataFrame:
+    """Mean of each measure by round over the games still running in it, with its interval and count.
+
+    ``activity`` comes from `round_activity` (with a ``by`` column to keep groups apart, e.g. the
+    escalation scheme). Rounds reached by fewer than ``min_games`` games of a group are left out: a mean
+    over the few long games is neither precise nor typical. Long form: [by], ``round``, ``measure``,
+    ``games``, ``mean``, ``ci_low``, ``ci_high`` (normal interval of the mean over games).
+    """
+    min_games = check_int("min_games", min_games, 1)
+    missing = set(measures) - set(activity.columns)
+    if missing:
+        raise RiskstatsError(f"unknown measure {', '.join(sorted(missing))}; measures: {', '.join(ACTIVITY)}")
+    keys = [by, "round"] if by else ["round"]
+    rows = []
+    for values, group in activity.groupby(keys, sort=True):
+        values = values if isinstance(values, tuple) else (values,)
+        if len(group) < min_games:
+            continue
+        for measure in measures:
+            mean, low, high = _interval(group[measure].to_numpy(float), level)
+            rows.append((*values, measure, len(group), mean, low, high))
+    return pd.DataFrame(rows, columns=[*keys, "measure", "games", "mean", "ci_low", "ci_high"])
+
+
+def game_activity(activity: pd.DataFrame) -> pd.DataFrame:
+    """Per game of a `round_activity` table (and per ``arm``, when it has one): ``rounds_played``,
+    ``reinforcements_per_round``, ``cards_per_round``, ``destroyed_per_round`` (means over its rounds),
+    ``armies_destroyed`` (in the whole game), ``peak_armies`` (most armies on the board at a round's end)
+    and ``eliminations``.
+
+    The rounds a game lasts are its armies destroyed over those destroyed per round, so the two explain
+    a difference in length: more armies to destroy, or fewer destroyed each round.
+    """
+    keys = ["arm", "game"] if "arm" in activity.columns else ["game"]
+    grouped = activity.groupby(keys, sort=False)
+    return pd.DataFrame({
+        "rounds_played": grouped["round"].max(),
+        "reinforcements_per_round": grouped.reinforcements.mean(),
+        "cards_per_round": grouped.cards.mean(),
+        "destroyed_per_round": grouped.armies_destroyed.mean(),
+        "armies_destroyed": grouped.armies_destroyed.sum(),
+        "peak_armies": grouped.armies_on_board.max(),
+        "eliminations": grouped.eliminations.sum(),
+    }).reset_index()
+
+
+def group_means(frame: pd.DataFrame, measures, by: str = "arm", level: float = 0.95) -> pd.DataFrame:
+    """Mean of each measure per value of ``by`` with its normal interval: long form ``by``, ``measure``,
+    ``games`` (rows averaged), ``mean``, ``ci_low``, ``ci_high``; groups in order of appearance."""
+    missing = {by, *measures} - set(frame.columns)
+    if missing:
+        raise RiskstatsError(f"no column {', '.join(sorted(missing))} to average")
+    rows = []
+    for value, group in frame.groupby(by, sort=False):
+        for measure in measures:
+            mean, low, high = _interval(group[measure].to_numpy(float), level)
+            rows.append((value, measure, len(group), mean, low, high))
+    return pd.DataFrame(rows, columns=[by, "measure", "games", "mean", "ci_low", "ci_high"])
+
+
+def game_cards(events: pd.DataFrame) -> pd.DataFrame:
+    """Per logged game: ``sets_traded``, ``top_set_value`` (the most a set was worth in it, 0 if none was
+    traded) and ``cards_drawn``."""
+    games = pd.Index(sorted(events.game.unique()), name="game")
+    trades = events[events.move == "trade"]
+    return pd.DataFrame({
+        "sets_traded": trades.groupby("game").size().reindex(games, fill_value=0),
+        "top_set_value": trades.groupby("game").value.max().reindex(games, fill_value=0),
+        "cards_drawn": events[events.move == "draw"].groupby("game").size().reindex(games, fill_value=0),
+    }).reset_index()
+
+
+LOG_CHUNK = 250
+"""Games played at a time by a logged rule comparison."""
+GAME_MEASURES = ("turns", "rounds", "first_won")
+"""The per-game measures every rule comparison reports."""
+LOGGED_MEASURES = ("sets_traded", "top_set_value", "reinforcements_per_round", "cards_per_round",
+                   "destroyed_per_round", "armies_destroyed", "peak_armies")
+"""The per-game measures a logged rule comparison adds (`game_cards`, `game_activity`)."""
+
+
+def compare_rules(games: int, players: int, bots, arms, seed: int = 0, *, log: bool = False,
+                  params: dict | None = None) -> dict[str, pd.DataFrame]:
+    """Play the same seeded games under each rule setting (an arm) and compare them.
+
+    ``arms`` maps an arm's name to its `riskstats.game.rules.GameRules`; the first arm is the control of
+    `rule_effects`. Every arm plays the same seeds, line-up and seat rotation (common random numbers).
+
+    Returns DataFrames by name, each with an ``arm`` column: ``games`` (the games tables, stacked, with
+    ``first_won``: the first seat won), ``lengths`` (`riskstats.analysis.tournaments.length_summary`),
+    ``seats`` and ``bots`` (win rates with 95% Wilson intervals, `riskstats.stats.report.win_rates`),
+    and, with two arms or more, ``effects`` (`rule_effects` on `GAME_MEASURES`). With ``log=True`` (games
+    played one at a time, keeping their event logs) the games also get the `LOGGED_MEASURES` columns
+    (whose effects are then included), and ``activity`` holds every arm's `round_activity`.
     """
     from riskstats.analysis.tournaments import length_summary
-    from riskstats.game.rules import GameRules
     from riskstats.runs.selfplay import play_games
     from riskstats.stats.report import win_rates
 
-    tables = {s: play_games(games, players, bots, seed=seed, rules=GameRules(escalation=s)) for s in schemes}
-    stacked = {key: pd.concat([win_rates(t, key).assign(escalation=s) for s, t in tables.items()],
+    arms = dict(arms)
+    if not arms:
+        raise RiskstatsError("give at least one arm (name -> GameRules)")
+    tables, activities = {}, []
+    for name, rules in arms.items():
+        if not log:
+            table = play_games(games, players, bots, seed=seed, rules=rules, params=params)
+        else:  # logs in chunks, each boiled down to its measures at once (a game's log is some 2,000 rows)
+            parts = []
+            for first in range(0, games, LOG_CHUNK):
+                table, events = play_games(min(LOG_CHUNK, games - first), players, bots, seed=seed, rules=rules,
+                                           params=params, first=first, log=True)
+                activity = round_activity(events).assign(arm=name)
+                per_game = game_activity(activity).drop(columns="arm")
+                parts.append(table.merge(game_cards(events), on="game", how="left").merge(per_game, on="game"))
+                activities.append(activity)
+            table = pd.concat(parts, ignore_index=True)
+        tables[name] = table.assign(arm=name, first_won=(table.winner == 0).astype(int))
+    stacked = {key: pd.concat([win_rates(t, key).assign(arm=name) for name, t in tables.items()],
                               ignore_index=True) for key in ("seat", "bot")}
-    games_table = pd.concat([t.assign(escalation=s) for s, t in tables.items()], ignore_index=True)
-    return {"lengths": length_summary(games_table, by="escalation"), "seats": stacked["seat"],
-            "bots": stacked["bot"], "games": games_table}
+    table = pd.concat(tables.values(), ignore_index=True)
+    result = {"games": table, "lengths": length_summary(table, by="arm"), "seats": stacked["seat"],
+              "bots": stacked["bot"]}
+    if len(arms) > 1:
+        result["effects"] = rule_effects(table, GAME_MEASURES + (LOGGED_MEASURES if log else ()))
+    if log:
+        result["activity"] = pd.concat(activities, ignore_index=True)
+    return result
+
+
+def rule_effects(games: pd.DataFrame, measures=("turns", "rounds", "first_won"), arm: str = "arm",
+                 level: float = 0.95) -> pd.DataFrame:
+    """Each arm's effect on per-game measures against the first arm, paired by seed.
+
+    ``games`` holds the arms' games stacked (`compare_rules`), every arm with the same seeds. For each
+    treatment arm and measure: ``games``, ``control_mean``, ``treated_mean``, ``effect`` (the mean
+    per-game difference) and its normal interval ``ci_low``..``ci_high``.
+    """
+    names = list(dict.fromkeys(games[arm]))
+    if len(names) < 2:
+        raise RiskstatsError(f"need at least two arms in column {arm!r}")
+    control = games[games[arm] == names[0]].set_index("seed").sort_index()
+    rows = []
+    for name in names[1:]:
+        treated = games[games[arm] == name].set_index("seed").sort_index()
+        if not treated.index.equals(control.index):
+            raise RiskstatsError(f"arm {name!r} did not play the control's seeds")
+        for measure in measures:
+            d = treated[measure].to_numpy(float) - control[measure].to_numpy(float)
+            effect, low, high = _interval(d, level)
+            rows.append((name, measure, len(d), float(control[measure].mean()), float(treated[measure].mean()),
+                         effect, low, high))
+    return pd.DataFrame(rows, columns=[arm, "measure", "games", "control_mean", "treated_mean", "effect",
+                                       "ci_low", "ci_high"])
+
+
+def trade_timing(games: int, players: int, bots, treatments, seed: int = 0,
+                 level: float = 0.95) -> dict[str, pd.DataFrame]:
+    """A controlled experiment on when to trade cards: each treatment changes one bot's ``trade_at``.
+
+    ``treatments`` maps an arm's name to ``(bot, trade_at)``: that bot (every seat it plays) trades a set
+    once it holds ``trade_at`` cards (3: at once; with the default rules 5: only when forced). The
+    control arm (``"control"``) plays the bots' defaults; every arm plays the same seeds, line-up and seat
+    rotation, so each effect on the treated bot's win rate is paired game by game
+    (`riskstats.stats.compare.treatment_effect`) and Holm-corrected over the treatments.
+
+    Returns ``games`` (all arms stacked, with ``arm``), ``effects`` (one row per treatment: arm, bot,
+    trade_at, then `treatment_effect`'s columns, p_holm, significant) and ``lengths`` (`rule_effects`
+    on turns and rounds).
+    """
+    from statsmodels.stats.multitest import multipletests
+
+    from riskstats.game.registry import parse_bot
+    from riskstats.runs.selfplay import play_games
+    from riskstats.stats.compare import treatment_effect
+
+    treatments = dict(treatments)
+    if not treatments:
+        raise RiskstatsError("give at least one treatment (name -> (bot, trade_at))")
+    for bot, trade_at in treatments.values():
+        parse_bot(f"{bot}:trade_at={trade_at}")  # a bot that takes trade_at, and a valid value
+    control = play_games(games, players, bots, seed=seed).assign(arm="control")
+    tables, rows = [control], []
+    for name, (bot, trade_at) in treatments.items():
+        treated = play_games(games, players, bots, seed=seed, params={bot: {"trade_at": trade_at}}).assign(arm=name)
+        tables.append(treated)
+        effect = treatment_effect(treated, control, bot, level).iloc[0].to_dict()
+        rows.append({"arm": name, "trade_at": int(trade_at), **effect})
+    effects = pd.DataFrame(rows)
+    effects["p_holm"] = multipletests(effects.p_value, method="holm")[1]
+    effects["significant"] = effects.p_holm < 1 - level
+    stacked = pd.concat(tables, ignore_index=True)
+    return {"games": stacked, "effects": effects, "lengths": rule_effects(stacked, ["turns", "rounds"], level=level)}
+
+
+def compare_escalation(games: int, players: int, bots, seed: int = 0,
+                       schemes=("progressive", "fixed", "none")) -> dict[str, pd.DataFrame]:
+    """`compare_rules` over card escalation schemes: the same tables, each also with an ``escalation``
+    column (the scheme)."""
+    from riskstats.game.rules import GameRules
+
+    result = compare_rules(games, players, bots, {s: GameRules(escalation=s) for s in schemes}, seed)
+    return {key: frame.assign(escalation=frame.arm) for key, frame in result.items()}
+
+
+def capture_positions(table: pd.DataFrame, rules=None, board=None, min_cards: int = 1,
+                      params: dict | None = None) -> list[dict]:
+    """Each game's first elimination that captured at least ``min_cards`` cards, as positions to roll out.
+
+    The games of ``table`` (`riskstats.runs.selfplay.play_games`, played with ``rules``, ``board`` and
+    ``params``) are replayed move by move up to that elimination. Each entry: ``game``, ``round``,
+    ``eliminator``, ``eliminated``, ``cards`` (the captured cards' indices), ``hand`` (the eliminator's
+    cards after the capture), ``bots`` (the game's seat bots), and two `riskstats.game.play.Game`
+    positions right after the conquest that eliminated: ``with_cards`` as played, and ``without_cards``
+    the same but for the captured cards, put on the discard pile instead (as if they had been traded
+    before). Games with no such elimination give no entry.
+    """
+    import json
+
+    from riskstats.game.board import classic_board
+    from riskstats.game.play import Game
+    from riskstats.game.position import card_label
+    from riskstats.game.rules import GameRules
+
+    min_cards = check_int("min_cards", min_cards, 1)
+    board = board or classic_board()
+    found = []
+    for row in table.itertuples():
+        game = Game(int(row.players), rules or GameRules(variant=str(row.variant)), board=board, seed=int(row.seed))
+        bots = row.bots.split(",")
+        specs = [(b, (params or {}).get(b)) for b in bots]
+        while not game.over:
+            alive = game.state.alive.copy()
+            owner = game.state.card_owner.copy()
+            bot, values = specs[game.player]
+            game.step(game.bot_move(bot, values))
+            out = np.flatnonzero((alive == 1) & (game.state.alive == 0))
+            if len(out) == 0 or game.over:
+                continue
+            taken = np.flatnonzero((owner == out[0]) & (game.state.card_owner != out[0]))
+            if len(taken) < min_cards:
+                continue
+            winner = int(game.state.card_owner[taken[0]])
+            position = json.loads(game.to_json())
+            labels = [card_label(board, int(c)) for c in taken]
+            position["hands"][winner] = [c for c in position["hands"][winner] if c not in labels]
+            position["discard"] = position["discard"] + labels
+            found.append({"game": row.game, "round": game.round, "eliminator": winner, "eliminated": int(out[0]),
+                          "cards": taken.tolist(), "hand": int((game.state.card_owner == winner).sum()),
+                          "bots": bots, "with_cards": Game.from_json(game.to_json()),
+                          "without_cards": Game.from_json(position)})
+            break
+    return found
+
+
+def capture_value(positions: list[dict], rollouts: int, seed: int = 0, params: dict | None = None,
+                  level: float = 0.95) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """What the captured cards are worth to the eliminator: its win rate from the same positions with
+    and without them (`capture_positions`), by rollouts to the end of the game.
+
+    Both versions of a position are rolled out ``rollouts`` times with the same seeds (common random
+    numbers: the same dice streams and draw-pile shuffles), with the game's own bots in their seats.
+
+    Returns
+    -------
+    per_position : DataFrame
+        ``game``, ``round``, ``cards_captured``, ``hand``, ``rollouts``, ``win_with``, ``win_without``
+        (the eliminator's win rates) and ``effect`` (their difference).
+    summary : DataFrame
+        One row: ``positions``, ``rollouts`` (per position), ``win_with``, ``win_without``, ``effect``
+        (mean over positions) and ``ci_low``, ``ci_high`` (normal interval over positions, each game
+        contributing one position).
+    """
+    from riskstats.game.rollout import rollouts as roll
+
+    rollouts = check_int("rollouts", rollouts, 1)
+    if not positions:
+        raise RiskstatsError("no positions to roll out")
+    seeds = np.random.SeedSequence(seed).generate_state(len(positions), np.uint32)
+    rows = []
+    for entry, s in zip(positions, seeds):
+        rates = [float((roll(entry[arm], rollouts, bots=entry["bots"], seed=int(s), params=params).winner
+                        == entry["eliminator"]).mean()) for arm in ("with_cards", "without_cards")]
+        rows.append((entry["game"], entry["round"], len(entry["cards"]), entry["hand"], rollouts, *rates,
+                     rates[0] - rates[1]))
+    per_position = pd.DataFrame(rows, columns=["game", "round", "cards_captured", "hand", "rollouts", "win_with",
+                                               "win_without", "effect"])
+    effect, low, high = _interval(per_position.effect.to_numpy(), level)
+    summary = pd.DataFrame([{"positions": len(per_position), "rollouts": rollouts,
+                             "win_with": per_position.win_with.mean(), "win_without": per_position.win_without.mean(),
+                             "effect": effect, "ci_low": low, "ci_high": high}])
+    return per_position, summary

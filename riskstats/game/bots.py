@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import inline_jit, jit
-from riskstats.game.engine import _find_set, _fortify_ok, _hand, _randint, _reachable, _set_kind, _uniform
+from riskstats.game.engine import _find_set, _fortify_ok, _hand, _hand_size, _randint, _reachable, _set_kind, _uniform
 from riskstats.game.registry import BOTS, N_PARAMS, bot_spec, check_lineup  # noqa: F401 (the names' old home)
 from riskstats.game.rules import (
     R_ADICE,
@@ -306,6 +306,15 @@ def _must_trade(st, R):  # pragma: no cover - compiled
 
 
 @jit
+def _trade_timed(st, B, R, trade_at):  # pragma: no cover - compiled
+    """The card timing of the bots that trade (their ``trade_at`` parameter): trade a set whenever the rules
+    force it or the hand holds at least ``trade_at`` cards, else pass."""
+    if _must_trade(st, R) or _hand_size(st, st.info[I_PLAYER]) >= trade_at:
+        return _trade_any(st, B)
+    return PASS, 0, 0, 0, 0
+
+
+@jit
 def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
     """Move the largest interior stack to the most threatened border territory it can reach."""
     T = st.owner.shape[0]
@@ -523,7 +532,7 @@ def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == SETUP_PLACE:
         return _setup_place(st, B, R, _strike_base(st, B, p))
     if phase == TRADE or phase == ELIM_TRADE:
-        return _trade_any(st, B)
+        return _trade_timed(st, B, R, params[1])
     if phase == REINFORCE:
         return PLACE, _strike_base(st, B, p), info[I_RESERVE], 0, 0
     if phase == ATTACK:
@@ -600,7 +609,7 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == CLAIM:
         return PLACE, _claim_greedy(st, B), 1, 0, 0
     if phase == TRADE or phase == ELIM_TRADE:
-        return _trade_any(st, B)
+        return _trade_timed(st, B, R, params[4])
     if phase == SETUP_PLACE or phase == REINFORCE:
         k = _target_continent(st, B, R, p, params[2], params[3])
         t = _continent_base(st, B, p, k) if k >= 0 else -1
@@ -642,9 +651,7 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == SETUP_PLACE:
         return _setup_place(st, B, R, _most_threatened(st, B, R, p))
     if phase == TRADE or phase == ELIM_TRADE:
-        if _must_trade(st, R):
-            return _trade_any(st, B)
-        return PASS, 0, 0, 0, 0
+        return _trade_timed(st, B, R, params[3])
     if phase == REINFORCE:
         return PLACE, _most_threatened(st, B, R, p), info[I_RESERVE], 0, 0
     if phase == ATTACK:
@@ -787,7 +794,9 @@ def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     T = st.owner.shape[0]
-    if phase == CLAIM or phase == TRADE or phase == ELIM_TRADE or phase == FORTIFY:
+    if phase == TRADE or phase == ELIM_TRADE:
+        return _trade_timed(st, B, R, params[2])
+    if phase == CLAIM or phase == FORTIFY:
         return _aggressive_bot(st, B, R, V, params)
     m = st.mission[p]  # only our own card: the others' are secret
     kind = m[M_KIND]
@@ -832,7 +841,9 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
     T = st.owner.shape[0]
     if phase == CAPITAL:
         return CAPITAL_PICK, _safest(st, B, R, p), 0, 0, 0
-    if phase == CLAIM or phase == SETUP_PLACE or phase == TRADE or phase == ELIM_TRADE:
+    if phase == TRADE or phase == ELIM_TRADE:
+        return _trade_timed(st, B, R, params[3])
+    if phase == CLAIM or phase == SETUP_PLACE:
         return _aggressive_bot(st, B, R, V, params)
     own = st.capital[p]
     held = own >= 0 and st.owner[own] == p

@@ -27,6 +27,7 @@ from riskstats.game.rules import (
     R_ADICE,
     R_BONUS,
     R_CAPITALS_NEEDED,
+    R_CARDS_PER_TURN,
     R_DDICE,
     R_ELIM_KEEP,
     R_ELIM_TRADE,
@@ -1022,8 +1023,10 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
         _after_occupy(st.info)
     elif kind == END_ATTACK:
         _log(st.info, st.log, armies, END_ATTACK, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
-        if info[I_CONQUERED] > 0:
-            _draw(st, p)
+        draws = min(info[I_CONQUERED], 1) if R[R_CARDS_PER_TURN] == 0 else info[I_CONQUERED]
+        for _ in range(draws):  # one card if anything was conquered, or one per conquest (cards_per_turn)
+            if _draw(st, p) < 0:
+                break
         info[I_PHASE] = FORTIFY
     elif kind == FORTIFY_MOVE:
         armies[a] -= c

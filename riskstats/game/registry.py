@@ -14,7 +14,7 @@ declared order, so equal specs get equal labels.
 
 >>> spec = parse_bot("continent:card_threshold=0.8:threshold=0.60")
 >>> spec.label, spec.values
-('continent:threshold=0.6:card_threshold=0.8', (0.6, 0.8, 2.0, -1.0))
+('continent:threshold=0.6:card_threshold=0.8', (0.6, 0.8, 2.0, -1.0, 3.0))
 >>> parse_bot("continent:treshold=0.6")
 Traceback (most recent call last):
 ...
@@ -29,7 +29,7 @@ import numpy as np
 
 from riskstats.errors import RiskstatsError
 
-N_PARAMS = 4
+N_PARAMS = 5
 """Length of the parameter vector handed to every compiled bot (a bot reads its first few)."""
 
 
@@ -67,6 +67,13 @@ class BotInfo:
 _THRESHOLD = "attacks while the best attack's exact P(conquer) is at least this"
 _CARD = "otherwise attacks once a turn, for a card, when P(conquer) is at least this"
 
+
+def _trade_at(default: float) -> Param:
+    """The card-timing parameter of the bots that trade (appended last, so shorter vectors keep working)."""
+    return Param("trade_at", default, 3.0, 6.0, "trades a set once it holds at least this many cards, and "
+                 "whenever the rules force a trade: 3 = as soon as it holds a set; with the default rules (a "
+                 "trade forced at 5 cards) 5 or 6 = only when forced", integer=True)
+
 BUILT_IN = {
     "random": BotInfo(0, (
         "As close to uniform over legal moves as still ends games; each decision is uniform over its "
@@ -81,12 +88,12 @@ BUILT_IN = {
         (Param("p_stop", 0.0, 0.0, 1.0, "chance of ending the attack phase before each attack"),
          Param("p_fortify", 0.5, 0.0, 1.0, "chance of fortifying at the end of a turn"))),
     "aggressive": BotInfo(1, (
-        "Trades whenever it can, piles its armies on the border territory with the weakest enemy "
+        "Trades whenever it can (trade_at), piles its armies on the border territory with the weakest enemy "
         "neighbour, and keeps attacking while the best attack's exact probability of conquering (the "
         "win_values table) is at least threshold; after a conquest it moves everything forward unless the "
         "old territory still faces enemies (then half). Fortifies the largest interior stack toward the "
         "most threatened border."),
-        (Param("threshold", 0.5, 0.0, 1.0, _THRESHOLD),)),
+        (Param("threshold", 0.5, 0.0, 1.0, _THRESHOLD), _trade_at(3.0))),
     "continent": BotInfo(2, (
         "Picks the cheapest continent to take and hold: bonus / (1 + enemy armies in it + entrance_weight "
         "x its entrances). Reinforces its strongest territory touching enemy land in that continent, "
@@ -98,15 +105,17 @@ BUILT_IN = {
          Param("entrance_weight", 2.0, 0.0, 10.0, "cost of each entrance of a continent, in enemy armies"),
          Param("first", -1.0, -1.0, 63.0, "forces the target while it does not hold continent number first (the "
                "board's continent order; Classic: 5 Australia, 1 South America), then chooses as usual; -1: "
-               "never; a number the board lacks is ignored", integer=True, tunable=False))),
+               "never; a number the board lacks is ignored", integer=True, tunable=False),
+         _trade_at(3.0))),
     "defensive": BotInfo(3, (
-        "Trades cards only when forced; puts every army on its most threatened border (enemy armies next "
+        "Trades cards only when forced (trade_at); puts every army on its most threatened border (enemy armies next "
         "to it minus its own); attacks when P(conquer) >= threshold, at most max_conquests times a turn "
         "(one is enough for a card), and beyond that only when P >= sure_threshold; moves in the minimum "
         "after a conquest. Fortifies interior armies to the most threatened border."),
         (Param("threshold", 0.8, 0.0, 1.0, "attacks, up to max_conquests a turn, when P(conquer) is at least this"),
          Param("max_conquests", 1.0, 0.0, 50.0, "conquests a turn made at threshold", integer=True),
-         Param("sure_threshold", 0.97, 0.0, 1.0, "attacks beyond max_conquests when P(conquer) is at least this"))),
+         Param("sure_threshold", 0.97, 0.0, 1.0, "attacks beyond max_conquests when P(conquer) is at least this"),
+         _trade_at(5.0))),
     "mission": BotInfo(4, (
         "Secret Mission: reads its own mission card (never another seat's) and marks goal territories: the "
         "missing territories of its two continents (and of the cheapest third one when 'any third continent' "
@@ -115,7 +124,7 @@ BUILT_IN = {
         "else once for a card when P >= card_threshold; for '18 territories with 2 armies' it keeps 2 armies "
         "behind and, once it holds enough land, tops up thin territories. Other phases as aggressive."),
         (Param("threshold", 0.5, 0.0, 1.0, "attacks toward its goal while P(conquer) is at least this"),
-         Param("card_threshold", 0.75, 0.0, 1.0, _CARD))),
+         Param("card_threshold", 0.75, 0.0, 1.0, _CARD), _trade_at(3.0))),
     "capital": BotInfo(5, (
         "Capital Risk: picks the safest own territory (interior first, most armies minus enemy armies next to "
         "it) as capital; its goals are the enemy capitals it does not hold and its own if lost. When enemy "
@@ -124,7 +133,8 @@ BUILT_IN = {
         "mission toward its goals."),
         (Param("threshold", 0.5, 0.0, 1.0, "attacks toward a capital while P(conquer) is at least this"),
          Param("card_threshold", 0.75, 0.0, 1.0, _CARD),
-         Param("guard", 1.0, 0.0, 5.0, "weight of the enemy armies next to its capital when guarding it"))),
+         Param("guard", 1.0, 0.0, 5.0, "weight of the enemy armies next to its capital when guarding it"),
+         _trade_at(3.0))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""

@@ -38,6 +38,7 @@ SETUPS = ("choice", "deal")
 ESCALATIONS = ("progressive", "fixed", "none")
 TERRITORY_BONUSES = ("per_turn", "per_set", "off")
 FORTIFY = ("connected", "adjacent")
+CARDS_PER_TURN = ("one", "per_conquest")
 PROGRESSIVE = (4, 6, 8, 10, 12, 15)
 """The first progressive set values; then +5 each (20, 25, ...)."""
 
@@ -45,7 +46,7 @@ PROGRESSIVE = (4, 6, 8, 10, 12, 15)
 R_VARIANT, R_PLAYERS, R_NEUTRAL, R_SETUP, R_INTERLEAVED, R_ESCALATION, R_BONUS, R_FORTIFY, \
     R_MAX_TURNS, R_ADICE, R_DDICE, R_START, R_NEUTRAL_ARMIES, R_FORCED, R_ELIM_TRADE, R_ELIM_KEEP, \
     R_FIX_INF, R_FIX_CAV, R_FIX_ART, R_FIX_MIX, R_SEATS, R_MISSION_DECK, R_TARGET_LOST, R_CAPITALS_NEEDED, \
-    R_SIZE = range(25)
+    R_CARDS_PER_TURN, R_SIZE = range(26)
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,10 @@ class GameRules:
     territory_bonus : {"per_turn", "per_set", "off"}
         +2 armies on a traded card's territory you occupy: at most once per turn, once per set, or never.
     fortify : {"connected", "adjacent"}
+    cards_per_turn : {"one", "per_conquest"}
+        Cards drawn at the end of an attack phase: exactly one if at least one territory was conquered
+        (RULES.md), or one per territory conquered (a house rule). An empty draw pile is refilled by
+        shuffling the discards; once no card is left, no more are drawn.
     max_turns : int
         Turn cap: a game still running after this many turns ends truncated, with no winner.
     forced_trade_at : int
@@ -97,6 +102,7 @@ class GameRules:
     fixed_values: tuple = (4, 6, 8, 10)
     territory_bonus: str = "per_turn"
     fortify: str = "connected"
+    cards_per_turn: str = "one"
     max_turns: int = 1000
     forced_trade_at: int = 5
     elimination_trade_at: int = 6
@@ -109,6 +115,7 @@ class GameRules:
     def __post_init__(self):
         for name, allowed in (("variant", VARIANTS), ("escalation", ESCALATIONS),
                               ("territory_bonus", TERRITORY_BONUSES), ("fortify", FORTIFY),
+                              ("cards_per_turn", CARDS_PER_TURN),
                               ("mission_deck", MISSION_DECKS), ("mission_target_lost", TARGET_LOST)):
             if getattr(self, name) not in allowed:
                 raise RiskstatsError(f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
@@ -178,6 +185,7 @@ class GameRules:
         r[R_ESCALATION] = ESCALATIONS.index(self.escalation)
         r[R_BONUS] = TERRITORY_BONUSES.index(self.territory_bonus)
         r[R_FORTIFY] = FORTIFY.index(self.fortify)
+        r[R_CARDS_PER_TURN] = CARDS_PER_TURN.index(self.cards_per_turn)
         r[R_MAX_TURNS] = self.max_turns
         r[R_ADICE] = self.dice.attacker_dice
         r[R_DDICE] = self.dice.defender_dice

@@ -147,7 +147,7 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
     if stored is not None:  # an experiment resumes with its cells' seed scheme (1 if it records none)
         for cell, was in zip(cells, stored.get("cells", [])):
             if isinstance(was.get("run"), dict):
-                was["run"].setdefault("seed_scheme", 1)
+                was["run"] = results.current_record(was["run"])  # scheme 1 if none, later options' defaults
                 cell["config"] = cell["config"].with_seed_scheme(was["run"]["seed_scheme"])
     manifest = {"cells": [{"cell": f"cell-{i:03d}", "label": c["label"], "run": c["config"].record()}
                           for i, c in enumerate(cells)]}

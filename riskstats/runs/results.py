@@ -257,7 +257,39 @@ def _file_record(fs, path: str) -> dict | None:
 
 
 def _comparable(record: dict) -> dict:
-    return {"seed_scheme": 1} | record  # a run recorded before seed schemes were versioned is scheme 1
+    return current_record(record)
+
+
+def current_record(record: dict) -> dict:
+    """A stored run record as this version writes it, for comparison on resume: scheme 1 where it records
+    no seed scheme (runs recorded before schemes were versioned), rule options added since then with
+    their defaults, and bot parameter vectors recorded before parameters were appended to a bot completed
+    with those parameters' defaults (which reproduce the bot's old play)."""
+    from riskstats.game.registry import parse_bot
+    from riskstats.game.rules import GameRules
+
+    record = {"seed_scheme": 1} | record
+    rules = record.get("rules")
+    if isinstance(rules, dict):
+        try:
+            defaults = GameRules(variant=rules.get("variant", record.get("variant", "classic"))).as_dict()
+        except RiskstatsError:
+            defaults = {}
+        added = {k: v for k, v in json.loads(json.dumps(defaults, default=str)).items() if k not in rules}
+        record["rules"] = rules | added
+    params = record.get("bot_params")
+    if isinstance(params, dict):
+        completed = {}
+        for label, values in params.items():
+            try:
+                full = parse_bot(label).values
+            except RiskstatsError:
+                full = ()
+            if isinstance(values, list) and len(values) < len(full):
+                values = values + list(full[len(values):])
+            completed[label] = values
+        record["bot_params"] = completed
+    return record
 
 
 def read_toml(path, what: str = "file") -> dict:

@@ -2,6 +2,8 @@
 from fractions import Fraction
 from itertools import combinations
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from riskstats.analysis.cards import SYMBOLS, has_set, p_valid_set, set_odds, simulate_set_odds
@@ -113,3 +115,163 @@ def test_the_classic_deck_and_its_odds_table():
     assert frame.fraction.tolist() == [0, 0, 0, Fraction(200, 473), Fraction(15844, 19393)]
     with pytest.raises(RiskstatsError, match="max_cards must be from 0 to 44, got 50"):
         set_odds(CLASSIC, 50)
+
+
+@pytest.fixture(scope="module")
+def logged():
+    """The games of `record`, played compiled with their event logs."""
+    from riskstats.runs.selfplay import play_games
+
+    return play_games(8, 4, "random,aggressive,continent,defensive", seed=11, log=True)
+
+
+def test_turn_rounds_agree_with_the_engine(record, logged):
+    from riskstats.analysis.cards import turn_rounds
+
+    _, turns, _ = record
+    rounds = turn_rounds(logged[1]).set_index(["game", "turn"])
+    engine = turns[turns.to_move == turns.seat].set_index(["game", "turn"])
+    assert rounds.index.equals(engine.index)
+    assert (rounds["round"] == engine["round"]).all() and (rounds.player == engine.to_move).all()
+
+
+def test_round_activity_accounts_for_every_army(logged):
+    """Armies on the board change by exactly the reinforcements placed minus the armies destroyed."""
+    from riskstats.analysis.cards import round_activity
+
+    table, events = logged
+    activity = round_activity(events)
+    assert (activity.reinforcements == activity.territories + activity.continents + activity.cards).all()
+    setup = events[events.turn == 0].groupby("game").total_armies.last()
+    for game, frame in activity.groupby("game"):
+        before = np.r_[setup[game], frame.armies_on_board.to_numpy()[:-1]]
+        assert (frame.armies_on_board.to_numpy() - before == frame.reinforcements - frame.armies_destroyed).all()
+        assert frame["round"].tolist() == list(range(1, len(frame) + 1))
+    assert activity.groupby("game").eliminations.sum().tolist() == [
+        int((events[events.game == g].eliminated >= 0).sum()) for g in sorted(events.game.unique())]
+    assert activity.groupby("game")["round"].max().tolist() == table.rounds.tolist()
+    trades = events[events.move == "trade"]
+    assert activity.cards.sum() == trades.value.sum() + 2 * (trades.bonus_territory >= 0).sum()
+
+
+def test_per_round_keeps_only_rounds_with_enough_games(logged):
+    from riskstats.analysis.cards import per_round, round_activity
+
+    activity = round_activity(logged[1])
+    reached = activity.groupby("round").size()
+    summary = per_round(activity, ["reinforcements", "conquests"], min_games=5)
+    assert set(summary["round"]) == set(reached[reached >= 5].index)
+    assert (summary.games == reached.reindex(summary["round"]).to_numpy()).all()
+    means = activity.groupby("round").reinforcements.mean()
+    rows = summary[summary.measure == "reinforcements"]
+    assert np.allclose(rows["mean"], means.reindex(rows["round"]))
+    assert ((rows.ci_low <= rows["mean"]) & (rows["mean"] <= rows.ci_high)).all()
+    grouped = per_round(activity.assign(arm="a"), ["cards"], by="arm", min_games=1)
+    assert set(grouped.arm) == {"a"} and len(grouped) == len(reached)
+    with pytest.raises(RiskstatsError, match="unknown measure armies"):
+        per_round(activity, ["armies"])
+    with pytest.raises(RiskstatsError, match="min_games must be"):
+        per_round(activity, min_games=0)
+
+
+def test_compare_rules_pairs_the_arms_game_by_game(monkeypatch):
+    from riskstats.analysis import cards
+    from riskstats.analysis.cards import compare_rules, rule_effects
+    from riskstats.game.rules import GameRules
+
+    arms = {"one": GameRules(), "per_conquest": GameRules(cards_per_turn="per_conquest")}
+    result = compare_rules(10, 3, "aggressive,continent,defensive", arms, seed=4, log=True)
+    games = result["games"]
+    assert games.groupby("arm").seed.apply(tuple).nunique() == 1
+    one = games[games.arm == "one"]
+    assert (one.cards_drawn <= one.turns).all()  # at most one card a turn under RULES.md
+    assert games[games.arm == "per_conquest"].cards_drawn.sum() > one.cards_drawn.sum()
+    effects = result["effects"].set_index("measure")
+    assert list(effects.index) == ["turns", "rounds", "first_won", "sets_traded", "top_set_value",
+                                   "reinforcements_per_round", "cards_per_round", "destroyed_per_round",
+                                   "armies_destroyed", "peak_armies"]
+    assert np.allclose(effects.effect, effects.treated_mean - effects.control_mean)
+    assert (effects.ci_low <= effects.effect).all() and (effects.effect <= effects.ci_high).all()
+    assert (games.rounds_played == games.rounds).all()
+    assert set(result["activity"].arm) == set(arms) and set(result["lengths"].arm) == set(arms)
+    plain = compare_rules(10, 3, "aggressive,continent,defensive", arms, seed=4)  # the same games, unlogged
+    assert plain["games"].turns.tolist() == games.turns.tolist() and "activity" not in plain
+    monkeypatch.setattr(cards, "LOG_CHUNK", 3)  # logged in chunks of 3 games: still the same games and measures
+    chunked = compare_rules(10, 3, "aggressive,continent,defensive", arms, seed=4, log=True)
+    pd.testing.assert_frame_equal(chunked["games"], games)
+    pd.testing.assert_frame_equal(chunked["activity"], result["activity"])
+    shuffled = pd.concat([g.sample(frac=1, random_state=0) for _, g in games.groupby("arm", sort=False)])
+    # pairing goes by seed, not by row order
+    pd.testing.assert_frame_equal(rule_effects(shuffled, ["turns"]), rule_effects(games, ["turns"]))
+    with pytest.raises(RiskstatsError, match="did not play the control's seeds"):
+        rule_effects(games[(games.arm == "one") | (games.game > 0)], ["turns"])
+
+
+def test_captured_cards_are_valued_from_the_same_positions():
+    from riskstats.analysis.cards import capture_positions, capture_value
+    from riskstats.runs.selfplay import play_games
+
+    table = play_games(6, 4, "aggressive,continent,defensive,aggressive", seed=5)
+    positions = capture_positions(table, min_cards=2)
+    assert positions and len({p["game"] for p in positions}) == len(positions)
+    for p in positions:
+        kept, dropped = p["with_cards"], p["without_cards"]
+        assert len(p["cards"]) >= 2 and p["eliminated"] != p["eliminator"]
+        assert set(p["cards"]) <= set(kept.hand(p["eliminator"])) and len(kept.hand(p["eliminator"])) == p["hand"]
+        assert sorted(dropped.hand(p["eliminator"])) == sorted(set(kept.hand(p["eliminator"])) - set(p["cards"]))
+        assert np.array_equal(kept.state.owner, dropped.state.owner) and kept.phase == dropped.phase
+    per_position, summary = capture_value(positions[:2], 30, seed=1)
+    again, _ = capture_value(positions[:2], 30, seed=1)
+    pd.testing.assert_frame_equal(per_position, again)
+    assert np.allclose(per_position.effect, per_position.win_with - per_position.win_without)
+    assert summary.positions[0] == 2 and summary.ci_low[0] <= summary.effect[0] <= summary.ci_high[0]
+    with pytest.raises(RiskstatsError, match="no positions"):
+        capture_value([], 10)
+
+
+def test_game_activity_sums_the_rounds(logged):
+    from riskstats.analysis.cards import game_activity, round_activity
+
+    table, events = logged
+    activity = round_activity(events)
+    per_game = game_activity(activity).set_index("game")
+    assert per_game.rounds_played.tolist() == table.rounds.tolist()
+    assert np.allclose(per_game.armies_destroyed / per_game.rounds_played, per_game.destroyed_per_round)
+    attacks = events[events.move == "attack"]
+    assert per_game.armies_destroyed.tolist() == (attacks.attacker_loss + attacks.defender_loss).groupby(
+        attacks.game).sum().tolist()
+    two = game_activity(pd.concat([activity.assign(arm="a"), activity.assign(arm="b")]))
+    assert len(two) == 2 * len(per_game) and set(two.arm) == {"a", "b"}
+
+
+def test_trade_timing_is_a_paired_experiment():
+    from riskstats.analysis.cards import trade_timing
+    from riskstats.runs.selfplay import play_games
+
+    lineup = "continent,aggressive,defensive"
+    result = trade_timing(30, 3, lineup, {"continent holds": ("continent", 5), "defensive at once": ("defensive", 3)},
+                          seed=2)
+    games, effects = result["games"], result["effects"].set_index("arm")
+    assert games.groupby("arm").seed.apply(tuple).nunique() == 1
+    held = play_games(30, 3, lineup, seed=2, params={"continent": {"trade_at": 5}})
+    assert games[games.arm == "continent holds"].winner.tolist() == held.winner.tolist()
+    turns = games.groupby("arm").turns.apply(list)
+    assert turns["continent holds"] != turns["control"]  # holding cards changed the games
+    assert effects.loc["continent holds", "bot"] == "continent" and effects.loc["defensive at once", "trade_at"] == 3
+    assert (effects.p_holm >= effects.p_value).all() and set(result["lengths"].measure) == {"turns", "rounds"}
+    with pytest.raises(RiskstatsError, match="trade_at=2 of bot 'continent' is out of range"):
+        trade_timing(5, 3, lineup, {"x": ("continent", 2)})
+    with pytest.raises(RiskstatsError, match="unknown parameter 'trade_at' of bot 'random'"):
+        trade_timing(5, 3, lineup, {"x": ("random", 3)})
+
+
+def test_group_means_carry_their_intervals():
+    from riskstats.analysis.cards import group_means
+
+    frame = pd.DataFrame({"arm": ["b", "b", "b", "a", "a"], "x": [1.0, 2.0, 3.0, 5.0, 5.0]})
+    means = group_means(frame, ["x"])
+    assert means.arm.tolist() == ["b", "a"] and means.games.tolist() == [3, 2]
+    assert means["mean"].tolist() == [2.0, 5.0] and means.ci_low[1] == means.ci_high[1] == 5.0
+    assert means.ci_high[0] - 2.0 == pytest.approx(1.959964 * 1.0 / np.sqrt(3), rel=1e-5)
+    with pytest.raises(RiskstatsError, match="no column y"):
+        group_means(frame, ["y"])

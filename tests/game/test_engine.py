@@ -10,7 +10,9 @@ from riskstats.game.rules import GameRules
 from riskstats.game.state import (
     ATTACK,
     DECK,
+    DISCARD,
     FORTIFY,
+    I_DECK_N,
     I_LOG_N,
     I_PHASE,
     I_PLAYER,
@@ -229,6 +231,81 @@ def test_one_card_per_turn_with_a_conquest(game):
     game.step(Move.occupy(0))
     game.step(Move.end_attack())
     assert len(game.hand()) == 1 and game.phase == "fortify"
+
+
+def test_one_card_per_conquest_when_the_rules_say_so():
+    game = Game(3, GameRules(cards_per_turn="per_conquest"), seed=0)
+    arrange(game, owners(1, Alaska=0), phase=ATTACK)
+    game.state.armies[T("Alaska")] = 80
+    conquer(game, T("Alaska"), T("Kamchatka"))
+    game.step(Move.occupy(int(game.state.armies[T("Alaska")]) - 2))
+    conquer(game, T("Kamchatka"), T("Yakutsk"))
+    game.step(Move.occupy(0))
+    game.step(Move.end_attack())
+    assert len(game.hand()) == 2 and game.phase == "fortify"
+    assert (game.events().move == "draw").sum() == 2
+
+
+def test_per_conquest_draws_reshuffle_the_discards_and_stop_when_no_card_is_left():
+    """Three conquests, one card in the draw pile and one discarded: draw it, reshuffle the discard into a
+    new pile, draw that one, then find nothing left (the third card is not drawn)."""
+    game = Game(3, GameRules(cards_per_turn="per_conquest"), seed=0)
+    others = [c for c in range(BOARD.n_cards) if c not in (INF[0], INF[1])]
+    arrange(game, owners(1, Alaska=0), phase=ATTACK, hands={1: others})
+    st = game.state
+    st.card_owner[INF[1]] = DISCARD
+    st.deck[:] = np.r_[INF[0], [c for c in range(BOARD.n_cards) if c != INF[0]]]
+    st.info[I_DECK_N] = 1
+    st.armies[T("Alaska")] = 120
+    path = ["Alaska", "Kamchatka", "Yakutsk", "Siberia"]
+    for src, dst in zip(path, path[1:]):
+        conquer(game, T(src), T(dst))
+        game.step(Move.occupy(int(st.armies[T(src)]) - 2))
+    start = int(st.info[I_LOG_N])
+    game.step(Move.end_attack())
+    rows = game.events().loc[start:]
+    assert sorted(game.hand()) == sorted([INF[0], INF[1]]) and game.phase == "fortify"
+    assert rows.move.tolist()[1:] == ["draw", "reshuffle", "draw", "reshuffle"]
+    assert (st.card_owner == DECK).sum() == 0 and st.info[I_DECK_N] == 0
+
+
+@pytest.mark.parametrize("cards_per_turn", ["one", "per_conquest"])
+def test_draws_in_a_played_game_follow_the_rule(cards_per_turn):
+    """In a whole game, every turn's draws: one card (or one per conquest) after a turn with a conquest,
+    none after a turn without, fewer only when every card is in someone's hand."""
+    from riskstats.game.play import play_game
+
+    rules = GameRules(cards_per_turn=cards_per_turn)
+    events = play_game(4, ["aggressive", "continent"], rules, seed=3).events()
+    turns = events[events.turn > 0].groupby("turn")
+    conquests = turns.conquered.sum()
+    draws = turns.move.apply(lambda m: int((m == "draw").sum()))
+    ended = turns.move.apply(lambda m: bool((m == "end_attack").any()))
+    last_draws = events[events.move.isin(["draw", "reshuffle"])].groupby("turn").move.last()
+    emptied = (last_draws == "reshuffle").reindex(draws.index, fill_value=False)  # a draw found no card left
+    expected = conquests.clip(upper=1) if cards_per_turn == "one" else conquests
+    assert (draws[ended & ~emptied] == expected[ended & ~emptied]).all()
+    assert (draws[ended & emptied] < expected[ended & emptied]).all()
+    assert (draws[~ended] == 0).all()  # a turn that ends with the game (no end of attack) draws nothing
+    if cards_per_turn == "per_conquest":
+        assert (conquests[ended] > 1).any()  # the rule made a difference in this game
+
+
+def test_bots_time_their_trades_with_trade_at():
+    """trade_at: trade once holding that many cards (3: at once), and whenever a trade is forced."""
+    game = Game(3, seed=0)
+    three = {0: [INF[0], INF[1], INF[2]]}
+    four = {0: [INF[0], INF[1], INF[2], CAV[0]]}
+    five = {0: [INF[0], INF[1], INF[2], CAV[0], ART[0]]}
+    owner = np.array([0, 1, 2] * 14)
+    for hands, spec, trades in [(three, "aggressive", True), (three, "aggressive:trade_at=4", False),
+                                (four, "aggressive:trade_at=4", True), (four, "continent:trade_at=5", False),
+                                (five, "continent:trade_at=6", True), (four, "defensive", False),
+                                (three, "defensive:trade_at=3", True), (five, "defensive", True),
+                                (three, "mission:trade_at=4", False), (three, "capital", True),
+                                (three, "capital:trade_at=6", False)]:
+        arrange(game, owner, hands=hands)
+        assert (game.bot_move(spec).name == "trade") == trades, (spec, hands)
 
 
 @pytest.mark.parametrize("fortify, legal", [("connected", True), ("adjacent", False)])

@@ -154,3 +154,16 @@ def test_mission_names_are_read_back():
     pos["missions"][0] = "conquer the moon"
     with pytest.raises(RiskstatsError, match="seat 0: unknown or repeated mission 'conquer the moon'"):
         Game.from_json(pos)
+
+
+def test_the_cards_per_turn_rule_is_part_of_a_position():
+    game = Game(4, GameRules(cards_per_turn="per_conquest"), seed=2).play(["aggressive"], max_moves=300)
+    position = json.loads(game.to_json())
+    assert position["rules"]["cards_per_turn"] == "per_conquest"
+    again = Game.from_json(position)
+    assert again.rules.cards_per_turn == "per_conquest"
+    same_state(game.play(["aggressive"], max_moves=400), again.play(["aggressive"], max_moves=400))
+    del position["rules"]["cards_per_turn"]  # a position written before the option: RULES.md's one card
+    assert Game.from_json(position).rules.cards_per_turn == "one"
+    with pytest.raises(RiskstatsError, match="cards_per_turn must be one of"):
+        Game.from_json({**position, "rules": {"cards_per_turn": "all"}})

@@ -39,23 +39,23 @@ def test_old_names_still_work():
 
     assert bots.BOTS is BOTS and bots.bot_spec is bot_spec
     bot_id, vector = bot_spec("defensive")
-    assert bot_id == 3 and vector.tolist() == [0.8, 1.0, 0.97, 0.0]
+    assert bot_id == 3 and vector.tolist() == [0.8, 1.0, 0.97, 5.0, 0.0]
     assert bot_spec("aggressive", [0.7])[1][0] == 0.7
 
 
 def test_spec_sets_parameters_by_name():
     spec = parse_bot(" continent : card_threshold=0.8 : threshold = 0.6 ")
     assert spec.name == "continent" and spec.id == 2
-    assert spec.values == (0.6, 0.8, 2.0, -1.0) and spec.given == ("threshold", "card_threshold")
+    assert spec.values == (0.6, 0.8, 2.0, -1.0, 3.0) and spec.given == ("threshold", "card_threshold")
     assert spec.label == "continent:threshold=0.6:card_threshold=0.8"  # declared order, canonical numbers
-    np.testing.assert_array_equal(spec.vector(), [0.6, 0.8, 2.0, -1.0])
+    np.testing.assert_array_equal(spec.vector(), [0.6, 0.8, 2.0, -1.0, 3.0])
     assert parse_bot("defensive:max_conquests=3.0").label == "defensive:max_conquests=3"
     assert parse_bot("continent").label == "continent"
 
 
 def test_overrides_apply_in_order_and_the_spec_last():
     spec = parse_bot("continent:threshold=0.6", [0.1, 0.2, 3.0], {"card_threshold": 0.9, "threshold": 0.3})
-    assert spec.values == (0.6, 0.9, 3.0, -1.0)
+    assert spec.values == (0.6, 0.9, 3.0, -1.0, 3.0)
 
 
 @pytest.mark.parametrize("text, message", [
@@ -70,6 +70,8 @@ def test_overrides_apply_in_order_and_the_spec_last():
     ("continent:threshold=0.5:threshold=0.6", "given twice"),
     ("defensive:max_conquests=1.5", "max_conquests of bot 'defensive' must be a whole number"),
     ("aggressive:p_stop=0.1", "unknown parameter 'p_stop' of bot 'aggressive'; its parameters: threshold"),
+    ("aggressive:trade_at=2", r"trade_at=2 of bot 'aggressive' is out of range \[3, 6\]"),
+    ("continent:trade_at=4.5", "trade_at of bot 'continent' must be a whole number"),
 ])
 def test_bad_specs_name_the_problem(text, message):
     with pytest.raises(RiskstatsError, match=message) as error:
@@ -81,19 +83,20 @@ def test_lineup_labels_and_params_tables():
     assert check_lineup("continent:threshold=0.60, aggressive") == ("continent:threshold=0.6", "aggressive")
     specs = lineup_specs(["continent", "continent:threshold=0.6"],
                          {"continent": {"card_threshold": 0.9}, "continent:threshold=0.6": {"entrance_weight": 1}})
-    assert [s.values for s in specs] == [(0.5, 0.9, 2.0, -1.0), (0.6, 0.9, 1.0, -1.0)]
+    assert [s.values for s in specs] == [(0.5, 0.9, 2.0, -1.0, 3.0), (0.6, 0.9, 1.0, -1.0, 3.0)]
     with pytest.raises(RiskstatsError, match="not playing: defensive"):
         lineup_specs("continent", {"defensive": [0.5, 1, 0.9]})
-    assert lineup_specs("continent", {"continent": [0.6, 0.9, 1.0]})[0].values == (0.6, 0.9, 1.0, -1.0)  # older lists
-    with pytest.raises(RiskstatsError, match="takes up to 4 parameters, got 5"):
-        lineup_specs("continent", {"continent": [0.5, 0.9, 2.0, -1.0, 3.0]})
+    older = lineup_specs("continent", {"continent": [0.6, 0.9, 1.0]})[0]  # lists written before later parameters
+    assert older.values == (0.6, 0.9, 1.0, -1.0, 3.0)
+    with pytest.raises(RiskstatsError, match="takes up to 5 parameters, got 6"):
+        lineup_specs("continent", {"continent": [0.5, 0.9, 2.0, -1.0, 3.0, 4.0]})
     with pytest.raises(RiskstatsError, match="at least one bot"):
         lineup_specs(" , ")
 
 
 def test_full_spec_writes_every_value():
     spec = full_spec("defensive:threshold=0.7", {"max_conquests": 2})
-    assert spec.label == "defensive:threshold=0.7:max_conquests=2:sure_threshold=0.97"
+    assert spec.label == "defensive:threshold=0.7:max_conquests=2:sure_threshold=0.97:trade_at=5"
     assert parse_bot(spec.label).values == spec.values
 
 
@@ -114,3 +117,14 @@ def test_tuned_bots_match_their_record():
         assert record[name]["base"] == base and record[name]["params"] == values
         assert info.defaults == tuple(values.get(p.name, p.default) for p in BUILT_IN[base].params)
         assert parse_bot(name).label == name
+
+
+def test_every_trading_bot_times_its_trades_with_its_last_parameter():
+    """trade_at is appended last, with each bot's old behaviour as its default (vectors written before it
+    keep their meaning): the aggressive kind trades at once (3), the defensive bot only when forced (5)."""
+    for name, default in (("aggressive", 3), ("continent", 3), ("defensive", 5), ("mission", 3), ("capital", 3)):
+        info = BUILT_IN[name]
+        assert info.params[-1].name == "trade_at" and info.params[-1].default == default, name
+        assert info.params[-1].integer and info.params[-1].tunable
+    assert "trade_at" not in {p.name for p in BUILT_IN["random"].params}
+    assert CATALOG["continent-tuned"].defaults[-1] == 3

@@ -3,7 +3,7 @@ import pytest
 
 from riskstats.errors import RiskstatsError
 from riskstats.game.board import classic_board
-from riskstats.game.rules import R_NEUTRAL, R_SEATS, R_START, GameRules
+from riskstats.game.rules import R_CARDS_PER_TURN, R_NEUTRAL, R_SEATS, R_START, GameRules
 
 
 def test_progressive_values():
@@ -12,7 +12,8 @@ def test_progressive_values():
 
 @pytest.mark.parametrize("kwargs", [{"variant": "risk2210"}, {"escalation": "steep"}, {"fortify": "anywhere"},
                                     {"territory_bonus": "always"}, {"setup": "auction"}, {"max_turns": 0},
-                                    {"two_player_classic_50": True}, {"fixed_values": (1, 2)}])
+                                    {"two_player_classic_50": True}, {"fixed_values": (1, 2)},
+                                    {"cards_per_turn": "all"}])
 def test_bad_options(kwargs):
     with pytest.raises(RiskstatsError):
         GameRules(**kwargs)
@@ -34,5 +35,7 @@ def test_players_and_starting_armies():
 
 def test_record_is_plain():
     d = GameRules().as_dict()
+    assert d["cards_per_turn"] == "one"
+    assert GameRules(cards_per_turn="per_conquest").vector(4, classic_board())[R_CARDS_PER_TURN] == 1
     assert d["setup"] == "choice" and d["dice"]["defender_dice"] == 2
     assert GameRules(variant="two-player").as_dict()["setup"] == "deal"

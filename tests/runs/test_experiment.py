@@ -15,7 +15,7 @@ EXAMPLE = pathlib.Path(__file__).parents[2] / "scripts" / "experiment_example.to
 def test_example_file_is_valid():
     cells = experiment_cells(load_experiment(EXAMPLE))
     assert len(cells) == 4
-    assert cells[0]["config"].params == {"aggressive": [0.6]}
+    assert cells[0]["config"].params == {"aggressive": [0.6, 3.0]}  # the file's vector, then the defaults
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -77,8 +77,8 @@ def test_bot_parameters_in_line_ups_and_tables(tmp_path):
             "grid": {"players": [3], "bots": ["continent:threshold=0.6,aggressive"],
                      "params": {"continent": [{"card_threshold": 0.9}, {"card_threshold": 0.7}]}}}
     cells = experiment_cells(spec)
-    assert [c["config"].params for c in cells] == [{"continent": [0.5, 0.9, 2.0, -1.0]},
-                                                        {"continent": [0.5, 0.7, 2.0, -1.0]}]
+    assert [c["config"].params for c in cells] == [{"continent": [0.5, 0.9, 2.0, -1.0, 3.0]},
+                                                        {"continent": [0.5, 0.7, 2.0, -1.0, 3.0]}]
     assert cells[0]["config"].bots == ("continent:threshold=0.6", "aggressive")
     table = run_experiment(spec, tmp_path / "exp")
     expected = play_games(6, 3, "continent:threshold=0.6:card_threshold=0.9,aggressive", seed=2)
@@ -102,3 +102,40 @@ def test_an_experiment_recorded_without_seed_schemes_resumes_as_scheme_one(tmp_p
     (tmp_path / "exp" / "cell-001" / "part-000000000004-000000000006.parquet").unlink()
     pd.testing.assert_frame_equal(run_experiment(spec, tmp_path / "exp"), first)  # resumed with scheme 1
     assert read_experiment(tmp_path / "exp")["game"].tolist() == [0, 1, 2, 3, 4, 5] * 2
+
+
+def test_runs_recorded_before_newer_options_and_parameters_still_resume(tmp_path, monkeypatch):
+    """A record written before ``cards_per_turn`` and ``trade_at`` existed (no such rule option, shorter
+    bot parameter vectors) describes the same games: it resumes instead of being refused."""
+    from riskstats.runs import results
+    from riskstats.runs.tournament import RunConfig
+
+    spec = {"games": 6, "seed": 3, "chunk_size": 4, "grid": {"players": [3], "bots": ["aggressive,defensive"]},
+            "rules": {"cards_per_turn": "one"}, "params": {"aggressive": [0.6]}}
+    record = RunConfig.record
+
+    def older(self):
+        old = record(self)
+        old["rules"] = {k: v for k, v in old["rules"].items() if k != "cards_per_turn"}
+        old["bot_params"] = {k: v[:-1] for k, v in old["bot_params"].items()}
+        return old
+
+    with monkeypatch.context() as old_version:
+        old_version.setattr(RunConfig, "record", older)
+        first = run_experiment(spec, tmp_path / "exp")
+    stored = results.read_json(tmp_path / "exp" / "experiment.json")["cells"][0]["run"]
+    assert "cards_per_turn" not in stored["rules"] and stored["bot_params"]["aggressive"] == [0.6]
+    (tmp_path / "exp" / "cell-000" / "part-000000000004-000000000006.parquet").unlink()
+    pd.testing.assert_frame_equal(run_experiment(spec, tmp_path / "exp"), first)  # resumed, same games
+    changed = spec | {"rules": {"cards_per_turn": "per_conquest"}}
+    with pytest.raises(RiskstatsError, match="different experiment"):
+        run_experiment(changed, tmp_path / "exp")
+
+
+def test_the_cards_per_turn_rule_travels_in_experiment_files():
+    cells = experiment_cells({"games": 4, "grid": {"players": [4], "bots": ["aggressive"],
+                                                   "rules": {"cards_per_turn": ["one", "per_conquest"]}}})
+    assert [c["config"].game_rules().cards_per_turn for c in cells] == ["one", "per_conquest"]
+    with pytest.raises(RiskstatsError, match="cards_per_turn must be one of one, per_conquest, got 'two'"):
+        experiment_cells({"games": 4, "grid": {"players": [4], "bots": ["aggressive"]},
+                          "rules": {"cards_per_turn": "two"}})
