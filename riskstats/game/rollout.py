@@ -1,8 +1,8 @@
 """Rollouts: a game played on from a given position many times, each time with fresh chance.
 
-This module owns `rollouts` (the public function: one row per rollout) and the compiled kernels a
-search bot calls: `_rollout` plays one rollout in a working state of its own, `_copy_state` copies a
-position into it. A rollout starts from a copy of the position (no more than the state is copied; the
+This module owns `rollouts` (the public function: one row per rollout) and the compiled kernel
+`_rollout`, which plays one rollout in a working state of its own (`riskstats.game.state._copy_state`
+copies a position into it). A rollout starts from a copy of the position (no more than the state is copied; the
 event log is not), draws its dice from a stream of its own seed and reshuffles the draw pile with it
 (the pile's order is hidden, so it is chance too), and plays the built-in bots on to the end of the game
 or to a horizon. Rollout r's seed is word r of ``np.random.SeedSequence(seed).generate_state(n,
@@ -35,32 +35,13 @@ from riskstats.game.state import (
     I_WINNER,
     OVER,
     REASONS,
-    SC_STAMP,
     State,
+    _copy_state,
     _new_state,
 )
 
 MAX_ROLLOUTS = 100_000_000
 HORIZON_UNITS = ("turns", "rounds")
-
-
-@jit
-def _copy_state(src, dst):  # pragma: no cover - compiled
-    """Copy a position into ``dst`` (same board and seats), all but the event log (dst's log is kept, and
-    counts from src's row count on)."""
-    dst.owner[:] = src.owner
-    dst.armies[:] = src.armies
-    dst.card_owner[:] = src.card_owner
-    dst.deck[:] = src.deck
-    dst.alive[:] = src.alive
-    dst.n_terr[:] = src.n_terr
-    dst.to_place[:] = src.to_place
-    dst.info[:] = src.info
-    dst.rng[:] = src.rng
-    dst.mission[:, :] = src.mission
-    dst.capital[:] = src.capital
-    dst.out[:] = src.out
-    dst.scratch[SC_STAMP] = -1
 
 
 @jit
