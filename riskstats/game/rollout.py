@@ -9,7 +9,8 @@ or to a horizon. Rollout r's seed is word r of ``np.random.SeedSequence(seed).ge
 np.uint64)``, so the table is the same whatever the number of threads.
 
 Hidden information other than the dice and the draw pile (other seats' missions, unrevealed capital
-picks) is kept as it is in the position.
+picks) is kept as it is in the position. A ``search`` seat (`riskstats.game.search`) searches in every
+rollout, as in a game (so a rollout costs as much as the rest of a game with it).
 
 >>> from riskstats.game.play import Game
 >>> game = Game(4, seed=3, log=False).play(["random"], max_moves=1_500)
@@ -25,7 +26,8 @@ from numba import prange
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.engine import _seed, _shuffle
-from riskstats.game.play import NO_HORIZON, Game, _bot_arrays, _play, _tables
+from riskstats.game.play import NO_HORIZON, Game, _bot_arrays, _tables
+from riskstats.game.search import _play_any
 from riskstats.game.state import (
     I_DECK_N,
     I_PHASE,
@@ -54,7 +56,7 @@ def _rollout(root, work, B, R, CUT, V, bots, params, seed, last_turn, last_round
     _copy_state(root, work)
     _seed(work.rng, seed)
     _shuffle(work.rng, work.deck, work.info[I_DECK_N])
-    _play(work, B, R, CUT, V, bots, params, False, last_turn, last_round)
+    _play_any(work, B, R, CUT, V, bots, params, False, last_turn, last_round)
     return work.info[I_WINNER]
 
 

@@ -394,3 +394,68 @@ def _search_move(st, B, R, CUT, V, params, memory):  # pragma: no cover - compil
         prm[:] = _PLAN_PARAMS[k]
         bot = _PLAN_IDS[k]
     return _bot_move(st, B, R, V, bot, prm)
+
+
+@jit
+def _has_search(bots):  # pragma: no cover - compiled
+    """Whether a seat of the line-up ``bots`` (ids) is a search seat."""
+    for s in range(bots.shape[0]):
+        if bots[s] == SEARCH_ID:
+            return True
+    return False
+
+
+@jit
+def _play_any(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # pragma: no cover - compiled
+    """`riskstats.game.loop._play`, or `_play_search` (with fresh plan memory) if a seat is a search seat:
+    for callers that play from positions with any line-up (rollouts, position evaluation)."""
+    if _has_search(bots):
+        memory = np.full((st.alive.shape[0], 2), -1, np.int64)
+        return _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, memory)
+    return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round)
+
+
+def search_plans(game, bot: str = "search"):
+    """What the search bot weighs now: each candidate plan's mean value over its rollouts, for the player
+    whose turn it is, as `_search_plan` works it out when that player's turn begins.
+
+    Parameters
+    ----------
+    game : riskstats.game.play.Game
+        The position (not changed); a turn must be under way (not setup, not over).
+    bot : str
+        A search bot spec, e.g. ``"search:rollouts=64:horizon=2"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per plan compared: plan (its bot spec), value (mean over the rollouts, in [0, 1]),
+        rollouts, chosen (the plan the bot plays: the best, ties to the earlier).
+
+    >>> from riskstats.game.play import Game
+    >>> game = Game(2, seed=4).play(["continent-tuned"], max_moves=300)
+    >>> table = search_plans(game, "search:rollouts=4:plans=3")
+    >>> list(table.columns), int(table["chosen"].sum())
+    (['plan', 'value', 'rollouts', 'chosen'], 1)
+    """
+    import pandas as pd
+
+    from riskstats.errors import RiskstatsError
+    from riskstats.game.registry import parse_bot
+
+    spec = parse_bot(bot)
+    if spec.id != SEARCH_ID:
+        raise RiskstatsError(f"search_plans needs a search bot spec, got {bot!r}")
+    if not all(hasattr(game, a) for a in ("state", "board", "_R", "_cut", "_V")):
+        raise RiskstatsError(f"search_plans needs a Game, got {type(game).__name__}")
+    phase = int(game.state.info[I_PHASE])
+    if phase in (CLAIM, SETUP_PLACE, CAPITAL, OVER):
+        raise RiskstatsError("search_plans needs a turn under way (not setup, not a finished game)")
+    rollouts, horizon, plans = (int(v) for v in spec.values)
+    st = game.state
+    work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
+    scores = np.zeros(len(PLANS))
+    best = _search_plan(st, game.board.arrays, game._R, game._cut, game._V, _turn_player(st), rollouts, horizon,
+                        plans, work, scores)
+    return pd.DataFrame({"plan": list(PLANS[:plans]), "value": scores[:plans] / rollouts,
+                         "rollouts": rollouts, "chosen": np.arange(plans) == best})
