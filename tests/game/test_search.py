@@ -33,7 +33,8 @@ def copy(game):
 
 
 def wins_of(table, bot):
-    """Games the entry labelled ``bot`` won (the line-up rotates over the seats)."""
+    """Games the entry ``bot`` won (the line-up rotates over the seats)."""
+    bot = parse_bot(bot).label
     return sum(int(w) >= 0 and bots.split(",")[int(w)] == bot for w, bots in zip(table["winner"], table["bots"]))
 
 
