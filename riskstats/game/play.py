@@ -84,6 +84,8 @@ from riskstats.game.state import (
 
 WIN_TABLE_SIZE = 200
 """Bots look up P(conquer) for up to this many attackers and defenders (larger stacks are clamped)."""
+
+
 class Move(NamedTuple):
     """One move ``(kind, a, b, c, d)``; see `riskstats.game.state` for what a..d mean per kind.
 

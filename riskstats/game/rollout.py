@@ -2,8 +2,8 @@
 
 This module owns `rollouts` (the public function: one row per rollout) and the compiled kernel
 `_rollout`, which plays one rollout in a working state of its own (`riskstats.game.state._copy_state`
-copies a position into it). A rollout starts from a copy of the position (no more than the state is copied; the
-event log is not), draws its dice from a stream of its own seed and reshuffles the draw pile with it
+copies a position into it). A rollout starts from a copy of the position (no more than the state is
+copied; the event log is not), draws its dice from a stream of its own seed and reshuffles the draw pile with it
 (the pile's order is hidden, so it is chance too), and plays the built-in bots on to the end of the game
 or to a horizon. Rollout r's seed is word r of ``np.random.SeedSequence(seed).generate_state(n,
 np.uint64)``, so the table is the same whatever the number of threads.
