@@ -23,7 +23,9 @@ most dice, as every built-in bot does.
 cards, other seats' missions or the game's random stream: each rollout pools the unseen cards (the draw
 pile and the other hands) in card order, shuffles them with its own seed and deals the other hands'
 (public) counts back, the rest forming the draw pile; other seats' missions are redealt from the mission
-cards it has not seen (its own excluded); the dice come from the rollout's seed. Capital picks are
+cards it has not seen (its own excluded); the dice come from the rollout's seed. (It does not track
+which traded cards went back into a reshuffled pile, so it knows a little less than a card-counting
+player could; it never knows more.) Capital picks are
 revealed before the first turn, so nothing about them is hidden when the bot searches. Rollout seeds are
 a hash of the position as the seat sees it (`_visible_seed`), never of the game's random stream, which
 the search never advances: a game with a search seat is a pure function of its seed, and the bot's
