@@ -42,7 +42,7 @@ state (`Game` keeps one per game; self-play one per game played); a plan is vali
 it was chosen in, so memory from an earlier turn means: search again.
 
 Design choices, written down: plans are whole-turn policies rather than single moves because a
-rollout per candidate attack would cost more than the budget allows (about 1.5 ms a decision for a
+rollout per candidate attack would cost more than the budget allows (1 to 2 ms a turn for a
 two-player game in 50 ms), and the heuristics already order attacks well; what they lack is the
 choice of goal and of how much to risk, which the plans cover. The value is a documented formula, not
 fitted (no time was left to fit and validate a logistic model on self-play).
