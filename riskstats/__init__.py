@@ -60,6 +60,7 @@ _PUBLIC = {
     "parse_bot": "riskstats.game.registry",
     "rollouts": "riskstats.game.rollout",
     "evaluate": "riskstats.game.evaluate",
+    "search_plans": "riskstats.game.search",
     "Evaluation": "riskstats.game.evaluate",
     "play_games": "riskstats.runs.selfplay",
     "game_seeds": "riskstats.runs.selfplay",

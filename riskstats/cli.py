@@ -24,7 +24,7 @@ from riskstats.errors import RiskstatsError
 from riskstats.odds.dice import DiceRules
 
 CONVENTION = "attackers = armies able to roll (one more stays on the attacking territory)"
-BOT_NAMES = ("random", "aggressive", "continent", "defensive", "mission", "capital", "continent-tuned")
+BOT_NAMES = ("random", "aggressive", "continent", "defensive", "mission", "capital", "search", "continent-tuned")
 """The bots (`riskstats.game.registry.BOTS`' names, kept here so that ``--help`` needs no numba;
 a test holds the two equal)."""
 MAX_STATES = 250_000_000

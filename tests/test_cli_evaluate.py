@@ -49,3 +49,15 @@ def test_evaluate_errors(tmp_path):
         assert result.exit_code == 2, (args, result.output)
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], result.output
+
+
+def test_evaluate_with_the_search_bot(tmp_path):
+    """``--bot search``: the rollouts are played by the search bot (a small budget here); one conquest from
+    victory, the winning attack comes first and the answer repeats with the seed."""
+    path = write(tmp_path, one_conquest_from_victory())
+    args = ["evaluate", path, "--bot", "search:rollouts=2:plans=3", "--rollouts", "40", "--seed", "2", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert payload["moves"][0]["move"] == "attack Alaska -> Kamchatka (3 dice)"
+    assert runner.invoke(app, args).output == result.output

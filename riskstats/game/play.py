@@ -31,13 +31,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from riskstats._numba import borrow, jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.board import Board, classic_board
 from riskstats.game.bots import _bot_move
-from riskstats.game.engine import ERRORS, _apply, _check, _finish, _init, _legal_masks
+from riskstats.game.engine import ERRORS, _apply, _check, _init, _legal_masks
+from riskstats.game.loop import MAX_MOVES, NO_HORIZON, _play  # noqa: F401 (their old home)
 from riskstats.game.registry import N_PARAMS, bot_spec
 from riskstats.game.rules import GameRules, default_rules
+from riskstats.game.search import SEARCH_ID, _play_search, _search_move
 from riskstats.game.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
@@ -51,7 +52,6 @@ from riskstats.game.state import (
     I_ATK_TO,
     I_DECK_N,
     I_LOG_N,
-    I_MOVES,
     I_OCC_FROM,
     I_PHASE,
     I_PLAYER,
@@ -78,15 +78,12 @@ from riskstats.game.state import (
     REASONS,
     SC_STAMP,
     TRADE_SET,
-    WIN_CAP,
     State,
     _new_state,
 )
 
 WIN_TABLE_SIZE = 200
 """Bots look up P(conquer) for up to this many attackers and defenders (larger stacks are clamped)."""
-MAX_MOVES = 5_000_000
-"""A compiled game stops (truncated) after this many moves, whatever the turn cap."""
 
 
 class Move(NamedTuple):
@@ -184,38 +181,6 @@ def _tables(rules: GameRules):
     cut.flags.writeable = False
     V.flags.writeable = False
     return cut, V
-
-
-NO_HORIZON = 1 << 62
-"""``last_turn`` / ``last_round`` of `_play` for no horizon."""
-
-
-@jit
-def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # pragma: no cover - compiled
-    """Play with built-in bots until the game ends or is about to begin a turn after ``last_turn`` (or a
-    round after ``last_round``; `NO_HORIZON`: no such stop): 0; an `ERRORS` code if ``check`` caught an
-    illegal move (not played); -1 if the event log is nearly full (grow it and call again)."""
-    # borrowed views: the caller holds these arrays throughout, and each move passes them down a few
-    # calls (`_bot_move` and `_apply` are inlined here, so their own arguments cost nothing either)
-    st, B, R, CUT, V, bots, params = borrow((st, B, R, CUT, V, bots, params))
-    info = st.info
-    st.scratch[SC_STAMP] = -1  # the bots' caches are valid only within this loop (see `State`'s scratch)
-    while info[I_PHASE] != OVER:
-        if info[I_TURN] > last_turn or info[I_ROUND] > last_round:
-            break
-        if info[I_MOVES] >= MAX_MOVES:
-            _finish(st, -1, WIN_CAP)
-            break
-        if st.log.shape[0] > 0 and info[I_LOG_N] + 64 > st.log.shape[0]:
-            return -1
-        p = info[I_PLAYER]
-        kind, a, b, c, d = _bot_move(st, B, R, V, bots[p], params[p])
-        if check:
-            error = _check(st, B, R, kind, a, b, c, d)
-            if error != 0:
-                return error
-        _apply(st, B, R, CUT, kind, a, b, c, d)
-    return 0
 
 
 def _bot_arrays(bots, players: int):
@@ -432,6 +397,9 @@ class Game:
         order, or a dict of some by name)."""
         bot_id, values = bot_spec(bot, params)
         self.state.scratch[SC_STAMP] = -1  # no cache from an earlier call: the state may have been changed
+        if bot_id == SEARCH_ID:
+            return Move(*(int(x) for x in _search_move(self.state, self.board.arrays, self._R, self._cut, self._V,
+                                                       values, self._search_memory())))
         return Move(*(int(x) for x in _bot_move(self.state, self.board.arrays, self._R, self._V, bot_id, values)))
 
     def play(self, bots, max_moves: int | None = None) -> Game:
@@ -460,11 +428,22 @@ class Game:
         """Play to the end with built-in bots (ids and parameters by seat) in the compiled loop."""
         while not self.over:
             self._grow_log()
-            error = _play(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params, check,
-                          NO_HORIZON, NO_HORIZON)
+            if (ids == SEARCH_ID).any():
+                error = _play_search(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params,
+                                     check, NO_HORIZON, NO_HORIZON, self._search_memory())
+            else:
+                error = _play(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params, check,
+                              NO_HORIZON, NO_HORIZON)
             if error > 0:
                 raise RiskstatsError(f"a built-in bot chose an illegal move: {ERRORS[error]}")
         return self
+
+    def _search_memory(self) -> np.ndarray:
+        """The search seats' plan memory (`riskstats.game.search`): (turn, plan) per seat, kept with the game."""
+        memory = getattr(self, "_memory", None)
+        if memory is None:
+            memory = self._memory = np.full((self.state.alive.shape[0], 2), -1, np.int64)
+        return memory
 
     def _grow_log(self) -> None:
         log = self.state.log

@@ -135,6 +135,21 @@ BUILT_IN = {
          Param("card_threshold", 0.75, 0.0, 1.0, _CARD),
          Param("guard", 1.0, 0.0, 5.0, "weight of the enemy armies next to its capital when guarding it"),
          _trade_at(3.0))),
+    "search": BotInfo(6, (
+        "Looks ahead with the compiled engine (riskstats.game.search): at the start of each of its turns it "
+        "compares the first `plans` candidate plans (continent-tuned, continent-tuned going for Australia or "
+        "South America, aggressive, defensive, then continent-tuned going for Africa, North America or "
+        "Europe) by `rollouts` rollouts each: the rest of the turn with the plan, then `horizon` more "
+        "rounds of continent-tuned in every seat, scored 1/0 if the game ended, else by its share of "
+        "strength (armies, income, cards). The same rollout seeds serve every plan, and a rollout redraws "
+        "what the bot cannot see (the draw pile, other hands, other missions, the dice). It plays the "
+        "turn with the best plan; setup as continent-tuned; defends with the most dice."),
+        (Param("rollouts", 8.0, 1.0, 1000.0, "rollouts per plan at each turn's start", integer=True,
+               tunable=False),
+         Param("horizon", 1.0, 0.0, 20.0, "rounds played after the searched turn in each rollout", integer=True,
+               tunable=False),
+         Param("plans", 6.0, 1.0, 8.0, "how many of the candidate plans to compare (the first ones)",
+               integer=True, tunable=False))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""

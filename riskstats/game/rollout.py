@@ -1,15 +1,16 @@
 """Rollouts: a game played on from a given position many times, each time with fresh chance.
 
-This module owns `rollouts` (the public function: one row per rollout) and the compiled kernels a
-search bot calls: `_rollout` plays one rollout in a working state of its own, `_copy_state` copies a
-position into it. A rollout starts from a copy of the position (no more than the state is copied; the
-event log is not), draws its dice from a stream of its own seed and reshuffles the draw pile with it
+This module owns `rollouts` (the public function: one row per rollout) and the compiled kernel
+`_rollout`, which plays one rollout in a working state of its own (`riskstats.game.state._copy_state`
+copies a position into it). A rollout starts from a copy of the position (no more than the state is
+copied; the event log is not), draws its dice from a stream of its own seed and reshuffles the draw pile with it
 (the pile's order is hidden, so it is chance too), and plays the built-in bots on to the end of the game
 or to a horizon. Rollout r's seed is word r of ``np.random.SeedSequence(seed).generate_state(n,
 np.uint64)``, so the table is the same whatever the number of threads.
 
 Hidden information other than the dice and the draw pile (other seats' missions, unrevealed capital
-picks) is kept as it is in the position.
+picks) is kept as it is in the position. A ``search`` seat (`riskstats.game.search`) searches in every
+rollout, as in a game (so a rollout costs as much as the rest of a game with it).
 
 >>> from riskstats.game.play import Game
 >>> game = Game(4, seed=3, log=False).play(["random"], max_moves=1_500)
@@ -25,7 +26,8 @@ from numba import prange
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.engine import _seed, _shuffle
-from riskstats.game.play import NO_HORIZON, Game, _bot_arrays, _play, _tables
+from riskstats.game.play import NO_HORIZON, Game, _bot_arrays, _tables
+from riskstats.game.search import _play_any
 from riskstats.game.state import (
     I_DECK_N,
     I_PHASE,
@@ -35,32 +37,13 @@ from riskstats.game.state import (
     I_WINNER,
     OVER,
     REASONS,
-    SC_STAMP,
     State,
+    _copy_state,
     _new_state,
 )
 
 MAX_ROLLOUTS = 100_000_000
 HORIZON_UNITS = ("turns", "rounds")
-
-
-@jit
-def _copy_state(src, dst):  # pragma: no cover - compiled
-    """Copy a position into ``dst`` (same board and seats), all but the event log (dst's log is kept, and
-    counts from src's row count on)."""
-    dst.owner[:] = src.owner
-    dst.armies[:] = src.armies
-    dst.card_owner[:] = src.card_owner
-    dst.deck[:] = src.deck
-    dst.alive[:] = src.alive
-    dst.n_terr[:] = src.n_terr
-    dst.to_place[:] = src.to_place
-    dst.info[:] = src.info
-    dst.rng[:] = src.rng
-    dst.mission[:, :] = src.mission
-    dst.capital[:] = src.capital
-    dst.out[:] = src.out
-    dst.scratch[SC_STAMP] = -1
 
 
 @jit
@@ -73,7 +56,7 @@ def _rollout(root, work, B, R, CUT, V, bots, params, seed, last_turn, last_round
     _copy_state(root, work)
     _seed(work.rng, seed)
     _shuffle(work.rng, work.deck, work.info[I_DECK_N])
-    _play(work, B, R, CUT, V, bots, params, False, last_turn, last_round)
+    _play_any(work, B, R, CUT, V, bots, params, False, last_turn, last_round)
     return work.info[I_WINNER]
 
 

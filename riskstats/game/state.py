@@ -1,8 +1,9 @@
 """The state of one full game: a bag of arrays, with its layout, phases and move encoding.
 
 This module owns the `State` layout (what every array holds), the phase and move-kind numbers, the
-event-log columns and the allocator `_new_state`. It does not own the rules that change a state
-(`riskstats.game.engine`) or who chooses moves (`riskstats.game.bots`).
+event-log columns, the allocator `_new_state` and `_copy_state` (a position copied into a working state:
+rollouts, search). It does not own the rules that change a state (`riskstats.game.engine`) or who
+chooses moves (`riskstats.game.bots`).
 
 Seats: 0..P-1 are the players in turn order (seat 0 moves first; the rulebooks' opening die roll only
 decides who sits there). With a two-player neutral, seat P is the neutral: it owns territories and
@@ -188,6 +189,25 @@ def _new_state(T, C, S, log_rows):  # pragma: no cover - compiled
                  np.zeros((log_rows, N_LOG), np.int64), np.full((S, N_MISSION), -1, np.int64),
                  np.full(S, -1, np.int64), np.zeros(S, np.int64),
                  np.full(SC_HEAD + SC_BLOCKS * T + S * N_MISSION, -1, np.int64))
+
+
+@jit
+def _copy_state(src, dst):  # pragma: no cover - compiled
+    """Copy a position into ``dst`` (same board and seats), all but the event log (dst's log is kept, and
+    counts from src's row count on)."""
+    dst.owner[:] = src.owner
+    dst.armies[:] = src.armies
+    dst.card_owner[:] = src.card_owner
+    dst.deck[:] = src.deck
+    dst.alive[:] = src.alive
+    dst.n_terr[:] = src.n_terr
+    dst.to_place[:] = src.to_place
+    dst.info[:] = src.info
+    dst.rng[:] = src.rng
+    dst.mission[:, :] = src.mission
+    dst.capital[:] = src.capital
+    dst.out[:] = src.out
+    dst.scratch[SC_STAMP] = -1
 
 
 @inline_jit

@@ -53,6 +53,7 @@ from riskstats.game.engine import _init
 from riskstats.game.play import NO_HORIZON, Game, _play, _tables, default_rules
 from riskstats.game.registry import check_lineup, lineup_specs
 from riskstats.game.rules import GameRules
+from riskstats.game.search import SEARCH_ID, _play_search
 from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state
 
 MAX_GAMES = 100_000_000
@@ -71,6 +72,9 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, out):  # p
     P = lineup_bots.shape[0]
     T = B.continent_of.shape[0]
     C = B.card_symbol.shape[0]
+    search = False
+    for s in range(P):
+        search = search or lineup_bots[s] == SEARCH_ID
     for g in prange(G):
         bots = np.empty(P, np.int64)
         params = np.empty((P, lineup_params.shape[1]))
@@ -79,7 +83,11 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, out):  # p
             params[s] = lineup_params[(s + g) % P]
         st = _new_state(T, C, seats, 0)
         _init(st, B, R, seeds[g])
-        _play(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON)
+        if search:  # a search seat decides outside the plain loop (riskstats.game.search)
+            memory = np.full((seats, 2), -1, np.int64)
+            _play_search(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, memory)
+        else:
+            _play(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON)
         out[g, 0] = st.info[I_WINNER]
         out[g, 1] = st.info[I_TURN]
         out[g, 2] = st.info[I_ROUND]

@@ -193,7 +193,7 @@ def test_bots_at_the_ends_of_their_parameter_ranges(end):
     for variant in ("classic4", "mission4", "capital4", "two-player"):
         players, rules = VARIANTS[variant]
         lineup = [":".join([name, *(f"{p.name}={getattr(p, end):g}" for p in info.params)])
-                  for name, info in BUILT_IN.items()]
+                  for name, info in BUILT_IN.items() if name != "search"]  # its budget's ends: test_search
         for seed in range(2):
             game = play_game(players, lineup[seed:] + lineup[:seed], rules, seed=seed)
             assert game.over and (game.winner >= 0) != game.truncated

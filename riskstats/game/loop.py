@@ -1,0 +1,47 @@
+"""The compiled game loop: built-in bots play a game on, move by move, to its end or to a horizon.
+
+This module owns `_play`, the loop every compiled caller runs (`riskstats.game.play.Game`, self-play,
+rollouts, position evaluation, the search bot's look-ahead), and its limits (`MAX_MOVES`, `NO_HORIZON`).
+It does not own the rules (`riskstats.game.engine`) or the bots (`riskstats.game.bots`); the search bot,
+which itself plays games with this loop, is driven from `riskstats.game.search._play_search`, so no
+search is reachable from here (numba compiles no recursion).
+"""
+from __future__ import annotations
+
+from riskstats._numba import borrow, jit
+from riskstats.game.bots import _bot_move
+from riskstats.game.engine import _apply, _check, _finish
+from riskstats.game.state import I_LOG_N, I_MOVES, I_PHASE, I_PLAYER, I_ROUND, I_TURN, OVER, SC_STAMP, WIN_CAP
+
+MAX_MOVES = 5_000_000
+"""A compiled game stops (truncated) after this many moves, whatever the turn cap."""
+NO_HORIZON = 1 << 62
+"""``last_turn`` / ``last_round`` of `_play` for no horizon."""
+
+
+@jit
+def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # pragma: no cover - compiled
+    """Play with built-in bots until the game ends or is about to begin a turn after ``last_turn`` (or a
+    round after ``last_round``; `NO_HORIZON`: no such stop): 0; an `ERRORS` code if ``check`` caught an
+    illegal move (not played); -1 if the event log is nearly full (grow it and call again)."""
+    # borrowed views: the caller holds these arrays throughout, and each move passes them down a few
+    # calls (`_bot_move` and `_apply` are inlined here, so their own arguments cost nothing either)
+    st, B, R, CUT, V, bots, params = borrow((st, B, R, CUT, V, bots, params))
+    info = st.info
+    st.scratch[SC_STAMP] = -1  # the bots' caches are valid only within this loop (see `State`'s scratch)
+    while info[I_PHASE] != OVER:
+        if info[I_TURN] > last_turn or info[I_ROUND] > last_round:
+            break
+        if info[I_MOVES] >= MAX_MOVES:
+            _finish(st, -1, WIN_CAP)
+            break
+        if st.log.shape[0] > 0 and info[I_LOG_N] + 64 > st.log.shape[0]:
+            return -1
+        p = info[I_PLAYER]
+        kind, a, b, c, d = _bot_move(st, B, R, V, bots[p], params[p])
+        if check:
+            error = _check(st, B, R, kind, a, b, c, d)
+            if error != 0:
+                return error
+        _apply(st, B, R, CUT, kind, a, b, c, d)
+    return 0

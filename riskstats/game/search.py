@@ -1,0 +1,463 @@
+"""The search bot: at the start of each of its turns it tries a few plans in the compiled engine itself.
+
+This module owns the ``search`` bot (catalogue entry `riskstats.game.registry.BUILT_IN`, id `SEARCH_ID`):
+its candidate plans (`PLANS`), its rollout policy (`POLICY`), its position value (`_value`), the
+resampling of what it cannot see (`_resample`), the plan search (`_search_plan`) and the game loop that
+lets search seats decide (`_play_search`). It does not own the rules (`riskstats.game.engine`), the bots
+the plans are made of (`riskstats.game.bots`) or the plain loop (`riskstats.game.loop._play`).
+
+**Turn-level plan search** (determinised Monte Carlo over macro-actions). At its first decision of each
+of its turns, the search seat compares ``plans`` candidate plans (the first entries of `PLANS`: a
+built-in heuristic with a parameter vector each). For each plan it plays ``rollouts`` rollouts: the
+position is copied, what the seat cannot see is resampled (`_resample`), the rest of the turn is played
+with the plan as the seat's policy, then every seat (itself included) plays `POLICY` for ``horizon``
+more rounds (``horizon`` x players turns); the end position is scored for the seat by `_value` (1 or 0
+if the game ended, else its share of a strength measure). Every plan meets the same rollout seeds
+(common random numbers: the comparison is paired). The seat then plays the whole turn with the best
+plan: which continent to go for, how far to attack, whether to trade (each plan's own rule), where to
+place and fortify are all the chosen plan's, so the search decides the turn's course and delegates the
+single moves. Setup (claims, placements, capital picks) is played by `POLICY`, and defence rolls the
+most dice, as every built-in bot does.
+
+**What the bot cannot see stays unseen.** Rollouts never read the draw pile's order, other seats'
+cards, other seats' missions or the game's random stream: each rollout pools the unseen cards (the draw
+pile and the other hands) in card order, shuffles them with its own seed and deals the other hands'
+(public) counts back, the rest forming the draw pile; other seats' missions are redealt from the mission
+cards it has not seen (its own excluded); the dice come from the rollout's seed. (It does not track
+which traded cards went back into a reshuffled pile, so it knows a little less than a card-counting
+player could; it never knows more.) Capital picks are
+revealed before the first turn, so nothing about them is hidden when the bot searches. Rollout seeds are
+a hash of the position as the seat sees it (`_visible_seed`), never of the game's random stream, which
+the search never advances: a game with a search seat is a pure function of its seed, and the bot's
+choices depend only on what it may see.
+
+**No recursion.** `riskstats.game.loop._play` plays the search seat's turn with its chosen plan's id;
+`_play_search` stops that loop at the start of every turn and runs the search for a search seat, which
+itself calls `_play` in a working state. The search id never reaches `riskstats.game.bots._bot_move`.
+Games without a search seat never come here (`riskstats.game.play.Game` and
+`riskstats.runs.selfplay` call `_play` for them, as before).
+
+**Memory.** A seat's chosen plan is kept in ``memory[seat] = (turn, plan)``, an array passed beside the
+state (`Game` keeps one per game; self-play one per game played); a plan is valid only during the turn
+it was chosen in, so memory from an earlier turn means: search again.
+
+Design choices, written down: plans are whole-turn policies rather than single moves because a
+rollout per candidate attack would cost more than the budget allows (1 to 2 ms a turn for a
+two-player game in 50 ms), and the heuristics already order attacks well; what they lack is the
+choice of goal and of how much to risk, which the plans cover. The value is a documented formula, not
+fitted (no time was left to fit and validate a logistic model on self-play).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from riskstats._numba import jit
+from riskstats.game.bots import _bot_move
+from riskstats.game.engine import _seed, _shuffle
+from riskstats.game.loop import NO_HORIZON, _play
+from riskstats.game.registry import N_PARAMS, bot_spec
+from riskstats.game.rules import R_MISSION_DECK, R_PLAYERS, R_TARGET_LOST, R_VARIANT, V_MISSION
+from riskstats.game.state import (
+    ASIDE,
+    CAPITAL,
+    CLAIM,
+    DECK,
+    DEFEND,
+    DISCARD,
+    I_ATK_FROM,
+    I_CONQUERED,
+    I_DECK_N,
+    I_OCC_FROM,
+    I_PHASE,
+    I_PLAYER,
+    I_RESERVE,
+    I_ROUND,
+    I_SETS_TRADED,
+    I_TRADED_TURN,
+    I_TURN,
+    I_WINNER,
+    M_C1,
+    M_C2,
+    M_CARD,
+    M_COUNT,
+    M_KIND,
+    M_MIN,
+    M_TARGET,
+    M_THIRD,
+    MK_ACHIEVED,
+    MK_DESTROY,
+    MK_TERRITORIES,
+    OVER,
+    SETUP_PLACE,
+    _copy_state,
+    _new_state,
+)
+
+SEARCH_ID = 6
+"""The search bot's id in the catalogue (never handed to `riskstats.game.bots._bot_move`)."""
+
+POLICY = "continent-tuned"
+"""The fast default policy of the rollouts (every seat, every turn after the searched one) and of the
+search seat's setup."""
+
+PLANS = (
+    "continent-tuned",
+    "continent-tuned:first=5",
+    "continent-tuned:first=1",
+    "aggressive",
+    "defensive",
+    "continent-tuned:first=3",
+    "continent-tuned:first=0",
+    "continent-tuned:first=2",
+)
+"""The candidate plans, in order: ``plans=K`` compares the first K. On the Classic board ``first=5`` is
+Australia, 1 South America, 3 Africa, 0 North America, 2 Europe (`continent`'s ``first``: a target it
+goes for until it holds it); a board without that continent plays such a plan as plain continent-tuned."""
+
+VALUE_INCOME = 2.0
+"""Weight of a player's income (max(3, territories // 3) plus continent bonuses) in its strength, in armies."""
+VALUE_CARD = 1.0
+"""Weight of each card in hand, in armies."""
+VALUE_POWER = 2.0
+"""A player's value is strength ** VALUE_POWER over the sum of every player's (a share sharpened toward
+the strongest: two players at 60:40 strength score 0.69:0.31)."""
+
+_SALT = 0x5EA2C4
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def _table(specs):
+    ids = np.zeros(len(specs), np.int64)
+    params = np.zeros((len(specs), N_PARAMS))
+    for k, spec in enumerate(specs):
+        ids[k], params[k] = bot_spec(spec)
+    return ids, params
+
+
+_PLAN_IDS, _PLAN_PARAMS = _table(PLANS)
+(_POLICY_ID,), _POLICY_PARAMS = _table([POLICY])
+_POLICY_PARAMS = _POLICY_PARAMS[0]
+
+
+@jit
+def _mix(h, x):  # pragma: no cover - compiled
+    """Hash the integer x (>= -16) into h (splitmix64's finaliser)."""
+    z = h + np.uint64(x + 16) * _GOLDEN + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@jit
+def _visible_seed(st, p):  # pragma: no cover - compiled
+    """A hash of the position as seat p sees it: the board, the turn's scalars, p's own cards and mission,
+    the cards traded or set aside, and how many cards each seat holds; never the draw pile's order, other
+    seats' cards or missions, or the random stream."""
+    info = st.info
+    h = _mix(np.uint64(_SALT), p)
+    for i in (I_TURN, I_PHASE, I_RESERVE, I_SETS_TRADED, I_TRADED_TURN, I_CONQUERED, I_DECK_N, I_OCC_FROM,
+              I_ATK_FROM):
+        h = _mix(h, info[i])
+    for t in range(st.owner.shape[0]):
+        h = _mix(h, st.owner[t])
+        h = _mix(h, st.armies[t])
+    S = st.alive.shape[0]
+    held = np.zeros(S, np.int64)
+    for c in range(st.card_owner.shape[0]):
+        q = st.card_owner[c]
+        h = _mix(h, q if q == p or q == DISCARD or q == ASIDE else DECK)
+        if q >= 0:
+            held[q] += 1
+    for s in range(S):
+        h = _mix(h, held[s])
+        h = _mix(h, st.capital[s])
+    return _mix(h, st.mission[p, M_CARD])
+
+
+@jit
+def _deal_mission(st, B, R, q, m):  # pragma: no cover - compiled
+    """Give seat q mission card m, decoded as the engine deals it (a seat's own colour: the fallback), and
+    as it stands after its target went out to another player (R's target-lost rule)."""
+    row = B.missions[m]
+    own = st.mission[q]
+    own[M_CARD] = m
+    own[M_KIND] = row[0]
+    own[M_C1] = row[1]
+    own[M_C2] = row[2]
+    own[M_THIRD] = row[3]
+    own[M_COUNT] = row[4]
+    own[M_MIN] = row[5]
+    own[M_TARGET] = row[6]
+    if row[0] == MK_DESTROY and row[6] == q:
+        own[M_KIND] = MK_TERRITORIES
+        own[M_TARGET] = -1
+    elif row[0] == MK_DESTROY and st.alive[row[6]] == 0:
+        if R[R_TARGET_LOST] == 0:
+            own[M_KIND] = MK_ACHIEVED
+        else:
+            own[M_KIND] = MK_TERRITORIES
+            own[M_COUNT] = 24
+            own[M_MIN] = 1
+
+
+@jit
+def _resample(st, B, R, p, seed):  # pragma: no cover - compiled
+    """Redraw, in the working state ``st``, what seat p cannot see, from ``seed`` alone: a fresh random
+    stream; the unseen cards (draw pile and other hands, in card order) shuffled and dealt back in the
+    public counts (other hands by seat, the rest the draw pile); other seats' missions redealt from the
+    cards p has not seen."""
+    _seed(st.rng, seed)
+    C = st.card_owner.shape[0]
+    S = st.alive.shape[0]
+    pool = np.empty(C, np.int64)
+    held = np.zeros(S, np.int64)
+    n = 0
+    for c in range(C):
+        q = st.card_owner[c]
+        if q == DECK or (q >= 0 and q != p):
+            pool[n] = c
+            n += 1
+            if q >= 0:
+                held[q] += 1
+    _shuffle(st.rng, pool, n)
+    i = 0
+    for q in range(S):
+        for _ in range(held[q]):
+            st.card_owner[pool[i]] = q
+            i += 1
+    for j in range(n - i):
+        st.card_owner[pool[i + j]] = DECK
+        st.deck[j] = pool[i + j]
+    if R[R_VARIANT] == V_MISSION:
+        P = R[R_PLAYERS]
+        M = B.missions.shape[0]
+        cards = np.empty(M, np.int64)
+        k = 0
+        for m in range(M):
+            row = B.missions[m]
+            if (row[7] == 0 or R[R_MISSION_DECK] == 1) and (row[0] != MK_DESTROY or row[6] < P) \
+                    and m != st.mission[p, M_CARD]:
+                cards[k] = m
+                k += 1
+        _shuffle(st.rng, cards, k)
+        k = 0
+        for q in range(P):
+            if q != p:
+                _deal_mission(st, B, R, q, cards[k])
+                k += 1
+
+
+@jit
+def _value(st, B, R, p):  # pragma: no cover - compiled
+    """Seat p's value of a position: 1 if p won, 0 if another seat won; else p's share of strength **
+    `VALUE_POWER` among the players in play, strength = armies + `VALUE_INCOME` x income + `VALUE_CARD` x
+    cards (a turn-capped game is scored like an unfinished one)."""
+    info = st.info
+    if info[I_PHASE] == OVER and info[I_WINNER] >= 0:
+        return 1.0 if info[I_WINNER] == p else 0.0
+    S = st.alive.shape[0]
+    K = B.continent_bonus.shape[0]
+    strength = np.zeros(S)
+    holder = np.full(K, -2, np.int64)
+    for t in range(st.owner.shape[0]):
+        q = st.owner[t]
+        strength[q] += st.armies[t]
+        k = B.continent_of[t]
+        if holder[k] == -2:
+            holder[k] = q
+        elif holder[k] != q:
+            holder[k] = -1
+    for k in range(K):
+        if holder[k] >= 0:
+            strength[holder[k]] += VALUE_INCOME * B.continent_bonus[k]
+    for c in range(st.card_owner.shape[0]):
+        if st.card_owner[c] >= 0:
+            strength[st.card_owner[c]] += VALUE_CARD
+    total = 0.0
+    mine = 0.0
+    for s in range(R[R_PLAYERS]):
+        if st.alive[s] == 0:
+            continue
+        x = (strength[s] + VALUE_INCOME * max(3, st.n_terr[s] // 3)) ** VALUE_POWER
+        total += x
+        if s == p:
+            mine = x
+    return mine / total if total > 0 else 0.0
+
+
+@jit
+def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores):  # pragma: no cover - compiled
+    """The plan (an index into `PLANS`, < ``plans``) with the best mean `_value` for seat p, whose turn it
+    is, over ``rollouts`` rollouts each (the same seeds for every plan); ties go to the earlier plan.
+    ``work`` is a working state (same board and seats); scores[k] gets plan k's summed value."""
+    S = st.alive.shape[0]
+    ids = np.empty(S, np.int64)
+    prm = np.empty((S, N_PARAMS))
+    turn = st.info[I_TURN]
+    last = turn + horizon * R[R_PLAYERS]
+    base = _visible_seed(st, p)
+    for k in range(plans):
+        scores[k] = 0.0
+    for r in range(rollouts):
+        seed = _mix(base, r)
+        for k in range(plans):
+            _copy_state(st, work)
+            _resample(work, B, R, p, seed)
+            for s in range(S):
+                ids[s] = _POLICY_ID
+                prm[s] = _POLICY_PARAMS
+            ids[p] = _PLAN_IDS[k]
+            prm[p] = _PLAN_PARAMS[k]
+            _play(work, B, R, CUT, V, ids, prm, False, turn, NO_HORIZON)
+            if work.info[I_PHASE] != OVER and horizon > 0:
+                ids[p] = _POLICY_ID
+                prm[p] = _POLICY_PARAMS
+                _play(work, B, R, CUT, V, ids, prm, False, last, NO_HORIZON)
+            scores[k] += _value(work, B, R, p)
+    best = 0
+    for k in range(1, plans):
+        if scores[k] > scores[best]:
+            best = k
+    return best
+
+
+@jit
+def _turn_player(st):  # pragma: no cover - compiled
+    """The seat whose turn it is (in phase DEFEND the attacker, not the defending seat to move)."""
+    if st.info[I_PHASE] == DEFEND:
+        return st.owner[st.info[I_ATK_FROM]]
+    return st.info[I_PLAYER]
+
+
+@jit
+def _plan(st, B, R, CUT, V, p, params, memory, work, scores):  # pragma: no cover - compiled
+    """The plan search seat p (with search parameters ``params``) plays now: -1 (`POLICY`) in setup,
+    else this turn's plan from ``memory``, searched for first if memory holds an earlier turn's."""
+    phase = st.info[I_PHASE]
+    if phase == CLAIM or phase == SETUP_PLACE or phase == CAPITAL or phase == OVER:
+        return -1
+    turn = st.info[I_TURN]
+    if memory[p, 0] != turn:
+        memory[p, 1] = _search_plan(st, B, R, CUT, V, p, int(params[0]), int(params[1]),
+                                    min(int(params[2]), _PLAN_IDS.shape[0]), work, scores)
+        memory[p, 0] = turn
+    return memory[p, 1]
+
+
+@jit
+def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, memory):  # pragma: no cover
+    """`riskstats.game.loop._play` for a line-up with search seats (bots[s] == `SEARCH_ID`, params[s] its
+    rollouts, horizon and plans): the same result codes and horizons. At every turn's start the seat whose
+    turn it is searches if it is a search seat (`_plan`), then the plain loop plays that turn with the
+    chosen plan in its place (`POLICY` for search seats not on turn, and in setup). ``memory[seat] =
+    (turn, plan)`` (int64, one row per seat; -1 when new) carries a turn's plan over calls."""
+    T = st.owner.shape[0]
+    S = st.alive.shape[0]
+    work = _new_state(T, st.card_owner.shape[0], S, 0)
+    scores = np.zeros(_PLAN_IDS.shape[0])
+    eff_ids = bots.copy()
+    eff_params = params.copy()
+    info = st.info
+    while info[I_PHASE] != OVER:
+        if info[I_TURN] > last_turn or info[I_ROUND] > last_round:
+            break
+        p = _turn_player(st)
+        for s in range(bots.shape[0]):
+            if bots[s] == SEARCH_ID:
+                k = _plan(st, B, R, CUT, V, s, params[s], memory, work, scores) if s == p else -1
+                if k < 0:
+                    eff_ids[s] = _POLICY_ID
+                    eff_params[s] = _POLICY_PARAMS
+                else:
+                    eff_ids[s] = _PLAN_IDS[k]
+                    eff_params[s] = _PLAN_PARAMS[k]
+        error = _play(st, B, R, CUT, V, eff_ids, eff_params, check, min(info[I_TURN], last_turn), last_round)
+        if error != 0:
+            return error
+    return 0
+
+
+@jit
+def _search_move(st, B, R, CUT, V, params, memory):  # pragma: no cover - compiled
+    """The move of the search seat to move (`riskstats.game.play.Game.bot_move`): its defence, or the
+    move of its plan for this turn (searched for first if ``memory`` holds none)."""
+    p = st.info[I_PLAYER]
+    k = -1
+    if st.info[I_PHASE] != DEFEND:
+        work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
+        k = _plan(st, B, R, CUT, V, p, params, memory, work, np.zeros(_PLAN_IDS.shape[0]))
+    prm = np.empty(N_PARAMS)
+    bot = _POLICY_ID
+    if k < 0:
+        prm[:] = _POLICY_PARAMS
+    else:
+        prm[:] = _PLAN_PARAMS[k]
+        bot = _PLAN_IDS[k]
+    return _bot_move(st, B, R, V, bot, prm)
+
+
+@jit
+def _has_search(bots):  # pragma: no cover - compiled
+    """Whether a seat of the line-up ``bots`` (ids) is a search seat."""
+    for s in range(bots.shape[0]):
+        if bots[s] == SEARCH_ID:
+            return True
+    return False
+
+
+@jit
+def _play_any(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # pragma: no cover - compiled
+    """`riskstats.game.loop._play`, or `_play_search` (with fresh plan memory) if a seat is a search seat:
+    for callers that play from positions with any line-up (rollouts, position evaluation)."""
+    if _has_search(bots):
+        memory = np.full((st.alive.shape[0], 2), -1, np.int64)
+        return _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, memory)
+    return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round)
+
+
+def search_plans(game, bot: str = "search"):
+    """What the search bot weighs now: each candidate plan's mean value over its rollouts, for the player
+    whose turn it is, as `_search_plan` works it out when that player's turn begins.
+
+    Parameters
+    ----------
+    game : riskstats.game.play.Game
+        The position (not changed); a turn must be under way (not setup, not over).
+    bot : str
+        A search bot spec, e.g. ``"search:rollouts=64:horizon=2"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per plan compared: plan (its bot spec), value (mean over the rollouts, in [0, 1]),
+        rollouts, chosen (the plan the bot plays: the best, ties to the earlier).
+
+    >>> from riskstats.game.play import Game
+    >>> game = Game(2, seed=4).play(["continent-tuned"], max_moves=300)
+    >>> table = search_plans(game, "search:rollouts=4:plans=3")
+    >>> list(table.columns), int(table["chosen"].sum())
+    (['plan', 'value', 'rollouts', 'chosen'], 1)
+    """
+    import pandas as pd
+
+    from riskstats.errors import RiskstatsError
+    from riskstats.game.registry import parse_bot
+
+    spec = parse_bot(bot)
+    if spec.id != SEARCH_ID:
+        raise RiskstatsError(f"search_plans needs a search bot spec, got {bot!r}")
+    if not all(hasattr(game, a) for a in ("state", "board", "_R", "_cut", "_V")):
+        raise RiskstatsError(f"search_plans needs a Game, got {type(game).__name__}")
+    phase = int(game.state.info[I_PHASE])
+    if phase in (CLAIM, SETUP_PLACE, CAPITAL, OVER):
+        raise RiskstatsError("search_plans needs a turn under way (not setup, not a finished game)")
+    rollouts, horizon, plans = (int(v) for v in spec.values)
+    st = game.state
+    work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
+    scores = np.zeros(len(PLANS))
+    best = _search_plan(st, game.board.arrays, game._R, game._cut, game._V, _turn_player(st), rollouts, horizon,
+                        plans, work, scores)
+    return pd.DataFrame({"plan": list(PLANS[:plans]), "value": scores[:plans] / rollouts,
+                         "rollouts": rollouts, "chosen": np.arange(plans) == best})

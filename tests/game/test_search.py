@@ -1,0 +1,172 @@
+"""The search bot: legal, reproducible, blind to what it cannot see, and stronger than the bots it plans with."""
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+
+from riskstats.errors import RiskstatsError
+from riskstats.game.evaluate import evaluate
+from riskstats.game.play import Game, play_game
+from riskstats.game.registry import parse_bot
+from riskstats.game.rollout import rollouts
+from riskstats.game.rules import GameRules
+from riskstats.game.search import PLANS, search_plans
+from riskstats.game.state import DECK, M_CARD, M_KIND
+from riskstats.intervals import wilson_interval
+from riskstats.runs.selfplay import play_games
+
+TWO = GameRules(variant="two-player")
+CHEAP = "search:rollouts=3:horizon=1:plans=4"
+
+
+def turn_start(players, rules, seed, turns):
+    """A game stepped with continent-tuned until turn ``turns`` has just begun."""
+    game = Game(players, rules, seed=seed, log=False)
+    while game.turn < turns and not game.over:
+        game.step(game.bot_move("continent-tuned"))
+    assert not game.over and game.phase in ("trade", "reinforce")
+    return game
+
+
+def copy(game):
+    return Game.from_json(game.to_json(indent=None))
+
+
+def wins_of(table, bot):
+    """Games the entry ``bot`` won (the line-up rotates over the seats)."""
+    bot = parse_bot(bot).label
+    return sum(int(w) >= 0 and bots.split(",")[int(w)] == bot for w, bots in zip(table["winner"], table["bots"]))
+
+
+def test_the_search_bot_is_in_the_catalogue_with_its_budget():
+    spec = parse_bot("search:rollouts=16:horizon=2")
+    assert spec.values == (16.0, 2.0, 6.0) and spec.label == "search:rollouts=16:horizon=2"
+    for bad, words in (("search:rollouts=0", "out of range"), ("search:horizon=1.5", "whole number"),
+                       ("search:plans=9", "out of range"), ("search:depth=2", "unknown parameter 'depth'")):
+        with pytest.raises(RiskstatsError, match=words):
+            parse_bot(bad)
+
+
+@pytest.mark.parametrize("players, rules", [(2, TWO), (4, GameRules()), (4, GameRules(variant="mission")),
+                                            (3, GameRules(variant="capital"))])
+def test_search_plays_only_legal_moves(players, rules):
+    """Compiled play checks every move (Game.play); the smallest and a larger budget."""
+    for seed, bot in enumerate(["search:rollouts=1:horizon=0:plans=1", CHEAP, "search:rollouts=2:horizon=3:plans=8"]):
+        game = play_game(players, [bot, "continent-tuned", "aggressive"], rules, seed=seed)
+        assert game.over and (game.winner >= 0) != game.truncated
+
+
+def test_step_by_step_equals_the_compiled_loop():
+    """Game.bot_move keeps the turn's plan in the game's memory exactly as the compiled driver does."""
+    fast = play_game(2, [CHEAP, "continent-tuned"], TWO, seed=5)
+    slow = Game(2, TWO, seed=5)
+    slow.play([CHEAP, "continent-tuned"], max_moves=10**6)
+    pd.testing.assert_frame_equal(fast.events(), slow.events())
+
+
+def test_same_seed_same_games_whatever_the_threads():
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = play_games(6, 2, [CHEAP, "continent-tuned"], rules=TWO, seed=3)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = play_games(6, 2, [CHEAP, "continent-tuned"], rules=TWO, seed=3)
+    finally:
+        numba.set_num_threads(threads)
+    pd.testing.assert_frame_equal(one, two)
+    game = Game(2, TWO, seed=int(one["seed"][0]), log=False).play([CHEAP, "continent-tuned"])
+    assert (game.winner, game.turn) == (one["winner"][0], one["turns"][0])
+
+
+def permute_unseen_cards(game, rng):
+    """Shuffle the cards the player to move cannot see (the draw pile and other hands) among those places."""
+    st, p = game.state, game.player
+    owners = st.card_owner
+    pool = np.flatnonzero((owners == DECK) | ((owners >= 0) & (owners != p)))
+    before = owners.copy()
+    owners[pool] = owners[rng.permutation(pool)]
+    pile = pool[owners[pool] == DECK]
+    st.deck[:len(pile)] = rng.permutation(pile)
+    assert (np.bincount(owners[owners >= 0], minlength=4) == np.bincount(before[before >= 0], minlength=4)).all()
+    return (owners != before).any()
+
+
+@pytest.mark.parametrize("players, rules, seed, turns", [(4, GameRules(), 2, 21), (2, TWO, 7, 11),
+                                                         (4, GameRules(variant="mission"), 4, 13)])
+def test_choices_ignore_what_the_bot_cannot_see(players, rules, seed, turns):
+    """Other hands, the draw pile's order, other missions and the random stream changed: the same scores,
+    the same plan, the same move. A visible change (armies) changes the scores."""
+    rng = np.random.default_rng(seed)
+    game = turn_start(players, rules, seed, turns)
+    p = game.player
+    assert any(len(game.hand(q)) > 0 for q in range(players) if q != p), "other seats should hold cards"
+    table = search_plans(game, CHEAP)
+    move = copy(game).bot_move(CHEAP)
+
+    hidden = copy(game)
+    assert permute_unseen_cards(hidden, rng)
+    hidden.state.rng[0] ^= np.uint64(0x1234567)
+    if rules.variant == "mission":
+        others = [q for q in range(players) if q != p]
+        a, b = others[:2]
+        rows = hidden.state.mission
+        rows[[a, b]] = rows[[b, a]]
+        assert rows[a, M_CARD] != game.state.mission[a, M_CARD] or rows[a, M_KIND] != game.state.mission[a, M_KIND]
+    pd.testing.assert_frame_equal(search_plans(hidden, CHEAP), table)
+    assert hidden.bot_move(CHEAP) == move
+
+    seen = copy(game)
+    mine = np.flatnonzero(seen.state.owner == p)[0]
+    seen.state.armies[mine] += 3
+    assert not search_plans(seen, CHEAP)["value"].equals(table["value"])
+
+
+def test_visible_changes_change_the_chosen_plan_in_some_position():
+    changed = 0
+    for seed in range(6):
+        game = turn_start(2, TWO, seed, 7)
+        base = search_plans(game, CHEAP)
+        for q in (game.player, 1 - game.player):
+            other = copy(game)
+            t = np.flatnonzero(other.state.owner == q)[0]
+            other.state.armies[t] += 8
+            changed += not search_plans(other, CHEAP)["chosen"].equals(base["chosen"])
+    assert changed > 0
+
+
+def test_search_plans_table_and_errors():
+    game = turn_start(2, TWO, 1, 5)
+    table = search_plans(game, "search:rollouts=5:plans=8")
+    assert table["plan"].tolist() == list(PLANS) and table["rollouts"].eq(5).all()
+    assert table["value"].between(0, 1).all() and table["chosen"].sum() == 1
+    assert table.loc[table["chosen"], "value"].iloc[0] == table["value"].max()
+    assert table.equals(search_plans(game, "search:rollouts=5:plans=8"))
+    with pytest.raises(RiskstatsError, match="needs a search bot spec"):
+        search_plans(game, "continent")
+    with pytest.raises(RiskstatsError, match="turn under way"):
+        search_plans(Game(2, TWO, seed=1), CHEAP)
+    with pytest.raises(RiskstatsError, match="needs a Game"):
+        search_plans("position", CHEAP)
+
+
+def test_search_beats_random():
+    table = play_games(40, 2, [CHEAP, "random"], rules=TWO, seed=11)
+    wins = wins_of(table, CHEAP)
+    low, _ = wilson_interval(wins, len(table))
+    assert low > 0.7, (wins, len(table))
+
+
+@pytest.mark.slow
+def test_default_search_beats_continent_tuned_two_player():
+    table = play_games(200, 2, ["search", "continent-tuned"], rules=TWO, seed=12)
+    wins = wins_of(table, "search")
+    low, _ = wilson_interval(wins, len(table))
+    assert low > 0.55, (wins, len(table))
+
+
+def test_rollouts_and_evaluate_take_a_search_seat():
+    game = turn_start(2, TWO, 3, 3)
+    table = rollouts(game, 6, bots=[CHEAP, "continent-tuned"], seed=2)
+    assert table["over"].all() and table.equals(rollouts(game, 6, bots=[CHEAP, "continent-tuned"], seed=2))
+    result = evaluate(game, bot=CHEAP, rollouts=6, seed=1, top=2, candidates=3)
+    assert len(result.moves) == 2 and result.players["rollouts"].eq(6).all()
