@@ -86,7 +86,7 @@ def main(args) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot", default="search", help="the bot measured (a spec)")
-    parser.add_argument("--strong", default="search:rollouts=64", help="its second budget, for the ladder")
+    parser.add_argument("--strong", default="search:rollouts=32", help="its second budget, for the ladder")
     parser.add_argument("--best", default="continent-tuned", help="the strongest heuristic (4-player opponent)")
     parser.add_argument("--games", type=int, default=2000, help="games per head-to-head series")
     parser.add_argument("--speed-games", type=int, default=100, help="games per bot for the speed table")
