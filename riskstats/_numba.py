@@ -8,6 +8,7 @@ kernel function on demand: the exact engine keeps its kernels as plain functions
 serves float64 (compiled) and `fractions.Fraction` (interpreted) arithmetic, and so that a small
 odds lookup never pays numba's start-up. `inline_jit` and `borrow` are the two tools of a hot loop that
 passes many arrays down: the first removes the call, the second the arrays' reference counting.
+`popcount` and `lowest_bit` count and locate set bits in one instruction each (bit sets of a hot loop).
 `on_compile` reports when numba starts compiling (the CLI's "compiling (first run only)" notice).
 """
 import hashlib
@@ -165,3 +166,46 @@ def borrow(value):
 
 if not numba.config.DISABLE_JIT:
     borrow = _borrow  # noqa: F811  (the compiled form; the Python one above documents it)
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
+@intrinsic
+def _lowest_bit(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], cgutils.false_bit)
+    return x(x), codegen
+
+
+def popcount(x):
+    """Inside a kernel: the number of set bits of the integer ``x`` (>= 0), one instruction.
+
+    >>> popcount(0b1011), popcount(0)
+    (3, 0)
+    """
+    return bin(x).count("1")
+
+
+def lowest_bit(x):
+    """Inside a kernel: the index of the lowest set bit of the integer ``x`` (> 0), one instruction.
+
+    >>> lowest_bit(0b1000), lowest_bit(0b0110)
+    (3, 1)
+    """
+    return (x & -x).bit_length() - 1
+
+
+if not numba.config.DISABLE_JIT:
+    popcount = _popcount  # noqa: F811  (the compiled forms; the Python ones above document them)
+    lowest_bit = _lowest_bit  # noqa: F811

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from riskstats._numba import inline_jit, jit
+from riskstats._numba import inline_jit, jit, lowest_bit, popcount
 from riskstats.game.engine import _find_set, _fortify_ok, _hand, _randint, _reachable, _set_kind, _uniform
 from riskstats.game.registry import BOTS, N_PARAMS, bot_spec, check_lineup  # noqa: F401 (the names' old home)
 from riskstats.game.rules import (
@@ -50,6 +50,7 @@ from riskstats.game.state import (
     CLAIM,
     DEFEND,
     DEFEND_MOVE,
+    EDGE_BITS,
     ELIM_TRADE,
     END_ATTACK,
     END_TURN,
@@ -83,7 +84,6 @@ from riskstats.game.state import (
     PLACE,
     REINFORCE,
     SC_BLOCKS,
-    SC_COUNT,
     SC_DIST,
     SC_DST,
     SC_GOAL,
@@ -93,11 +93,11 @@ from riskstats.game.state import (
     SC_SRC,
     SC_STACK,
     SC_STAMP,
-    SC_TOTAL,
     SETUP_PLACE,
     TRADE,
     TRADE_SET,
     State,
+    _edge_bits,
     _scratch_block,
 )
 
@@ -154,19 +154,21 @@ def _random_owned(st, q):  # pragma: no cover - compiled
 
 @jit
 def _random_border(st, B, q):  # pragma: no cover - compiled
-    """A random territory of q's that borders another seat's (any of q's if none does): count them,
-    then walk to the k-th (no buffer to allocate)."""
+    """A random territory of q's that borders another seat's (any of q's if none does): mark and count
+    them, then walk to the k-th mark (a scratch block: no buffer to allocate)."""
     owner = st.owner
     T = owner.shape[0]
+    mark = _scratch_block(st.scratch, T, SC_MARK)
     n = 0
     for t in range(T):
-        if owner[t] == q and _is_border(owner, B.nbr_ptr, B.nbr_idx, t):
-            n += 1
+        m = owner[t] == q and _is_border(owner, B.nbr_ptr, B.nbr_idx, t)
+        mark[t] = m
+        n += m
     if n == 0:
         return _random_owned(st, q)
     k = _randint(st.rng, n)
     for t in range(T):
-        if owner[t] == q and _is_border(owner, B.nbr_ptr, B.nbr_idx, t):
+        if mark[t]:
             if k == 0:
                 return t
             k -= 1
@@ -370,67 +372,77 @@ def _random_set(st, B, p, can_pass):  # pragma: no cover - compiled
 
 
 @jit
-def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p, moves, scratch):  # pragma: no cover - compiled
+def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, nbr_src, nbr_rev, p, moves, scratch,
+                   bits):  # pragma: no cover - compiled
     """(from, to) uniform over p's attacks where the attackers (armies able to roll) are at least as many
-    as the defenders; (-1, -1) if there is none. ``moves`` is info[I_MOVES].
+    as the defenders; (-1, -1) if there is none. ``moves`` is info[I_MOVES], ``bits`` the state's edge bits
+    (`riskstats.game.state._edge_bits`).
 
     Called before every roll of the random bot, so it is kept lean: it takes only the arrays it reads
     (a call copies every array of its arguments, see `_is_border`), allocates nothing and calls nothing
-    in its loops (an inlined helper's array arguments are reference-counted at each call). It counts
-    the attacks from each territory into the state's scratch memory (`riskstats.game.state.SCRATCH`),
-    draws k uniform below their total and walks to the k-th (order: from ascending, then the neighbour
-    list). The counts stay there, stamped with the move number at which the bot is next asked if only its
-    attack declaration and the defender's reply (the roll) are played in between: then, in the same
-    attack phase (and after its occupation, which moves the stamp on by one), it recounts only the
-    attack's two territories and the defender's neighbours, the only counts those moves can change.
+    in its loops (an inlined helper's array arguments are reference-counted at each call). It marks the
+    favourable attacks in the edge bits (one bit per directed border, in the order from ascending, then
+    the neighbour list), draws k uniform below their number and takes the k-th set bit, counting whole
+    words at a time (`riskstats._numba.popcount`). The bits stay in the scratch memory
+    (`riskstats.game.state.SCRATCH`), stamped with the move number at which the bot is next asked if only
+    its attack declaration and the defender's reply (the roll) are played in between: then, in the same
+    attack phase (and after its occupation, which moves the stamp on by one), it redoes only the edges
+    out of the attack's two territories and into the attacked one, the only edges those moves can change.
     """
     T = owner.shape[0]
-    base = SC_HEAD + SC_COUNT * T  # the count of territory t is scratch[base + t]
-    partial = scratch[SC_STAMP] == moves and scratch[SC_PLAYER] == p
-    src = scratch[SC_SRC]
-    dst = scratch[SC_DST]
-    todo = nbr_ptr[dst + 1] - nbr_ptr[dst] + 2 if partial else T
-    n = scratch[SC_TOTAL] if partial else 0
-    for j in range(todo):
-        if not partial:
-            a = j
-        elif j < 2:  # the attack changed armies on src and dst (and maybe dst's owner): their counts
-            a = src if j == 0 else dst  # and those of dst's neighbours (src, p's, is nobody's target)
-        else:
-            a = nbr_idx[nbr_ptr[dst] + j - 2]
-        c = 0
-        if owner[a] == p and armies[a] >= 2:
+    if scratch[SC_STAMP] == moves and scratch[SC_PLAYER] == p:
+        dst = scratch[SC_DST]
+        for j in range(2):  # edges out of src and dst: their armies (and dst's owner) changed
+            a = scratch[SC_SRC] if j == 0 else dst
+            own = owner[a] == p
             roll = armies[a] - 1
-            for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
-                b = nbr_idx[i]
-                if owner[b] != p and roll >= armies[b]:
-                    c += 1
-        if partial:
-            n -= scratch[base + a]
-        scratch[base + a] = c
-        n += c
+            for e in range(nbr_ptr[a], nbr_ptr[a + 1]):
+                b = nbr_idx[e]
+                m = np.int64(1) << (e & (EDGE_BITS - 1))
+                w = e // EDGE_BITS
+                bits[w] = (bits[w] & ~m) | (m * np.int64(own and owner[b] != p and roll >= armies[b]))
+        enemy = owner[dst] != p
+        d = armies[dst]
+        for i in range(nbr_ptr[dst], nbr_ptr[dst + 1]):  # edges into dst
+            a = nbr_idx[i]
+            e = nbr_rev[i]
+            m = np.int64(1) << (e & (EDGE_BITS - 1))
+            w = e // EDGE_BITS
+            bits[w] = (bits[w] & ~m) | (m * np.int64(enemy and owner[a] == p and armies[a] - 1 >= d))
+    else:
+        bits[:] = 0
+        for a in range(T):
+            if owner[a] == p and armies[a] >= 2:
+                roll = armies[a] - 1
+                for e in range(nbr_ptr[a], nbr_ptr[a + 1]):
+                    b = nbr_idx[e]
+                    bits[e // EDGE_BITS] |= (np.int64(1) << (e & (EDGE_BITS - 1))) \
+                        * np.int64(owner[b] != p and roll >= armies[b])
     scratch[SC_STAMP] = -1
+    words = (nbr_idx.shape[0] + EDGE_BITS - 1) // EDGE_BITS
+    n = 0
+    for w in range(words):
+        n += popcount(bits[w])
     if n == 0:
         return -1, -1
     k = _randint(rng, n)
-    for a in range(T):
-        c = scratch[base + a]
-        if k >= c:
-            k -= c
-            continue
-        roll = armies[a] - 1
-        for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
-            b = nbr_idx[i]
-            if owner[b] != p and roll >= armies[b]:
-                if k == 0:
-                    scratch[SC_STAMP] = moves + 2  # this declaration, then the DEFEND reply
-                    scratch[SC_PLAYER] = p
-                    scratch[SC_SRC] = a
-                    scratch[SC_DST] = b
-                    scratch[SC_TOTAL] = n
-                    return a, b
-                k -= 1
-    return -1, -1
+    w = 0
+    c = popcount(bits[0])
+    while k >= c:
+        k -= c
+        w += 1
+        c = popcount(bits[w])
+    x = bits[w]
+    for _ in range(k):
+        x &= x - 1
+    e = w * EDGE_BITS + lowest_bit(x)
+    a = nbr_src[e]
+    b = nbr_idx[e]
+    scratch[SC_STAMP] = moves + 2  # this declaration, then the DEFEND reply
+    scratch[SC_PLAYER] = p
+    scratch[SC_SRC] = a
+    scratch[SC_DST] = b
+    return a, b
 
 
 @jit
@@ -447,25 +459,27 @@ def _random_fortify(st, B, R, p):  # pragma: no cover - compiled
     """A source uniform over p's territories that can fortify, a destination uniform over those it can
     reach, a count uniform over 1..armies-1; END_TURN if none can."""
     T = st.owner.shape[0]
+    can = _scratch_block(st.scratch, T, SC_GOAL)
     n = 0
     for t in range(T):
-        if st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st.owner, B.nbr_ptr, B.nbr_idx, t):
-            n += 1
+        m = st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st.owner, B.nbr_ptr, B.nbr_idx, t)
+        can[t] = m
+        n += m
     if n == 0:
         return END_TURN, 0, 0, 0, 0
     k = _randint(st.rng, n)
     a = -1
     for t in range(T):
-        if st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st.owner, B.nbr_ptr, B.nbr_idx, t):
+        if can[t]:
             if k == 0:
                 a = t
                 break
             k -= 1
     seen = _scratch_block(st.scratch, T, SC_MARK)
-    seen[:] = 0
     if R[R_FORTIFY] == 0:
         _reachable(st, B, p, a, seen)
     else:
+        seen[:] = 0
         for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
             if st.owner[B.nbr_idx[i]] == p:
                 seen[B.nbr_idx[i]] = 1
@@ -488,7 +502,8 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == ATTACK:  # most of the random bot's moves: first, and through the lean helper
         if _uniform(rng) < params[0]:
             return END_ATTACK, 0, 0, 0, 0
-        a, b = _random_attack(st.owner, st.armies, rng, B.nbr_ptr, B.nbr_idx, p, info[I_MOVES], st.scratch)
+        a, b = _random_attack(st.owner, st.armies, rng, B.nbr_ptr, B.nbr_idx, B.nbr_src, B.nbr_rev, p, info[I_MOVES],
+                              st.scratch, _edge_bits(st.scratch, st.owner.shape[0], st.alive.shape[0]))
         if a < 0:
             return END_ATTACK, 0, 0, 0, 0
         return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
@@ -547,20 +562,15 @@ def _target_continent(st, B, R, p, entrance_weight, first):  # pragma: no cover 
     T = st.owner.shape[0]
     enemy = _scratch_block(st.scratch, T, SC_GOAL)[:K]
     mine = _scratch_block(st.scratch, T, SC_DIST)[:K]
-    entrances = _scratch_block(st.scratch, T, SC_MARK)[:K]
+    entrances = B.continent_entrances
     enemy[:] = 0
     mine[:] = 0
-    entrances[:] = 0
-    for t in range(st.owner.shape[0]):
+    for t in range(T):
         k = B.continent_of[t]
         if st.owner[t] == p:
             mine[k] += 1
         else:
             enemy[k] += st.armies[t]
-        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-            if B.continent_of[B.nbr_idx[i]] != k:
-                entrances[k] += 1
-                break
     forced = int(first)
     if 0 <= forced < K and mine[forced] < B.continent_size[forced]:
         return forced
