@@ -89,6 +89,8 @@ from riskstats.game.state import (
     SC_GOAL,
     SC_HEAD,
     SC_MARK,
+    SC_MEMO_DIST,
+    SC_MEMO_GOAL,
     SC_PLAYER,
     SC_SRC,
     SC_STACK,
@@ -670,13 +672,26 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
 
 # ---------------------------------------------------------------- objective-aware bots (Secret Mission, Capital)
 @jit
-def _goal_distance(st, B, goal, dist):  # pragma: no cover - compiled
-    """dist[t] = borders crossed from t to the nearest territory with goal[t] (any owner); T+1 if none."""
+def _goal_distance(st, B, goal):  # pragma: no cover - compiled
+    """The distances to the goal: dist[t] = borders crossed from t to the nearest territory with goal[t]
+    (any owner); T+1 if none. ``dist`` is the scratch block SC_MEMO_DIST (a view), remembered with its goal
+    (block SC_MEMO_GOAL, which nothing else writes): a goal equal to the last one (ownership unchanged, as
+    on most moves) reuses it instead of searching the board again."""
     T = st.owner.shape[0]
+    dist = _scratch_block(st.scratch, T, SC_MEMO_DIST)
+    memo = _scratch_block(st.scratch, T, SC_MEMO_GOAL)
+    same = True
+    for t in range(T):
+        if memo[t] != goal[t]:
+            same = False
+            break
+    if same:
+        return dist
     queue = _scratch_block(st.scratch, T, SC_STACK)
     head = 0
     tail = 0
     for t in range(T):
+        memo[t] = goal[t]
         dist[t] = T + 1
         if goal[t]:
             dist[t] = 0
@@ -691,6 +706,7 @@ def _goal_distance(st, B, goal, dist):  # pragma: no cover - compiled
                 dist[u] = dist[t] + 1
                 queue[tail] = u
                 tail += 1
+    return dist
 
 
 @jit
@@ -744,8 +760,7 @@ def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind): 
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     T = st.owner.shape[0]
-    dist = _scratch_block(st.scratch, T, SC_DIST)
-    _goal_distance(st, B, goal, dist)
+    dist = _goal_distance(st, B, goal)
     if phase == REINFORCE or phase == SETUP_PLACE:
         t = _goal_base(st, B, p, dist)
         if t < 0 or dist[t] > T:
@@ -805,16 +820,17 @@ def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
     keep = 1
     if kind == MK_CONTINENTS:
         third = -1
-        best = 1e18
-        K = B.continent_bonus.shape[0]
-        for k in range(K):  # "any third continent": the one with the fewest enemy armies per territory
-            if m[M_THIRD] == 1 and k != m[M_C1] and k != m[M_C2]:
-                enemy = 0.0
-                for t in range(T):
-                    if B.continent_of[t] == k and st.owner[t] != p:
-                        enemy += st.armies[t]
-                if enemy / B.continent_size[k] < best:
-                    best = enemy / B.continent_size[k]
+        if m[M_THIRD] == 1:  # "any third continent": the one with the fewest enemy armies per territory
+            K = B.continent_bonus.shape[0]
+            enemy = _scratch_block(st.scratch, T, SC_MARK)[:K]
+            enemy[:] = 0
+            for t in range(T):
+                if st.owner[t] != p:
+                    enemy[B.continent_of[t]] += st.armies[t]
+            best = 1e18
+            for k in range(K):
+                if k != m[M_C1] and k != m[M_C2] and enemy[k] / B.continent_size[k] < best:
+                    best = enemy[k] / B.continent_size[k]
                     third = k
         for t in range(T):
             k = B.continent_of[t]

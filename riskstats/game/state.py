@@ -164,21 +164,23 @@ N_LOG = len(LOG_COLS)
 SCRATCH = ("stamp", "player", "src", "dst")
 SC_STAMP, SC_PLAYER, SC_SRC, SC_DST = range(len(SCRATCH))
 SC_HEAD = 8
-SC_MARK, SC_STACK, SC_GOAL, SC_DIST = range(4)
-SC_BLOCKS = 4
+SC_MARK, SC_STACK, SC_GOAL, SC_DIST, SC_MEMO_GOAL, SC_MEMO_DIST = range(6)
+SC_BLOCKS = 6
 EDGE_BITS = 32
-"""scratch[...]: memory the compiled bots and helpers reuse instead of allocating on every move; it is
-not part of the game (a game is the same whatever it holds). Its head caches the random bot's attacks:
-the edge bits (`_edge_bits`, one bit per directed border in the board's edge order, `BoardArrays.nbr_src`)
+"""scratch[...]: memory the compiled bots and helpers reuse instead of allocating on every move; it is not
+part of the game (a game is the same whatever it holds). Its head caches the random bot's attacks: the
+edge bits (`_edge_bits`, one bit per directed border in the board's edge order, `BoardArrays.nbr_src`)
 mark the favourable attacks of seat scratch[SC_PLAYER] as they stand once the move number
 scratch[SC_STAMP] has been applied, except on the edges at territories scratch[SC_SRC] and
 scratch[SC_DST] (the attack the bot chose, and its occupation); a stamp that is not info[I_MOVES] means
 no cache, and every entry to the compiled bots from outside the game loop sets it to -1. The blocks are
 T-long buffers (`_scratch_block`) for a bot's move: SC_MARK the territories a search marked, SC_STACK
-`_reachable`'s stack (or a queue), SC_GOAL and SC_DIST a bot's goal territories and distances to them
-(a continent-indexed count may use a block's first K entries). After the blocks, S * N_MISSION words
-hold the missions as the seat to move sees them (`riskstats.game.bots._seat_view`), then the edge bits,
-`EDGE_BITS` to a word (room for every pair of territories)."""
+`_reachable`'s stack (or a queue), SC_GOAL and SC_DIST a bot's goal territories and distances to them (a
+continent-indexed count may use a block's first K entries); SC_MEMO_GOAL and SC_MEMO_DIST belong to
+`riskstats.game.bots._goal_distance` alone (a goal and its distances, kept from move to move). After the
+blocks, S * N_MISSION words hold the missions as the seat to move sees them
+(`riskstats.game.bots._seat_view`), then the edge bits, `EDGE_BITS` to a word (room for every pair of
+territories)."""
 
 
 @inline_jit
