@@ -7,7 +7,8 @@ function that calls them does that. Set ``NUMBA_DISABLE_JIT=1`` to step through 
 kernel function on demand: the exact engine keeps its kernels as plain functions so that one body
 serves float64 (compiled) and `fractions.Fraction` (interpreted) arithmetic, and so that a small
 odds lookup never pays numba's start-up. `inline_jit` and `borrow` are the two tools of a hot loop that
-passes many arrays down: the first removes the call, the second the arrays' reference counting.
+passes many arrays down: the first removes the call, the second the arrays' reference counting;
+`lean_jit` compiles a helper that allocates nothing without any reference counting.
 `popcount` and `lowest_bit` count and locate set bits in one instruction each (bit sets of a hot loop).
 `on_compile` reports when numba starts compiling (the CLI's "compiling (first run only)" notice).
 """
@@ -88,6 +89,15 @@ jit = njit(cache=True, nogil=True)
 
 parallel_jit = njit(cache=True, nogil=True, parallel=True)
 """Decorator for a kernel whose outer loop is a ``numba.prange``."""
+
+lean_jit = njit(cache=True, nogil=True, _nrt=False)
+"""Decorator for a hot helper that allocates no array and returns none: compiled without reference counting.
+
+numba counts a reference to every array argument on a kernel's entry and releases it on exit, a call to the
+runtime each (even for a borrowed view, whose count is skipped inside that call): a helper taking a State
+and a board makes some 50 such calls. A lean kernel makes none. It may call ordinary kernels (they count
+for themselves) but never one that returns a new array (nothing would free it), and it must not create or
+return an array itself (views of its arguments, ``a[i:j]``, are fine)."""
 
 inline_jit = njit(cache=True, nogil=True, inline="always")
 """Decorator for a kernel inlined into its callers (numba IR): no call. A call flattens every array of

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from riskstats._numba import inline_jit, jit, lowest_bit, popcount
+from riskstats._numba import inline_jit, jit, lean_jit, lowest_bit, popcount
 from riskstats.game.engine import _find_set, _fortify_ok, _hand, _randint, _reachable, _set_kind, _uniform
 from riskstats.game.registry import BOTS, N_PARAMS, bot_spec, check_lineup  # noqa: F401 (the names' old home)
 from riskstats.game.rules import (
@@ -105,13 +105,13 @@ from riskstats.game.state import (
 
 
 # ---------------------------------------------------------------- shared helpers
-@jit
+@lean_jit
 def _p_win(V, attackers, defenders):  # pragma: no cover - compiled
     """P(conquer) of attackers (armies able to roll) against defenders, clamped to the table."""
     return V[min(attackers, V.shape[0] - 1), min(defenders, V.shape[1] - 1)]
 
 
-@jit
+@lean_jit
 def _threat(owner, armies, nbr_ptr, nbr_idx, neutral, t):  # pragma: no cover - compiled
     """Enemy armies next to t (a neutral never attacks, so it is no threat)."""
     p = owner[t]
@@ -123,7 +123,7 @@ def _threat(owner, armies, nbr_ptr, nbr_idx, neutral, t):  # pragma: no cover - 
     return s
 
 
-@jit
+@lean_jit
 def _is_border(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compiled
     """Whether t has a neighbour of another seat.
 
@@ -139,7 +139,7 @@ def _is_border(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compiled
     return False
 
 
-@jit
+@lean_jit
 def _random_owned(st, q):  # pragma: no cover - compiled
     n = 0
     for t in range(st.owner.shape[0]):
@@ -154,7 +154,7 @@ def _random_owned(st, q):  # pragma: no cover - compiled
     return -1
 
 
-@jit
+@lean_jit
 def _random_border(st, B, q):  # pragma: no cover - compiled
     """A random territory of q's that borders another seat's (any of q's if none does): mark and count
     them, then walk to the k-th mark (a scratch block: no buffer to allocate)."""
@@ -177,7 +177,7 @@ def _random_border(st, B, q):  # pragma: no cover - compiled
     return -1
 
 
-@jit
+@lean_jit
 def _claim_greedy(st, B):  # pragma: no cover - compiled
     """An unclaimed territory next to the most of our own, preferring continents we already hold most of."""
     p = st.info[I_PLAYER]
@@ -208,7 +208,7 @@ def _claim_greedy(st, B):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@lean_jit
 def _place_neutral(st, B, R):  # pragma: no cover - compiled
     """A neutral army goes where it blocks most: the neutral territory with the most enemy armies next door."""
     p = st.info[I_PLAYER]
@@ -229,7 +229,7 @@ def _place_neutral(st, B, R):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@lean_jit
 def _most_threatened(st, B, R, p):  # pragma: no cover - compiled
     """p's territory with the largest (enemy armies next to it - its armies); any own one if none borders."""
     best = -1
@@ -246,7 +246,7 @@ def _most_threatened(st, B, R, p):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@lean_jit
 def _strike_base(st, B, p):  # pragma: no cover - compiled
     """p's territory with the largest (its armies - its weakest enemy neighbour)."""
     best = -1
@@ -268,7 +268,7 @@ def _strike_base(st, B, p):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@lean_jit
 def _best_attack(st, B, V, p, continent):  # pragma: no cover - compiled
     """(from, to, P(conquer)) of p's best attack, into ``continent`` only if it is >= 0; from = -1 if none."""
     best_a = -1
@@ -289,7 +289,7 @@ def _best_attack(st, B, V, p, continent):  # pragma: no cover - compiled
     return best_a, best_b, best_p
 
 
-@jit
+@lean_jit
 def _max_dice(st, R, a):  # pragma: no cover - compiled
     return min(R[R_ADICE], st.armies[a] - 1)
 
@@ -303,13 +303,13 @@ def _trade_any(st, B):  # pragma: no cover - compiled
     return TRADE_SET, c1, c2, c3, 0
 
 
-@jit
+@lean_jit
 def _must_trade(st, R):  # pragma: no cover - compiled
     info = st.info
     return info[I_PHASE] == ELIM_TRADE or (info[I_START_HAND] >= R[R_FORCED] and info[I_TRADED_TURN] == 0)
 
 
-@jit
+@lean_jit
 def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
     """Move the largest interior stack to the most threatened border territory it can reach."""
     T = st.owner.shape[0]
@@ -340,7 +340,7 @@ def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
     return FORTIFY_MOVE, src, dst, st.armies[src] - 1, 0
 
 
-@jit
+@lean_jit
 def _setup_place(st, B, R, target):  # pragma: no cover - compiled
     """Setup placement: the neutral's armies block the opponent; our own go on ``target``."""
     info = st.info
@@ -373,7 +373,7 @@ def _random_set(st, B, p, can_pass):  # pragma: no cover - compiled
     return PASS, 0, 0, 0, 0
 
 
-@jit
+@lean_jit
 def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, nbr_src, nbr_rev, p, moves, scratch,
                    bits):  # pragma: no cover - compiled
     """(from, to) uniform over p's attacks where the attackers (armies able to roll) are at least as many
@@ -447,7 +447,7 @@ def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, nbr_src, nbr_rev, p, mo
     return a, b
 
 
-@jit
+@lean_jit
 def _has_own_neighbour(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compiled
     p = owner[t]
     for i in range(nbr_ptr[t], nbr_ptr[t + 1]):
@@ -456,7 +456,7 @@ def _has_own_neighbour(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compil
     return False
 
 
-@jit
+@lean_jit
 def _random_fortify(st, B, R, p):  # pragma: no cover - compiled
     """A source uniform over p's territories that can fortify, a destination uniform over those it can
     reach, a count uniform over 1..armies-1; END_TURN if none can."""
@@ -556,7 +556,7 @@ def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     return _fortify_to_border(st, B, R, p)
 
 
-@jit
+@lean_jit
 def _target_continent(st, B, R, p, entrance_weight, first):  # pragma: no cover - compiled
     """Continent ``first`` while p does not hold it (if the board has it), else the continent p does not
     hold with the best bonus / (1 + enemy armies + weight x entrances)."""
@@ -588,7 +588,7 @@ def _target_continent(st, B, R, p, entrance_weight, first):  # pragma: no cover 
     return best
 
 
-@jit
+@lean_jit
 def _continent_base(st, B, p, k):  # pragma: no cover - compiled
     """p's strongest territory next to enemy land in continent k; -1 if none."""
     best = -1
@@ -671,12 +671,12 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
 
 
 # ---------------------------------------------------------------- objective-aware bots (Secret Mission, Capital)
-@jit
+@lean_jit
 def _goal_distance(st, B, goal):  # pragma: no cover - compiled
-    """The distances to the goal: dist[t] = borders crossed from t to the nearest territory with goal[t]
-    (any owner); T+1 if none. ``dist`` is the scratch block SC_MEMO_DIST (a view), remembered with its goal
-    (block SC_MEMO_GOAL, which nothing else writes): a goal equal to the last one (ownership unchanged, as
-    on most moves) reuses it instead of searching the board again."""
+    """Write the distances to the goal into the scratch block SC_MEMO_DIST: dist[t] = borders crossed from t
+    to the nearest territory with goal[t] (any owner); T+1 if none. They are remembered with their goal
+    (block SC_MEMO_GOAL; nothing else writes either block): a goal equal to the last one (ownership
+    unchanged, as on most moves) keeps them instead of searching the board again."""
     T = st.owner.shape[0]
     dist = _scratch_block(st.scratch, T, SC_MEMO_DIST)
     memo = _scratch_block(st.scratch, T, SC_MEMO_GOAL)
@@ -686,7 +686,7 @@ def _goal_distance(st, B, goal):  # pragma: no cover - compiled
             same = False
             break
     if same:
-        return dist
+        return
     queue = _scratch_block(st.scratch, T, SC_STACK)
     head = 0
     tail = 0
@@ -706,10 +706,9 @@ def _goal_distance(st, B, goal):  # pragma: no cover - compiled
                 dist[u] = dist[t] + 1
                 queue[tail] = u
                 tail += 1
-    return dist
 
 
-@jit
+@lean_jit
 def _goal_base(st, B, p, dist):  # pragma: no cover - compiled
     """p's territory next to an enemy one that is closest to the goal (ties: the largest own stack)."""
     best = -1
@@ -725,7 +724,7 @@ def _goal_base(st, B, p, dist):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@lean_jit
 def _goal_attack(st, B, V, p, dist, guard, guard_keep):  # pragma: no cover - compiled
     """(from, to, P(conquer)) of the surest attack that gets closer to the goal (into a goal territory or
     one nearer to it than the attacker); ``guard`` attacks only while keeping ``guard_keep`` armies."""
@@ -750,7 +749,7 @@ def _goal_attack(st, B, V, p, dist, guard, guard_keep):  # pragma: no cover - co
     return best_a, best_b, best_p
 
 
-@jit
+@lean_jit
 def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind):  # pragma: no cover - compiled
     """Reinforce, attack and occupy toward the territories marked in ``goal``: all reinforcements on the
     own border territory nearest the goal; attack along the way while P(conquer) >= ``params[0]``, else
@@ -760,7 +759,8 @@ def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind): 
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     T = st.owner.shape[0]
-    dist = _goal_distance(st, B, goal)
+    _goal_distance(st, B, goal)
+    dist = _scratch_block(st.scratch, T, SC_MEMO_DIST)
     if phase == REINFORCE or phase == SETUP_PLACE:
         t = _goal_base(st, B, p, dist)
         if t < 0 or dist[t] > T:
@@ -789,7 +789,7 @@ def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind): 
     return _fortify_to_border(st, B, R, p)
 
 
-@jit
+@lean_jit
 def _safest(st, B, R, p):  # pragma: no cover - compiled
     """p's territory with the most (own armies - enemy armies next to it), interior ones first."""
     best = -1
