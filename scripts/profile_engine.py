@@ -12,6 +12,7 @@ a second and plays ``games`` 4-player games on one thread. Attach perf when ``go
 Kernels that numba inlined (``inline_jit``: the bots, `_apply`) count as their caller, `_play`.
 Compiling takes minutes; the cache folder is removed at the end.
 """
+import gc
 import os
 import shutil
 import sys
@@ -50,6 +51,7 @@ def main(lineup: str = "random", games: int = 6000, variant: str = "classic") ->
     try:
         play_games(50, 4, bots, variant=variant, seed=0)  # compile
         n = perf_map(f"/tmp/perf-{os.getpid()}.map")
+        gc.collect()  # the compiler's garbage, or Python collects it while the games play
         print(f"pid {os.getpid()}: {n} functions mapped", flush=True)
         print("go", flush=True)
         time.sleep(1)
