@@ -7,7 +7,9 @@ function that calls them does that. Set ``NUMBA_DISABLE_JIT=1`` to step through 
 kernel function on demand: the exact engine keeps its kernels as plain functions so that one body
 serves float64 (compiled) and `fractions.Fraction` (interpreted) arithmetic, and so that a small
 odds lookup never pays numba's start-up. `inline_jit` and `borrow` are the two tools of a hot loop that
-passes many arrays down: the first removes the call, the second the arrays' reference counting.
+passes many arrays down: the first removes the call, the second the arrays' reference counting;
+`lean_jit` compiles a helper that allocates nothing without any reference counting.
+`popcount` and `lowest_bit` count and locate set bits in one instruction each (bit sets of a hot loop).
 `on_compile` reports when numba starts compiling (the CLI's "compiling (first run only)" notice).
 """
 import hashlib
@@ -88,6 +90,15 @@ jit = njit(cache=True, nogil=True)
 parallel_jit = njit(cache=True, nogil=True, parallel=True)
 """Decorator for a kernel whose outer loop is a ``numba.prange``."""
 
+lean_jit = njit(cache=True, nogil=True, _nrt=False)
+"""Decorator for a hot helper that allocates no array and returns none: compiled without reference counting.
+
+numba counts a reference to every array argument on a kernel's entry and releases it on exit, a call to the
+runtime each (even for a borrowed view, whose count is skipped inside that call): a helper taking a State
+and a board makes some 50 such calls. A lean kernel makes none. It may call ordinary kernels (they count
+for themselves) but never one that returns a new array (nothing would free it), and it must not create or
+return an array itself (views of its arguments, ``a[i:j]``, are fine)."""
+
 inline_jit = njit(cache=True, nogil=True, inline="always")
 """Decorator for a kernel inlined into its callers (numba IR): no call. A call flattens every array of
 its arguments into scalars (a game state and a board are some 180 of them) and copies them all."""
@@ -165,3 +176,46 @@ def borrow(value):
 
 if not numba.config.DISABLE_JIT:
     borrow = _borrow  # noqa: F811  (the compiled form; the Python one above documents it)
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
+@intrinsic
+def _lowest_bit(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], cgutils.false_bit)
+    return x(x), codegen
+
+
+def popcount(x):
+    """Inside a kernel: the number of set bits of the integer ``x`` (>= 0), one instruction.
+
+    >>> popcount(0b1011), popcount(0)
+    (3, 0)
+    """
+    return bin(x).count("1")
+
+
+def lowest_bit(x):
+    """Inside a kernel: the index of the lowest set bit of the integer ``x`` (> 0), one instruction.
+
+    >>> lowest_bit(0b1000), lowest_bit(0b0110)
+    (3, 1)
+    """
+    return (x & -x).bit_length() - 1
+
+
+if not numba.config.DISABLE_JIT:
+    popcount = _popcount  # noqa: F811  (the compiled forms; the Python ones above document them)
+    lowest_bit = _lowest_bit  # noqa: F811

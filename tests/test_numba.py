@@ -1,7 +1,7 @@
 """Tests of riskstats._numba: the on-demand compiler and borrowed views."""
 import numpy as np
 
-from riskstats._numba import borrow, compiled, jit
+from riskstats._numba import borrow, compiled, jit, lowest_bit, popcount
 
 
 @jit
@@ -62,3 +62,16 @@ def test_a_new_cache_folder_removes_only_stale_riskstats_siblings(tmp_path):
     _adopt_cache(str(tmp_path / folders["in_use"]), now + STALE_AFTER)
     assert current.is_dir() and os.stat(tmp_path / folders["in_use"]).st_mtime == now + STALE_AFTER
     _adopt_cache(str(tmp_path / "missing" / "riskstats-00000000000000ee"), now)  # a new base: no error
+
+
+@jit
+def _bit_facts(x):
+    return popcount(x), lowest_bit(x)
+
+
+def test_popcount_and_lowest_bit_match_python():
+    rng = np.random.default_rng(5)
+    values = [1, 2, 3, 0b1011000, 2**31, 2**32 - 1, 2**62 + 2**40] + rng.integers(1, 2**62, 200).tolist()
+    for x in values:
+        assert _bit_facts(np.int64(x)) == (bin(x).count("1"), (x & -x).bit_length() - 1), x
+    assert _bit_facts(np.int64(0))[0] == 0

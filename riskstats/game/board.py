@@ -60,7 +60,8 @@ DEFAULT_STARTING_ARMIES = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
 DEFAULT_NEUTRAL_ARMIES = 40
 
 BoardArrays = namedtuple("BoardArrays", "adjacency nbr_ptr nbr_idx continent_of continent_bonus "
-                                        "continent_size card_territory card_symbol territory_card missions")
+                                        "continent_size card_territory card_symbol territory_card missions "
+                                        "nbr_src nbr_rev continent_entrances")
 """What the kernels read of a board (T territories, K continents, C cards):
 
 adjacency[T, T]      bool, symmetric, False on the diagonal
@@ -75,6 +76,10 @@ territory_card[T]    the card showing each territory
 missions[M, 8]       the mission cards, one row each: kind (0 continents, 1 territories, 2 destroy), c1, c2,
                      third (1: and any third continent), count, min_armies (for destroy: the fallback's),
                      target colour (= seat) of a destroy card, european_only (1: only in the 14-card deck)
+nbr_src[2 * borders] the territory each neighbour entry (a directed border, "edge") starts from:
+                     edge e goes from nbr_src[e] to nbr_idx[e], in the order from ascending, then neighbours
+nbr_rev[2 * borders] the edge back: nbr_rev[e] goes from nbr_idx[e] to nbr_src[e]
+continent_entrances[K] territories of each continent with a neighbour in another continent
 """
 MISSION_TYPES = ("continents", "territories", "destroy")
 
@@ -235,17 +240,26 @@ def board_from_dict(data: dict, source: str = "<dict>") -> Board:
     missions, colours = _missions(source, data.get("missions", ()), names)
     ptr = np.zeros(T + 1, dtype=np.int64)
     ptr[1:] = np.cumsum(adjacency.sum(axis=1))
+    nbr_idx = np.concatenate([np.flatnonzero(row) for row in adjacency]).astype(np.int64)
+    nbr_src = np.repeat(np.arange(T, dtype=np.int64), np.diff(ptr))
+    edge = {(int(a), int(b)): e for e, (a, b) in enumerate(zip(nbr_src, nbr_idx))}
+    continent_of_t = np.array([continent_of[t] for t in territories], dtype=np.int64)
+    outside = continent_of_t[nbr_src] != continent_of_t[nbr_idx]
     arrays = BoardArrays(
         adjacency=adjacency,
         nbr_ptr=ptr,
-        nbr_idx=np.concatenate([np.flatnonzero(row) for row in adjacency]).astype(np.int64),
-        continent_of=np.array([continent_of[t] for t in territories], dtype=np.int64),
+        nbr_idx=nbr_idx,
+        continent_of=continent_of_t,
         continent_bonus=np.array(bonuses, dtype=np.int64),
         continent_size=np.bincount([continent_of[t] for t in territories], minlength=len(names)).astype(np.int64),
         card_territory=np.array(list(range(T)) + [-1] * wilds, dtype=np.int64),
         card_symbol=np.array(symbols + [WILD] * wilds, dtype=np.int64),
         territory_card=np.arange(T, dtype=np.int64),
         missions=missions,
+        nbr_src=nbr_src,
+        nbr_rev=np.array([edge[b, a] for a, b in edge], dtype=np.int64).reshape(len(edge)),
+        continent_entrances=np.bincount(continent_of_t[np.unique(nbr_src[outside])],
+                                        minlength=len(names)).astype(np.int64),
     )
     for a in arrays:
         a.flags.writeable = False

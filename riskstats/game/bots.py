@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from riskstats._numba import inline_jit, jit
+from riskstats._numba import inline_jit, jit, lean_jit, lowest_bit, popcount
 from riskstats.game.engine import _find_set, _fortify_ok, _hand, _hand_size, _randint, _reachable, _set_kind, _uniform
 from riskstats.game.registry import BOTS, N_PARAMS, bot_spec, check_lineup  # noqa: F401 (the names' old home)
 from riskstats.game.rules import (
@@ -50,6 +50,7 @@ from riskstats.game.state import (
     CLAIM,
     DEFEND,
     DEFEND_MOVE,
+    EDGE_BITS,
     ELIM_TRADE,
     END_ATTACK,
     END_TURN,
@@ -83,33 +84,34 @@ from riskstats.game.state import (
     PLACE,
     REINFORCE,
     SC_BLOCKS,
-    SC_COUNT,
     SC_DIST,
     SC_DST,
     SC_GOAL,
     SC_HEAD,
     SC_MARK,
+    SC_MEMO_DIST,
+    SC_MEMO_GOAL,
     SC_PLAYER,
     SC_SRC,
     SC_STACK,
     SC_STAMP,
-    SC_TOTAL,
     SETUP_PLACE,
     TRADE,
     TRADE_SET,
     State,
+    _edge_bits,
     _scratch_block,
 )
 
 
 # ---------------------------------------------------------------- shared helpers
-@jit
+@lean_jit
 def _p_win(V, attackers, defenders):  # pragma: no cover - compiled
     """P(conquer) of attackers (armies able to roll) against defenders, clamped to the table."""
     return V[min(attackers, V.shape[0] - 1), min(defenders, V.shape[1] - 1)]
 
 
-@jit
+@lean_jit
 def _threat(owner, armies, nbr_ptr, nbr_idx, neutral, t):  # pragma: no cover - compiled
     """Enemy armies next to t (a neutral never attacks, so it is no threat)."""
     p = owner[t]
@@ -121,7 +123,7 @@ def _threat(owner, armies, nbr_ptr, nbr_idx, neutral, t):  # pragma: no cover - 
     return s
 
 
-@jit
+@lean_jit
 def _is_border(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compiled
     """Whether t has a neighbour of another seat.
 
@@ -137,7 +139,7 @@ def _is_border(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compiled
     return False
 
 
-@jit
+@lean_jit
 def _random_owned(st, q):  # pragma: no cover - compiled
     n = 0
     for t in range(st.owner.shape[0]):
@@ -152,28 +154,30 @@ def _random_owned(st, q):  # pragma: no cover - compiled
     return -1
 
 
-@jit
+@lean_jit
 def _random_border(st, B, q):  # pragma: no cover - compiled
-    """A random territory of q's that borders another seat's (any of q's if none does): count them,
-    then walk to the k-th (no buffer to allocate)."""
+    """A random territory of q's that borders another seat's (any of q's if none does): mark and count
+    them, then walk to the k-th mark (a scratch block: no buffer to allocate)."""
     owner = st.owner
     T = owner.shape[0]
+    mark = _scratch_block(st.scratch, T, SC_MARK)
     n = 0
     for t in range(T):
-        if owner[t] == q and _is_border(owner, B.nbr_ptr, B.nbr_idx, t):
-            n += 1
+        m = owner[t] == q and _is_border(owner, B.nbr_ptr, B.nbr_idx, t)
+        mark[t] = m
+        n += m
     if n == 0:
         return _random_owned(st, q)
     k = _randint(st.rng, n)
     for t in range(T):
-        if owner[t] == q and _is_border(owner, B.nbr_ptr, B.nbr_idx, t):
+        if mark[t]:
             if k == 0:
                 return t
             k -= 1
     return -1
 
 
-@jit
+@lean_jit
 def _claim_greedy(st, B):  # pragma: no cover - compiled
     """An unclaimed territory next to the most of our own, preferring continents we already hold most of."""
     p = st.info[I_PLAYER]
@@ -204,7 +208,7 @@ def _claim_greedy(st, B):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@lean_jit
 def _place_neutral(st, B, R):  # pragma: no cover - compiled
     """A neutral army goes where it blocks most: the neutral territory with the most enemy armies next door."""
     p = st.info[I_PLAYER]
@@ -225,7 +229,7 @@ def _place_neutral(st, B, R):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@lean_jit
 def _most_threatened(st, B, R, p):  # pragma: no cover - compiled
     """p's territory with the largest (enemy armies next to it - its armies); any own one if none borders."""
     best = -1
@@ -242,7 +246,7 @@ def _most_threatened(st, B, R, p):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@lean_jit
 def _strike_base(st, B, p):  # pragma: no cover - compiled
     """p's territory with the largest (its armies - its weakest enemy neighbour)."""
     best = -1
@@ -264,7 +268,7 @@ def _strike_base(st, B, p):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@lean_jit
 def _best_attack(st, B, V, p, continent):  # pragma: no cover - compiled
     """(from, to, P(conquer)) of p's best attack, into ``continent`` only if it is >= 0; from = -1 if none."""
     best_a = -1
@@ -285,7 +289,7 @@ def _best_attack(st, B, V, p, continent):  # pragma: no cover - compiled
     return best_a, best_b, best_p
 
 
-@jit
+@lean_jit
 def _max_dice(st, R, a):  # pragma: no cover - compiled
     return min(R[R_ADICE], st.armies[a] - 1)
 
@@ -299,7 +303,7 @@ def _trade_any(st, B):  # pragma: no cover - compiled
     return TRADE_SET, c1, c2, c3, 0
 
 
-@jit
+@lean_jit
 def _must_trade(st, R):  # pragma: no cover - compiled
     info = st.info
     return info[I_PHASE] == ELIM_TRADE or (info[I_START_HAND] >= R[R_FORCED] and info[I_TRADED_TURN] == 0)
@@ -314,7 +318,7 @@ def _trade_timed(st, B, R, trade_at):  # pragma: no cover - compiled
     return PASS, 0, 0, 0, 0
 
 
-@jit
+@lean_jit
 def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
     """Move the largest interior stack to the most threatened border territory it can reach."""
     T = st.owner.shape[0]
@@ -345,7 +349,7 @@ def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
     return FORTIFY_MOVE, src, dst, st.armies[src] - 1, 0
 
 
-@jit
+@lean_jit
 def _setup_place(st, B, R, target):  # pragma: no cover - compiled
     """Setup placement: the neutral's armies block the opponent; our own go on ``target``."""
     info = st.info
@@ -378,71 +382,81 @@ def _random_set(st, B, p, can_pass):  # pragma: no cover - compiled
     return PASS, 0, 0, 0, 0
 
 
-@jit
-def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, p, moves, scratch):  # pragma: no cover - compiled
+@lean_jit
+def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, nbr_src, nbr_rev, p, moves, scratch,
+                   bits):  # pragma: no cover - compiled
     """(from, to) uniform over p's attacks where the attackers (armies able to roll) are at least as many
-    as the defenders; (-1, -1) if there is none. ``moves`` is info[I_MOVES].
+    as the defenders; (-1, -1) if there is none. ``moves`` is info[I_MOVES], ``bits`` the state's edge bits
+    (`riskstats.game.state._edge_bits`).
 
     Called before every roll of the random bot, so it is kept lean: it takes only the arrays it reads
     (a call copies every array of its arguments, see `_is_border`), allocates nothing and calls nothing
-    in its loops (an inlined helper's array arguments are reference-counted at each call). It counts
-    the attacks from each territory into the state's scratch memory (`riskstats.game.state.SCRATCH`),
-    draws k uniform below their total and walks to the k-th (order: from ascending, then the neighbour
-    list). The counts stay there, stamped with the move number at which the bot is next asked if only its
-    attack declaration and the defender's reply (the roll) are played in between: then, in the same
-    attack phase (and after its occupation, which moves the stamp on by one), it recounts only the
-    attack's two territories and the defender's neighbours, the only counts those moves can change.
+    in its loops (an inlined helper's array arguments are reference-counted at each call). It marks the
+    favourable attacks in the edge bits (one bit per directed border, in the order from ascending, then
+    the neighbour list), draws k uniform below their number and takes the k-th set bit, counting whole
+    words at a time (`riskstats._numba.popcount`). The bits stay in the scratch memory
+    (`riskstats.game.state.SCRATCH`), stamped with the move number at which the bot is next asked if only
+    its attack declaration and the defender's reply (the roll) are played in between: then, in the same
+    attack phase (and after its occupation, which moves the stamp on by one), it redoes only the edges
+    out of the attack's two territories and into the attacked one, the only edges those moves can change.
     """
     T = owner.shape[0]
-    base = SC_HEAD + SC_COUNT * T  # the count of territory t is scratch[base + t]
-    partial = scratch[SC_STAMP] == moves and scratch[SC_PLAYER] == p
-    src = scratch[SC_SRC]
-    dst = scratch[SC_DST]
-    todo = nbr_ptr[dst + 1] - nbr_ptr[dst] + 2 if partial else T
-    n = scratch[SC_TOTAL] if partial else 0
-    for j in range(todo):
-        if not partial:
-            a = j
-        elif j < 2:  # the attack changed armies on src and dst (and maybe dst's owner): their counts
-            a = src if j == 0 else dst  # and those of dst's neighbours (src, p's, is nobody's target)
-        else:
-            a = nbr_idx[nbr_ptr[dst] + j - 2]
-        c = 0
-        if owner[a] == p and armies[a] >= 2:
+    if scratch[SC_STAMP] == moves and scratch[SC_PLAYER] == p:
+        dst = scratch[SC_DST]
+        for j in range(2):  # edges out of src and dst: their armies (and dst's owner) changed
+            a = scratch[SC_SRC] if j == 0 else dst
+            own = owner[a] == p
             roll = armies[a] - 1
-            for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
-                b = nbr_idx[i]
-                if owner[b] != p and roll >= armies[b]:
-                    c += 1
-        if partial:
-            n -= scratch[base + a]
-        scratch[base + a] = c
-        n += c
+            for e in range(nbr_ptr[a], nbr_ptr[a + 1]):
+                b = nbr_idx[e]
+                m = np.int64(1) << (e & (EDGE_BITS - 1))
+                w = e // EDGE_BITS
+                bits[w] = (bits[w] & ~m) | (m * np.int64(own and owner[b] != p and roll >= armies[b]))
+        enemy = owner[dst] != p
+        d = armies[dst]
+        for i in range(nbr_ptr[dst], nbr_ptr[dst + 1]):  # edges into dst
+            a = nbr_idx[i]
+            e = nbr_rev[i]
+            m = np.int64(1) << (e & (EDGE_BITS - 1))
+            w = e // EDGE_BITS
+            bits[w] = (bits[w] & ~m) | (m * np.int64(enemy and owner[a] == p and armies[a] - 1 >= d))
+    else:
+        bits[:] = 0
+        for a in range(T):
+            if owner[a] == p and armies[a] >= 2:
+                roll = armies[a] - 1
+                for e in range(nbr_ptr[a], nbr_ptr[a + 1]):
+                    b = nbr_idx[e]
+                    bits[e // EDGE_BITS] |= (np.int64(1) << (e & (EDGE_BITS - 1))) \
+                        * np.int64(owner[b] != p and roll >= armies[b])
     scratch[SC_STAMP] = -1
+    words = (nbr_idx.shape[0] + EDGE_BITS - 1) // EDGE_BITS
+    n = 0
+    for w in range(words):
+        n += popcount(bits[w])
     if n == 0:
         return -1, -1
     k = _randint(rng, n)
-    for a in range(T):
-        c = scratch[base + a]
-        if k >= c:
-            k -= c
-            continue
-        roll = armies[a] - 1
-        for i in range(nbr_ptr[a], nbr_ptr[a + 1]):
-            b = nbr_idx[i]
-            if owner[b] != p and roll >= armies[b]:
-                if k == 0:
-                    scratch[SC_STAMP] = moves + 2  # this declaration, then the DEFEND reply
-                    scratch[SC_PLAYER] = p
-                    scratch[SC_SRC] = a
-                    scratch[SC_DST] = b
-                    scratch[SC_TOTAL] = n
-                    return a, b
-                k -= 1
-    return -1, -1
+    w = 0
+    c = popcount(bits[0])
+    while k >= c:
+        k -= c
+        w += 1
+        c = popcount(bits[w])
+    x = bits[w]
+    for _ in range(k):
+        x &= x - 1
+    e = w * EDGE_BITS + lowest_bit(x)
+    a = nbr_src[e]
+    b = nbr_idx[e]
+    scratch[SC_STAMP] = moves + 2  # this declaration, then the DEFEND reply
+    scratch[SC_PLAYER] = p
+    scratch[SC_SRC] = a
+    scratch[SC_DST] = b
+    return a, b
 
 
-@jit
+@lean_jit
 def _has_own_neighbour(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compiled
     p = owner[t]
     for i in range(nbr_ptr[t], nbr_ptr[t + 1]):
@@ -451,30 +465,32 @@ def _has_own_neighbour(owner, nbr_ptr, nbr_idx, t):  # pragma: no cover - compil
     return False
 
 
-@jit
+@lean_jit
 def _random_fortify(st, B, R, p):  # pragma: no cover - compiled
     """A source uniform over p's territories that can fortify, a destination uniform over those it can
     reach, a count uniform over 1..armies-1; END_TURN if none can."""
     T = st.owner.shape[0]
+    can = _scratch_block(st.scratch, T, SC_GOAL)
     n = 0
     for t in range(T):
-        if st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st.owner, B.nbr_ptr, B.nbr_idx, t):
-            n += 1
+        m = st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st.owner, B.nbr_ptr, B.nbr_idx, t)
+        can[t] = m
+        n += m
     if n == 0:
         return END_TURN, 0, 0, 0, 0
     k = _randint(st.rng, n)
     a = -1
     for t in range(T):
-        if st.owner[t] == p and st.armies[t] >= 2 and _has_own_neighbour(st.owner, B.nbr_ptr, B.nbr_idx, t):
+        if can[t]:
             if k == 0:
                 a = t
                 break
             k -= 1
     seen = _scratch_block(st.scratch, T, SC_MARK)
-    seen[:] = 0
     if R[R_FORTIFY] == 0:
         _reachable(st, B, p, a, seen)
     else:
+        seen[:] = 0
         for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
             if st.owner[B.nbr_idx[i]] == p:
                 seen[B.nbr_idx[i]] = 1
@@ -497,7 +513,8 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == ATTACK:  # most of the random bot's moves: first, and through the lean helper
         if _uniform(rng) < params[0]:
             return END_ATTACK, 0, 0, 0, 0
-        a, b = _random_attack(st.owner, st.armies, rng, B.nbr_ptr, B.nbr_idx, p, info[I_MOVES], st.scratch)
+        a, b = _random_attack(st.owner, st.armies, rng, B.nbr_ptr, B.nbr_idx, B.nbr_src, B.nbr_rev, p, info[I_MOVES],
+                              st.scratch, _edge_bits(st.scratch, st.owner.shape[0], st.alive.shape[0]))
         if a < 0:
             return END_ATTACK, 0, 0, 0, 0
         return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
@@ -548,7 +565,7 @@ def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     return _fortify_to_border(st, B, R, p)
 
 
-@jit
+@lean_jit
 def _target_continent(st, B, R, p, entrance_weight, first):  # pragma: no cover - compiled
     """Continent ``first`` while p does not hold it (if the board has it), else the continent p does not
     hold with the best bonus / (1 + enemy armies + weight x entrances)."""
@@ -556,20 +573,15 @@ def _target_continent(st, B, R, p, entrance_weight, first):  # pragma: no cover 
     T = st.owner.shape[0]
     enemy = _scratch_block(st.scratch, T, SC_GOAL)[:K]
     mine = _scratch_block(st.scratch, T, SC_DIST)[:K]
-    entrances = _scratch_block(st.scratch, T, SC_MARK)[:K]
+    entrances = B.continent_entrances
     enemy[:] = 0
     mine[:] = 0
-    entrances[:] = 0
-    for t in range(st.owner.shape[0]):
+    for t in range(T):
         k = B.continent_of[t]
         if st.owner[t] == p:
             mine[k] += 1
         else:
             enemy[k] += st.armies[t]
-        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-            if B.continent_of[B.nbr_idx[i]] != k:
-                entrances[k] += 1
-                break
     forced = int(first)
     if 0 <= forced < K and mine[forced] < B.continent_size[forced]:
         return forced
@@ -585,7 +597,7 @@ def _target_continent(st, B, R, p, entrance_weight, first):  # pragma: no cover 
     return best
 
 
-@jit
+@lean_jit
 def _continent_base(st, B, p, k):  # pragma: no cover - compiled
     """p's strongest territory next to enemy land in continent k; -1 if none."""
     best = -1
@@ -666,14 +678,27 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
 
 
 # ---------------------------------------------------------------- objective-aware bots (Secret Mission, Capital)
-@jit
-def _goal_distance(st, B, goal, dist):  # pragma: no cover - compiled
-    """dist[t] = borders crossed from t to the nearest territory with goal[t] (any owner); T+1 if none."""
+@lean_jit
+def _goal_distance(st, B, goal):  # pragma: no cover - compiled
+    """Write the distances to the goal into the scratch block SC_MEMO_DIST: dist[t] = borders crossed from t
+    to the nearest territory with goal[t] (any owner); T+1 if none. They are remembered with their goal
+    (block SC_MEMO_GOAL; nothing else writes either block): a goal equal to the last one (ownership
+    unchanged, as on most moves) keeps them instead of searching the board again."""
     T = st.owner.shape[0]
+    dist = _scratch_block(st.scratch, T, SC_MEMO_DIST)
+    memo = _scratch_block(st.scratch, T, SC_MEMO_GOAL)
+    same = True
+    for t in range(T):
+        if memo[t] != goal[t]:
+            same = False
+            break
+    if same:
+        return
     queue = _scratch_block(st.scratch, T, SC_STACK)
     head = 0
     tail = 0
     for t in range(T):
+        memo[t] = goal[t]
         dist[t] = T + 1
         if goal[t]:
             dist[t] = 0
@@ -690,7 +715,7 @@ def _goal_distance(st, B, goal, dist):  # pragma: no cover - compiled
                 tail += 1
 
 
-@jit
+@lean_jit
 def _goal_base(st, B, p, dist):  # pragma: no cover - compiled
     """p's territory next to an enemy one that is closest to the goal (ties: the largest own stack)."""
     best = -1
@@ -706,7 +731,7 @@ def _goal_base(st, B, p, dist):  # pragma: no cover - compiled
     return best
 
 
-@jit
+@lean_jit
 def _goal_attack(st, B, V, p, dist, guard, guard_keep):  # pragma: no cover - compiled
     """(from, to, P(conquer)) of the surest attack that gets closer to the goal (into a goal territory or
     one nearer to it than the attacker); ``guard`` attacks only while keeping ``guard_keep`` armies."""
@@ -731,7 +756,7 @@ def _goal_attack(st, B, V, p, dist, guard, guard_keep):  # pragma: no cover - co
     return best_a, best_b, best_p
 
 
-@jit
+@lean_jit
 def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind):  # pragma: no cover - compiled
     """Reinforce, attack and occupy toward the territories marked in ``goal``: all reinforcements on the
     own border territory nearest the goal; attack along the way while P(conquer) >= ``params[0]``, else
@@ -741,8 +766,8 @@ def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind): 
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     T = st.owner.shape[0]
-    dist = _scratch_block(st.scratch, T, SC_DIST)
-    _goal_distance(st, B, goal, dist)
+    _goal_distance(st, B, goal)
+    dist = _scratch_block(st.scratch, T, SC_MEMO_DIST)
     if phase == REINFORCE or phase == SETUP_PLACE:
         t = _goal_base(st, B, p, dist)
         if t < 0 or dist[t] > T:
@@ -771,7 +796,7 @@ def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind): 
     return _fortify_to_border(st, B, R, p)
 
 
-@jit
+@lean_jit
 def _safest(st, B, R, p):  # pragma: no cover - compiled
     """p's territory with the most (own armies - enemy armies next to it), interior ones first."""
     best = -1
@@ -804,16 +829,17 @@ def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
     keep = 1
     if kind == MK_CONTINENTS:
         third = -1
-        best = 1e18
-        K = B.continent_bonus.shape[0]
-        for k in range(K):  # "any third continent": the one with the fewest enemy armies per territory
-            if m[M_THIRD] == 1 and k != m[M_C1] and k != m[M_C2]:
-                enemy = 0.0
-                for t in range(T):
-                    if B.continent_of[t] == k and st.owner[t] != p:
-                        enemy += st.armies[t]
-                if enemy / B.continent_size[k] < best:
-                    best = enemy / B.continent_size[k]
+        if m[M_THIRD] == 1:  # "any third continent": the one with the fewest enemy armies per territory
+            K = B.continent_bonus.shape[0]
+            enemy = _scratch_block(st.scratch, T, SC_MARK)[:K]
+            enemy[:] = 0
+            for t in range(T):
+                if st.owner[t] != p:
+                    enemy[B.continent_of[t]] += st.armies[t]
+            best = 1e18
+            for k in range(K):
+                if k != m[M_C1] and k != m[M_C2] and enemy[k] / B.continent_size[k] < best:
+                    best = enemy[k] / B.continent_size[k]
                     third = k
         for t in range(T):
             k = B.continent_of[t]

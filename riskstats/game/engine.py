@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from riskstats._numba import inline_jit, jit
+from riskstats._numba import inline_jit, jit, lean_jit
 from riskstats.game.rules import (
     R_ADICE,
     R_BONUS,
@@ -200,7 +200,7 @@ def _seed(rng, seed):  # pragma: no cover - compiled
     rng[0] = z if z != np.uint64(0) else _SPLIT1
 
 
-@jit
+@lean_jit
 def _bits53(rng):  # pragma: no cover - compiled
     """An integer uniform on 0 .. 2**53 - 1 from the stream."""
     x = rng[0]
@@ -211,19 +211,19 @@ def _bits53(rng):  # pragma: no cover - compiled
     return (x * _XMUL) >> np.uint64(11)
 
 
-@jit
+@lean_jit
 def _uniform(rng):  # pragma: no cover - compiled
     """A float in [0, 1) from the stream."""
     return np.float64(_bits53(rng)) * (1.0 / 9007199254740992.0)
 
 
-@jit
+@lean_jit
 def _randint(rng, n):  # pragma: no cover - compiled
     """An int in [0, n)."""
     return min(int(_uniform(rng) * n), n - 1)
 
 
-@jit
+@lean_jit
 def _shuffle(rng, a, n):  # pragma: no cover - compiled
     """Fisher-Yates shuffle of a[0:n] in place."""
     for i in range(n - 1, 0, -1):
@@ -232,7 +232,7 @@ def _shuffle(rng, a, n):  # pragma: no cover - compiled
 
 
 # ---------------------------------------------------------------- event log
-@jit
+@lean_jit
 def _log(info, log, armies, kind, src, dst, n, da, dd, la, ld, c1, c2, c3, value, bonus, elim):  # pragma: no cover
     """Count an event in info[I_LOG_N] and write its row if the log has room (no log: count only); the row's
     index, or -1 if it was not written. player and by are the seat to move; `LOG_COLS` says what the rest
@@ -276,7 +276,7 @@ def _log(info, log, armies, kind, src, dst, n, da, dd, la, ld, c1, c2, c3, value
     return row
 
 
-@jit
+@lean_jit
 def _event(info, log, armies, kind, player, dst, n, card):  # pragma: no cover - compiled
     """Log an event that is not a move (by = -1): its seat, territory, armies put there and card."""
     row = _log(info, log, armies, kind, -1, dst, n, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
@@ -288,7 +288,7 @@ def _event(info, log, armies, kind, player, dst, n, card):  # pragma: no cover -
 
 
 # ---------------------------------------------------------------- cards
-@jit
+@lean_jit
 def _hand_size(st, p):  # pragma: no cover - compiled
     n = 0
     for c in range(st.card_owner.shape[0]):
@@ -377,7 +377,7 @@ def _find_set(st, B, p, start, prefer_no_wild):  # pragma: no cover - compiled
     return -1, -1, -1
 
 
-@jit
+@lean_jit
 def _has_set(st, B, p):  # pragma: no cover - compiled
     """Whether p holds a valid set: `_set_kind`'s rule in counts (a wild with any two cards; three alike;
     one of each), as `_find_set` would find (a test checks they agree). Called every turn, so it avoids
@@ -426,7 +426,7 @@ def _trade(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
          bonus, -1)
 
 
-@jit
+@lean_jit
 def _draw(st, p):  # pragma: no cover - compiled
     """p draws the top card (a draw row); an empty pile is refilled by shuffling the discards (a reshuffle
     row). -1 if no card is left."""
@@ -538,7 +538,7 @@ def _deal_missions(st, B, R):  # pragma: no cover - compiled
             st.log[r, L_MISSION] = m
 
 
-@jit
+@lean_jit
 def _setup_next(st, B, R, after_own):  # pragma: no cover - compiled
     """Choose who places next, for whom and how many, after info[I_PLAYER] finished a placement."""
     info = st.info
@@ -572,7 +572,7 @@ def _setup_next(st, B, R, after_own):  # pragma: no cover - compiled
     _begin_turn(st, B, R)
 
 
-@jit
+@lean_jit
 def _reveal_capitals(st, B, R):  # pragma: no cover - compiled
     """Every capital is picked: set their cards aside (out of the draw pile for good), start turn 1."""
     n = 0
@@ -596,7 +596,7 @@ def _reveal_capitals(st, B, R):  # pragma: no cover - compiled
 
 
 # ---------------------------------------------------------------- turns
-@jit
+@lean_jit
 def _base_reinforcement(st, B, p):  # pragma: no cover - compiled
     """max(3, territories // 3) + the bonus of every continent p holds whole."""
     K = B.continent_bonus.shape[0]
@@ -612,7 +612,7 @@ def _base_reinforcement(st, B, p):  # pragma: no cover - compiled
     return n
 
 
-@jit
+@lean_jit
 def _finish(st, winner, reason):  # pragma: no cover - compiled
     st.info[I_PHASE] = OVER
     st.info[I_WINNER] = winner
@@ -622,7 +622,7 @@ def _finish(st, winner, reason):  # pragma: no cover - compiled
         st.log[row, L_REASON] = reason
 
 
-@jit
+@lean_jit
 def _begin_turn(st, B, R):  # pragma: no cover - compiled
     info = st.info
     if info[I_TURN] >= R[R_MAX_TURNS]:
@@ -651,7 +651,7 @@ def _begin_turn(st, B, R):  # pragma: no cover - compiled
         _to_reinforce(st.info, st.log, st.armies)
 
 
-@jit
+@lean_jit
 def _to_reinforce(info, log, armies):  # pragma: no cover - compiled
     """Trading is over: log the reserve's parts (a reinforce row) and place it."""
     row = _log(info, log, armies, EV_REINFORCE, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
@@ -666,7 +666,7 @@ def _to_reinforce(info, log, armies):  # pragma: no cover - compiled
     info[I_PHASE] = REINFORCE if info[I_RESERVE] > 0 else info[I_AFTER_PLACE]
 
 
-@jit
+@lean_jit
 def _end_turn(st, B, R):  # pragma: no cover - compiled
     info = st.info
     P = R[R_PLAYERS]
@@ -682,7 +682,7 @@ def _end_turn(st, B, R):  # pragma: no cover - compiled
     _begin_turn(st, B, R)
 
 
-@jit
+@lean_jit
 def _holds_continent(st, B, p, k):  # pragma: no cover - compiled
     for t in range(st.owner.shape[0]):
         if B.continent_of[t] == k and st.owner[t] != p:
@@ -690,7 +690,7 @@ def _holds_continent(st, B, p, k):  # pragma: no cover - compiled
     return True
 
 
-@jit
+@lean_jit
 def _mission_done(st, B, p):  # pragma: no cover - compiled
     """Whether seat p's mission (its row of st.mission) is achieved now."""
     m = st.mission[p]
@@ -716,7 +716,7 @@ def _mission_done(st, B, p):  # pragma: no cover - compiled
     return False
 
 
-@jit
+@lean_jit
 def _capitals_held(st, R, p):  # pragma: no cover - compiled
     """Enemy capitals p holds (an eliminated player's capital counts for whoever holds it)."""
     n = 0
@@ -726,7 +726,7 @@ def _capitals_held(st, R, p):  # pragma: no cover - compiled
     return n
 
 
-@jit
+@lean_jit
 def _winner(st, B, R):  # pragma: no cover - compiled
     """(seat, reason) if the game is won now, else (-1, 0): the last player standing in every variant;
     in Secret Mission and Capital Risk also the player to move by their own win condition."""
@@ -748,7 +748,7 @@ def _winner(st, B, R):  # pragma: no cover - compiled
     return -1, 0
 
 
-@jit
+@lean_jit
 def _target_lost(st, R, old, p):  # pragma: no cover - compiled
     """Seat ``old`` was eliminated by p: other players' "destroy old" missions become achieved, or
     "24 territories", as R[R_TARGET_LOST] says."""
@@ -769,7 +769,7 @@ def _can_attack(st, B, p, a, b):  # pragma: no cover - compiled
     return st.owner[a] == p and st.armies[a] >= 2 and st.owner[b] != p and B.adjacency[a, b]
 
 
-@jit
+@lean_jit
 def _reachable(st, B, p, a, out):  # pragma: no cover - compiled
     """out[t] = 1 for every territory joined to a by a chain of p's territories (a included)."""
     T = st.owner.shape[0]
@@ -892,7 +892,7 @@ def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
 
 
 # ---------------------------------------------------------------- playing a move
-@jit
+@lean_jit
 def _defending_seat(R, defender, attacker):  # pragma: no cover - compiled
     """The seat that chooses the defender's dice: the attacked territory's owner, or for a two-player
     neutral territory the other player (who rolls the neutral's dice, RULES.md)."""
@@ -901,7 +901,7 @@ def _defending_seat(R, defender, attacker):  # pragma: no cover - compiled
     return defender
 
 
-@jit
+@lean_jit
 def _after_occupy(info):  # pragma: no cover - compiled
     if info[I_ELIM_PENDING] == 1:
         info[I_ELIM_PENDING] = 0

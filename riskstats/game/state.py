@@ -71,7 +71,7 @@ log[L, LOG_COLS] event log rows (L = 0: no log), filled up to info[I_LOG_N]
 mission[S, MISSION_COLS] each seat's mission (all -1 outside Secret Mission)
 capital[S]      each seat's capital territory (-1 outside Capital Risk or before it is picked)
 out[S]          0 while the seat is in play; k once it is the k-th seat eliminated (the finishing order)
-scratch[SC_HEAD + SC_BLOCKS * T + S * N_MISSION]
+scratch[SC_HEAD + SC_BLOCKS * T + S * N_MISSION + edge words]
                 working memory of the bots and helpers, not part of the game (`SCRATCH`)
 """
 
@@ -162,22 +162,32 @@ total_armies    armies on the board after the row
  L_FROM_CONTINENTS, L_FROM_CARDS, L_MISSION, L_REASON, L_TOTAL) = range(len(LOG_COLS))
 N_LOG = len(LOG_COLS)
 
-SCRATCH = ("stamp", "player", "src", "dst", "total")
-SC_STAMP, SC_PLAYER, SC_SRC, SC_DST, SC_TOTAL = range(len(SCRATCH))
+SCRATCH = ("stamp", "player", "src", "dst")
+SC_STAMP, SC_PLAYER, SC_SRC, SC_DST = range(len(SCRATCH))
 SC_HEAD = 8
-SC_COUNT, SC_MARK, SC_STACK, SC_GOAL, SC_DIST = range(5)
-SC_BLOCKS = 5
-"""scratch[...]: memory the compiled bots and helpers reuse instead of allocating on every move; it is
-not part of the game (a game is the same whatever it holds). Its head caches the random bot's attack
-count: block SC_COUNT (scratch[SC_HEAD + SC_COUNT * T:][:T]) holds the number of favourable attacks from
-each territory of seat scratch[SC_PLAYER], summing to scratch[SC_TOTAL], as they stand once the move
-number scratch[SC_STAMP] has been applied, except around territories scratch[SC_SRC] and scratch[SC_DST]
-(the attack the bot chose, and its occupation); a stamp that is not info[I_MOVES] means no cache, and
-every entry to the compiled bots from outside the game loop sets it to -1. The other blocks are T-long
-buffers (`_scratch_block`) for a bot's move: SC_MARK the territories a search marked, SC_STACK
-`_reachable`'s stack (or a queue), SC_GOAL and SC_DIST a bot's goal territories and distances to them
-(a continent-indexed count may use a block's first K entries). After the blocks, S * N_MISSION words
-hold the missions as the seat to move sees them (`riskstats.game.bots._seat_view`)."""
+SC_MARK, SC_STACK, SC_GOAL, SC_DIST, SC_MEMO_GOAL, SC_MEMO_DIST = range(6)
+SC_BLOCKS = 6
+EDGE_BITS = 32
+"""scratch[...]: memory the compiled bots and helpers reuse instead of allocating on every move; it is not
+part of the game (a game is the same whatever it holds). Its head caches the random bot's attacks: the
+edge bits (`_edge_bits`, one bit per directed border in the board's edge order, `BoardArrays.nbr_src`)
+mark the favourable attacks of seat scratch[SC_PLAYER] as they stand once the move number
+scratch[SC_STAMP] has been applied, except on the edges at territories scratch[SC_SRC] and
+scratch[SC_DST] (the attack the bot chose, and its occupation); a stamp that is not info[I_MOVES] means
+no cache, and every entry to the compiled bots from outside the game loop sets it to -1. The blocks are
+T-long buffers (`_scratch_block`) for a bot's move: SC_MARK the territories a search marked, SC_STACK
+`_reachable`'s stack (or a queue), SC_GOAL and SC_DIST a bot's goal territories and distances to them (a
+continent-indexed count may use a block's first K entries); SC_MEMO_GOAL and SC_MEMO_DIST belong to
+`riskstats.game.bots._goal_distance` alone (a goal and its distances, kept from move to move). After the
+blocks, S * N_MISSION words hold the missions as the seat to move sees them
+(`riskstats.game.bots._seat_view`), then the edge bits, `EDGE_BITS` to a word (room for every pair of
+territories)."""
+
+
+@inline_jit
+def _edge_words(T):  # pragma: no cover - compiled
+    """Words of scratch memory for one bit per directed border of any board of T territories."""
+    return (T * (T - 1) + EDGE_BITS - 1) // EDGE_BITS
 
 
 @jit
@@ -188,7 +198,7 @@ def _new_state(T, C, S, log_rows):  # pragma: no cover - compiled
                  np.zeros(S, np.int64), np.zeros(I_SIZE, np.int64), np.ones(1, np.uint64),
                  np.zeros((log_rows, N_LOG), np.int64), np.full((S, N_MISSION), -1, np.int64),
                  np.full(S, -1, np.int64), np.zeros(S, np.int64),
-                 np.full(SC_HEAD + SC_BLOCKS * T + S * N_MISSION, -1, np.int64))
+                 np.full(SC_HEAD + SC_BLOCKS * T + S * N_MISSION + _edge_words(T), -1, np.int64))
 
 
 @jit
@@ -215,3 +225,11 @@ def _scratch_block(scratch, T, block):  # pragma: no cover - compiled
     """The T-long buffer number ``block`` of a state's scratch memory (a view, not a copy)."""
     start = SC_HEAD + block * T
     return scratch[start:start + T]
+
+
+@inline_jit
+def _edge_bits(scratch, T, S):  # pragma: no cover - compiled
+    """The edge bits of a state's scratch memory (`SCRATCH`; a view): edge e is bit e % EDGE_BITS of word
+    e // EDGE_BITS."""
+    start = SC_HEAD + SC_BLOCKS * T + S * N_MISSION
+    return scratch[start:start + _edge_words(T)]

@@ -27,6 +27,15 @@ def test_classic_board_facts():
     assert (a.nbr_ptr[1:] - a.nbr_ptr[:-1] == a.adjacency.sum(1)).all()
     alaska, kamchatka = board.territory_index("Alaska"), board.territory_index("Kamchatka")
     assert a.adjacency[alaska, kamchatka]
+    # the edges: from, to and back, in the order from ascending, then the neighbour list
+    assert a.nbr_src.tolist() == [t for t in range(42) for _ in range(a.nbr_ptr[t], a.nbr_ptr[t + 1])]
+    assert (a.nbr_src[a.nbr_rev] == a.nbr_idx).all() and (a.nbr_idx[a.nbr_rev] == a.nbr_src).all()
+    assert (a.nbr_rev[a.nbr_rev] == np.arange(2 * 83)).all()
+    # entrances: Alaska, Greenland, Central America; Venezuela, Brazil; Iceland, Western Europe, Southern
+    # Europe, Ukraine; North Africa, Egypt, East Africa; Ural, Afghanistan, Middle East, Kamchatka, Siam;
+    # Indonesia
+    assert dict(zip(board.continents, a.continent_entrances.tolist())) == {
+        "North America": 3, "South America": 2, "Europe": 4, "Africa": 3, "Asia": 5, "Australia": 1}
 
 
 def test_load_board_round_trip(tmp_path, classic_dict):

@@ -1,0 +1,92 @@
+"""The bots' caches in the state's scratch memory: what they keep between moves equals a fresh computation."""
+from collections import deque
+
+import numpy as np
+
+from riskstats.game.bots import _goal_distance, _random_attack
+from riskstats.game.play import Game, Move
+from riskstats.game.state import (
+    I_ATK_TO,
+    I_MOVES,
+    N_MISSION,
+    SC_BLOCKS,
+    SC_DST,
+    SC_HEAD,
+    SC_MEMO_DIST,
+    SC_SRC,
+    SC_STAMP,
+    _edge_words,
+    _scratch_block,
+)
+
+
+def _bits(st):
+    T, S = st.owner.shape[0], st.alive.shape[0]
+    start = SC_HEAD + SC_BLOCKS * T + S * N_MISSION
+    return st.scratch[start:start + _edge_words(T)]
+
+
+def _attack(st, B, p, scratch, rng):
+    """The random bot's attack from a given scratch memory and random stream (both changed)."""
+    return _random_attack(st.owner, st.armies, rng, B.nbr_ptr, B.nbr_idx, B.nbr_src, B.nbr_rev, p,
+                          st.info[I_MOVES], scratch, _bits(st._replace(scratch=scratch)))
+
+
+def test_random_attack_edge_bits_kept_between_rolls_equal_a_recount():
+    """Roll after roll, the attack the random bot picks from its kept edge bits (redone only around the
+    last attack) and the bits themselves equal those of a recount from scratch with the same dice."""
+    game = Game(4, seed=11, log=False)
+    B = game.board.arrays
+    kept = partial = 0
+    while not game.over and game.turn < 60:
+        st = game.state
+        if game.phase != "attack":
+            game.step(game.bot_move("random"))  # resets the stamp: the next attack recounts
+            continue
+        p = game.player
+        fresh = st.scratch.copy()
+        fresh[SC_STAMP] = -1
+        rng = st.rng.copy()
+        expected = _attack(st, B, p, fresh, rng)
+        partial += st.scratch[SC_STAMP] == st.info[I_MOVES]
+        got = _attack(st, B, p, st.scratch, st.rng)
+        assert got == expected
+        if got[0] < 0:
+            game.step(Move.end_attack())
+            continue
+        assert (_bits(st) == _bits(st._replace(scratch=fresh))).all()
+        kept += 1
+        game.step(Move.attack(got[0], got[1], min(3, int(st.armies[got[0]]) - 1)))
+        game.step(Move.defend(min(2, int(st.armies[st.info[I_ATK_TO]]))))  # (bot_move would reset the stamp)
+        if game.phase == "occupy":  # the bot's occupation keeps the bits valid: the stamp moves on one
+            scratch = st.scratch
+            if scratch[SC_STAMP] == st.info[I_MOVES] and scratch[SC_SRC] == got[0] and scratch[SC_DST] == got[1]:
+                scratch[SC_STAMP] += 1
+            game.step(Move.occupy(int(st.armies[got[0]]) - 1))
+    assert kept > 300 and partial > 200  # many rolls, most of them from kept bits
+
+
+def _bfs(B, goal):
+    T = goal.shape[0]
+    dist = np.full(T, T + 1)
+    queue = deque(np.flatnonzero(goal).tolist())
+    dist[list(queue)] = 0
+    while queue:
+        t = queue.popleft()
+        for u in B.nbr_idx[B.nbr_ptr[t]:B.nbr_ptr[t + 1]]:
+            if dist[u] > dist[t] + 1:
+                dist[u] = dist[t] + 1
+                queue.append(u)
+    return dist
+
+
+def test_goal_distances_are_remembered_only_for_the_same_goal():
+    game = Game(4, seed=2, log=False)
+    B = game.board.arrays
+    st = game.state
+    rng = np.random.default_rng(0)
+    goals = [rng.random(42) < q for q in (0.05, 0.2, 0.5)]
+    for goal in goals + goals[::-1] + [goals[0], goals[0], np.zeros(42, bool)]:
+        g = goal.astype(np.int64)
+        _goal_distance(st, B, g)
+        assert (_scratch_block(st.scratch, 42, SC_MEMO_DIST) == _bfs(B, g)).all()
