@@ -18,7 +18,8 @@ a bot with its own defence (a search bot, an exact decision layer) adds its bran
 
 Adding a fast bot: write ``@inline_jit def _mybot(st, B, R, V, params)`` returning a legal move (it is
 inlined into the game loop like the others; its loops call helpers that take only the arrays they read,
-and per-move buffers come from the state's scratch memory, `riskstats.game.state.SCRATCH`). Use the
+helpers that allocate nothing are `riskstats._numba.lean_jit` (no reference counting), and per-move
+buffers come from the state's scratch memory, `riskstats.game.state.SCRATCH`). Use the
 helpers here and `riskstats.game.engine._check` in tests, declare it with the next id, a description
 and its parameters in `riskstats.game.registry.BUILT_IN`, add one branch to `_bot_move`, and add its
 name to the conformance test's list (it runs over `BOTS`). A bot written in Python plugs into
