@@ -90,8 +90,8 @@ def head_to_head(bot: str, opponents: Iterable[str], players: int = 2, games: in
 def ladder_lineups(bots: Iterable[str], players: int = 4) -> list[tuple[str, ...]]:
     """Every line-up of ``players`` distinct bots from ``bots`` (in the pool's order), for a balanced ladder.
 
-    >>> ladder_lineups(["a", "b", "c"], 2)
-    [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    >>> ladder_lineups(["random", "aggressive", "continent"], 2)
+    [('random', 'aggressive'), ('random', 'continent'), ('aggressive', 'continent')]
     """
     pool = [parse_bot(b).label for b in bots]
     if len(set(pool)) != len(pool):
