@@ -520,22 +520,29 @@ def _deal_missions(st, B, R):  # pragma: no cover - compiled
     _shuffle(st.rng, cards, n)
     for p in range(P):
         m = cards[p]
-        row = B.missions[m]
-        own = st.mission[p]
-        own[M_CARD] = m
-        own[M_KIND] = row[0]
-        own[M_C1] = row[1]
-        own[M_C2] = row[2]
-        own[M_THIRD] = row[3]
-        own[M_COUNT] = row[4]
-        own[M_MIN] = row[5]
-        own[M_TARGET] = row[6]
-        if row[0] == MK_DESTROY and row[6] == p:  # your own colour: conquer the fallback's territories
-            own[M_KIND] = MK_TERRITORIES
-            own[M_TARGET] = -1
+        _give_mission(st, B, p, m)
         r = _event(st.info, st.log, st.armies, EV_MISSION, p, -1, 0, -1)
         if r >= 0:
             st.log[r, L_MISSION] = m
+
+
+@lean_jit
+def _give_mission(st, B, p, m):  # pragma: no cover - compiled
+    """Seat p holds mission card m, decoded from the board's mission table; a "destroy" card naming p's own
+    colour becomes the fallback, conquering the fallback's territories."""
+    row = B.missions[m]
+    own = st.mission[p]
+    own[M_CARD] = m
+    own[M_KIND] = row[0]
+    own[M_C1] = row[1]
+    own[M_C2] = row[2]
+    own[M_THIRD] = row[3]
+    own[M_COUNT] = row[4]
+    own[M_MIN] = row[5]
+    own[M_TARGET] = row[6]
+    if row[0] == MK_DESTROY and row[6] == p:
+        own[M_KIND] = MK_TERRITORIES
+        own[M_TARGET] = -1
 
 
 @lean_jit
@@ -753,14 +760,21 @@ def _target_lost(st, R, old, p):  # pragma: no cover - compiled
     """Seat ``old`` was eliminated by p: other players' "destroy old" missions become achieved, or
     "24 territories", as R[R_TARGET_LOST] says."""
     for q in range(R[R_PLAYERS]):
-        m = st.mission[q]
-        if q != p and m[M_KIND] == MK_DESTROY and m[M_TARGET] == old:
-            if R[R_TARGET_LOST] == 0:
-                m[M_KIND] = MK_ACHIEVED
-            else:
-                m[M_KIND] = MK_TERRITORIES
-                m[M_COUNT] = 24
-                m[M_MIN] = 1
+        if q != p and st.mission[q, M_KIND] == MK_DESTROY and st.mission[q, M_TARGET] == old:
+            _lose_target(st, R, q)
+
+
+@lean_jit
+def _lose_target(st, R, q):  # pragma: no cover - compiled
+    """Seat q's "destroy" target went out to another player: its mission becomes achieved, or "24
+    territories", as R[R_TARGET_LOST] says."""
+    m = st.mission[q]
+    if R[R_TARGET_LOST] == 0:
+        m[M_KIND] = MK_ACHIEVED
+    else:
+        m[M_KIND] = MK_TERRITORIES
+        m[M_COUNT] = 24
+        m[M_MIN] = 1
 
 
 # ---------------------------------------------------------------- legality

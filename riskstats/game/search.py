@@ -53,10 +53,10 @@ import numpy as np
 
 from riskstats._numba import jit
 from riskstats.game.bots import _bot_move
-from riskstats.game.engine import _seed, _shuffle
+from riskstats.game.engine import _give_mission, _lose_target, _seed, _shuffle
 from riskstats.game.loop import NO_HORIZON, _play
 from riskstats.game.registry import N_PARAMS, bot_spec
-from riskstats.game.rules import R_MISSION_DECK, R_PLAYERS, R_TARGET_LOST, R_VARIANT, V_MISSION
+from riskstats.game.rules import R_MISSION_DECK, R_PLAYERS, R_VARIANT, V_MISSION
 from riskstats.game.state import (
     ASIDE,
     CAPITAL,
@@ -76,17 +76,10 @@ from riskstats.game.state import (
     I_TRADED_TURN,
     I_TURN,
     I_WINNER,
-    M_C1,
-    M_C2,
     M_CARD,
-    M_COUNT,
     M_KIND,
-    M_MIN,
     M_TARGET,
-    M_THIRD,
-    MK_ACHIEVED,
     MK_DESTROY,
-    MK_TERRITORIES,
     OVER,
     SETUP_PLACE,
     _copy_state,
@@ -178,28 +171,11 @@ def _visible_seed(st, p):  # pragma: no cover - compiled
 
 @jit
 def _deal_mission(st, B, R, q, m):  # pragma: no cover - compiled
-    """Give seat q mission card m, decoded as the engine deals it (a seat's own colour: the fallback), and
-    as it stands after its target went out to another player (R's target-lost rule)."""
-    row = B.missions[m]
-    own = st.mission[q]
-    own[M_CARD] = m
-    own[M_KIND] = row[0]
-    own[M_C1] = row[1]
-    own[M_C2] = row[2]
-    own[M_THIRD] = row[3]
-    own[M_COUNT] = row[4]
-    own[M_MIN] = row[5]
-    own[M_TARGET] = row[6]
-    if row[0] == MK_DESTROY and row[6] == q:
-        own[M_KIND] = MK_TERRITORIES
-        own[M_TARGET] = -1
-    elif row[0] == MK_DESTROY and st.alive[row[6]] == 0:
-        if R[R_TARGET_LOST] == 0:
-            own[M_KIND] = MK_ACHIEVED
-        else:
-            own[M_KIND] = MK_TERRITORIES
-            own[M_COUNT] = 24
-            own[M_MIN] = 1
+    """Give seat q mission card m, as the engine deals it (a seat's own colour: the fallback), and as it
+    stands after its target went out to another player (R's target-lost rule)."""
+    _give_mission(st, B, q, m)
+    if st.mission[q, M_KIND] == MK_DESTROY and st.alive[st.mission[q, M_TARGET]] == 0:
+        _lose_target(st, R, q)
 
 
 @jit
