@@ -222,7 +222,10 @@ def test_elimination_with_few_cards_waits(game):
     assert len(game.hand()) == 3 and game.phase == "attack"
 
 
-def test_one_card_per_turn_with_a_conquest(game):
+@pytest.mark.parametrize("cards_per_turn, cards", [("one", 1), ("per_conquest", 2)])
+def test_cards_drawn_after_two_conquests(cards_per_turn, cards):
+    """RULES.md: one card a turn with a conquest; the house rule: one per territory conquered."""
+    game = Game(3, GameRules(cards_per_turn=cards_per_turn), seed=0)
     arrange(game, owners(1, Alaska=0), phase=ATTACK)
     game.state.armies[T("Alaska")] = 80
     conquer(game, T("Alaska"), T("Kamchatka"))
@@ -230,20 +233,8 @@ def test_one_card_per_turn_with_a_conquest(game):
     conquer(game, T("Kamchatka"), T("Yakutsk"))
     game.step(Move.occupy(0))
     game.step(Move.end_attack())
-    assert len(game.hand()) == 1 and game.phase == "fortify"
-
-
-def test_one_card_per_conquest_when_the_rules_say_so():
-    game = Game(3, GameRules(cards_per_turn="per_conquest"), seed=0)
-    arrange(game, owners(1, Alaska=0), phase=ATTACK)
-    game.state.armies[T("Alaska")] = 80
-    conquer(game, T("Alaska"), T("Kamchatka"))
-    game.step(Move.occupy(int(game.state.armies[T("Alaska")]) - 2))
-    conquer(game, T("Kamchatka"), T("Yakutsk"))
-    game.step(Move.occupy(0))
-    game.step(Move.end_attack())
-    assert len(game.hand()) == 2 and game.phase == "fortify"
-    assert (game.events().move == "draw").sum() == 2
+    assert len(game.hand()) == cards and game.phase == "fortify"
+    assert (game.events().move == "draw").sum() == cards
 
 
 def test_per_conquest_draws_reshuffle_the_discards_and_stop_when_no_card_is_left():
