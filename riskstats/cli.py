@@ -12,6 +12,7 @@ import functools
 import inspect
 import json
 import math
+import os
 import sys
 import time
 from fractions import Fraction
@@ -79,6 +80,8 @@ def _main(
                                           help="Print the version and exit.")] = False,
 ):
     """Exact odds and fast simulations for the board game Risk."""
+    # the command line prints its own compile notice (`_compile_notice`): the library's is for Python callers
+    os.environ.setdefault("RISKSTATS_COMPILE_NOTICE", "0")
 
 
 @contextlib.contextmanager
@@ -1007,6 +1010,28 @@ def evaluate(
                      [(r.move, _percent(r.p_win), f"{_percent(r.ci_low)} to {_percent(r.ci_high)}")
                       for r in result.moves.itertuples()],
                      caption="each move played first, then the rest of the game on the same seeds")
+
+
+@app.command("compile")
+def compile_kernels(
+    only: Annotated[str | None, typer.Option(
+        "--only", help="Comma-separated steps: game, selfplay, evaluate, step, odds, search (default all).")] = None,
+):
+    """Compile every kernel ahead into numba's cache (once after installing or upgrading; minutes), so that
+    no first run waits; a step already cached only loads (seconds)."""
+    from riskstats.runs.warmup import warm_cache
+
+    def show(k, n, step, seconds, compiled):
+        if seconds is None:
+            typer.echo(f"[{k}/{n}] {step.name}: {step.covers}…", err=True)
+        else:
+            typer.echo(f"[{k}/{n}] {step.name}: {'compiled' if compiled else 'cached'} in {seconds:.0f} s", err=True)
+
+    start = time.perf_counter()
+    steps = None if only is None else [name.strip() for name in only.split(",") if name.strip()]
+    table = warm_cache(steps, progress=show)
+    typer.echo(f"compiled {int(table['compiled'].sum())} of {len(table)} steps in {time.perf_counter() - start:.0f} s; "
+               "later runs load them from the cache")
 
 
 def main() -> None:

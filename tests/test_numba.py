@@ -75,3 +75,125 @@ def test_popcount_and_lowest_bit_match_python():
     for x in values:
         assert _bit_facts(np.int64(x)) == (bin(x).count("1"), (x & -x).bit_length() - 1), x
     assert _bit_facts(np.int64(0))[0] == 0
+
+
+def _package(root, files):
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def _digests(root):
+    from riskstats._numba import _imports, source_digest
+
+    _imports.cache_clear()
+    source_digest.cache_clear()
+    return {str(p.relative_to(root)): source_digest(p, root) for p in sorted(root.rglob("*.py"))}
+
+
+def test_an_edit_changes_the_digest_of_its_module_and_of_the_modules_importing_it_only(tmp_path):
+    """`source_digest` follows imports of every form (module, package, relative, inside a function)."""
+    root = tmp_path / "pkg"
+    _package(root, {
+        "__init__.py": "",
+        "leaf.py": "X = 1\n",
+        "mid.py": "from pkg.leaf import X\n",
+        "top.py": "from pkg import mid\n",  # the submodule pkg.mid, through the package
+        "rel.py": "def f():\n    from .leaf import X\n    return X\n",
+        "sub/__init__.py": "",
+        "sub/deep.py": "from ..mid import X\n",
+        "other.py": "import os\nimport pkgx.leaf\n",  # not this package
+    })
+    before = _digests(root)
+    (root / "leaf.py").write_text("X = 2\n")
+    after = _digests(root)
+    changed = {name for name in before if before[name] != after[name]}
+    assert changed == {"leaf.py", "mid.py", "top.py", "rel.py", "sub/deep.py"}
+    (root / "other.py").write_text("import os  # edited\n")
+    again = _digests(root)
+    assert {name for name in after if after[name] != again[name]} == {"other.py"}
+
+
+def test_an_edit_to_the_bots_recompiles_only_what_calls_them(tmp_path):
+    """On a copy of the real package: the game loop, search and self-play depend on the bots; the rules
+    engine, the odds and the numba options do not."""
+    import shutil
+    from pathlib import Path
+
+    import riskstats
+
+    root = tmp_path / "riskstats"
+    shutil.copytree(Path(riskstats.__file__).parent, root, ignore=shutil.ignore_patterns("__pycache__"))
+    before = _digests(root)
+    with open(root / "game" / "bots.py", "a") as f:
+        f.write("\n# an edit\n")
+    after = _digests(root)
+    changed = {name for name in before if before[name] != after[name]}
+    assert {"game/bots.py", "game/loop.py", "game/search.py", "game/play.py", "runs/selfplay.py"} <= changed
+    assert not changed & {"game/engine.py", "game/state.py", "odds/battle.py", "odds/simulate.py", "_numba.py",
+                          "errors.py"}
+
+
+def test_each_module_caches_its_kernels_in_a_folder_of_its_own_digest():
+    from pathlib import Path
+
+    from riskstats._numba import CACHE_ROOT, _ModuleCacheLocator, source_digest
+    from riskstats.game import loop
+
+    locator = loop._play._cache._impl.locator
+    assert isinstance(locator, _ModuleCacheLocator)
+    folder = Path(locator.get_cache_path())
+    assert folder.parent.name == "game.loop" and folder.parent.parent.name == CACHE_ROOT
+    assert folder.name == f"riskstats-{source_digest(Path(loop.__file__).resolve())[:16]}" and folder.is_dir()
+    assert locator.get_source_stamp() == source_digest(Path(loop.__file__).resolve())
+
+
+def test_a_file_outside_the_package_is_left_to_numba_unless_it_imports_the_package(tmp_path):
+    from riskstats._numba import _kernel_cache
+
+    plain = tmp_path / "plain.py"
+    plain.write_text("import numpy\n")
+    assert _kernel_cache(str(plain)) is None
+    user = tmp_path / "user.py"
+    user.write_text("from riskstats.game.loop import _play\n")
+    folder, digest = _kernel_cache(str(user))
+    assert folder.endswith(f"riskstats-{digest[:16]}") and "user-" in folder
+
+
+def test_the_compile_notice_shows_only_for_a_long_riskstats_compile(monkeypatch):
+    import io
+    import time
+
+    from riskstats import _numba
+    from riskstats.game.loop import _play
+
+    monkeypatch.delenv(_numba.NOTICE_VARIABLE, raising=False)
+    stream = io.StringIO()
+    notice = _numba._CompileNotice(stream, after=0.05)
+    notice.on_start(_play.py_func)
+    notice.on_start(_double)  # nested: a callee
+    time.sleep(0.3)
+    notice.on_end()
+    notice.on_end()
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2 and "compiling (first run only" in lines[0] and lines[1].startswith("riskstats: compiled in")
+    quick = _numba._CompileNotice(stream := io.StringIO(), after=5)
+    quick.on_start(_play.py_func)
+    quick.on_end()
+    assert stream.getvalue() == ""  # over before the notice was due
+    other = _numba._CompileNotice(stream := io.StringIO(), after=0.01)
+    other.on_start(_double)  # not a riskstats kernel
+    time.sleep(0.1)
+    other.on_end()
+    assert stream.getvalue() == ""
+    muted = _numba._CompileNotice(stream := io.StringIO(), after=0.01)
+    with _numba.on_compile(lambda: None):  # the caller tells the user itself
+        muted.on_start(_play.py_func)
+        time.sleep(0.1)
+        muted.on_end()
+    monkeypatch.setenv(_numba.NOTICE_VARIABLE, "0")
+    muted.on_start(_play.py_func)
+    time.sleep(0.1)
+    muted.on_end()
+    assert stream.getvalue() == ""

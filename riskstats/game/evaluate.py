@@ -32,7 +32,7 @@ from riskstats.game.engine import _apply, _seed, _shuffle
 from riskstats.game.play import NO_HORIZON, Game, Move, _bot_arrays, _tables
 from riskstats.game.rollout import _copy_state
 from riskstats.game.rollout import rollouts as play_rollouts
-from riskstats.game.search import _play_any
+from riskstats.game.search import _play_any, search_flag
 from riskstats.game.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
@@ -76,10 +76,11 @@ class Evaluation(NamedTuple):
 
 
 @parallel_jit
-def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, out):  # pragma: no cover - compiled
+def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, search, out):  # pragma: no cover - compiled
     """out[m, r] = the winner (-1: none) of rollout r after candidate move m (a row kind, a, b, c, d): the
     position copied, fresh dice from seeds[r] and the draw pile reshuffled, the move played, then the bots
-    play to the end. Every move meets the same seeds (common random numbers)."""
+    play to the end. Every move meets the same seeds (common random numbers). ``search``:
+    `riskstats.game.search.search_flag`."""
     M = moves.shape[0]
     N = seeds.shape[0]
     T = root.owner.shape[0]
@@ -92,7 +93,7 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, out):  # prag
             _seed(work.rng, seeds[r])
             _shuffle(work.rng, work.deck, work.info[I_DECK_N])
             _apply(work, B, R, CUT, moves[job, 0], moves[job, 1], moves[job, 2], moves[job, 3], moves[job, 4])
-            _play_any(work, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON)
+            _play_any(work, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, search)
             out[job, r] = work.info[I_WINNER]
 
 
@@ -218,7 +219,8 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())
     seeds = np.random.SeedSequence(seed).generate_state(rollouts, np.uint64)
     out = np.zeros((len(moves), rollouts), np.int64)
-    _move_rollouts(root, game.board.arrays, game._R, cut, V, ids, values, np.array(moves, np.int64), seeds, out)
+    _move_rollouts(root, game.board.arrays, game._R, cut, V, ids, values, np.array(moves, np.int64), seeds,
+                   search_flag(ids), out)
     mover = game.player
     rows = []
     for m, move in enumerate(moves):

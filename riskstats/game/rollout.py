@@ -27,7 +27,7 @@ from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.engine import _seed, _shuffle
 from riskstats.game.play import NO_HORIZON, Game, _bot_arrays, _tables
-from riskstats.game.search import _play_any
+from riskstats.game.search import _play_any, search_flag
 from riskstats.game.state import (
     I_DECK_N,
     I_PHASE,
@@ -47,21 +47,21 @@ HORIZON_UNITS = ("turns", "rounds")
 
 
 @jit
-def _rollout(root, work, B, R, CUT, V, bots, params, seed, last_turn, last_round):  # pragma: no cover - compiled
+def _rollout(root, work, B, R, CUT, V, bots, params, seed, last_turn, last_round, search):  # pragma: no cover
     """Play one rollout from position ``root`` in the working state ``work`` (overwritten; a state of the
     same board and seats, best without an event log): fresh dice from ``seed``, the draw pile
     reshuffled, then the bots play on to the end or until a turn after ``last_turn`` (a round after
     ``last_round``) is about to begin (`riskstats.game.play.NO_HORIZON`: no horizon). The winner seat,
-    -1 if none (stopped at the horizon, or truncated)."""
+    -1 if none (stopped at the horizon, or truncated). ``search``: `riskstats.game.search.search_flag`."""
     _copy_state(root, work)
     _seed(work.rng, seed)
     _shuffle(work.rng, work.deck, work.info[I_DECK_N])
-    _play_any(work, B, R, CUT, V, bots, params, False, last_turn, last_round)
+    _play_any(work, B, R, CUT, V, bots, params, False, last_turn, last_round, search)
     return work.info[I_WINNER]
 
 
 @parallel_jit
-def _rollouts(root, B, R, CUT, V, bots, params, seeds, last_turn, last_round, chunk, out):  # pragma: no cover
+def _rollouts(root, B, R, CUT, V, bots, params, seeds, last_turn, last_round, chunk, search, out):  # pragma: no cover
     """out[r] = (winner, turns, rounds, over, reason, territories of each seat..., armies of each
     seat...) after rollout r; ``chunk`` rollouts share one working state."""
     n = seeds.shape[0]
@@ -71,7 +71,7 @@ def _rollouts(root, B, R, CUT, V, bots, params, seeds, last_turn, last_round, ch
     for first in prange((n + chunk - 1) // chunk):
         work = _new_state(T, C, S, 0)
         for r in range(first * chunk, min(n, (first + 1) * chunk)):
-            _rollout(root, work, B, R, CUT, V, bots, params, seeds[r], last_turn, last_round)
+            _rollout(root, work, B, R, CUT, V, bots, params, seeds[r], last_turn, last_round, search)
             info = work.info
             out[r, 0] = info[I_WINNER]
             out[r, 1] = info[I_TURN]
@@ -145,7 +145,8 @@ def rollouts(game: Game, n: int, horizon: int | None = None, bots=("random",), s
     root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())  # the game's own arrays stay untouched
     S = st.alive.shape[0]
     out = np.zeros((n, 5 + 2 * S), np.int64)
-    _rollouts(root, game.board.arrays, game._R, cut, V, ids, values, seeds, last_turn, last_round, 64, out)
+    _rollouts(root, game.board.arrays, game._R, cut, V, ids, values, seeds, last_turn, last_round, 64,
+              search_flag(ids), out)
     names = [str(s) for s in range(game.players)] + (["neutral"] if S > game.players else [])
     table = pd.DataFrame({
         "rollout": np.arange(n),

@@ -53,7 +53,7 @@ from riskstats.game.engine import _init
 from riskstats.game.play import NO_HORIZON, Game, _play, _tables, default_rules
 from riskstats.game.registry import check_lineup, lineup_specs
 from riskstats.game.rules import GameRules
-from riskstats.game.search import SEARCH_ID, _play_search
+from riskstats.game.search import _play_search, search_flag
 from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state
 
 MAX_GAMES = 100_000_000
@@ -65,16 +65,15 @@ SEED_BLOCK = 65_536
 
 
 @parallel_jit
-def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, out):  # pragma: no cover - compiled
+def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, search, out):  # pragma: no cover - compiled
     """out[g] = (winner, turns, rounds, reason, mission card of each seat..., elimination number of each
-    seat...) of game g; seat s plays line-up entry (s + g) % P."""
+    seat...) of game g; seat s plays line-up entry (s + g) % P. ``search`` (`riskstats.game.search.search_flag`)
+    is None when no seat is a search seat: numba prunes the search branch then, so self-play without one
+    never compiles the search kernels."""
     G = seeds.shape[0]
     P = lineup_bots.shape[0]
     T = B.continent_of.shape[0]
     C = B.card_symbol.shape[0]
-    search = False
-    for s in range(P):
-        search = search or lineup_bots[s] == SEARCH_ID
     for g in prange(G):
         bots = np.empty(P, np.int64)
         params = np.empty((P, lineup_params.shape[1]))
@@ -83,11 +82,11 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, out):  # p
             params[s] = lineup_params[(s + g) % P]
         st = _new_state(T, C, seats, 0)
         _init(st, B, R, seeds[g])
-        if search:  # a search seat decides outside the plain loop (riskstats.game.search)
+        if search is None:
+            _play(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON)
+        else:  # a search seat decides outside the plain loop (riskstats.game.search)
             memory = np.full((seats, 2), -1, np.int64)
             _play_search(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, memory)
-        else:
-            _play(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON)
         out[g, 0] = st.info[I_WINNER]
         out[g, 1] = st.info[I_TURN]
         out[g, 2] = st.info[I_ROUND]
@@ -278,7 +277,8 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = Non
     if log:
         logs = _play_logged(seeds, lineup_bots, lineup_params, players, rules, board, first, out)
     else:
-        _selfplay(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cut, V, seats, out)
+        _selfplay(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cut, V, seats,
+                  search_flag(lineup_bots), out)
     g = np.arange(first, first + games)
     seat_bots = np.array(lineup, dtype=object)[(np.arange(players)[None, :] + g[:, None]) % players]
     winner = out[:, 0]
