@@ -10,7 +10,11 @@ odds lookup never pays numba's start-up. `inline_jit` and `borrow` are the two t
 passes many arrays down: the first removes the call, the second the arrays' reference counting;
 `lean_jit` compiles a helper that allocates nothing without any reference counting.
 `popcount` and `lowest_bit` count and locate set bits in one instruction each (bit sets of a hot loop).
-`on_compile` reports when numba starts compiling (the CLI's "compiling (first run only)" notice).
+`on_compile` reports when numba starts compiling (the CLI's "compiling (first run only)" notice);
+for Python callers, a compile of riskstats kernels longer than `NOTICE_AFTER` seconds prints a line on
+stderr (`_CompileNotice`). An argument that is None in some calls selects code when compiling: numba
+prunes a branch ``if x is None`` for a None argument before typing it, so the kernels the other branch
+calls are never compiled for those calls (`riskstats.game.search.search_flag`).
 
 Caching: every kernel is cached on disk (``cache=True``), each module's kernels in a folder keyed by a
 digest of that module and of the package's modules it imports (`source_digest`, `_ModuleCacheLocator`),
@@ -96,7 +100,7 @@ def source_digest(path: Path, root: Path = _PACKAGE) -> str:
             if dep not in seen:
                 seen.add(dep)
                 todo.append(dep)
-    data = [f for f in root.rglob("*") if f.is_file() and f.suffix not in (".py", ".pyc")
+    data = [f for f in root.rglob("*") if f.is_file() and f.suffix not in (".py", ".pyc", ".nbi", ".nbc")
             and "__pycache__" not in f.parts]
     digest = hashlib.sha256()
     for f in sorted(seen) + sorted(data):

@@ -1,7 +1,8 @@
 """Benchmark: the first run of each command with a cold numba cache, beside the targets (issue #21 §4).
 
-``python scripts/bench_compile.py [--only NAME ...] [--warm] [--profile]`` runs each command in a fresh
-process whose ``NUMBA_CACHE_DIR`` is a new empty temporary folder, so every kernel it uses is compiled:
+``python scripts/bench_compile.py [--only NAME ...] [--warm] [--profile] [--after-compile]`` runs each
+command in a fresh process whose ``NUMBA_CACHE_DIR`` is a new empty temporary folder, so every kernel it
+uses is compiled (rows "cold"):
 
 - ``selfplay``: ``riskstats selfplay --games 20 --players 4 --bots continent,aggressive,defensive,random``
   (target 30 s);
@@ -12,7 +13,9 @@ process whose ``NUMBA_CACHE_DIR`` is a new empty temporary folder, so every kern
 Each row gives the wall time, the child's CPU time (user + sys, which other processes on a shared machine
 disturb less than the wall time) and the load average before it starts (``/proc/loadavg``); the targets are
 for a quiet machine of 2 cores. ``--warm`` runs each command a second time on the cache the first run left
-(the time a later run takes). ``--profile`` also records, for each command, the seconds spent compiling
+(the time a later run takes, rows "warm"). ``--after-compile`` first runs ``riskstats compile`` into a fresh
+cache folder (row "compile"), then each command on it (rows "after": a first run after the install
+command's warm-up). ``--profile`` also records, for each command, the seconds spent compiling
 each kernel (inclusive: a caller's time contains its callees'), from numba's ``numba:compile`` events,
 and prints the ten largest. Run from the repository root (it puts the root on ``PYTHONPATH``).
 """
@@ -109,13 +112,28 @@ def main() -> None:
     parser.add_argument("--only", nargs="+", choices=list(COMMANDS), default=list(COMMANDS))
     parser.add_argument("--warm", action="store_true", help="also time a second run on the cache left")
     parser.add_argument("--profile", action="store_true", help="also record each kernel's compile time")
+    parser.add_argument("--after-compile", action="store_true",
+                        help="also run `riskstats compile` into a fresh cache, then each command on it")
+    parser.add_argument("--skip-cold", action="store_true", help="no cold rows (with --after-compile)")
     options = parser.parse_args()
-    print(f"{'command':<10} {'run':<5} {'wall s':>7} {'cpu s':>7} {'target s':>8}  {'load before':<16} result")
+    print(f"{'command':<10} {'run':<7} {'wall s':>7} {'cpu s':>7} {'target s':>8}  {'load before':<16} result")
     with tempfile.TemporaryDirectory(prefix="bench_compile_") as tmp:
         folder = Path(tmp)
         position = position_file(folder)
         profiles = {}
-        for name in options.only:
+        if options.after_compile:
+            cache = str(folder / "cache_compiled")
+            load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+            wall, cpu, rc, last = run(["-m", "riskstats", "compile"], cache, None)
+            status = "ok" if rc == 0 else f"FAILED ({rc}): {last}"
+            print(f"{'compile':<10} {'cold':<7} {wall:7.1f} {cpu:7.1f} {'':>8}  {load:<16} {status}", flush=True)
+            for name in options.only:
+                args, target = COMMANDS[name]
+                load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+                wall, cpu, rc, last = run([a.format(position=position) for a in args], cache, None)
+                status = f"ok {'meets' if wall <= target else 'misses'}" if rc == 0 else f"FAILED ({rc}): {last}"
+                print(f"{name:<10} {'after':<7} {wall:7.1f} {cpu:7.1f} {target:8.0f}  {load:<16} {status}", flush=True)
+        for name in [] if options.skip_cold else options.only:
             args, target = COMMANDS[name]
             args = [a.format(position=position) for a in args]
             cache = str(folder / f"cache_{name}")
@@ -126,7 +144,7 @@ def main() -> None:
                 verdict = ("meets" if wall <= target else "misses") if run_name == "cold" else ""
                 shown = f"{target:8.0f}" if run_name == "cold" else " " * 8
                 status = f"ok {verdict}" if rc == 0 else f"FAILED ({rc}): {last}"
-                print(f"{name:<10} {run_name:<5} {wall:7.1f} {cpu:7.1f} {shown}  {load:<16} {status}", flush=True)
+                print(f"{name:<10} {run_name:<7} {wall:7.1f} {cpu:7.1f} {shown}  {load:<16} {status}", flush=True)
                 if profile and os.path.exists(profile):
                     profiles[name] = profile
         for name, profile in profiles.items():

@@ -1065,6 +1065,14 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
         _finish(st, p, WIN_MISSION)  # a placement, trade bonus, occupation or fortification completed it
 
 
+@jit
+def _step(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
+    """`_apply` as a kernel of its own, not inlined: `riskstats.game.play.Game.step` and the candidate moves
+    of `riskstats.game.evaluate` call it, so they share one compiled copy of the rules (the game loop
+    inlines `_apply` instead: it plays every move)."""
+    _apply(st, B, R, CUT, kind, a, b, c, d)
+
+
 # ---------------------------------------------------------------- legal-move masks
 @jit
 def _legal_masks(st, B, R, place, attack, fortify):  # pragma: no cover - compiled

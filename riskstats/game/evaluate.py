@@ -28,7 +28,7 @@ from numba import prange
 
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.engine import _apply, _seed, _shuffle
+from riskstats.game.engine import _seed, _shuffle, _step
 from riskstats.game.play import NO_HORIZON, Game, Move, _bot_arrays, _tables
 from riskstats.game.rollout import _copy_state
 from riskstats.game.rollout import rollouts as play_rollouts
@@ -92,7 +92,7 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, search, out):
             _copy_state(root, work)
             _seed(work.rng, seeds[r])
             _shuffle(work.rng, work.deck, work.info[I_DECK_N])
-            _apply(work, B, R, CUT, moves[job, 0], moves[job, 1], moves[job, 2], moves[job, 3], moves[job, 4])
+            _step(work, B, R, CUT, moves[job, 0], moves[job, 1], moves[job, 2], moves[job, 3], moves[job, 4])
             _play_any(work, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, search)
             out[job, r] = work.info[I_WINNER]
 

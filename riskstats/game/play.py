@@ -34,7 +34,7 @@ import numpy as np
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.board import Board, classic_board
 from riskstats.game.bots import _bot_move
-from riskstats.game.engine import ERRORS, _apply, _check, _init, _legal_masks
+from riskstats.game.engine import ERRORS, _check, _init, _legal_masks, _step
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON, _play  # noqa: F401 (their old home)
 from riskstats.game.registry import N_PARAMS, bot_spec
 from riskstats.game.rules import GameRules, default_rules
@@ -387,7 +387,7 @@ class Game:
         if reason:
             raise RiskstatsError(f"illegal move {move} in phase {self.phase!r}: {reason}")
         self._grow_log()
-        _apply(self.state, self.board.arrays, self._R, self._cut, *move)
+        _step(self.state, self.board.arrays, self._R, self._cut, *move)
 
     def bot_move(self, bot: str, params=None) -> Move:
         """The move a built-in bot would play now (it may draw from the game's random stream).

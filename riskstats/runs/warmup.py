@@ -44,7 +44,7 @@ def _evaluate():
     from riskstats.game.evaluate import evaluate
     from riskstats.game.play import Game
 
-    evaluate(Game(3, seed=1).play(["random"], max_moves=400), rollouts=2, seed=1, top=1)
+    evaluate(Game(3, seed=1).play(["random"], max_moves=400), rollouts=2, seed=1, top=1, candidates=2)
 
 
 def _step():
@@ -65,15 +65,15 @@ def _odds():
 
 
 def _search():
+    from riskstats.game.evaluate import evaluate
     from riskstats.game.play import Game
-    from riskstats.game.rollout import rollouts
     from riskstats.runs.selfplay import play_games
 
     bot = "search:rollouts=1:horizon=1:plans=2"
-    play_games(1, 2, [bot, "random"], seed=1)
+    play_games(1, 2, [bot, "random"], seed=1)  # also Game.play's search loop: the same kernel and types
     game = Game(2, seed=1).play(["random"], max_moves=300)
     game.bot_move(bot)
-    rollouts(game, 1, horizon=1, bots=[bot], seed=1)
+    evaluate(game, bot, rollouts=1, seed=1, top=1, candidates=2)  # rollouts and candidate moves, search seats
 
 
 STEPS = (

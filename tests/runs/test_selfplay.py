@@ -137,3 +137,21 @@ def test_logged_games_are_the_same_games():
     logged, events = play_games(6, 4, "random,aggressive,continent,defensive", seed=5, log=True)
     pd.testing.assert_frame_equal(plain.drop(columns="rules"), logged.drop(columns="rules"))
     assert sorted(events.game.unique()) == plain.game.tolist()
+
+
+def compiled_code(kernel, arg: int):
+    """The object code of ``kernel``'s compiled version whose argument ``arg`` is None (loaded or compiled)."""
+    from numba.core import types
+
+    [cres] = [c for sig, c in kernel.overloads.items() if isinstance(sig[arg], types.NoneType)]
+    return cres.library._get_compiled_object()
+
+
+def test_selfplay_without_a_search_seat_compiles_no_search_code():
+    """The search branch is pruned for a line-up with no search seat: nothing of the search bot is in the
+    compiled self-play (compiling it would take a minute more on a first run)."""
+    from riskstats.runs.selfplay import _selfplay
+
+    play_games(2, 3, ["random", "aggressive"], seed=1)
+    code = compiled_code(_selfplay, 8)
+    assert b"riskstats" in code and b"_play_search" not in code and b"_search_plan" not in code
