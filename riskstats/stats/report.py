@@ -121,9 +121,12 @@ class Report:
                 return frame if cell is None else frame[frame["cell"] == cell]
 
             suffix = "" if cell is None else f"_{cell}"
-            out[f"win_rate_by_bot{suffix}"] = plots.win_rates(part(self.bots), title=_titled("Win rate by bot",
-                                                                                               title)).figure
             seats = part(self.seats)
+            bots = part(self.bots)
+            games = self.games if cell is None else int(self.cells.set_index("cell").games[cell])
+            out[f"win_rate_by_bot{suffix}"] = plots.win_rates(
+                bots, baseline=1 / len(seats), fixed=bots["trials"].to_numpy() == games * len(seats),
+                title=_titled("Win rate by bot", title)).figure
             out[f"win_rate_by_seat{suffix}"] = plots.win_rates(
                 seats, baseline=float(seats["share"].iloc[0]) if "share" in seats else None,
                 title=_titled("Win rate by seat (seat 0 moves first)", title)).figure
