@@ -86,7 +86,8 @@ def test_odds_top_and_summary():
     assert text.exit_code == 0 and "the 3 most likely of" in " ".join(text.stdout.split())
     assert len(text.stdout.splitlines()) < 30
     assert "End states" not in run("odds", 40, 40, "--summary").stdout
-    assert "--top N shows the N most likely" in " ".join(run("odds", 40, 40).stdout.split())
+    assert "--top N shows the N most likely" not in " ".join(run("odds", 40, 40).stdout.split())  # 80 lines
+    assert "--top N shows the N most likely" in " ".join(run("odds", 60, 60).stdout.split())  # 120 lines
     for args, words in ((("--top", 0), "--top must be at least 1"), (("--top", 2, "--summary"), "not both")):
         result = run("odds", 5, 5, *args)
         assert result.exit_code == 2 and result.output.startswith("error:") and words in result.output
