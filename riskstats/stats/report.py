@@ -162,9 +162,12 @@ def cell_label(cell: dict, lineup: bool = False) -> str:
 
     >>> cell_label({"cell": "cell-001", "players": 4, "variant": "classic", "rules.escalation": "fixed", "games": 9})
     'cell-001: 4 players, classic, escalation=fixed'
+    >>> cell_label({"cell": "cell-002", "players": 4, "variant": "classic", "params.continent": "first=Australia"})
+    'cell-002: 4 players, classic, continent:first=Australia'
     """
     parts = [f"{cell['players']} players", str(cell["variant"])] + ([f"bots={cell['lineup']}"] if lineup else [])
-    parts += [f"{k.split('.', 1)[1]}={v}" for k, v in cell.items() if k.startswith(("rules.", "params."))]
+    parts += [f"{k.split('.', 1)[1]}{'=' if k.startswith('rules.') else ':'}{v}" for k, v in cell.items()
+              if k.startswith(("rules.", "params."))]  # a bot's parameters as in a spec: continent:first=Australia
     return f"{cell['cell']}: " + ", ".join(parts)
 
 
