@@ -840,7 +840,7 @@ def report(
         games = rep.games if cell is None else int(rep.cells.set_index("cell").games[cell])
         seats = part(rep.seats)
         bots = part(rep.bots)
-        fixed = [r["trials"] == games * len(seats) for r in bots]
+        fixed = [bool(r["every_seat"]) for r in bots]
         _print_table(f"Win rate by bot ({games} games){where}", ["bot", "seats played", "wins", "win rate", "95% CI"],
                      [(r["bot"], r["trials"], r["wins"], _rate(r["win_rate"]), _EVERY_SEAT if f else _interval(r))
                       for r, f in zip(bots, fixed)], caption=_every_seat_note(fixed, len(seats)))

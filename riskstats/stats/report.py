@@ -123,9 +123,8 @@ class Report:
             suffix = "" if cell is None else f"_{cell}"
             seats = part(self.seats)
             bots = part(self.bots)
-            games = self.games if cell is None else int(self.cells.set_index("cell").games[cell])
             out[f"win_rate_by_bot{suffix}"] = plots.win_rates(
-                bots, baseline=1 / len(seats), fixed=bots["trials"].to_numpy() == games * len(seats),
+                bots, baseline=1 / len(seats), fixed=bots["every_seat"].to_numpy(bool),
                 title=_titled("Win rate by bot", title)).figure
             out[f"win_rate_by_seat{suffix}"] = plots.win_rates(
                 seats, baseline=float(seats["share"].iloc[0]) if "share" in seats else None,
@@ -203,7 +202,9 @@ def _one(table, boot, seed):
     ratings, differences = plackett_luce_ratings(table, boot=boot, seed=seed)
     players = int(table["bots"].iloc[0].count(",") + 1)
     seats = versus_share(win_rates(table, "seat"), 1 / players)
-    return {"bots": win_rates(table, "bot"), "seats": seats, "bot_seats": win_rates(table, ["bot", "seat"]),
+    bots = win_rates(table, "bot")
+    bots["every_seat"] = bots["trials"] == players * len(table)  # its share is fixed by construction
+    return {"bots": bots, "seats": seats, "bot_seats": win_rates(table, ["bot", "seat"]),
             "ratings": ratings, "differences": differences, "bradley_terry": fit,
             "pairwise": pairwise_table(pairs, fit), "lengths": game_lengths(table),
             "turns": table[["turns", "truncated"]].reset_index(drop=True)}
@@ -223,8 +224,10 @@ def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
     Returns
     -------
     Report
-        ``bots``, ``seats`` (with the fair share, p_value, p_holm and significant: the seat against
-        1/P), ``bot_seats``: win rates with 95% Wilson intervals and counts; ``ratings``: Plackett-Luce
+        ``bots`` (with ``every_seat``: the bot sat in every seat of every game, so its share is fixed by
+        construction, 1/P less the games nobody won, and its interval says nothing), ``seats`` (with the
+        fair share, p_value, p_holm and significant: the seat against 1/P), ``bot_seats``: win rates with
+        95% Wilson intervals and counts; ``ratings``: Plackett-Luce
         with bootstrap intervals and ranks that are ties unless the data separate them;
         ``differences``: every pair's rating difference; ``bradley_terry`` and ``pairwise``: the
         winner-beats-each-loser model and head-to-head shares, for comparison; ``lengths``, ``turns``:
