@@ -33,6 +33,8 @@ MAX_STATES = 250_000_000
 about 15,800 a side, a few seconds. The library has no such limit."""
 MAX_TABLE_ROWS = 1_000_000
 """Most rows ``table`` prints (one per battle: 1,000 a side, a 25 MB CSV)."""
+ODDS_HINT_STATES = 100
+"""Above this many end states ``odds`` points to ``--top`` and ``--summary`` under the table."""
 MAX_NEED_DEFENDERS = 5_000
 """Most defenders (summed over a chain) ``need`` takes: its search solves many battles of that size."""
 
@@ -184,10 +186,25 @@ def _print_json(payload: dict) -> None:
     typer.echo(json.dumps(payload, indent=2))
 
 
+PIPE_WIDTH = 1000
+"""Width of the rich console when stdout is no terminal (a pipe or a file) and COLUMNS is not set: tables
+are written whole, not cut to rich's default of 80 columns."""
+
+
+def _console(**options):
+    """A rich console on stdout: the terminal's width, or `PIPE_WIDTH` when writing to a pipe or a file."""
+    import os
+
+    from rich.console import Console
+
+    if not sys.stdout.isatty() and not os.environ.get("COLUMNS"):
+        options.setdefault("width", PIPE_WIDTH)
+    return Console(**options)
+
+
 def _print_table(title: str, columns: list[str], rows, caption: str | None = None, compact: bool = False) -> None:
     """Print a rich table; ``compact``: no vertical lines, for tables that must fit 80 columns."""
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title=title, caption=caption,
@@ -196,7 +213,7 @@ def _print_table(title: str, columns: list[str], rows, caption: str | None = Non
         table.add_column(column, justify="left" if compact and i == 0 else "right")
     for row in rows:
         table.add_row(*(str(cell) for cell in row))
-    Console().print(table)
+    _console().print(table)
 
 
 def _attackers(value: int, territory_armies: bool) -> int:
@@ -256,6 +273,11 @@ def odds(
     goal: Goal = 0,
     exact: Exact = False,
     territory_armies: TerritoryArmies = False,
+    top: Annotated[int | None, typer.Option(
+        "--top", parser=whole_number, metavar="N",
+        help="Show only the N most likely end states (JSON: outcomes holds those N, most likely first).")] = None,
+    summary_only: Annotated[bool, typer.Option(
+        "--summary", help="Show only the summary, no end states (JSON: no outcomes list).")] = False,
     as_json: JsonFlag = False,
     *,
     rules: DiceRules,
@@ -268,7 +290,14 @@ def odds(
     with _compile_notice(_uses_kernels(attackers, defenders, exact)):
         result = battle_odds(attackers, defenders, rules, stop_at=stop_at, goal=goal, cautious=cautious,
                              exact=exact)
+    if top is not None and top < 1:
+        raise RiskstatsError(f"--top must be at least 1, got {top}")
+    if top is not None and summary_only:
+        raise RiskstatsError("give --top N or --summary, not both")
     order = sorted(zip(result.attackers_left.tolist(), result.defenders_left.tolist(), result.p))
+    states = len(order)
+    if top is not None:
+        order = sorted(order, key=lambda row: -float(row[2]))[:top]
     payload = {
         "attackers": result.attackers,
         "defenders": result.defenders,
@@ -285,6 +314,11 @@ def odds(
         "sd_defender_losses": result.sd_defender_losses,
         "outcomes": [{"attackers_left": a, "defenders_left": d, "p": _number(p)} for a, d, p in order],
     }
+    if top is not None:
+        payload["outcomes_total"] = states
+    if summary_only:
+        del payload["outcomes"]
+        payload["outcomes_total"] = states
     if as_json:
         _print_json(payload)
         return
@@ -301,8 +335,16 @@ def odds(
     ]
     title = f"{result.attackers} attackers vs {defenders} defenders"
     _print_table(title, ["", "value"], summary, caption=caption)
-    _print_table("End states", ["attackers left", "defenders left", "p"],
-                 [(a, d, p if exact else f"{p:.6f}") for a, d, p in order])
+    if summary_only:
+        return
+    note = None
+    if top is not None:
+        shown = sum(float(p) for _, _, p in order)
+        note = f"the {len(order):,} most likely of {states:,} end states: {100 * shown:.2f}% of the probability"
+    elif states > ODDS_HINT_STATES:
+        note = f"{states:,} end states: --top N shows the N most likely, --summary none"
+    _print_table("End states" if top is None else f"End states (top {top})", ["attackers left", "defenders left", "p"],
+                 [(a, d, p if exact else f"{p:.6f}") for a, d, p in order], caption=note)
 
 
 @app.command()
@@ -650,6 +692,18 @@ def _interval(r) -> str:
     return f"{100 * r['ci_low']:.1f}-{100 * r['ci_high']:.1f}%"
 
 
+_EVERY_SEAT = "- (every seat)"
+"""In place of the interval of a bot that sits in every seat of every game: its share is fixed by construction."""
+
+
+def _every_seat_note(fixed: list, players: int) -> str | None:
+    """The caption under a win-rate-by-bot table with a bot in every seat."""
+    if not any(fixed):
+        return None
+    return (f"- (every seat): a bot in all {players} seats of every game wins 1/{players} of its seats, less the "
+            "games nobody won (truncated): no interval, the rate says nothing about its strength")
+
+
 @app.command()
 def selfplay(
     games: Annotated[int, typer.Option("--games", parser=whole_number, help="Number of games.")],
@@ -718,10 +772,12 @@ def selfplay(
         _print_json({"games": games, "players": players, "variant": variant, "seed": seed, **result,
                      "win_reasons": reasons, **({"out": out, "games_played": played} if out is not None else {})})
         return
+    fixed = [r["seats"] == result["games"] * players for r in result["bots"].values()]
     _print_table(f"Win rate by bot ({games:,} games, {variant}, {players} players)",
                  ["bot", "seats played", "wins", "win rate", "95% CI"],
                  [(b, r["seats"], r["wins"], _rate(r["win_rate"]),
-                   f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%") for b, r in result["bots"].items()])
+                   _EVERY_SEAT if f else f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
+                  for (b, r), f in zip(result["bots"].items(), fixed)], caption=_every_seat_note(fixed, players))
     _print_table("Win rate by seat (seat 0 moves first)", ["seat", "wins", "win rate", "95% CI"],
                  [(s, r["wins"], _rate(r["win_rate"]), f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
                   for s, r in result["seats"].items()],
@@ -785,9 +841,12 @@ def report(
 
         where = "" if label is None else f" - {label}"
         games = rep.games if cell is None else int(rep.cells.set_index("cell").games[cell])
-        _print_table(f"Win rate by bot ({games} games){where}", ["bot", "seats played", "wins", "win rate", "95% CI"],
-                     [(r["bot"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r)) for r in part(rep.bots)])
         seats = part(rep.seats)
+        bots = part(rep.bots)
+        fixed = [bool(r["every_seat"]) for r in bots]
+        _print_table(f"Win rate by bot ({games} games){where}", ["bot", "seats played", "wins", "win rate", "95% CI"],
+                     [(r["bot"], r["trials"], r["wins"], _rate(r["win_rate"]), _EVERY_SEAT if f else _interval(r))
+                      for r, f in zip(bots, fixed)], caption=_every_seat_note(fixed, len(seats)))
         _print_table(f"Win rate by seat (seat 0 moves first){where}",
                      ["seat", "games", "wins", "win rate", "95% CI", "vs fair share"],
                      [(r["seat"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r),
@@ -807,7 +866,8 @@ def report(
                      ["bot", "rating", "std. error", "comparisons", "wins"],
                      [(r["bot"], f"{r['elo']:+.0f}", f"{r['elo_se']:.0f}", int(r["comparisons"]), int(r["wins"]))
                       for r in part(rep.bradley_terry)],
-                     caption="for comparison only: its errors are too small, each win counted as P-1 pairs")
+                     caption=None if len(seats) == 2 else
+                     "for comparison only: its errors are too small, each win counted as P-1 pairs")
         _print_table(f"Game length (turns){where}", ["games", "count", "mean", "median", "5%", "95%"],
                      [(r["games"], r["count"], f"{r['mean']:.1f}", f"{r['median']:.0f}", f"{r['p5']:.0f}",
                        f"{r['p95']:.0f}") for r in part(rep.lengths) if r["measure"] == "turns"])
@@ -836,10 +896,9 @@ def bots_(as_json: JsonFlag = False):
     if as_json:
         _print_json({"bots": rows})
         return
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = _console()
     for row in rows:
         table = Table(title=row["name"], caption=row["description"], caption_justify="left", title_justify="left")
         for column in ("parameter", "default", "range", "meaning"):
@@ -897,13 +956,26 @@ def tune(
                   for r in rows.to_dict("records")])
     if best is None:
         return
-    separated = best["ci_low"] > default["ci_high"] or best["ci_high"] < default["ci_low"]
     _print_table(f"Measured again on {best['games']} fresh games (seeds never used in tuning)",
                  ["bot", "wins", "win rate", "95% CI"],
                  [(f"best (trial {best['trial']}): {best['bot']}", best["wins"], _rate(best["win_rate"]),
                    _interval(best)),
                   (f"defaults: {default['bot']}", default["wins"], _rate(default["win_rate"]), _interval(default))],
-                 caption="the intervals separate" if separated else "the intervals overlap: no ranking")
+                 caption=_tune_verdict(best, default))
+
+
+def _tune_verdict(best: dict, default: dict) -> str:
+    """Which side the fresh games favour: the tuned parameters, the defaults, or neither."""
+    rates = f"{_rate(best['win_rate'])} against {_rate(default['win_rate'])}"
+    if best["ci_low"] > default["ci_high"]:
+        return f"the intervals separate in favour of the tuned parameters: best beats the defaults, {rates}"
+    if best["ci_high"] < default["ci_low"]:
+        return (f"the intervals separate in favour of the defaults: they beat best, {rates} (the tuning "
+                "games' best was luck, or overfitted those games)")
+    leader = "best" if best["win_rate"] > default["win_rate"] else "the defaults"
+    if best["win_rate"] == default["win_rate"]:
+        return f"the intervals overlap: no ranking ({rates})"
+    return f"the intervals overlap: no ranking ({leader} ahead, {rates}, within the noise)"
 
 
 @contextlib.contextmanager
@@ -977,7 +1049,11 @@ def cards(
 def evaluate(
     position: Annotated[str, typer.Argument(help="A position file (JSON, docs/positions.md).")],
     bot: Annotated[str, typer.Option("--bot", help=f"The bot playing every seat in the rollouts: "
-                                                  f"{', '.join(BOT_NAMES)}.")] = "aggressive",
+                                                  f"{', '.join(BOT_NAMES)}. The default, aggressive, is the "
+                                                  "fastest that ends games reliably; the answer is the chance "
+                                                  "if every seat plays like this bot, and differs between bots "
+                                                  "(continent-tuned: stronger, about as fast; search: "
+                                                  "stronger, far slower).")] = "aggressive",
     rollouts: Annotated[str, typer.Option(help="Rollouts per estimate (each player's, each candidate move's); "
                                                "1e3 style allowed.")] = "500",
     seed: Annotated[int, typer.Option(parser=whole_number, help="Seed of the rollouts' dice and draw piles.")] = 0,
@@ -995,21 +1071,100 @@ def evaluate(
         text = Path(position).read_text()
     except OSError as error:
         raise RiskstatsError(f"cannot read position file {position!r}: {error.strerror}") from None
+    from riskstats.game.evaluate import tied_with_best
+
     with _compile_notice():
         result = evaluate_position(text, bot, count, seed, top=top)
     if as_json:
         _print_json(result.as_dict())
         return
+    digits = _supported_digits(result.players)
     _print_table(f"P(win) from {position}: {result.rollouts:,} rollouts with {bot} bots, seed {result.seed}",
                  ["player", "P(win)", "95% interval"],
-                 [(r.player, _percent(r.p_win), f"{_percent(r.ci_low)} to {_percent(r.ci_high)}")
+                 [(r.player, _percent_to(r.p_win, digits),
+                   f"{_percent_to(r.ci_low, digits)} to {_percent_to(r.ci_high, digits)}")
                   for r in result.players.itertuples()],
-                 caption="a game that reaches the turn cap is won by nobody")
+                 caption=f"a game that reaches the turn cap is won by nobody; {_digits_note(digits, result.rollouts)}")
     if len(result.moves):
-        _print_table(f"Best next moves of player {result.player}", ["move", "P(win)", "95% interval"],
-                     [(r.move, _percent(r.p_win), f"{_percent(r.ci_low)} to {_percent(r.ci_high)}")
-                      for r in result.moves.itertuples()],
-                     caption="each move played first, then the rest of the game on the same seeds")
+        digits = _supported_digits(result.moves)
+        tied = tied_with_best(result.moves)
+        marks = ["best" if i == 0 else ("not separated" if t else "below") for i, t in enumerate(tied)]
+        _print_table(f"Best next moves of player {result.player}", ["move", "P(win)", "95% interval", "vs best"],
+                     [(r.move, _percent_to(r.p_win, digits),
+                       f"{_percent_to(r.ci_low, digits)} to {_percent_to(r.ci_high, digits)}", mark)
+                      for r, mark in zip(result.moves.itertuples(), marks)],
+                     caption="each move played first, then the rest of the game on the same seeds; not separated: "
+                             "its 95% interval overlaps the best move's, so these rollouts do not rank the two; "
+                             + _digits_note(digits, result.rollouts))
+
+
+def _supported_digits(frame) -> int:
+    """Decimals of a percentage that rollouts support: one significant digit of the widest 95% interval's
+    half-width (13.5 points from 50 rollouts: none; 1.0 point from 10,000: one), at most 4."""
+    half = float(((frame["ci_high"] - frame["ci_low"]) / 2).max()) * 100 if len(frame) else 0.0
+    if not half > 0:
+        return 4
+    return int(min(4, max(0, -math.floor(math.log10(half)))))
+
+
+def _percent_to(p, digits: int) -> str:
+    return f"{100 * float(p):.{digits}f}%"
+
+
+def _digits_note(digits: int, rollouts: int) -> str:
+    return (f"rounded to {'whole percent' if digits == 0 else f'{digits} decimal' + ('s' if digits > 1 else '')}"
+            f", what {rollouts:,} rollouts support")
+
+
+position_app = typer.Typer(no_args_is_help=True, help="Write positions by hand (docs/positions.md): a template "
+                                                       "to edit, the territory names.")
+app.add_typer(position_app, name="position")
+
+
+@position_app.command("new")
+def position_new(
+    players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players (2: two-player).")],
+    variant: Annotated[str | None, typer.Option(
+        "--variant", help="classic, two-player, mission or capital (default: classic; two-player for 2).")] = None,
+):
+    """Print a valid position to edit, e.g. riskstats position new --players 3 > pos.json: every territory
+    by name and continent, dealt round the seats, turn 1 of player 0 with its reserve to place; then
+    riskstats evaluate pos.json."""
+    from riskstats.game.position import template_position
+
+    typer.echo(_position_text(template_position(players, variant)))
+
+
+def _position_text(pos: dict) -> str:
+    """A position as JSON with one key, and one territory, a line."""
+    lines = []
+    for key, value in pos.items():
+        if key == "territories":
+            body = ",\n".join(f"  {json.dumps(name)}: {json.dumps(v)}" for name, v in value.items())
+            lines.append(f' "territories": {{\n{body}\n }}')
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}"
+
+
+@position_app.command("names")
+def position_names(as_json: JsonFlag = False):
+    """The classic board's territory names by continent, with the other names a position may use."""
+    from riskstats.game.board import classic_board
+
+    board = classic_board()
+    others = {}
+    for alias, name in board.aliases.items():
+        others.setdefault(name, []).append(alias)
+    rows = [{"continent": board.continents[int(board.arrays.continent_of[t])], "territory": name,
+             "aliases": others.get(name, [])} for t, name in enumerate(board.territories)]
+    if as_json:
+        _print_json({"board": board.name, "territories": rows,
+                     "continents": [{"continent": c, "aliases": others.get(c, [])} for c in board.continents]})
+        return
+    _print_table(f"Territories of the {board.name} board ({len(rows)})", ["continent", "territory", "also"],
+                 [(r["continent"], r["territory"], ", ".join(r["aliases"])) for r in rows],
+                 caption="a position may name a territory by its name or any of its other names")
 
 
 @app.command("compile")

@@ -24,8 +24,13 @@ def test_evaluate_json_contract(tmp_path):
     assert payload["rollouts"] == 400 and payload["seed"] == 3
     assert [set(p) for p in payload["players"]] == [{"player", "p_win", "ci_low", "ci_high"}] * 2
     assert [p["player"] for p in payload["players"]] == [0, 1]
-    assert all(set(m) == {"move", "p_win"} for m in payload["moves"])
+    assert all(set(m) == {"move", "p_win", "ci_low", "ci_high", "wins", "rollouts", "tied_with_best"}
+               for m in payload["moves"])
     assert payload["moves"][0]["move"] == "attack Alaska -> Kamchatka (3 dice)"
+    best = payload["moves"][0]
+    assert best["ci_low"] <= best["p_win"] <= best["ci_high"] and best["tied_with_best"]
+    assert best["wins"] == round(best["p_win"] * 400) and best["rollouts"] == 400
+    assert all(m["tied_with_best"] == (m["ci_high"] >= best["ci_low"]) for m in payload["moves"])
     again = runner.invoke(app, ["evaluate", path, "--rollouts", "400", "--seed", "3", "--json"])
     assert again.output == result.output
 
@@ -61,3 +66,20 @@ def test_evaluate_with_the_search_bot(tmp_path):
     payload = json.loads(result.output)
     assert payload["moves"][0]["move"] == "attack Alaska -> Kamchatka (3 dice)"
     assert runner.invoke(app, args).output == result.output
+
+
+def test_evaluate_rounds_to_what_the_rollouts_support_and_marks_ties(tmp_path):
+    """50 rollouts support whole percents only; moves whose interval overlaps the best's say so."""
+    import re
+
+    path = write(tmp_path, one_conquest_from_victory())
+    result = runner.invoke(app, ["evaluate", path, "--rollouts", "50", "--top", "8"])
+    assert result.exit_code == 0, result.output
+    assert not re.search(r"\d\.\d+%", result.output)  # no decimals
+    assert re.search(r"\b\d{1,3}% to \d{1,3}%", result.output)
+    text = " ".join(result.output.split())
+    assert "rounded to whole percent, what 50 rollouts support" in text and "vs best" in text
+    payload = json.loads(runner.invoke(app, ["evaluate", path, "--rollouts", "50", "--top", "8", "--json"]).output)
+    tied = [m for m in payload["moves"][1:] if m["tied_with_best"]]
+    assert text.count("not separated") - 1 == len(tied)  # once in the caption
+    assert "aggressive" in " ".join(runner.invoke(app, ["evaluate", "--help"]).output.split())

@@ -56,17 +56,19 @@ def test_report_on_an_experiment_is_per_cell_with_treatment_effects(tmp_path):
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)
     assert [(c["cell"], c["players"], c["params.aggressive"]) for c in payload["cells"]] == [
-        ("cell-000", 3, "[0.5]"), ("cell-001", 3, "[0.8]"), ("cell-002", 4, "[0.5]"), ("cell-003", 4, "[0.8]")]
+        ("cell-000", 3, "threshold=0.5"), ("cell-001", 3, "threshold=0.8"), ("cell-002", 4, "threshold=0.5"),
+        ("cell-003", 4, "threshold=0.8")]  # named, not the file's vectors [0.5] and [0.8]
     seats = [(r["cell"], r["seat"]) for r in payload["win_rate_by_seat"]]
     assert seats == [(f"cell-00{c}", s) for c in range(4) for s in range(3 if c < 2 else 4)]
     assert {r["share"] for r in payload["win_rate_by_seat"]} == {1 / 3, 1 / 4}
     assert all({"rank", "ci_low", "ci_high", "cell"} <= set(r) for r in payload["ratings"])
     effects = payload["treatment_effects"]
     assert [(e["cell"], e["control_cell"], e["treatment"]) for e in effects] == [
-        ("cell-001", "cell-000", "[0.8]"), ("cell-003", "cell-002", "[0.8]")]
+        ("cell-001", "cell-000", "threshold=0.8"), ("cell-003", "cell-002", "threshold=0.8")]
     assert all(e["games"] == 30 and e["ci_low"] <= e["effect"] <= e["ci_high"] for e in effects)
     result = runner.invoke(app, ["report", str(tmp_path / "exp"), "--boot", "50", "--out", str(tmp_path / "rep")])
     assert result.exit_code == 0 and "cell-003: 4 players, classic," in result.output  # rich wraps the rest
+    assert "aggressive:threshold=0.8" in result.output
     assert "Treatment effects" in result.output and "Plackett-Luce" in result.output
     assert (tmp_path / "rep" / "win_rate_by_seat_cell-002.png").exists()
 

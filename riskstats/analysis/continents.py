@@ -235,8 +235,8 @@ def first_target_arms(table: pd.DataFrame, bot: str = "continent", board: Board 
     """The arms of a first-target experiment (``scripts/experiment_continent_first.toml``) by continent.
 
     ``table`` is `riskstats.runs.experiment.read_experiment`'s: cells that differ only in the bot's
-    parameters, whose last value is the forced first continent (an index into the board's continents;
-    -1: the bot's own choice, the control).
+    ``first`` parameter, the forced first continent (``first=Australia``; -1: the bot's own choice, the
+    control).
 
     Returns
     -------
@@ -253,8 +253,12 @@ def first_target_arms(table: pd.DataFrame, bot: str = "continent", board: Board 
     if column not in table.columns:
         raise RiskstatsError(f"the table sweeps no parameters of {bot!r} ({column} missing)")
 
-    def target(value) -> str:
-        k = int(float(str(value).strip("[]").split(",")[-1]))
+    def target(value) -> str:  # "first=Australia" (read_experiment's names), or an old "[0.5, 0.75, 2.0, 5]"
+        text = str(value)
+        if "[" not in text:
+            name = text.partition("first=")[2].split(":")[0]
+            return name if name in board.continents else "own choice"
+        k = int(float(text.strip("[]").split(",")[3]))
         return board.continents[k] if 0 <= k < len(board.continents) else "own choice"
 
     rows = []

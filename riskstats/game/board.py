@@ -27,7 +27,10 @@ Board file schema (``riskstats-board/1``; the classic board ships as ``riskstats
         {"type": "territories", "count": 18, "min_armies_each": 2},
         {"type": "destroy", "colour": "blue",
          "fallback_if_self": {"type": "territories", "count": 24, "min_armies_each": 1}}, ...
-      ]
+      ],
+      "name_aliases": {                       # optional: other names of a territory or continent,
+        "Central America": ["Mexico"], ...    # accepted wherever a position or a parameter names one
+      }
     }
 
 Territories are numbered in the order the continents list them (continent by continent), continents
@@ -42,6 +45,7 @@ True
 """
 from __future__ import annotations
 
+import difflib
 import json
 from collections import namedtuple
 from dataclasses import dataclass, field
@@ -96,6 +100,8 @@ class Board:
     neutral_armies: int = DEFAULT_NEUTRAL_ARMIES
     missions: tuple = ()
     colours: tuple = ()
+    aliases: dict = field(default_factory=dict)
+    """Other names (the board file's ``name_aliases``): alias -> the territory's or continent's name."""
 
     @property
     def n_territories(self) -> int:
@@ -119,10 +125,43 @@ class Board:
             if not 0 <= name < self.n_territories:
                 raise RiskstatsError(f"territory index must be from 0 to {self.n_territories - 1}, got {name}")
             return int(name)
-        try:
-            return self.territories.index(name)
-        except ValueError:
-            raise RiskstatsError(f"unknown territory {name!r} on board {self.name!r}") from None
+        return self.territories.index(self.territory_name(name, f"on board {self.name!r}"))
+
+    def territory_name(self, name, where: str = "") -> str:
+        """A territory's name as the board spells it, from that name or one of its aliases
+        (``name_aliases``); an unknown name is a `RiskstatsError` suggesting the closest real one.
+
+        >>> board = classic_board()
+        >>> board.territory_name("Mexico"), board.territory_name("Russia")
+        ('Central America', 'Ukraine')
+        >>> board.territory_name("Kamchatca")
+        Traceback (most recent call last):
+        ...
+        riskstats.errors.RiskstatsError: unknown territory 'Kamchatca'; did you mean 'Kamchatka'?
+        """
+        return self._name(name, self.territories, "territory", where)
+
+    def continent_name(self, name, where: str = "") -> str:
+        """A continent's name as the board spells it, from that name or an alias (``"Oceania"``); an
+        unknown one is a `RiskstatsError` suggesting the closest real one."""
+        return self._name(name, self.continents, "continent", where)
+
+    def _name(self, name, names: tuple, what: str, where: str) -> str:
+        if name in names:
+            return name
+        real = self.aliases.get(name)
+        if real in names:
+            return real
+        where = f" {where}" if where else ""
+        if not isinstance(name, str):
+            raise RiskstatsError(f"a {what} is given by its name, got {name!r}{where}")
+        folded = {n.casefold(): n for n in (*names, *(a for a, r in self.aliases.items() if r in names))}
+        close = difflib.get_close_matches(name.casefold(), folded, n=1, cutoff=0.6)
+        hint = ""
+        if close:
+            found = folded[close[0]]
+            hint = f"; did you mean {self.aliases.get(found, found)!r}?"
+        raise RiskstatsError(f"unknown {what} {name!r}{where}{hint}")
 
     def neighbours(self, t: int) -> list[int]:
         a = self.arrays
@@ -238,6 +277,7 @@ def board_from_dict(data: dict, source: str = "<dict>") -> Board:
         if players < 2 or armies < 1:
             _fail(source, f"starting_armies {players}: {armies} makes no sense")
     missions, colours = _missions(source, data.get("missions", ()), names)
+    aliases = _aliases(source, data.get("name_aliases", {}), set(territories) | set(names))
     ptr = np.zeros(T + 1, dtype=np.int64)
     ptr[1:] = np.cumsum(adjacency.sum(axis=1))
     nbr_idx = np.concatenate([np.flatnonzero(row) for row in adjacency]).astype(np.int64)
@@ -266,7 +306,24 @@ def board_from_dict(data: dict, source: str = "<dict>") -> Board:
     return Board(name=str(data.get("name", source)), territories=tuple(territories), continents=tuple(names),
                  arrays=arrays, starting_armies=starting,
                  neutral_armies=int(data.get("neutral_armies", DEFAULT_NEUTRAL_ARMIES)),
-                 missions=tuple(data.get("missions", ())), colours=colours)
+                 missions=tuple(data.get("missions", ())), colours=colours, aliases=aliases)
+
+
+def _aliases(source: str, table, names: set) -> dict:
+    """alias -> name, from the board file's ``name_aliases`` (name -> list of its other names)."""
+    if not isinstance(table, dict):
+        _fail(source, "name_aliases must map a territory or continent name to a list of other names")
+    out = {}
+    for name, others in table.items():
+        if name not in names:
+            _fail(source, f"name_aliases names {name!r}, which is no territory or continent")
+        if not (isinstance(others, list) and all(isinstance(a, str) for a in others)):
+            _fail(source, f"name_aliases of {name!r} must be a list of names")
+        for alias in others:
+            if alias in names or out.get(alias, name) != name:
+                _fail(source, f"alias {alias!r} is already the name of another territory or continent")
+            out[alias] = name
+    return out
 
 
 def _missions(source: str, cards, continents) -> tuple[np.ndarray, tuple]:

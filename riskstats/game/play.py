@@ -97,6 +97,15 @@ class Move(NamedTuple):
     Move.attack(src=3, dst=5, dice=2)
     >>> Move.attack(3, 5, 2).name, Move.defend(1).name
     ('attack', 'defend')
+
+    The moves a `Game` hands out (`Game.legal_moves`, `Game.bot_move`) print with their board's names;
+    they are equal to the plain moves. The class methods take a territory (or card) by its classic-board
+    name too, so such a printed move builds the same move again:
+
+    >>> Move.attack("Alaska", "Kamchatka", 3) == Move.attack(0, 29, 3)
+    True
+    >>> Game(3, seed=1).legal_moves()[0]
+    Move.place(territory='Alaska', armies=1)
     """
 
     kind: int
@@ -107,11 +116,11 @@ class Move(NamedTuple):
 
     @classmethod
     def place(cls, territory: int, armies: int = 1):
-        return cls(PLACE, territory, armies)
+        return cls(PLACE, _territory(territory), armies)
 
     @classmethod
     def trade(cls, c1: int, c2: int, c3: int):
-        return cls(TRADE_SET, c1, c2, c3)
+        return cls(TRADE_SET, _card(c1), _card(c2), _card(c3))
 
     @classmethod
     def pass_(cls):
@@ -120,7 +129,7 @@ class Move(NamedTuple):
     @classmethod
     def attack(cls, src: int, dst: int, dice: int):
         """Declare an attack; the defending seat then chooses its dice (`defend`)."""
-        return cls(ATTACK_MOVE, src, dst, dice)
+        return cls(ATTACK_MOVE, _territory(src), _territory(dst), dice)
 
     @classmethod
     def defend(cls, dice: int):
@@ -137,7 +146,7 @@ class Move(NamedTuple):
 
     @classmethod
     def fortify(cls, src: int, dst: int, armies: int):
-        return cls(FORTIFY_MOVE, src, dst, armies)
+        return cls(FORTIFY_MOVE, _territory(src), _territory(dst), armies)
 
     @classmethod
     def end_turn(cls):
@@ -145,7 +154,7 @@ class Move(NamedTuple):
 
     @classmethod
     def capital(cls, territory: int):
-        return cls(CAPITAL_PICK, territory)
+        return cls(CAPITAL_PICK, _territory(territory))
 
     @property
     def name(self) -> str:
@@ -153,12 +162,62 @@ class Move(NamedTuple):
         return MOVES[self.kind] if 0 <= self.kind < len(MOVES) else f"kind {self.kind}"
 
     def __repr__(self):
-        method, fields = _FIELDS.get(self.kind, ("", ()))
-        if not method or any(self[1 + len(fields):]):  # not a kind's own shape: show every field
-            return f"Move({self.kind}, {self.a}, {self.b}, {self.c}, {self.d})"
-        return f"Move.{method}({', '.join(f'{f}={v}' for f, v in zip(fields, self[1:]))})"
+        return _move_repr(self, None)
 
     __str__ = __repr__
+
+
+class _BoardMove(Move):
+    """A `Move` that prints with its board's territory and card names; equal to (and hashed as) the plain
+    move, and a plain move again once converted (``Move(*move)``)."""
+
+    def __repr__(self):
+        return _move_repr(self, self.__dict__.get("board"))
+
+    __str__ = __repr__
+
+
+def _named(move, board: Board) -> Move:
+    """``move`` as a `_BoardMove` of ``board``."""
+    named = _BoardMove(*move)
+    named.board = board
+    return named
+
+
+_NAMED_FIELDS = {"territory": "territory", "src": "territory", "dst": "territory", "c1": "card", "c2": "card",
+                 "c3": "card"}
+"""The fields that hold a territory or a card, shown by name when the board is known."""
+
+
+def _move_repr(move, board) -> str:
+    method, fields = _FIELDS.get(move.kind, ("", ()))
+    if not method or any(move[1 + len(fields):]):  # not a kind's own shape: show every field
+        return f"Move({move.kind}, {move.a}, {move.b}, {move.c}, {move.d})"
+    shown = []
+    for f, v in zip(fields, move[1:]):
+        what = _NAMED_FIELDS.get(f) if board is not None else None
+        if what == "territory" and 0 <= v < board.n_territories:
+            v = repr(board.territories[v])
+        elif what == "card" and 0 <= v < board.n_cards:
+            from riskstats.game.position import card_label
+
+            v = repr(card_label(board, v))
+        shown.append(f"{f}={v}")
+    return f"Move.{method}({', '.join(shown)})"
+
+
+def _territory(t):
+    """A territory index, from an index or a classic-board name (or alias)."""
+    return classic_board().territory_index(t) if isinstance(t, str) else t
+
+
+def _card(c):
+    """A card index, from an index or a classic-board card label (a territory's name, "wild 1", "wild 2")."""
+    if not isinstance(c, str):
+        return c
+    from riskstats.game.position import _Cards
+
+    return _Cards(classic_board()).take(c, "Move.trade")
 
 
 _FIELDS = {PLACE: ("place", ("territory", "armies")), TRADE_SET: ("trade", ("c1", "c2", "c3")), PASS: ("pass_", ()),
@@ -224,6 +283,32 @@ class Game:
         self.state = _new_state(self.board.n_territories, self.board.n_cards, seats, 4096 if log else 0)
         _init(self.state, self.board.arrays, self._R, np.uint64(self.seed))
         self._events = None  # the event log's frame so far (`events`)
+
+    def __repr__(self):
+        """Who plays what, where the game stands and who leads (most territories, then armies).
+
+        >>> Game(3, seed=1)
+        <Game: classic, 3 players, player 0 to move, phase claim; territories 0/0/0, armies 0/0/0; leads: nobody>
+        """
+        st = self.state
+        seats = range(self.players)
+        land = [int(st.n_terr[s]) for s in seats]
+        armies = [int(st.armies[st.owner == s].sum()) for s in seats]
+        where = (f"turn {self.turn} (round {self.round}), " if self.turn else "") + \
+            f"player {self.player} to move, phase {self.phase}"
+        if self.over:
+            where = f"over at turn {self.turn}: " + (f"player {self.winner} won ({self.reason})" if self.winner >= 0
+                                                      else f"nobody won ({self.reason})")
+        best = max(seats, key=lambda s: (land[s], armies[s]))
+        tied = [s for s in seats if (land[s], armies[s]) == (land[best], armies[best])]
+        leads = f"player {best}" if len(tied) == 1 else "nobody"
+        neutral = ""
+        if self.rules.has_neutral:
+            n = self.players
+            neutral = f", neutral {int(st.n_terr[n])} territories/{int(st.armies[st.owner == n].sum())} armies"
+        return (f"<Game: {self.rules.variant}, {self.players} players, {where}; "
+                f"territories {'/'.join(map(str, land))}, armies {'/'.join(map(str, armies))}{neutral}; "
+                f"leads: {leads}>")
 
     # ------------------------------------------------------------ inspecting
     @property
@@ -350,7 +435,7 @@ class Game:
         elif phase == "fortify":
             moves = [Move.fortify(int(a), int(b), n) for a, b in np.argwhere(m["fortify"])
                      for n in range(1, int(st.armies[a]))] + [Move.end_turn()]
-        return moves
+        return [_named(move, self.board) for move in moves]
 
     def missions(self) -> list[str]:
         """Each seat's mission card by name ([] outside Secret Mission). Secret: for reports, not bots."""
@@ -385,7 +470,7 @@ class Game:
         move = Move(*(int(x) for x in move))
         reason = self.check(move)
         if reason:
-            raise RiskstatsError(f"illegal move {move} in phase {self.phase!r}: {reason}")
+            raise RiskstatsError(f"illegal move {_named(move, self.board)} in phase {self.phase!r}: {reason}")
         self._grow_log()
         _step(self.state, self.board.arrays, self._R, self._cut, *move)
 
@@ -398,9 +483,11 @@ class Game:
         bot_id, values = bot_spec(bot, params)
         self.state.scratch[SC_STAMP] = -1  # no cache from an earlier call: the state may have been changed
         if bot_id == SEARCH_ID:
-            return Move(*(int(x) for x in _search_move(self.state, self.board.arrays, self._R, self._cut, self._V,
-                                                       values, self._search_memory())))
-        return Move(*(int(x) for x in _bot_move(self.state, self.board.arrays, self._R, self._V, bot_id, values)))
+            move = _search_move(self.state, self.board.arrays, self._R, self._cut, self._V, values,
+                                self._search_memory())
+        else:
+            move = _bot_move(self.state, self.board.arrays, self._R, self._V, bot_id, values)
+        return _named((int(x) for x in move), self.board)
 
     def play(self, bots, max_moves: int | None = None) -> Game:
         """Play on until the game ends (or ``max_moves`` more moves). ``bots``: one per seat, each a

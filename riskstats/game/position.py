@@ -133,6 +133,54 @@ def position_dict(game) -> dict:
     return pos
 
 
+def template_position(players: int, variant: str | None = None, board: Board | None = None) -> dict:
+    """A valid position to edit by hand (what ``riskstats position new`` prints): turn 1 of seat 0, phase
+    "reinforce" with its reserve, every territory listed by continent and dealt round the seats in turn
+    (the two-player neutral included), each seat's starting armies spread evenly over its territories,
+    no cards in any hand; Secret Mission: a different mission per player; Capital: each player's first
+    territory as capital (its card set aside).
+
+    >>> pos = template_position(3)
+    >>> pos["phase"], pos["reserve"], len(pos["territories"])
+    ('reinforce', 4, 42)
+    >>> from riskstats.game.play import Game
+    >>> Game.from_json(pos).phase
+    'reinforce'
+    """
+    from riskstats.game.rules import VARIANTS
+
+    board = board or classic_board()
+    if variant is not None and variant not in VARIANTS:
+        raise RiskstatsError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+    rules = default_rules(players) if variant is None else GameRules(variant=variant)
+    players = rules.check_players(players, board)
+    seats = players + (1 if rules.has_neutral else 0)
+    names = board.territories
+    owned = [[t for t in range(len(names)) if t % seats == s] for s in range(seats)]
+    armies = [rules.starting_armies(players, board)] * players + [board.neutral_armies] * (seats - players)
+    territories = {}
+    for s, mine in enumerate(owned):
+        base, extra = divmod(max(armies[s], len(mine)), len(mine))
+        for k, t in enumerate(mine):
+            territories[t] = [s, base + (k < extra)]
+    held = board.arrays.continent_of[owned[0]]
+    bonus = sum(int(b) for k, b in enumerate(board.arrays.continent_bonus)
+                if (held == k).sum() == board.arrays.continent_size[k])
+    pos = {"format": FORMAT, "board": board.name, "players": players, "rules": rules.variant, "seed": 0,
+           "phase": "reinforce", "player": 0, "turn": 1, "round": 1,
+           "reserve": max(3, len(owned[0]) // 3) + bonus, "sets_traded": 0,
+           "territories": {names[t]: territories[t] for t in range(len(names))},
+           "hands": [[] for _ in range(players)], "discard": []}
+    if rules.variant == "mission":
+        table = [int(m) for m in board.mission_table(rules.mission_deck, players)]
+        plain = [m for m in table if board.arrays.missions[m, 0] != MK_DESTROY] or table
+        pos["missions"] = [board.mission_name(plain[s % len(plain)], s) for s in range(players)]
+    if rules.variant == "capital":
+        pos["capitals"] = [names[owned[s][0]] for s in range(players)]
+        pos["aside"] = list(pos["capitals"])
+    return pos
+
+
 # ------------------------------------------------------------------ reading
 def _int(pos: dict, key: str, default=None, low: int = 0, high: int = 2**62):
     value = pos.get(key, default)
@@ -205,12 +253,20 @@ class _Cards:
             c = self.wilds[int(k) - 1]
             if c in self.used:
                 _bad(f"card {name!r} is listed twice ({self.used[c]} and {where})")
-        elif name in self.by_territory:
+        elif self.board.aliases.get(name, name) in self.by_territory:
+            name = self.board.aliases.get(name, name)
             c = self.by_territory[name]
             if c in self.used:
                 _bad(f"card {name!r} is listed twice ({self.used[c]} and {where})")
         else:
-            _bad(f"{where}: unknown card {name!r} (a territory's name, \"wild\" or \"wild 1\", \"wild 2\", ...)")
+            hint = ""
+            if isinstance(name, str):
+                try:
+                    self.board.territory_name(name)
+                except RiskstatsError as error:
+                    hint = str(error).partition(";")[2]
+            _bad(f"{where}: unknown card {name!r} (a territory's name, \"wild\" or \"wild 1\", \"wild 2\", ...)"
+                 + (f";{hint}" if hint else ""))
         self.used[c] = where
         return c
 
@@ -261,9 +317,12 @@ def game_from_position(pos, board: Board | None = None):
     terr = pos.get("territories")
     if not isinstance(terr, dict):
         _bad("territories must be an object: territory name -> [owner seat, armies]")
+    given = {}
     for name, value in terr.items():
-        if name not in board.territories:
-            _bad(f"unknown territory {name!r} on board {board.name!r}")
+        name = _territory_name(board, name, "")
+        if name in given:
+            _bad(f"territory {name!r} is given twice (as {given[name]!r} and {value!r})")
+        given[name] = value
         if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
                                                                      for v in value)):
             _bad(f"territory {name!r}: give [owner seat, armies], got {value!r}")
@@ -276,7 +335,7 @@ def game_from_position(pos, board: Board | None = None):
         if owner >= 0 and armies < 1:
             _bad(f"territory {name!r}: an owned territory holds at least 1 army, got {armies}")
         st.owner[t], st.armies[t] = owner, armies
-    missing = [n for n in board.territories if n not in terr]
+    missing = [n for n in board.territories if n not in given]
     if missing:
         _bad(f"territory {missing[0]!r} is missing ({len(missing)} missing in all)")
     for s in range(S):
@@ -416,10 +475,17 @@ class _Parts:
         self.rules, self.board, self.players = rules, board, players
 
 
+def _territory_name(board: Board, name, where: str) -> str:
+    """The board's name of a territory given by name or alias (``name_aliases``); unknown: an error
+    suggesting the closest real name."""
+    try:
+        return board.territory_name(name, "" if where else f"on board {board.name!r}")
+    except RiskstatsError as error:
+        _bad(f"{where}: {error}" if where else str(error))
+
+
 def _territory(board: Board, name, where: str) -> int:
-    if name not in board.territories:
-        _bad(f"{where}: unknown territory {name!r}")
-    return board.territories.index(name)
+    return board.territories.index(_territory_name(board, name, where))
 
 
 def _pending(pos, board, st, rules, players):

@@ -44,6 +44,9 @@ class Param(NamedTuple):
     integer: bool = False
     tunable: bool = True
     """False for a parameter that sets up an experiment's treatment rather than a strategy to tune."""
+    names: str = ""
+    """"continents": the value is a continent's number, and may be given by its name (the classic board's
+    order and ``name_aliases``: ``first=Australia`` is ``first=5``)."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,8 @@ BUILT_IN = {
          Param("entrance_weight", 2.0, 0.0, 10.0, "cost of each entrance of a continent, in enemy armies"),
          Param("first", -1.0, -1.0, 63.0, "forces the target while it does not hold continent number first (the "
                "board's continent order; Classic: 5 Australia, 1 South America), then chooses as usual; -1: "
-               "never; a number the board lacks is ignored", integer=True, tunable=False),
+               "never; a number the board lacks is ignored; or the continent's name, first=Australia",
+               integer=True, tunable=False, names="continents"),
          _trade_at(3.0))),
     "defensive": BotInfo(3, (
         "Trades cards only when forced (trade_at); puts every army on its most threatened border (enemy armies next "
@@ -206,6 +210,12 @@ def check_value(bot: str, param: Param, value) -> float:
     try:
         number = float(value)
     except (TypeError, ValueError):
+        if param.names == "continents" and isinstance(value, str):
+            from riskstats.game.board import classic_board
+
+            board = classic_board()
+            return float(board.continents.index(board.continent_name(value.strip(),
+                                                                     f"(parameter {param.name} of bot {bot!r})")))
         raise RiskstatsError(f"parameter {param.name} of bot {bot!r} must be a number, got {value!r}") from None
     if not param.low <= number <= param.high:
         raise RiskstatsError(f"parameter {param.name}={value} of bot {bot!r} is out of range "
@@ -266,6 +276,40 @@ def parse_bot(spec: str, *overrides) -> BotSpec:
     order = tuple(p.name for p in info.params if p.name in given)
     label = ":".join([name, *(f"{k}={_format(info.params[index[k]], values[index[k]])}" for k in order)])
     return BotSpec(label, name, info.id, tuple(values), order)
+
+
+def value_text(param: Param, value, board=None) -> str:
+    """A parameter value as reports print it: a continent parameter by the continent's name (on ``board``,
+    default the classic one; -1 and numbers the board lacks as numbers), others as `parse_bot` labels do.
+
+    >>> value_text(CATALOG["continent"].params[3], 5)
+    'Australia'
+    """
+    if param.names == "continents":
+        from riskstats.game.board import classic_board
+
+        names = (board or classic_board()).continents
+        if float(value).is_integer() and 0 <= int(value) < len(names):
+            return names[int(value)]
+    return _format(param, float(value))
+
+
+def params_text(bot: str, values, keys=(), board=None) -> str:
+    """A bot's parameter overrides (a vector of all its values in order, or a dict of some by name) as
+    ``key=value`` pieces with names (`value_text`): the parameters named in ``keys`` and those off their
+    defaults, in the declared order; "defaults" when there are none.
+
+    >>> params_text("continent", [0.5, 0.75, 2.0, 5])
+    'first=Australia'
+    >>> params_text("continent", {"first": "South America"}), params_text("continent", [0.5, 0.75, 2.0, -1])
+    ('first=South America', 'defaults')
+    """
+    info = bot_info(bot)
+    spec = parse_bot(bot, values)
+    keys = set(keys) | (set(values) if isinstance(values, dict) else set())
+    shown = [f"{p.name}={value_text(p, v, board)}" for p, v in zip(info.params, spec.values)
+             if p.name in keys or v != p.default]
+    return ":".join(shown) or "defaults"
 
 
 def full_spec(spec: str, values: dict) -> BotSpec:

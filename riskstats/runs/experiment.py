@@ -24,9 +24,9 @@ The format (``scripts/experiment_example.toml`` is a complete example)::
     [grid.rules]                # GameRules options to sweep (lists of values)
     escalation = ["progressive", "fixed"]
 
-    [grid.params]               # bot parameters to sweep: whole vectors, or tables of some by name
-    aggressive = [[0.5], [0.7]]
-    continent = [{threshold = 0.5}, {threshold = 0.7}]
+    [grid.params]               # bot parameters to sweep: tables of some by name (or whole vectors)
+    aggressive = [{threshold = 0.5}, {threshold = 0.7}]
+    continent = [{first = -1}, {first = "Australia"}]   # a continent parameter by name or number
 
     [rules]                     # GameRules options fixed for every cell
     max_turns = 2000
@@ -35,13 +35,16 @@ The format (``scripts/experiment_example.toml`` is a complete example)::
     defensive = [0.9, 1.0, 0.97]
     mission = {card_threshold = 0.8}
 
-Parameters given for a bot that is not in a cell's line-up are left out of that cell.
+Parameters given for a bot that is not in a cell's line-up are left out of that cell. Reports name a
+swept bot's parameters (`read_experiment`): each cell's value reads ``first=Australia`` (the parameters that
+differ between cells, and any off their defaults), however the file wrote it, vectors included.
 
 **Controlled experiments.** Every cell plays the same seeds (game i of each cell uses seed word i) with
 the same seat rotation, so cells that differ only in one bot's ``[grid.params]`` are the arms of a
 controlled experiment: the same deals, dice streams and opponents, under a *treatment* (the parameter
-override), e.g. the ``continent`` bot forced to take Australia first (``first = 5``) or South America
-first (``first = 1``) against its own choice (``-1``); ``scripts/experiment_treatment.toml`` is one.
+override), e.g. the ``continent`` bot forced to take Australia first (``first = "Australia"``, or its
+number 5) or South America first (``first = "South America"``) against its own choice (``-1``);
+``scripts/experiment_treatment.toml`` is one.
 These common random numbers make the arms' results positively correlated, so the effect on the bot's
 win rate, paired game by game, has a narrower interval than independent runs of the same size would
 give. `riskstats.stats.compare.treatment_effects` computes it (the first arm is the control), and
@@ -152,8 +155,12 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
     manifest = {"cells": [{"cell": f"cell-{i:03d}", "label": c["label"], "run": c["config"].record()}
                           for i, c in enumerate(cells)]}
     if stored is not None:
-        if stored != json.loads(json.dumps(manifest)):
+        asked = json.loads(json.dumps(manifest))
+        if [(c.get("cell"), c.get("run")) for c in stored.get("cells", [])] != \
+                [(c["cell"], c["run"]) for c in asked["cells"]]:
             raise RiskstatsError(f"{out} holds a different experiment; choose another --out")
+        if stored != asked:  # the same games, their grid values written another way (by name): keep the new
+            results.write_json(manifest, old)
     else:
         results.write_json(manifest, old)
     total = sum(c["config"].games for c in cells)
@@ -193,15 +200,47 @@ def read_experiment(out):
     if not path.exists():
         raise RiskstatsError(f"{out} holds no experiment ({MANIFEST} missing)")
     manifest = results.read_json(path)
+    named = _named_params(manifest["cells"])
     tables = []
-    for cell in manifest["cells"]:
+    for i, cell in enumerate(manifest["cells"]):
         table = results.read_results(out / cell["cell"])
         table.insert(0, "cell", cell["cell"])
         for key, value in cell["label"].items():
             if key in ("variant", "players"):
                 continue
+            if key in named:
+                value = named[key][i]
             table[key if key != "bots" else "lineup"] = str(value) if isinstance(value, list | dict) else value
         tables.append(table)
     combined = pd.concat(tables, ignore_index=True)
     combined.attrs = {}
     return combined
+
+
+def _named_params(cells) -> dict:
+    """Each swept ``params.<bot>`` grid value of the cells by name (`riskstats.game.registry.params_text`):
+    the parameters that differ between cells, and any off their defaults, as ``key=value`` (``first=Australia``,
+    not ``[0.5, 0.75, 2.0, 5]``); a value that no longer parses is left as it was."""
+    from riskstats.game.board import load_board
+    from riskstats.game.registry import bot_info, params_text, parse_bot
+
+    board = None
+    where = cells[0].get("run", {}).get("board", "classic") if cells else "classic"
+    if where != "classic":
+        try:
+            board = load_board(where)
+        except RiskstatsError:
+            board = None
+    keys = {k for c in cells for k in c.get("label", {}) if k.startswith("params.")}
+    out = {}
+    for key in keys:
+        bot = key[len("params."):]
+        values = [c["label"].get(key) for c in cells]
+        try:
+            full = [parse_bot(bot, v).values for v in values]
+        except RiskstatsError:
+            continue
+        names = [p.name for p in bot_info(bot).params]
+        varying = {n for i, n in enumerate(names) if len({f[i] for f in full}) > 1}
+        out[key] = [params_text(bot, v, varying, board) for v in values]
+    return out

@@ -168,15 +168,25 @@ def bars(frame: pd.DataFrame, label: str, value: str, ax=None, title: str = "", 
     return ax
 
 
-def win_rates(rates: pd.DataFrame, ax=None, title: str | None = None, baseline: float | None = None):
+def win_rates(rates: pd.DataFrame, ax=None, title: str | None = None, baseline: float | None = None,
+              fixed=None):
     """Bars of win rate with 95% intervals from a `riskstats.stats.report.win_rates` table (by bot or by seat):
-    seats by seat number, bots in the table's order, each bar's seats played under its label."""
+    seats by seat number, bots in the table's order, each bar's seats played under its label; ``baseline``:
+    the fair share 1/P as a dashed line. ``fixed`` (a flag per row): bots in every seat of every game, whose
+    share is fixed by construction: drawn without an interval, labelled "every seat"."""
     ax = _axes(ax)
     key = "bot" if "bot" in rates.columns else "seat"
+    fixed = np.zeros(len(rates), bool) if fixed is None else np.asarray(fixed, bool)
+    rates = rates.assign(_fixed=fixed)
     rates = natural_order(rates, key)
-    labels = _counted([f"seat {v}" if key == "seat" else str(v) for v in rates[key]], rates["trials"])
+    fixed = rates["_fixed"].to_numpy(bool)
+    names = [f"seat {v}" if key == "seat" else str(v) + (" (every seat)" if f else "")
+             for v, f in zip(rates[key], fixed)]
+    labels = _counted(names, rates["trials"])
     rate = rates["win_rate"].to_numpy(float)
-    ax.bar(range(len(rates)), rate, yerr=_errors(rates, "win_rate"), capsize=4, color="tab:blue",
+    errors = _errors(rates, "win_rate")
+    errors[:, fixed] = np.nan
+    ax.bar(range(len(rates)), rate, yerr=errors, capsize=4, color="tab:blue",
            label="win rate (95% Wilson interval)")
     ax.set_xticks(range(len(rates)), labels)
     if baseline is not None:
@@ -219,15 +229,23 @@ def ratings(fit: pd.DataFrame, ax=None, title: str = "Plackett-Luce ratings (Elo
     return ax
 
 
-def game_length_histogram(games: pd.DataFrame, ax=None, title: str = "Game length"):
+def game_length_histogram(games: pd.DataFrame, ax=None, title: str = "Game length", clip: float = 0.99):
     """Histogram of turns per finished game (columns turns, truncated); the axis spans the finished games
-    only, and the legend counts both the finished games and those stopped at the turn cap."""
+    only, clipped at their ``clip`` quantile (the longer games are counted in the last bar, so a long tail
+    does not squeeze the rest into a few bars), and the legend counts the finished games, the clipped
+    ones and those stopped at the turn cap."""
     ax = _axes(ax)
     truncated = games["truncated"].astype(bool).to_numpy()
     turns = games["turns"].to_numpy(float)
     finished = turns[~truncated]
-    bins = np.histogram_bin_edges(finished if len(finished) else turns, bins=min(50, max(5, len(finished) // 20)))
-    ax.hist(finished, bins=bins, color="tab:blue", label=f"finished games (n={len(finished):,})")
+    cap = float(np.quantile(finished, clip)) if len(finished) else np.inf
+    longer = int((finished > cap).sum())
+    shown = np.minimum(finished, cap)
+    bins = np.histogram_bin_edges(shown if len(shown) else turns, bins=min(50, max(5, len(finished) // 20)))
+    ax.hist(shown, bins=bins, color="tab:blue", label=f"finished games (n={len(finished):,})")
+    if longer:
+        ax.plot([], [], " ", label=f"longer than {cap:,.0f} turns, counted in the last bar (n={longer:,}; "
+                                   f"longest {finished.max():,.0f})")
     ax.plot([], [], " ", label=f"stopped at the turn cap, not shown (n={int(truncated.sum()):,})")
     ax.set_xlabel("turns (all players)")
     ax.set_ylabel("games")

@@ -121,9 +121,11 @@ class Report:
                 return frame if cell is None else frame[frame["cell"] == cell]
 
             suffix = "" if cell is None else f"_{cell}"
-            out[f"win_rate_by_bot{suffix}"] = plots.win_rates(part(self.bots), title=_titled("Win rate by bot",
-                                                                                               title)).figure
             seats = part(self.seats)
+            bots = part(self.bots)
+            out[f"win_rate_by_bot{suffix}"] = plots.win_rates(
+                bots, baseline=1 / len(seats), fixed=bots["every_seat"].to_numpy(bool),
+                title=_titled("Win rate by bot", title)).figure
             out[f"win_rate_by_seat{suffix}"] = plots.win_rates(
                 seats, baseline=float(seats["share"].iloc[0]) if "share" in seats else None,
                 title=_titled("Win rate by seat (seat 0 moves first)", title)).figure
@@ -159,9 +161,12 @@ def cell_label(cell: dict, lineup: bool = False) -> str:
 
     >>> cell_label({"cell": "cell-001", "players": 4, "variant": "classic", "rules.escalation": "fixed", "games": 9})
     'cell-001: 4 players, classic, escalation=fixed'
+    >>> cell_label({"cell": "cell-002", "players": 4, "variant": "classic", "params.continent": "first=Australia"})
+    'cell-002: 4 players, classic, continent:first=Australia'
     """
     parts = [f"{cell['players']} players", str(cell["variant"])] + ([f"bots={cell['lineup']}"] if lineup else [])
-    parts += [f"{k.split('.', 1)[1]}={v}" for k, v in cell.items() if k.startswith(("rules.", "params."))]
+    parts += [f"{k.split('.', 1)[1]}{'=' if k.startswith('rules.') else ':'}{v}" for k, v in cell.items()
+              if k.startswith(("rules.", "params."))]  # a bot's parameters as in a spec: continent:first=Australia
     return f"{cell['cell']}: " + ", ".join(parts)
 
 
@@ -197,7 +202,9 @@ def _one(table, boot, seed):
     ratings, differences = plackett_luce_ratings(table, boot=boot, seed=seed)
     players = int(table["bots"].iloc[0].count(",") + 1)
     seats = versus_share(win_rates(table, "seat"), 1 / players)
-    return {"bots": win_rates(table, "bot"), "seats": seats, "bot_seats": win_rates(table, ["bot", "seat"]),
+    bots = win_rates(table, "bot")
+    bots["every_seat"] = bots["trials"] == players * len(table)  # its share is fixed by construction
+    return {"bots": bots, "seats": seats, "bot_seats": win_rates(table, ["bot", "seat"]),
             "ratings": ratings, "differences": differences, "bradley_terry": fit,
             "pairwise": pairwise_table(pairs, fit), "lengths": game_lengths(table),
             "turns": table[["turns", "truncated"]].reset_index(drop=True)}
@@ -217,8 +224,10 @@ def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
     Returns
     -------
     Report
-        ``bots``, ``seats`` (with the fair share, p_value, p_holm and significant: the seat against
-        1/P), ``bot_seats``: win rates with 95% Wilson intervals and counts; ``ratings``: Plackett-Luce
+        ``bots`` (with ``every_seat``: the bot sat in every seat of every game, so its share is fixed by
+        construction, 1/P less the games nobody won, and its interval says nothing), ``seats`` (with the
+        fair share, p_value, p_holm and significant: the seat against 1/P), ``bot_seats``: win rates with
+        95% Wilson intervals and counts; ``ratings``: Plackett-Luce
         with bootstrap intervals and ranks that are ties unless the data separate them;
         ``differences``: every pair's rating difference; ``bradley_terry`` and ``pairwise``: the
         winner-beats-each-loser model and head-to-head shares, for comparison; ``lengths``, ``turns``:

@@ -135,3 +135,7 @@ def test_first_target_arms_name_the_continents_and_pair_the_arms():
     assert effects.target.tolist() == ["Australia", "South America"]
     assert effects.effect.tolist() == pytest.approx([arms.win_rate[1] - arms.win_rate[0],
                                                      arms.win_rate[2] - arms.win_rate[0]])
+    # the named form read_experiment gives (first=Australia) reads the same
+    named = table.assign(**{"params.continent": table.cell.map(
+        {"cell-000": "first=-1", "cell-001": "first=Australia", "cell-002": "first=South America"})})
+    assert first_target_arms(named)[0].target.tolist() == ["own choice", "Australia", "South America"]

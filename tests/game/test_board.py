@@ -91,3 +91,28 @@ def test_a_small_custom_board_plays():
          "wilds": 1, "starting_armies": {"3": 5}}
     game = play_game(3, ["aggressive"], board=board_from_dict(d), seed=3)
     assert game.over
+
+
+def test_names_and_aliases():
+    board = classic_board()
+    assert board.territory_index("Mexico") == board.territory_index("Central America")
+    assert board.territory_name("Russia") == "Ukraine" and board.continent_name("Oceania") == "Australia"
+    with pytest.raises(RiskstatsError, match="unknown territory 'Kamchatca'; did you mean 'Kamchatka'"):
+        board.territory_name("Kamchatca")
+    with pytest.raises(RiskstatsError, match="did you mean 'Ukraine'"):  # a misspelt alias leads to its territory
+        board.territory_name("Rusia")
+    with pytest.raises(RiskstatsError, match="unknown continent 'Atlantis'$"):
+        board.continent_name("Atlantis")
+    with pytest.raises(RiskstatsError, match="unknown territory 'Australia'"):  # a continent, no territory
+        board.territory_name("Australia")
+
+
+@pytest.mark.parametrize("aliases, message", [
+    ({"Narnia": ["X"]}, "name_aliases names 'Narnia'"),
+    ({"Alaska": "Alyaska"}, "must be a list of names"),
+    ({"Alaska": ["Peru"]}, "alias 'Peru' is already the name"),
+    ({"Alaska": ["X"], "Peru": ["X"]}, "alias 'X' is already the name"),
+])
+def test_bad_aliases_are_refused(classic_dict, aliases, message):
+    with pytest.raises(RiskstatsError, match=message):
+        board_from_dict(classic_dict | {"name_aliases": aliases})

@@ -198,3 +198,40 @@ def test_bots_at_the_ends_of_their_parameter_ranges(end):
             game = play_game(players, lineup[seed:] + lineup[:seed], rules, seed=seed)
             assert game.over and (game.winner >= 0) != game.truncated
             check_accounting(game.events())
+
+
+def test_moves_from_a_game_print_territory_names_and_stay_plain_moves():
+    game = Game(3, seed=1)
+    first = game.legal_moves()[0]
+    assert repr(first) == "Move.place(territory='Alaska', armies=1)" and str(first) == repr(first)
+    assert first == Move.place(0, 1) and hash(first) == hash(Move.place(0, 1))
+    assert (first.kind, first.a, first.b) == (Move.place(0).kind, 0, 1) and first._fields == Move._fields
+    assert repr(Move(*first)) == "Move.place(territory=0, armies=1)"  # a plain move: indices, as before
+    assert eval(repr(first), {"Move": Move}) == first  # a printed move builds the same move
+    game.play(["aggressive"], max_moves=200)
+    while game.phase != "attack":
+        game.step(game.bot_move("aggressive"))
+    attacks = [m for m in game.legal_moves() if m.name == "attack"]
+    names = game.board.territories
+    assert repr(attacks[0]) == (f"Move.attack(src={names[attacks[0].a]!r}, dst={names[attacks[0].b]!r}, "
+                                f"dice={attacks[0].c})")
+    assert Move.attack(names[attacks[0].a], names[attacks[0].b], attacks[0].c) == attacks[0]
+    assert "Move." in repr(game.bot_move("aggressive")) and "'" in repr(game.legal_moves()[0])
+    assert Move.trade("Alaska", "wild 1", "wild 2") == Move.trade(0, 42, 43)
+    assert Move.attack("Mexico", "Venezuela", 3) == Move.attack(8, 9, 3)
+
+
+def test_a_game_has_a_readable_repr():
+    game = Game(3, seed=1)
+    assert repr(game).startswith("<Game: classic, 3 players, player 0 to move, phase claim;")
+    game.play(["aggressive"], max_moves=400)
+    text = repr(game)
+    land = [int((game.state.owner == s).sum()) for s in range(3)]
+    assert f"turn {game.turn} (round {game.round}), player {game.player} to move, phase {game.phase}" in text
+    assert f"territories {land[0]}/{land[1]}/{land[2]}" in text
+    leader = max(range(3), key=lambda s: (land[s], int(game.state.armies[game.state.owner == s].sum())))
+    assert text.endswith(f"leads: player {leader}>")
+    game.play(["aggressive"])
+    assert f"over at turn {game.turn}: player {game.winner} won" in repr(game)
+    two = Game(2, seed=3).play(["aggressive"], max_moves=300)
+    assert "two-player, 2 players" in repr(two) and ", neutral " in repr(two)

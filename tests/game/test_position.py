@@ -167,3 +167,55 @@ def test_the_cards_per_turn_rule_is_part_of_a_position():
     assert Game.from_json(position).rules.cards_per_turn == "one"
     with pytest.raises(RiskstatsError, match="cards_per_turn must be one of"):
         Game.from_json({**position, "rules": {"cards_per_turn": "all"}})
+
+
+def test_aliases_are_honoured_and_unknown_names_get_a_suggestion():
+    """The board file's name_aliases ("Mexico", "Russia") name territories and cards; a misspelt name is
+    refused with the closest real one."""
+    pos = hand_written()
+    pos["territories"]["Mexico"] = pos["territories"].pop("Central America")
+    pos["territories"]["Russia"] = pos["territories"].pop("Ukraine")
+    pos["hands"] = [["Mexico", "wild"], ["Russia"]]
+    game = Game.from_json(pos)
+    assert game.hands[0] == [game.board.territory_index("Central America"), 42]
+    assert game.hands[1] == [game.board.territory_index("Ukraine")]
+    same_state(game, Game.from_json(hand_written() | {"hands": [["Central America", "wild"], ["Ukraine"]]}))
+    for position, message in (
+            (territories(Kamchatca=[1, 2]), "unknown territory 'Kamchatca' on board 'classic'; did you mean "
+                                            "'Kamchatka'?"),
+            (territories(Mexico=[0, 1]), "territory 'Central America' is given twice"),
+            (edit(hands=[["Alsaka"], []]), "unknown card 'Alsaka'.*did you mean 'Alaska'"),
+            (edit(hands=[["Mexico", "Central America"], []]), "card 'Central America' is listed twice")):
+        with pytest.raises(RiskstatsError, match=message):
+            Game.from_json(position)
+
+
+def test_templates_load_in_every_variant():
+    from riskstats.game.position import template_position
+
+    for players, variant in ((3, None), (6, None), (2, None), (2, "two-player"), (5, "mission"), (4, "capital")):
+        pos = template_position(players, variant)
+        game = Game.from_json(json.dumps(pos))
+        assert game.phase == "reinforce" and game.turn == 1 and game.player == 0
+        armies = game.territories().groupby("owner").armies.sum()
+        assert (armies.iloc[:players] == game.rules.starting_armies(players, game.board)).all()
+        game.play(["aggressive"], max_moves=50)  # it plays on
+    with pytest.raises(RiskstatsError, match="variant must be one of"):
+        template_position(3, "risk2210")
+
+
+def test_docs_list_exactly_the_board_territory_names():
+    """docs/positions.md's territory table is the board's: every name once, in the board's order, with its
+    continent and aliases."""
+    from pathlib import Path
+
+    board = Game(3).board
+    text = (Path(__file__).parents[2] / "docs" / "positions.md").read_text()
+    section = text.split("## Territory names", 1)[1].split("\n## ", 1)[0]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines()
+            if line.startswith("| ") and not line.startswith("| continent")]
+    assert [r[1] for r in rows] == list(board.territories)
+    assert [r[0] for r in rows] == [board.continents[k] for k in board.arrays.continent_of]
+    aliases = {r[1]: [a.strip() for a in r[2].split(",") if a.strip()] for r in rows}
+    assert {a: name for name, found in aliases.items() for a in found} == {
+        a: n for a, n in board.aliases.items() if n in board.territories}

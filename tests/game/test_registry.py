@@ -128,3 +128,20 @@ def test_every_trading_bot_times_its_trades_with_its_last_parameter():
         assert info.params[-1].integer and info.params[-1].tunable
     assert "trade_at" not in {p.name for p in BUILT_IN["random"].params}
     assert CATALOG["continent-tuned"].defaults[-1] == 3
+
+
+def test_a_continent_parameter_is_given_and_shown_by_name():
+    """``continent:first=Australia`` is ``first=5`` (the classic board's order, aliases too); reports name it."""
+    from riskstats.game.registry import params_text
+
+    assert parse_bot("continent:first=Australia") == parse_bot("continent:first=5")
+    assert parse_bot("continent", {"first": "Oceania"}).values[3] == 5.0
+    assert parse_bot("continent-tuned:first=South America").values[3] == 1.0
+    with pytest.raises(RiskstatsError, match="unknown continent 'Australa'.*did you mean 'Australia'"):
+        parse_bot("continent:first=Australa")
+    with pytest.raises(RiskstatsError, match="threshold of bot 'continent' must be a number"):
+        parse_bot("continent:threshold=Australia")
+    assert params_text("continent", [0.5, 0.75, 2.0, 5]) == "first=Australia"
+    assert params_text("continent", [0.5, 0.75, 2.0, -1], keys=["first"]) == "first=-1"
+    assert params_text("continent", [0.6, 0.75, 2.0, 1, 4]) == "threshold=0.6:first=South America:trade_at=4"
+    assert params_text("aggressive", [0.5]) == "defaults"

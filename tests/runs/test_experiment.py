@@ -84,7 +84,8 @@ def test_bot_parameters_in_line_ups_and_tables(tmp_path):
     expected = play_games(6, 3, "continent:threshold=0.6:card_threshold=0.9,aggressive", seed=2)
     first = table[table.cell == "cell-000"]
     assert (first.winner.to_numpy() == expected.winner.to_numpy()).all()
-    assert set(first["params.continent"]) == {"{'card_threshold': 0.9}"}
+    assert set(first["params.continent"]) == {"card_threshold=0.9"}
+    assert set(table["params.continent"]) == {"card_threshold=0.9", "card_threshold=0.7"}
 
 
 def test_an_experiment_recorded_without_seed_schemes_resumes_as_scheme_one(tmp_path, monkeypatch):
@@ -139,3 +140,24 @@ def test_the_cards_per_turn_rule_travels_in_experiment_files():
     with pytest.raises(RiskstatsError, match="cards_per_turn must be one of one, per_conquest, got 'two'"):
         experiment_cells({"games": 4, "grid": {"players": [4], "bots": ["aggressive"]},
                           "rules": {"cards_per_turn": "two"}})
+
+
+def test_swept_parameters_are_named_in_tables_however_the_file_wrote_them(tmp_path):
+    """A vector ``[0.5, 0.75, 2.0, 5]`` and ``{first = "Australia"}`` are the same cell: tables read
+    ``first=Australia``; rewriting an experiment's file by name resumes it instead of refusing it."""
+    vectors = {"games": 4, "seed": 2, "grid": {"players": [3], "bots": ["continent,aggressive"],
+                                               "params": {"continent": [[0.5, 0.75, 2.0, -1], [0.5, 0.75, 2.0, 5]]}}}
+    table = run_experiment(vectors, tmp_path / "exp")
+    assert list(table.groupby("cell")["params.continent"].first()) == ["first=-1", "first=Australia"]
+    named = vectors | {"grid": vectors["grid"] | {"params": {"continent": [{"first": -1}, {"first": "Australia"}]}}}
+    again = run_experiment(named, tmp_path / "exp")  # the same games: recognised, not refused
+    pd.testing.assert_frame_equal(again, table)
+    from riskstats.runs import results
+
+    labels = [c["label"]["params.continent"] for c in results.read_json(tmp_path / "exp" / "experiment.json")["cells"]]
+    assert labels == [{"first": -1}, {"first": "Australia"}]
+    rates = cell_win_rates(again)
+    assert set(rates["params.continent"]) == {"first=-1", "first=Australia"}
+    with pytest.raises(RiskstatsError, match="different experiment"):
+        run_experiment(vectors | {"grid": vectors["grid"] | {"params": {"continent": [{"first": 1}, {"first": 5}]}}},
+                       tmp_path / "exp")

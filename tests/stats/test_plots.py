@@ -114,3 +114,28 @@ def test_an_open_interval_is_drawn_and_said():
     ax = plots.ratings(fit)
     assert ticks(ax, "y")[0] == "z (rank 1), open interval\n(n=9)" and error_bars(ax)
     assert np.isfinite(ax.get_xlim()).all()
+
+
+def test_game_length_plot_clips_a_long_tail():
+    import pandas as pd
+
+    turns = list(range(20, 120)) + [5000]
+    games = pd.DataFrame({"turns": turns, "truncated": False})
+    ax = plots.game_length_histogram(games)
+    assert ax.get_xlim()[1] < 200  # the 5,000-turn game does not stretch the axis
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("counted in the last bar (n=1; longest 5,000)" in t for t in texts)
+    assert sum(p.get_height() for p in ax.patches) == len(turns)  # every finished game is in a bar
+
+
+def test_win_rate_by_bot_draws_the_fair_share_and_no_interval_for_a_bot_in_every_seat():
+    import pandas as pd
+
+    rates = pd.DataFrame({"bot": ["a", "b"], "trials": [30, 30], "wins": [12, 8], "win_rate": [0.4, 8 / 30],
+                          "ci_low": [0.25, 0.14], "ci_high": [0.57, 0.44]})
+    ax = plots.win_rates(rates, baseline=1 / 3, fixed=[True, False])
+    assert any("fair share 0.333" in t.get_text() for t in ax.get_legend().get_texts())
+    assert ticks(ax)[0].startswith("a (every seat)")
+    bars = [c for c in ax.containers if hasattr(c, "has_yerr") and c.has_yerr]
+    segments = bars[0].lines[2][0].get_segments()
+    assert [len(s) for s in segments] == [0, 2]  # no bar for "a", a bar for "b"

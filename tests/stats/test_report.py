@@ -99,3 +99,16 @@ def test_mixed_games_without_cells_are_refused(experiment):
 
     with pytest.raises(RiskstatsError, match=r"the games mix players \(3, 4\)"):
         report(experiment.drop(columns="cell"))
+
+
+def test_report_plots_draw_the_fair_share_and_no_interval_for_a_bot_in_every_seat(games):
+    import matplotlib.pyplot as plt
+
+    figure = report(games, boot=20).figures()["win_rate_by_bot"]
+    texts = [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
+    assert "fair share 0.333" in texts
+    plt.close(figure)
+    mirror = games.assign(bots="x,x,x", winner_bot=lambda t: ["x" if w >= 0 else "" for w in t.winner])
+    figure = report(mirror, boot=20).figures()["win_rate_by_bot"]
+    assert [t.get_text() for t in figure.axes[0].get_xticklabels()] == ["x (every seat)\n(n=24)"]
+    plt.close(figure)

@@ -1,0 +1,140 @@
+"""Output a newcomer reads: tables written whole to a pipe, odds --top/--summary, report and tune captions,
+and the position commands (through CliRunner, whose stdout is no terminal, like a pipe)."""
+import json
+import re
+
+import pandas as pd
+import pytest
+
+from riskstats.cli import _supported_digits, _tune_verdict
+from tests.cli_helpers import run, run_json
+
+LONG = "continent:threshold=0.55:card_threshold=0.65:entrance_weight=1.5"
+
+
+def games_csv(tmp_path, players, bots, winners, name="games.csv"):
+    """A hand-made results table: one game per line-up in ``bots`` (comma-separated seats)."""
+    table = pd.DataFrame({"players": players, "bots": bots, "winner": winners,
+                          "turns": [30 + 7 * i for i in range(len(bots))], "rounds": 10,
+                          "truncated": [w < 0 for w in winners]})
+    table["winner_bot"] = [b.split(",")[w] if w >= 0 else "" for b, w in zip(table.bots, table.winner)]
+    path = tmp_path / name
+    table.to_csv(path, index=False)
+    return str(path)
+
+
+def test_a_wide_report_table_is_written_whole_to_a_pipe(tmp_path):
+    """Rich cuts tables to 80 columns off a terminal; here the table is wider and comes out whole."""
+    lineups = [f"{LONG},aggressive:threshold=0.65,defensive", f"aggressive:threshold=0.65,defensive,{LONG}",
+               f"defensive,{LONG},aggressive:threshold=0.65"] * 4
+    result = run("report", games_csv(tmp_path, 3, lineups, [0, 1, 2, 0, 0, 1, 2, 1, 0, 2, 1, 0]), "--boot", "20")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(map(len, lines)) > 80
+    assert any(LONG in line for line in lines) and "…" not in result.stdout
+
+
+def test_a_wide_selfplay_summary_is_written_whole_to_a_pipe():
+    result = run("selfplay", "--games", "3", "--players", "3", "--bots", f"{LONG},aggressive:threshold=0.65",
+                 "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert any(LONG in line for line in result.stdout.splitlines()) and "…" not in result.stdout
+
+
+def test_a_bot_in_every_seat_gets_no_interval(tmp_path):
+    path = games_csv(tmp_path, 3, ["aggressive,aggressive,aggressive"] * 6, [0, 1, 2, 0, 1, -1])
+    result = run("report", path, "--boot", "20")
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.stdout.splitlines() if line.lstrip("│ ").startswith("aggressive"))
+    assert "- (every seat)" in row and not re.search(r"\d-\d", row)
+    assert "a bot in all 3 seats of every game wins 1/3" in " ".join(result.stdout.split())
+    assert [r["every_seat"] for r in run_json("report", path, "--boot", "20")["win_rate_by_bot"]] == [True]
+    mixed = run("report", games_csv(tmp_path, 3, ["a,b,c", "b,c,a", "c,a,b"], [0, 1, 2], "mixed.csv"), "--boot", "20")
+    assert "every seat" not in mixed.stdout
+
+
+def test_the_bradley_terry_caveat_only_for_more_than_two_players(tmp_path):
+    caveat = "each win counted as P-1 pairs"
+    two = run("report", games_csv(tmp_path, 2, ["a,b", "b,a"] * 4, [0, 1, 1, 0, 0, 0, 1, 1]), "--boot", "20")
+    assert two.exit_code == 0, two.output
+    assert "Bradley-Terry" in two.stdout and caveat not in " ".join(two.stdout.split())
+    three = run("report", games_csv(tmp_path, 3, ["a,b,c", "b,c,a", "c,a,b"] * 2, [0, 1, 2, 1, 0, 2], "3.csv"),
+                "--boot", "20")
+    assert caveat in " ".join(three.stdout.split())
+
+
+def test_tune_says_which_side_the_fresh_games_favour():
+    def measured(rate, low, high):
+        return {"win_rate": rate, "ci_low": low, "ci_high": high}
+
+    # the run the issue saw: the defaults ahead of "best", 32.6% against 28.9%, intervals overlapping
+    text = _tune_verdict(measured(0.289, 0.26, 0.32), measured(0.326, 0.296, 0.358))
+    assert "overlap" in text and "the defaults ahead" in text and "28.9% against 32.6%" in text
+    assert "in favour of the defaults" in _tune_verdict(measured(0.20, 0.18, 0.22), measured(0.33, 0.30, 0.36))
+    assert "in favour of the tuned" in _tune_verdict(measured(0.40, 0.37, 0.43), measured(0.30, 0.27, 0.33))
+
+
+def test_odds_top_and_summary():
+    full = run_json("odds", 40, 40)
+    top = run_json("odds", 40, 40, "--top", 5)
+    assert top["outcomes_total"] == len(full["outcomes"]) > 5 and len(top["outcomes"]) == 5
+    ps = [o["p"] for o in top["outcomes"]]
+    assert ps == sorted(ps, reverse=True) and ps[0] == max(o["p"] for o in full["outcomes"])
+    assert top["p_win"] == full["p_win"]
+    summary = run_json("odds", 40, 40, "--summary")
+    assert "outcomes" not in summary and summary["outcomes_total"] == len(full["outcomes"])
+    text = run("odds", 40, 40, "--top", 3)
+    assert text.exit_code == 0 and "the 3 most likely of" in " ".join(text.stdout.split())
+    assert len(text.stdout.splitlines()) < 30
+    assert "End states" not in run("odds", 40, 40, "--summary").stdout
+    assert "--top N shows the N most likely" not in " ".join(run("odds", 40, 40).stdout.split())  # 80 lines
+    assert "--top N shows the N most likely" in " ".join(run("odds", 60, 60).stdout.split())  # 120 lines
+    for args, words in ((("--top", 0), "--top must be at least 1"), (("--top", 2, "--summary"), "not both")):
+        result = run("odds", 5, 5, *args)
+        assert result.exit_code == 2 and result.output.startswith("error:") and words in result.output
+
+
+@pytest.mark.parametrize("players, variant", [(3, None), (2, None), (4, "mission"), (3, "capital"),
+                                              (2, "two-player")])
+def test_position_new_prints_a_template_that_loads(tmp_path, players, variant):
+    from riskstats.game.play import Game
+
+    args = ["position", "new", "--players", players] + (["--variant", variant] if variant else [])
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    pos = json.loads(result.stdout)
+    assert len(pos["territories"]) == 42 and pos["players"] == players
+    game = Game.from_json(result.stdout)
+    assert game.phase == "reinforce" and game.player == 0 and game.reserve >= 3
+    assert game.rules.variant == (variant or ("two-player" if players == 2 else "classic"))
+    if variant == "mission":
+        assert len(set(game.missions())) == players
+    if variant == "capital":
+        assert min(game.capitals) >= 0
+
+
+def test_position_new_errors_are_one_line():
+    for args, words in ((["--players", "7"], "players"), (["--players", "3", "--variant", "risk2210"], "variant")):
+        result = run("position", "new", *args)
+        assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1, result.output
+        assert result.output.startswith("error:") and words in result.output
+
+
+def test_position_names_lists_the_territories_and_their_aliases():
+    payload = run_json("position", "names")
+    rows = {r["territory"]: r for r in payload["territories"]}
+    assert len(rows) == 42 and "Mexico" in rows["Central America"]["aliases"]
+    assert rows["Ukraine"]["aliases"] == ["Russia"]
+    assert run("position", "names").stdout.count("Kamchatka") == 1
+
+
+def test_rollout_digits_follow_the_interval():
+    from riskstats.intervals import wilson_interval
+
+    def frame(wins, n):
+        low, high = wilson_interval(wins, n)
+        return pd.DataFrame({"ci_low": [low], "ci_high": [high]})
+
+    assert _supported_digits(frame(25, 50)) == 0  # +-13 points: whole percents
+    assert _supported_digits(frame(5000, 10_000)) == 1  # +-1.0 point
+    assert _supported_digits(frame(500_000, 1_000_000)) == 2
