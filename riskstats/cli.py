@@ -13,13 +13,15 @@ import inspect
 import json
 import math
 import os
+import re
 import sys
 import time
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Annotated
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from riskstats.errors import RiskstatsError
 from riskstats.odds.dice import DiceRules
@@ -57,6 +59,31 @@ class _OneLineErrors(TyperGroup):
             typer.echo(f"error: {error.format_message()}", err=True)
             sys.exit(error.exit_code)
         sys.exit(result if isinstance(result, int) else 0)
+
+
+_NEGATIVE = re.compile(r"-(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
+"""A negative number, as `_whole` and `real_number` read them."""
+
+
+class _NumbersMayBeNegative(TyperCommand):
+    """A command whose arguments are numbers: ``-5`` reaches the argument's parser and the library's check
+    ("attackers must be ...") instead of click's "No such option: -5"; any other unknown option is still
+    refused as click refuses it."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs["context_settings"] = {**(kwargs.get("context_settings") or {}), "ignore_unknown_options": True}
+        super().__init__(*args, **kwargs)
+
+    def parse_args(self, ctx, args):
+        import click
+
+        known = {opt for param in self.get_params(ctx) for opt in (*param.opts, *param.secondary_opts)}
+        for arg in args:
+            if arg == "--":
+                break
+            if arg.startswith("-") and not _NEGATIVE.fullmatch(arg) and arg.split("=", 1)[0] not in known:
+                raise click.NoSuchOption(arg.split("=", 1)[0], ctx=ctx)
+        return super().parse_args(ctx, args)
 
 
 app = typer.Typer(
@@ -114,12 +141,30 @@ def _uses_kernels(attackers: int, defenders: int, exact: bool = False) -> bool:
     return not exact and attackers * defenders > INTERPRETED_STATES
 
 
-def whole_number(text: str) -> int:
-    """Parse a whole-number argument, naming the value when it is not one."""
+def _whole(text: str) -> int | None:
+    """``text`` as a whole number, or None: ``1000000``, ``1_000_000``, ``-5``, or ``1e6`` / ``2.5e3`` when
+    the value is whole (read exactly, so ``1e12`` is 10**12). The one parser of every count and number of
+    the command line."""
+    text = str(text).strip()
     try:
         return int(text)
     except ValueError:
-        raise typer.BadParameter(f"{text!r} is not a whole number") from None
+        pass
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None
+    if not value.is_finite() or value.adjusted() > 100 or value != value.to_integral_value():
+        return None
+    return int(value)
+
+
+def whole_number(text: str) -> int:
+    """Parse a whole-number argument (`_whole`'s forms), naming the value when it is not one."""
+    value = _whole(text)
+    if value is None:
+        raise typer.BadParameter(f"{text!r} is not a whole number (write 1000000, 1_000_000 or 1e6)")
+    return value
 
 
 def real_number(text: str) -> float:
@@ -240,7 +285,7 @@ def _rate(p) -> str:
     return f"{100 * float(p):.1f}%"
 
 
-@app.command("round")
+@app.command("round", cls=_NumbersMayBeNegative)
 @with_rules
 def round_(
     adice: Annotated[int, typer.Argument(parser=whole_number, metavar="ADICE", help="Dice the attacker rolls.")],
@@ -263,7 +308,7 @@ def round_(
                  [(o["attacker_loses"], o["defender_loses"], o["fraction"], f"{o['p']:.6f}") for o in outcomes])
 
 
-@app.command()
+@app.command(cls=_NumbersMayBeNegative)
 @with_rules
 def odds(
     attackers: Attackers,
@@ -382,7 +427,7 @@ def table(
                      ["A \\ D", *map(str, grid.columns)], rows, caption=CONVENTION)
 
 
-@app.command()
+@app.command(cls=_NumbersMayBeNegative)
 @with_rules
 def chain(
     attackers: Attackers,
@@ -422,7 +467,7 @@ def chain(
                  caption=f"expected armies left {float(result.expected_armies_left):.3f}; {CONVENTION}")
 
 
-@app.command()
+@app.command(cls=_NumbersMayBeNegative)
 @with_rules
 def need(
     defenders: DefenderList,
@@ -463,7 +508,7 @@ def _policy_grid(table, territory: int, defenders: int) -> None:
                  [(a, *(cells[a, d] for d in range(1, defenders + 1))) for a in attackers])
 
 
-@app.command("policy")
+@app.command("policy", cls=_NumbersMayBeNegative)
 @with_rules
 def policy_(
     attackers: Attackers,
@@ -538,18 +583,10 @@ _SIMULATE_EXACT_STATES = 10**7
 
 
 def _positive_count(option: str, text: str) -> int:
-    """Parse a count given as ``1000000``, ``1_000_000`` or ``1e6``; anything else is a `RiskstatsError`."""
-    try:
-        value = int(text)
-    except ValueError:
-        try:
-            number = float(text)
-        except ValueError:
-            number = math.nan
-        if not number.is_integer():
-            raise RiskstatsError(f"{option} must be a positive whole number like 1e6, got {text!r}") from None
-        value = int(number)
-    if value < 1:
+    """Parse a count given as ``1000000``, ``1_000_000`` or ``1e6`` (`_whole`); anything else is a
+    `RiskstatsError`."""
+    value = _whole(text)
+    if value is None or value < 1:
         raise RiskstatsError(f"{option} must be a positive whole number like 1e6, got {text!r}")
     return value
 
@@ -581,7 +618,7 @@ class _LateProgress:
             self.bar.stop()
 
 
-@app.command()
+@app.command(cls=_NumbersMayBeNegative)
 @with_rules
 def simulate(
     attackers: Attackers,
@@ -802,6 +839,11 @@ def experiment(
     with _resumable(out), _compile_notice(), _progress(not as_json and sys.stdout.isatty(), "experiment") as progress:
         table = run_experiment(file, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
                                progress=progress)
+    present = table.attrs.get("games_present", 0)
+    if present == len(table):
+        typer.echo(f"complete, nothing to play: {len(table):,} games in {out}", err=True)
+    elif present:
+        typer.echo(f"resumed: {present:,} of {len(table):,} games were present in {out}", err=True)
     rows = cell_win_rates(table).to_dict("records")
     if as_json:
         _print_json({"out": out, "games": len(table), "cells": rows})
@@ -881,7 +923,7 @@ def report(
                      caption="common random numbers: both arms play the same seeds; McNemar's exact test, "
                              "Holm-corrected over the treatments")
     t = rep.truncated
-    typer.echo(f"truncated at the turn cap: {t['games']} of {rep.games} games ({100 * t['share']:.2f}%, 95% CI "
+    typer.echo(f"truncated (turn or move cap): {t['games']} of {rep.games} games ({100 * t['share']:.2f}%, 95% CI "
                f"{100 * t['ci_low']:.2f}-{100 * t['ci_high']:.2f}%)")
     if out is not None:
         typer.echo(f"wrote {len(written)} files to {out}")
@@ -934,17 +976,19 @@ def tune(
     from riskstats.runs.tune import tune as run_tune
 
     try:
-        with _trial_progress(not as_json and sys.stdout.isatty()) as progress:
+        with _terminate_as_interrupt(), _trial_progress(not as_json and sys.stdout.isatty()) as progress:
             table = run_tune(bot, against, players, variant, trials=trials, games_per_trial=games_per_trial,
-                             seed=seed, storage=storage, study=study, check_games=check_games, progress=progress)
+                             seed=seed, storage=storage, study=study, check_games=check_games, progress=progress,
+                             found=_found_trials)
     except KeyboardInterrupt:
-        typer.echo(f"interrupted: finished trials are kept in {storage}; run the same command again to resume",
-                   err=True)
+        typer.echo(f"interrupted: finished trials are kept in {storage} (the one cut short is marked failed); "
+                   "run the same command again to resume", err=True)
         raise typer.Exit(130) from None
     best, default = table.attrs.get("best"), table.attrs.get("default")
     if as_json:
         _print_json({"study": table.attrs["study"], "storage": storage, **table.attrs["config"],
-                     "trials": json.loads(table.to_json(orient="records")), "best": best, "default": default})
+                     "trials": json.loads(table.to_json(orient="records")), "best": best, "default": default,
+                     "found": table.attrs.get("found")})
         return
     done = table[table.state == "complete"]
     rows = done.sort_values(["win_rate", "number"], ascending=[False, True]).head(5)
@@ -976,6 +1020,37 @@ def _tune_verdict(best: dict, default: dict) -> str:
     if best["win_rate"] == default["win_rate"]:
         return f"the intervals overlap: no ranking ({rates})"
     return f"the intervals overlap: no ranking ({leader} ahead, {rates}, within the noise)"
+
+
+def _found_trials(counts: dict) -> None:
+    """Say what a study already held when `tune` opened it (nothing for a new study)."""
+    if not counts["trials"]:
+        return
+    parts = [f"{counts['complete']} complete", f"{counts['failed']} failed"]
+    if counts["marked_failed"]:
+        parts[-1] += f" ({counts['marked_failed']} left running by an interrupted run, marked failed now)"
+    if counts["running"]:
+        parts.append(f"{counts['running']} running elsewhere")
+    typer.echo(f"resumed: the study holds {counts['trials']} trials ({', '.join(parts)})", err=True)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """Within the block, SIGTERM (``kill``, ``timeout``) interrupts like Ctrl-C, so cleanup code runs."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, interrupt)
+    except (ValueError, OSError):  # not the main thread: leave the default
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 @contextlib.contextmanager

@@ -876,10 +876,15 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
     held = own >= 0 and st.owner[own] == p
     goal = _scratch_block(st.scratch, T, SC_GOAL)
     goal[:] = 0
+    aim = False
     for q in range(R[R_PLAYERS]):  # enemy capitals not yet ours, and our own if it was taken
         c = st.capital[q]
         if c >= 0 and st.owner[c] != p:
             goal[c] = True
+            aim = True
+    if not aim:  # no capital to take (a game without capitals): the opponents' land, as the game is won
+        for t in range(T):
+            goal[t] = st.owner[t] != p and st.owner[t] != R[R_NEUTRAL]
     threat = _threat(st.owner, st.armies, B.nbr_ptr, B.nbr_idx, R[R_NEUTRAL], own) if held else 0
     if held and phase == REINFORCE and threat * params[2] >= st.armies[own]:
         return PLACE, own, info[I_RESERVE], 0, 0

@@ -482,14 +482,17 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
     st.capital[:] = -1
     st.scratch[SC_STAMP] = -1
     st.out[:] = 0
-    if R[R_SETUP] == 1 or N >= 0:  # deal: round robin over the seats (neutral included) from seat 0
+    if R[R_SETUP] == 1 or N >= 0:  # deal: round robin over the seats (neutral included) from a random seat
         order = np.arange(T)
         _shuffle(st.rng, order, T)
         S = P + 1 if N >= 0 else P
+        # the seats dealt first get the T % S territories left over (4 or 5 players: two get one more);
+        # the deal starts at a seat drawn at random, so they are not tied to the move order (seat 0 first)
+        first = _randint(st.rng, S) if T % S != 0 else 0
         info[I_PHASE] = SETUP_PLACE
         for i in range(T):
             t = order[i]
-            q = i % S
+            q = (first + i) % S
             st.owner[t] = q
             st.armies[t] = 1
             st.n_terr[q] += 1

@@ -11,10 +11,14 @@ from __future__ import annotations
 from riskstats._numba import borrow, jit
 from riskstats.game.bots import _bot_move
 from riskstats.game.engine import _apply, _check, _finish
-from riskstats.game.state import I_LOG_N, I_MOVES, I_PHASE, I_PLAYER, I_ROUND, I_TURN, OVER, SC_STAMP, WIN_CAP
+from riskstats.game.state import I_LOG_N, I_MOVES, I_PHASE, I_PLAYER, I_ROUND, I_TURN, OVER, SC_STAMP, WIN_MOVE_CAP
 
 MAX_MOVES = 5_000_000
-"""A compiled game stops (truncated) after this many moves, whatever the turn cap."""
+"""A compiled game stops after this many moves, whatever the turn cap: truncated, with no winner and
+reason "move_cap" (not "turn_cap"). Games under the default rules never come near it (a few thousand
+moves); with ``cards_per_turn="per_conquest"`` and progressive sets, set values reach thousands of
+armies and one turn can take tens of thousands of rolls, so such games may stop here after a few
+hundred turns."""
 NO_HORIZON = 1 << 62
 """``last_turn`` / ``last_round`` of `_play` for no horizon."""
 
@@ -33,7 +37,7 @@ def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # prag
         if info[I_TURN] > last_turn or info[I_ROUND] > last_round:
             break
         if info[I_MOVES] >= MAX_MOVES:
-            _finish(st, -1, WIN_CAP)
+            _finish(st, -1, WIN_MOVE_CAP)
             break
         if st.log.shape[0] > 0 and info[I_LOG_N] + 64 > st.log.shape[0]:
             return -1

@@ -70,6 +70,9 @@ from riskstats.game.state import (
 
 FORMAT = "riskstats-position/1"
 WILD_NAME = "wild"
+MAX_ARMIES = 10**9
+"""Most armies a position may put on one territory, or give a seat still to place in setup (a billion):
+far beyond any real game, and far from the int64 limits of the engine's sums."""
 _TOP = ("format", "board", "players", "rules", "seed", "rng", "phase", "player", "turn", "round", "reserve",
         "sets_traded", "territories", "hands", "discard", "aside", "deck", "setup_armies", "missions",
         "mission_rows", "capitals", "out", "pending_attack", "occupy", "engine")
@@ -241,12 +244,14 @@ class _Cards:
         self.used: dict[int, str] = {}
 
     def take(self, name, where: str) -> int:
+        if not isinstance(name, str):
+            _bad(f"{where}: a card is a territory's name or \"wild\", got {name!r}")
         if name == WILD_NAME:
             free = [c for c in self.wilds if c not in self.used]
             if not free:
                 _bad(f"{where}: more wild cards than the board's {len(self.wilds)}")
             c = free[0]
-        elif isinstance(name, str) and name.startswith(WILD_NAME + " "):
+        elif name.startswith(WILD_NAME + " "):
             k = name[len(WILD_NAME) + 1:]
             if not (k.isdigit() and 1 <= int(k) <= len(self.wilds)):
                 _bad(f"{where}: unknown card {name!r} (the board has wilds 1 to {len(self.wilds)})")
@@ -334,6 +339,8 @@ def game_from_position(pos, board: Board | None = None):
             _bad(f"territory {name!r} has no owner (only unclaimed territories in the claim phase, with 0 armies)")
         if owner >= 0 and armies < 1:
             _bad(f"territory {name!r}: an owned territory holds at least 1 army, got {armies}")
+        if armies > MAX_ARMIES:
+            _bad(f"territory {name!r}: at most {MAX_ARMIES:,} armies, got {armies:,}")
         st.owner[t], st.armies[t] = owner, armies
     missing = [n for n in board.territories if n not in given]
     if missing:
@@ -342,7 +349,8 @@ def game_from_position(pos, board: Board | None = None):
         st.n_terr[s] = int((st.owner == s).sum())
     out = pos.get("out")
     if out is not None:
-        if not (isinstance(out, list) and len(out) == S and all(isinstance(x, int) and x >= 0 for x in out)):
+        if not (isinstance(out, list) and len(out) == S
+                and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= S for x in out)):
             _bad(f"out must list, for each of the {S} seats, 0 (in play) or its elimination order 1, 2, ...")
         st.out[:] = out
     for s in range(S):
@@ -372,8 +380,13 @@ def game_from_position(pos, board: Board | None = None):
         _bad("phase 'reinforce' needs a reserve of at least 1 army to place")
     info[I_SETS_TRADED] = _int(pos, "sets_traded", 0, 0, 10_000)
 
+    # missions and capitals
+    _missions(pos, game, st, players)
+    _capitals(pos, game, st, players, phase)
+
     # cards
     cards = _Cards(board)
+    aside_anyway = _revealed_capital_cards(game, st, players, phase)
     hands = pos.get("hands", [[] for _ in range(players)])
     if not (isinstance(hands, list) and len(hands) == players):
         _bad(f"hands must be a list of {players} lists of cards, one per player")
@@ -385,8 +398,13 @@ def game_from_position(pos, board: Board | None = None):
     for key, where in (("discard", DISCARD), ("aside", ASIDE)):
         for c in _card_list(pos, key, cards):
             st.card_owner[c] = where
-    if "deck" in pos and pos["deck"] is not None:
-        pile = _card_list(pos, "deck", cards)
+    deck_given = "deck" in pos and pos["deck"] is not None
+    given = _card_list(pos, "deck", cards) if deck_given else None
+    for c in sorted(aside_anyway - set(cards.used)):  # a revealed capital's card listed nowhere: set aside
+        st.card_owner[c] = ASIDE
+        cards.used[c] = "aside"
+    if deck_given:
+        pile = given
         left = [c for c in range(C) if c not in cards.used]
         if left:
             _bad(f"the deck is given but card {card_label(board, left[0])!r} is nowhere (hands, discard, aside, deck)")
@@ -410,13 +428,12 @@ def game_from_position(pos, board: Board | None = None):
             _bad(f"phase {phase_name!r} needs setup_armies: the armies each seat still has to place")
     else:
         if not (isinstance(setup_armies, list) and len(setup_armies) == S
-                and all(isinstance(x, int) and x >= 0 for x in setup_armies)):
-            _bad(f"setup_armies must list {S} counts (>= 0), one per seat")
+                and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_ARMIES
+                        for x in setup_armies)):
+            _bad(f"setup_armies must list {S} counts (0 to {MAX_ARMIES:,}), one per seat")
         st.to_place[:] = setup_armies
 
-    # missions and capitals
-    _missions(pos, game, st, players)
-    _capitals(pos, game, st, players, phase)
+    _capital_cards(game, st, players, phase, deck_given)
 
     # the engine's bookkeeping: defaults for a hand-written position, then what the position gives
     info[I_WINNER] = -1
@@ -436,6 +453,8 @@ def game_from_position(pos, board: Board | None = None):
             _bad(f"unknown engine field {key!r} (fields: {', '.join(allowed)})")
         if isinstance(value, bool) or not isinstance(value, int):
             _bad(f"engine field {key!r} must be an integer, got {value!r}")
+        if not -1 <= value <= 2**62:
+            _bad(f"engine field {key!r} must be from -1 to 2**62, got {value}")
         info[INFO.index(key)] = value
     if phase == DEFEND:
         _pending(pos, board, st, rules, players)
@@ -559,7 +578,56 @@ def _capitals(pos, game, st, players, phase):
             if phase not in (CLAIM, SETUP_PLACE, CAPITAL):
                 _bad(f"seat {s} has no capital after the capital phase")
             continue
-        st.capital[s] = _territory(game.board, name, f"seat {s}'s capital")
+        t = _territory(game.board, name, f"seat {s}'s capital")
+        shared = [q for q in range(s) if st.capital[q] == t]
+        if shared:
+            _bad(f"seats {shared[0]} and {s} share the capital {name!r}: each seat has its own")
+        st.capital[s] = t
         if phase == CAPITAL and s >= st.info[I_PLAYER]:
             _bad(f"seat {s} cannot have picked its capital before seat {st.info[I_PLAYER]}'s turn to pick")
+        if phase in (CLAIM, SETUP_PLACE, CAPITAL) and st.owner[t] != s:
+            _bad(f"seat {s}'s capital {name!r} is not its own territory")
+
+
+def _revealed(game, phase) -> bool:
+    """Whether every capital is picked and their cards are set aside (Capital Risk after the capital phase)."""
+    return game.rules.variant == "capital" and phase not in (CLAIM, SETUP_PLACE, CAPITAL)
+
+
+def _revealed_capital_cards(game, st, players, phase) -> set:
+    """The cards of the capitals once they are revealed (set aside, whether ``aside`` lists them or not)."""
+    if not _revealed(game, phase):
+        return set()
+    capitals = {int(st.capital[s]) for s in range(players) if st.capital[s] >= 0}
+    return {c for c, t in enumerate(game.board.arrays.card_territory.tolist()) if t in capitals}
+
+
+def _capital_cards(game, st, players, phase, deck_given):
+    """Capital cards never go into sets (RULES.md): once every capital is picked, each capital's card is set
+    aside for good. One in a hand, the discard pile or a given deck is refused; one left in the draw pile
+    made of the cards listed nowhere (``aside`` left out) is set aside. No other card may be set aside."""
+    board, info = game.board, st.info
+    card_territory = board.arrays.card_territory
+    revealed = _revealed(game, phase)
+    capital_of = {int(st.capital[s]): s for s in range(players) if revealed and st.capital[s] >= 0}
+    pile = set(st.deck[:info[I_DECK_N]].tolist())
+    for c, t in enumerate(card_territory.tolist()):
+        where, label = int(st.card_owner[c]), card_label(board, c)
+        if t in capital_of:
+            place = {DISCARD: "the discard pile", DECK: "the deck"}.get(where, f"hand {where}")
+            if where >= 0 or where == DISCARD or (deck_given and c in pile):
+                _bad(f"card {label!r} is seat {capital_of[t]}'s capital card: it is set aside for good (never "
+                     f"in a set), not in {place}")
+            st.card_owner[c] = ASIDE
+        elif where == ASIDE:
+            if game.rules.variant != "capital":
+                _bad(f"aside: only Capital Risk sets cards aside (its capital cards), got {label!r}")
+            if not revealed:
+                _bad(f"aside: the capital cards are set aside once every capital is picked, not in phase "
+                     f"{PHASES[phase]!r} (got {label!r})")
+            _bad(f"aside: card {label!r} is no seat's capital card (only capital cards are set aside)")
+    pile = [int(c) for c in st.deck[:info[I_DECK_N]] if st.card_owner[c] == DECK]
+    st.deck[:len(pile)] = pile
+    st.deck[len(pile):] = [c for c in range(len(card_territory)) if st.card_owner[c] != DECK]
+    info[I_DECK_N] = len(pile)
 

@@ -134,7 +134,8 @@ BUILT_IN = {
         "it) as capital; its goals are the enemy capitals it does not hold and its own if lost. When enemy "
         "armies next to its capital x guard reach the capital's armies it reinforces and fortifies the "
         "capital, and it never attacks out of the capital below that many armies. Otherwise plays like "
-        "mission toward its goals."),
+        "mission toward its goals; in a game without capitals (Classic, two-player) its goal is the "
+        "opponents' land (not the neutral's)."),
         (Param("threshold", 0.5, 0.0, 1.0, "attacks toward a capital while P(conquer) is at least this"),
          Param("card_threshold", 0.75, 0.0, 1.0, _CARD),
          Param("guard", 1.0, 0.0, 5.0, "weight of the enemy armies next to its capital when guarding it"),

@@ -55,14 +55,17 @@ def replay_events(events, board: Board | None = None) -> Position:
     ----------
     events : pandas.DataFrame
         One game's event log from its first row (`riskstats.game.play.Game.events`; a ``game`` column,
-        if any, is ignored).
+        if any, is ignored): a deal or claim row, or the mission rows a Secret Mission game by choice
+        starts with.
     board : Board, optional
         The board it was played on (its size); the classic board by default.
     """
     board = board or classic_board()
     rows = events.reset_index(drop=True)
-    if len(rows) == 0 or rows.move.iloc[0] not in ("deal", "claim"):
-        raise RiskstatsError("replay needs a game's event log from its first row (a deal or a claim)")
+    setup = rows.move[rows.move != "mission"]  # Secret Mission by choice deals the missions before the claims
+    if len(setup) == 0 or setup.iloc[0] not in ("deal", "claim"):
+        raise RiskstatsError("replay needs a game's event log from its first row (a deal, a claim, or a Secret "
+                             "Mission's mission rows before them)")
     seats = int(max(rows.player.max(), rows.defender.max())) + 1
     pos = Position(owner=np.full(board.n_territories, -1, np.int64), armies=np.zeros(board.n_territories, np.int64),
                    card_owner=np.full(board.n_cards, DECK, np.int64), alive=np.ones(seats, np.int64),

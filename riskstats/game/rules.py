@@ -74,9 +74,12 @@ class GameRules:
     cards_per_turn : {"one", "per_conquest"}
         Cards drawn at the end of an attack phase: exactly one if at least one territory was conquered
         (RULES.md), or one per territory conquered (a house rule). An empty draw pile is refilled by
-        shuffling the discards; once no card is left, no more are drawn.
+        shuffling the discards; once no card is left, no more are drawn. With progressive sets,
+        "per_conquest" sends set values into the thousands: a turn can take tens of thousands of rolls,
+        and a game may end at the compiled loop's move cap before ``max_turns`` (docs/event_log.md).
     max_turns : int
-        Turn cap: a game still running after this many turns ends truncated, with no winner.
+        Turn cap: a game still running after this many turns ends truncated, with no winner (reason
+        "turn_cap"; one stopped by the move cap `riskstats.game.loop.MAX_MOVES` has reason "move_cap").
     forced_trade_at : int
         A player starting a turn with at least this many cards must trade a set (5).
     elimination_trade_at, elimination_keep : int
@@ -155,7 +158,10 @@ class GameRules:
         counts = sorted(k for k in board.starting_armies if k >= 3)
         if not counts:
             raise RiskstatsError(f"board {board.name!r} has no starting armies for 3 or more players")
-        players = check_int("players", players, counts[0], counts[-1])
+        players = check_int("players", players)
+        if not counts[0] <= players <= counts[-1]:
+            two = ", or 2 for the two-player game" if self.variant == "classic" else ""
+            raise RiskstatsError(f"players must be from {counts[0]} to {counts[-1]}{two}, got {players}")
         if players not in board.starting_armies:
             raise RiskstatsError(f"board {board.name!r} has no starting armies for {players} players")
         if board.n_territories < players:

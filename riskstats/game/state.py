@@ -112,9 +112,11 @@ cards in the draw pile; winner seat (-1); win reason (REASONS); event-log rows w
 the attack awaiting the defender's dice (from, to, attacker dice; phase DEFEND); the parts of the reserve
 not yet logged on a reinforce row (territories, continents, cards)."""
 
-REASONS = ("", "all_territories", "opponent_eliminated", "turn_cap", "mission", "capitals")
-"""info[I_REASON]: why the game ended ("" while running). A turn-capped game has winner -1."""
-WIN_ALL, WIN_ELIMINATED, WIN_CAP, WIN_MISSION, WIN_CAPITALS = range(1, len(REASONS))
+REASONS = ("", "all_territories", "opponent_eliminated", "turn_cap", "mission", "capitals", "move_cap")
+"""info[I_REASON]: why the game ended ("" while running). A truncated game has winner -1: "turn_cap" when
+it reached the rules' ``max_turns``, "move_cap" when the compiled loop stopped it after
+`riskstats.game.loop.MAX_MOVES` moves (only under rules that make single turns endless in practice)."""
+WIN_ALL, WIN_ELIMINATED, WIN_CAP, WIN_MISSION, WIN_CAPITALS, WIN_MOVE_CAP = range(1, len(REASONS))
 
 MISSION_COLS = ("card", "kind", "c1", "c2", "third", "count", "min_armies", "target")
 """mission[s, ...]: the card's index in the board's mission list; kind (`MISSION_KINDS`); for
@@ -136,7 +138,8 @@ LOG_COLS = ("turn", "player", "by", "phase", "move", "src", "dst", "armies", "at
 turn            turns begun (0 during setup)
 player          the seat the row is about: who is dealt, claims, is given armies (the neutral for its
                 placements), trades, attacks, draws, captures, begins a turn, wins (-1: no winner)
-by              the seat that chose the move (a player placing neutral armies); -1 on rows that are not moves
+by              the seat that chose the move (a player placing neutral armies); on begin_turn rows the player
+                whose turn begins; -1 on the other rows that are not moves
 phase           the phase when it happened (`PHASES`)
 move            what happened (`EVENTS`)
 src, dst        territories: armies leave src and arrive on dst (-1: none)

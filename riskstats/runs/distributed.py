@@ -24,6 +24,17 @@ from riskstats.errors import RiskstatsError, check_int
 
 IN_FLIGHT_PER_THREAD = 3
 """Chunks queued per worker thread: enough to keep workers busy without holding every future at once."""
+INSTALL = "distributed runs need dask's distributed package: pip install 'riskstats[distributed]'"
+"""The one-line error of a distributed run on an install without it."""
+
+
+def require_distributed():
+    """The ``distributed`` module, or a `RiskstatsError` naming the extra that installs it."""
+    try:
+        import distributed
+    except ImportError:
+        raise RiskstatsError(INSTALL) from None
+    return distributed
 
 
 def _task(play, write, config, start, stop, seeds):  # runs on a worker
@@ -35,13 +46,11 @@ def _task(play, write, config, start, stop, seeds):  # runs on a worker
 
 
 def _client(scheduler, local_workers):
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise RiskstatsError("distributed runs need dask: pip install 'riskstats[distributed]'") from None
+    distributed = require_distributed()
+    Client = distributed.Client
     if local_workers is not None:
         check_int("dask_local", local_workers, 1, 1024)
-        cluster = LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
+        cluster = distributed.LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
                                dashboard_address=None)
         return Client(cluster), cluster
     try:
@@ -58,8 +67,7 @@ def dask_chunks(play, config, ranges, seeds, *, write=None, scheduler=None, loca
     pass as its ``seeds``. With ``write`` (a picklable ``write(start, stop, table) -> metadata``, a
     `RunStore.write_part`) the worker writes the chunk and ``table`` is None: only the metadata comes back.
     """
-    from distributed import as_completed
-
+    as_completed = require_distributed().as_completed
     own = client is None
     cluster = None
     if own:

@@ -135,7 +135,9 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
 
     All cells are validated before any game is played; a cell already finished is read back, an
     unfinished one resumed. ``scheduler`` (or the file's ``scheduler``) and ``dask_local`` play the
-    chunks on a Dask cluster started once for the whole experiment.
+    chunks on a Dask cluster started once for the whole experiment, before anything is written. The
+    table's ``attrs["games_present"]`` counts the games already in ``out`` when it was called (the
+    table's length when there was nothing left to play).
     """
     from riskstats.runs import results
     from riskstats.runs.tournament import run_selfplay
@@ -154,30 +156,34 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
                 cell["config"] = cell["config"].with_seed_scheme(was["run"]["seed_scheme"])
     manifest = {"cells": [{"cell": f"cell-{i:03d}", "label": c["label"], "run": c["config"].record()}
                           for i, c in enumerate(cells)]}
+    rewrite = stored is None
     if stored is not None:
         asked = json.loads(json.dumps(manifest))
         if [(c.get("cell"), c.get("run")) for c in stored.get("cells", [])] != \
                 [(c["cell"], c["run"]) for c in asked["cells"]]:
             raise RiskstatsError(f"{out} holds a different experiment; choose another --out")
-        if stored != asked:  # the same games, their grid values written another way (by name): keep the new
-            results.write_json(manifest, old)
-    else:
-        results.write_json(manifest, old)
+        rewrite = stored != asked  # the same games, their grid values written another way (by name): keep the new
     total = sum(c["config"].games for c in cells)
     offset = [0]
+    present = {}  # cell -> the games already there (run_selfplay's first progress call for that cell)
+    current = [0]
 
     def cell_progress(done, _):
+        present.setdefault(current[0], done)
         if progress:
             progress(offset[0] + done, total)
 
     cluster = None
     own = client is None and (scheduler is not None or dask_local is not None)
-    if own:
+    if own:  # connected before anything is written: a cluster that cannot start leaves no experiment behind
         from riskstats.runs.distributed import _client
 
         client, cluster = _client(scheduler, dask_local)
     try:
+        if rewrite:
+            results.write_json(manifest, old)
         for i, cell in enumerate(cells):
+            current[0] = i
             run_selfplay(cell["config"], out / f"cell-{i:03d}", workers=workers, client=client,
                          progress=cell_progress, load=False)
             offset[0] += cell["config"].games
@@ -186,7 +192,9 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
             client.close()
             if cluster is not None:
                 cluster.close()
-    return read_experiment(out)
+    table = read_experiment(out)
+    table.attrs["games_present"] = sum(present.values())  # before this call; all of them: nothing was played
+    return table
 
 
 def read_experiment(out):

@@ -379,10 +379,14 @@ def _read_results(fs, path: str):
 
 
 def write_json(payload: dict, path) -> None:
-    """Write a JSON document atomically (experiment manifests)."""
+    """Write a JSON document atomically (experiment manifests); a path that cannot be written is a
+    `RiskstatsError`."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(path, lambda h: h.write(json.dumps(payload, indent=2).encode()))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _atomic_write(path, lambda h: h.write(json.dumps(payload, indent=2).encode()))
+    except OSError as error:
+        raise RiskstatsError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def database_url(url: str) -> str:
@@ -395,7 +399,11 @@ def database_url(url: str) -> str:
     if not isinstance(url, str) or "://" not in url:
         raise RiskstatsError(f"storage must be a database URL like sqlite:///runs/tune.db, got {url!r}")
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-        Path(url[len("sqlite:///"):]).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        folder = Path(url[len("sqlite:///"):]).expanduser().parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise RiskstatsError(f"cannot make the folder of storage {url!r}: {error.strerror or error}") from None
     return url
 
 

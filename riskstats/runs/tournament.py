@@ -281,6 +281,10 @@ def run_selfplay(config: RunConfig, out=None, *, workers: int | None = None, sch
         raise RiskstatsError("give --scheduler or --dask-local, not both")
     if out is None and not load:
         raise RiskstatsError("a run played without an output (out) must be loaded (load=True)")
+    if client is None and (scheduler is not None or dask_local is not None):
+        from riskstats.runs.distributed import require_distributed
+
+        require_distributed()  # before anything is written to out
     if config.seed_scheme is None:  # a stored run keeps its scheme (1 if it records none); a new one the current
         stored = results.stored_record(out) if out is not None else None
         scheme = SEED_SCHEME if stored is None else stored.get("seed_scheme", 1)

@@ -13,17 +13,21 @@ Its value is the candidate's share of wins. Determinism:
 - the sampler (Optuna's TPE) is seeded afresh before each trial from (seed, number of trials already
   in the study), so a study interrupted and run again to the same number of trials asks for the same
   parameters as one run straight through (unless a trial was cut short: it stays in the study as
-  failed or running, and the later trials take the next numbers);
+  failed, and the later trials take the next numbers);
 - the best parameters are measured again on ``check_games`` fresh games, seeds
   ``SeedSequence([seed, 1])``, never a tuning seed, beside the bot's defaults on the same games.
 
 The study lives in any Optuna storage (``sqlite:///runs/tune.db``, a PostgreSQL URL shared by several
 machines, ...); it records what it tunes, and running `tune` again with the same arguments continues it
-until it holds ``trials`` complete trials.
+until it holds ``trials`` complete trials. A trial cut short by an exception or Ctrl-C is marked failed at
+once; one left running by a process that was killed (its user attribute ``runner`` names this machine
+and a process that is gone) is marked failed when `tune` next opens the study.
 """
 from __future__ import annotations
 
 import json
+import os
+import socket
 
 import numpy as np
 
@@ -77,7 +81,7 @@ def measure_bot(bot: str, against, players: int, variant: str = "classic", *, se
 
 def tune(bot: str, against, players: int, variant: str = "classic", *, trials: int = 40,
          games_per_trial: int = 400, seed: int = 0, storage: str | None = None, study: str | None = None,
-         check_games: int = 4000, progress=None):
+         check_games: int = 4000, progress=None, found=None):
     """Tune ``bot``'s parameters for its win rate against ``against``; the study's trials as a DataFrame.
 
     Parameters
@@ -101,6 +105,11 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
         Fresh games on which the best parameters and the defaults are measured again (0: none).
     progress : callable, optional
         ``progress(done, total, best)`` after each trial (``best``: the best win rate so far).
+    found : callable, optional
+        ``found(counts)`` once the study is open, before any trial: the trials it already holds, a dict
+        ``{"trials", "complete", "failed", "running", "marked_failed"}`` (``marked_failed``: trials left
+        running by a killed process of this machine, now marked failed; ``running``: those still
+        running elsewhere). Also the table's ``attrs["found"]``.
 
     Returns
     -------
@@ -140,7 +149,8 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
     verbosity = optuna.logging.get_verbosity()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
-        the_study = optuna.create_study(storage=url, study_name=name, direction="maximize", load_if_exists=True)
+        the_study = optuna.create_study(storage=_storage(optuna, url, storage), study_name=name,
+                                        direction="maximize", load_if_exists=True)
         held = the_study.user_attrs.get("riskstats")
         if held is None and the_study.trials:
             raise RiskstatsError(f"study {name!r} was not made by riskstats tune; choose another study name")
@@ -153,6 +163,9 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
         def complete():
             return sum(t.state == optuna.trial.TrialState.COMPLETE for t in the_study.trials)
 
+        counts = _found(optuna, the_study)
+        if found:
+            found(counts)
         done = complete()
         if progress:
             progress(done, trials, _best_value(the_study))
@@ -160,6 +173,7 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
             the_study.sampler = optuna.samplers.TPESampler(seed=_sampler_seed(seed, len(the_study.trials)))
             trial = the_study.ask()
             try:
+                trial.set_user_attr(RUNNER, [socket.gethostname(), os.getpid()])
                 values = {p.name: _suggest(trial, p) for p in space}
                 result = measure_bot(full_spec(spec.label, values).label, against_labels, players, variant, rules=rules,
                                      seeds=trial_seeds(seed, trial.number, games_per_trial))
@@ -173,7 +187,7 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
             if progress:
                 progress(done, trials, _best_value(the_study))
         table = _trials_frame(the_study, space, [p.name for p in info.params])
-        table.attrs.update(study=name, storage=storage, config=config)
+        table.attrs.update(study=name, storage=storage, config=config, found=counts)
         if check_games:
             best = the_study.best_trial
             seeds = check_seeds(seed, check_games)
@@ -187,6 +201,49 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
         return table
     finally:
         optuna.logging.set_verbosity(verbosity)
+
+
+RUNNER = "runner"
+"""A trial's user attribute: [host name, process id] of the process playing it."""
+
+
+def _storage(optuna, url, given):
+    """The Optuna storage at ``url`` (None: in memory); one that cannot be opened is a `RiskstatsError`."""
+    if url is None:
+        return None
+    try:
+        return optuna.storages.get_storage(url)
+    except Exception as error:  # sqlalchemy's errors (an unknown dialect, a file it cannot open), whichever
+        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise RiskstatsError(f"cannot open the Optuna storage {given!r}: {message}") from None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def _found(optuna, study) -> dict:
+    """The study's trials by state, once trials left running by a killed process of this machine are marked
+    failed (see the module docstring)."""
+    state = optuna.trial.TrialState
+    host = socket.gethostname()
+    marked = 0
+    for t in study.get_trials(deepcopy=False, states=(state.RUNNING,)):
+        runner = t.user_attrs.get(RUNNER)
+        if isinstance(runner, list) and len(runner) == 2 and runner[0] == host and runner[1] != os.getpid() \
+                and not _alive(int(runner[1])):
+            study.tell(t.number, state=state.FAIL)
+            marked += 1
+    trials = study.get_trials(deepcopy=False)
+    return {"trials": len(trials), "complete": sum(t.state == state.COMPLETE for t in trials),
+            "failed": sum(t.state == state.FAIL for t in trials),
+            "running": sum(t.state == state.RUNNING for t in trials), "marked_failed": marked}
 
 
 def _suggest(trial, param):

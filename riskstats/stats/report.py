@@ -231,7 +231,7 @@ def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
         with bootstrap intervals and ranks that are ties unless the data separate them;
         ``differences``: every pair's rating difference; ``bradley_terry`` and ``pairwise``: the
         winner-beats-each-loser model and head-to-head shares, for comparison; ``lengths``, ``turns``:
-        game lengths; ``truncated``: games stopped at the turn cap (all cells together); ``cells``;
+        game lengths; ``truncated``: games stopped at the turn or move cap (all cells together); ``cells``;
         ``effects``: for an experiment that sweeps a bot's parameters (``params.<bot>``), each treatment
         arm's effect on that bot's win rate against the first arm, paired by seed
         (`riskstats.stats.compare.treatment_effects`).

@@ -458,3 +458,21 @@ def test_a_python_bot_decides_its_defence():
             defences[seat] += 1
     assert defences[0] == len(asked) > 0 and set(asked) == {0}
     assert defences[1] + defences[2] > 0
+
+
+@pytest.mark.parametrize("variant", ["classic", "mission", "capital"])
+@pytest.mark.parametrize("players", [4, 5])
+def test_deal_gives_the_extra_territories_independently_of_the_first_mover(variant, players):
+    """42 territories dealt to 4 or 5 players: two seats get one more. Seat 0 always moves first, so it
+    must be one of them in 2/P of deals (not in all of them: the deal starts at a random seat)."""
+    n = 1000
+    extra = np.zeros(players, np.int64)
+    for seed in range(n):
+        game = Game(players, GameRules(variant=variant, setup="deal"), seed=seed, log=False)
+        counts = game.state.n_terr[:players]
+        assert sorted(counts.tolist()) == sorted([42 // players + 1] * 2 + [42 // players] * (players - 2))
+        extra += counts == counts.max()
+    p = 2 / players
+    bound = 4.5 * np.sqrt(n * p * (1 - p))  # binomial: a false alarm about once in 10^5 runs per seat
+    assert abs(extra[0] - n * p) <= bound, extra  # seat 0 moves first: an extra territory in 2/P of deals
+    assert (np.abs(extra - n * p) <= bound).all(), extra  # and so does every other seat

@@ -235,3 +235,22 @@ def test_a_game_has_a_readable_repr():
     assert f"over at turn {game.turn}: player {game.winner} won" in repr(game)
     two = Game(2, seed=3).play(["aggressive"], max_moves=300)
     assert "two-player, 2 players" in repr(two) and ", neutral " in repr(two)
+
+
+def test_the_move_cap_has_its_own_reason():
+    """A game the compiled loop stops after MAX_MOVES moves reports "move_cap", not "turn_cap": here one
+    attack of 10^9 armies against 2 x 10^7 needs some 2 x 10^7 rolls (two moves each: attack, defence)."""
+    from riskstats.game.board import classic_board
+    from riskstats.game.loop import MAX_MOVES
+    from riskstats.game.state import I_MOVES, N_LOG
+
+    names = classic_board().territories
+    territories = {name: [0, 1] for name in names}
+    territories["Alaska"] = [0, 10**9]
+    territories["Kamchatka"] = [1, 2 * 10**7]
+    game = Game.from_json({"players": 2, "rules": {"variant": "two-player", "two_player_classic_50": True},
+                           "phase": "attack", "player": 0, "turn": 1, "round": 1, "territories": territories})
+    game.state = game.state._replace(log=np.zeros((0, N_LOG), np.int64))  # no log: millions of rows
+    game.play(["aggressive"])
+    assert game.truncated and game.winner == -1 and game.reason == "move_cap" and game.turn == 1
+    assert game.state.info[I_MOVES] == MAX_MOVES

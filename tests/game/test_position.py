@@ -219,3 +219,116 @@ def test_docs_list_exactly_the_board_territory_names():
     aliases = {r[1]: [a.strip() for a in r[2].split(",") if a.strip()] for r in rows}
     assert {a: name for name, found in aliases.items() for a in found} == {
         a: n for a, n in board.aliases.items() if n in board.territories}
+@pytest.mark.parametrize("position, message", [
+    (territories(Alaska=[0, 10**30]), "territory 'Alaska': at most 1,000,000,000 armies"),
+    (territories(Alaska=[0, 2**63]), "territory 'Alaska': at most 1,000,000,000 armies"),
+    (territories(Alaska=[0, 10**9 + 1]), "territory 'Alaska': at most 1,000,000,000 armies"),
+    (territories(Alaska=[0, [6]]), "territory 'Alaska': give [owner seat, armies]"),
+    (territories(Alaska=[[0], 6]), "territory 'Alaska': give [owner seat, armies]"),
+    (edit(reserve=[3]), "reserve must be an integer"),
+    (edit(reserve=2**63), "reserve must be from 0 to"),
+    (edit(turn=10**30), "turn must be from 0 to"),
+    (edit(player=[0]), "player must be an integer"),
+    (edit(hands=[[["Alaska"]], []]), "hand 0: a card is a territory's name"),
+    (edit(hands=[[{"card": "Alaska"}], []]), "hand 0: a card is a territory's name"),
+    (edit(discard=[7]), "discard: a card is a territory's name"),
+    (edit(setup_armies=[2**63, 0]), "setup_armies must list 2 counts (0 to 1,000,000,000)"),
+    (edit(out=[2**63, 0]), "out must list"),
+    (edit(engine={"moves": 2**63}), "engine field 'moves' must be from -1 to 2**62"),
+    (edit(engine={"moves": [1]}), "engine field 'moves' must be an integer"),
+    (edit(seed=[1]), "seed must be an integer"),
+    (edit(aside=["Brazil"]), "aside: only Capital Risk sets cards aside"),
+])
+def test_extreme_numbers_and_wrong_types_name_the_problem(position, message):
+    with pytest.raises(RiskstatsError, match="invalid position") as error:
+        Game.from_json(position)
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_billion_armies_is_the_most_a_territory_takes():
+    game = Game.from_json(territories(Alaska=[0, 10**9]))
+    assert game.state.armies[game.board.territory_index("Alaska")] == 10**9
+
+
+def capital_position(moves=400):
+    """A Capital Risk game after the capitals are revealed, as to_json writes it, and its capital cards."""
+    from riskstats.game.state import ASIDE
+
+    game = Game(3, GameRules(variant="capital"), seed=11).play(["capital", "aggressive", "random"], max_moves=moves)
+    assert game.phase not in ("claim", "setup_place", "capital")
+    pos = json.loads(game.to_json())
+    capital_cards = np.flatnonzero(game.state.card_owner == ASIDE)
+    assert len(capital_cards) == 3 and sorted(pos["aside"]) == sorted(pos["capitals"])
+    return pos, capital_cards
+
+
+@pytest.mark.parametrize("drop", [["aside"], ["aside", "deck"]])
+def test_capital_cards_are_set_aside_when_a_position_leaves_them_out(drop):
+    """docs/positions.md lets a position leave `aside` out: the capital cards are set aside anyway, never
+    in the draw pile, and a game played on from it never draws or trades them (RULES.md)."""
+    from riskstats.game.state import ASIDE
+
+    pos, capital_cards = capital_position()
+    for key in drop:
+        del pos[key]
+    game = Game.from_json(pos)
+    assert (game.state.card_owner[capital_cards] == ASIDE).all()
+    assert set(game.state.deck[:game.state.info[I_DECK_N]]).isdisjoint(capital_cards)
+    game.play(["capital", "aggressive", "random"])
+    assert game.over and (game.state.card_owner[capital_cards] == ASIDE).all()
+    events = game.events()
+    traded = set(events.card1) | set(events.card2) | set(events.card3)
+    assert traded.isdisjoint(capital_cards) and set(events.card[events.move == "draw"]).isdisjoint(capital_cards)
+
+
+def test_capital_positions_that_break_the_capital_cards_are_refused():
+    pos, _ = capital_position()
+    capital = pos["capitals"][0]
+
+    def refused(change, message):
+        bad = json.loads(json.dumps(pos))
+        change(bad)
+        with pytest.raises(RiskstatsError, match="invalid position") as error:
+            Game.from_json(bad)
+        assert message in str(error.value) and "\n" not in str(error.value), str(error.value)
+
+    def to_hand(p):
+        p["aside"].remove(capital)
+        p["hands"][1].append(capital)
+
+    def to_discard(p):
+        p["aside"].remove(capital)
+        p["discard"].append(capital)
+
+    def to_deck(p):
+        p["aside"].remove(capital)
+        p["deck"].append(capital)
+
+    def shared(p):
+        p["capitals"][1] = capital
+
+    def other_aside(p):
+        card = p["deck"].pop()
+        p["aside"].append(card)
+
+    refused(to_hand, f"card {capital!r} is seat 0's capital card: it is set aside for good (never in a set), "
+                     "not in hand 1")
+    refused(to_discard, "not in the discard pile")
+    refused(to_deck, "not in the deck")
+    refused(shared, f"seats 0 and 1 share the capital {capital!r}")
+    refused(other_aside, "is no seat's capital card")
+
+
+def test_capital_picks_are_the_seats_own_territories():
+    game = Game(3, GameRules(variant="capital"), seed=2)
+    while game.phase != "capital":
+        game.step(game.bot_move("aggressive"))
+    game.step(game.bot_move("capital"))
+    pos = json.loads(game.to_json())
+    assert pos["capitals"][0] is not None and Game.from_json(pos).phase == "capital"
+    mine = pos["capitals"][0]
+    other = next(name for name, (owner, _) in pos["territories"].items() if owner == 1)
+    with pytest.raises(RiskstatsError, match=f"seat 0's capital {other!r} is not its own territory"):
+        Game.from_json({**pos, "capitals": [other, None, None]})
+    with pytest.raises(RiskstatsError, match="aside: the capital cards are set aside once every capital is picked"):
+        Game.from_json({**pos, "aside": [mine], "deck": [c for c in pos["deck"] if c != mine]})

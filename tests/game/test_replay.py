@@ -19,6 +19,7 @@ VARIANTS = {
     "two-player": (2, GameRules(variant="two-player"), ["aggressive", "random"]),
     "two-player-50": (2, GameRules(variant="two-player", two_player_classic_50=True), ["continent", "aggressive"]),
     "mission": (4, GameRules(variant="mission"), ["mission", "aggressive", "random", "defensive"]),
+    "mission-choice": (4, GameRules(variant="mission", setup="choice"), ["mission", "aggressive", "random"]),
     "capital": (4, GameRules(variant="capital"), ["capital", "aggressive", "random", "continent"]),
 }
 
@@ -164,3 +165,24 @@ def test_replay_needs_a_whole_log():
     events = play_game(3, ["random"], seed=0).events()
     with pytest.raises(RiskstatsError, match="first row"):
         replay_events(events.iloc[60:])  # from a placement, after the claims
+
+
+def test_secret_mission_by_choice_replays():
+    """Such a log starts with the mission rows, before the claims (seed 74195 of the audit, and others)."""
+    for seed in (74195, 3):
+        game = play_game(4, ["mission"], GameRules(variant="mission", setup="choice"), seed=seed)
+        assert game.events().move.iloc[0] == "mission"
+        assert_replays(game)
+
+
+def test_by_on_rows_that_are_not_moves():
+    """docs/event_log.md: begin_turn rows carry the player whose turn begins in `by`; every other row that
+    is not a move has by = -1."""
+    events = pd.concat([play_game(4, ["mission"], GameRules(variant="mission"), seed=5).events(),
+                        play_game(4, ["capital"], GameRules(variant="capital"), seed=5).events()])
+    begins = events[events.move == "begin_turn"]
+    assert len(begins) and (begins.by == begins.player).all() and (begins.by >= 0).all()
+    events_only = ["deal", "mission", "reinforce", "draw", "reshuffle", "capture", "aside", "game_over"]
+    others = events[events.move.isin(events_only)]
+    assert set(others.move) >= {"deal", "mission", "reinforce", "draw", "aside", "game_over"}
+    assert (others.by == -1).all()
