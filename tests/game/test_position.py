@@ -219,6 +219,8 @@ def test_docs_list_exactly_the_board_territory_names():
     aliases = {r[1]: [a.strip() for a in r[2].split(",") if a.strip()] for r in rows}
     assert {a: name for name, found in aliases.items() for a in found} == {
         a: n for a, n in board.aliases.items() if n in board.territories}
+
+
 @pytest.mark.parametrize("position, message", [
     (territories(Alaska=[0, 10**30]), "territory 'Alaska': at most 1,000,000,000 armies"),
     (territories(Alaska=[0, 2**63]), "territory 'Alaska': at most 1,000,000,000 armies"),
