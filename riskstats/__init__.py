@@ -75,6 +75,9 @@ _PUBLIC = {
     "bradley_terry": "riskstats.stats.ratings",
     "data_dir": "riskstats.analysis.paths",
     "plackett_luce": "riskstats.stats.ratings",
+    "plackett_luce_fit": "riskstats.stats.ratings",
+    "luce": "riskstats.stats.ratings",
+    "luce_fit": "riskstats.stats.ratings",
     "rating_differences": "riskstats.stats.ratings",
     "report": "riskstats.stats.report",
     "compare_rates": "riskstats.stats.compare",
@@ -82,6 +85,7 @@ _PUBLIC = {
     "versus_share": "riskstats.stats.compare",
     "treatment_effect": "riskstats.stats.compare",
     "treatment_effects": "riskstats.stats.compare",
+    "paired_difference_interval": "riskstats.stats.compare",
 }
 __all__ = sorted(_PUBLIC)
 

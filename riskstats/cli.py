@@ -716,8 +716,8 @@ def selfplay(
                      "win_reasons": reasons, **({"out": out, "games_played": played} if out is not None else {})})
         return
     _print_table(f"Win rate by bot ({games:,} games, {variant}, {players} players)",
-                 ["bot", "seats played", "wins", "win rate", "95% CI"],
-                 [(b, r["seats"], r["wins"], _rate(r["win_rate"]),
+                 ["bot", "decided games", "wins", "win rate", "95% CI"],
+                 [(b, r["decided"], r["wins"], _rate(r["win_rate"]),
                    f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%") for b, r in result["bots"].items()])
     _print_table("Win rate by seat (seat 0 moves first)", ["seat", "wins", "win rate", "95% CI"],
                  [(s, r["wins"], _rate(r["win_rate"]), f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
@@ -765,8 +765,8 @@ def report(
                                       help="Bootstrap resamples of the games for the ratings' intervals.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the bootstrap.")] = 0,
 ):
-    """Win rates (95% Wilson intervals), Plackett-Luce ratings (bootstrap intervals) and game lengths of
-    self-play results; an experiment cell by cell."""
+    """Win rates (95% Wilson intervals), Luce ratings of who wins with their fit test (bootstrap intervals),
+    the Plackett-Luce survival measure and game lengths of self-play results; an experiment cell by cell."""
     from riskstats.stats.report import cell_titles, load_games, write_report
     from riskstats.stats.report import report as make_report
 
@@ -782,24 +782,24 @@ def report(
 
         where = "" if label is None else f" - {label}"
         games = rep.games if cell is None else int(rep.cells.set_index("cell").games[cell])
-        _print_table(f"Win rate by bot ({games} games){where}", ["bot", "seats played", "wins", "win rate", "95% CI"],
-                     [(r["bot"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r)) for r in part(rep.bots)])
+        _print_table(f"Win rate by bot ({games} games){where}",
+                     ["bot", "decided games", "wins", "win rate", "95% CI", "truncated"],
+                     [(r["bot"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r), r["truncated"])
+                      for r in part(rep.bots)],
+                     caption="trials are games: a bot in two seats of a game counts once; games stopped at the "
+                             "turn cap are left out (no winner) and counted apart")
         seats = part(rep.seats)
         _print_table(f"Win rate by seat (seat 0 moves first){where}",
                      ["seat", "games", "wins", "win rate", "95% CI", "vs fair share"],
                      [(r["seat"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r),
                        ("above" if r["win_rate"] > r["share"] else "below") if r["significant"] else "not separated")
                       for r in seats],
-                     caption=f"fair share 1/{len(seats)}: exact binomial test per seat, Holm-corrected over seats")
+                     caption=f"fair share 1/{len(seats)} of the decided games: exact binomial test per seat, "
+                             "Holm-corrected over seats")
         _print_table(f"Win rate by bot and seat{where}", ["bot", "seat", "games", "wins", "win rate", "95% CI"],
                      [(r["bot"], r["seat"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r))
                       for r in part(rep.bot_seats)])
-        _print_table(f"Plackett-Luce ratings (finishing order; Elo scale, mean 0){where}",
-                     ["rank", "bot", "rating", "95% CI", "games"],
-                     [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}",
-                       r["games"]) for r in part(rep.ratings)],
-                     caption=f"95% intervals from {boot} bootstrap resamples of the games; equal ranks are ties "
-                             "(the difference is not significant after Holm's correction)")
+        _report_ratings(rep, part, where, boot)
         _print_table(f"Bradley-Terry ratings (winner beats each loser; Elo scale, mean 0){where}",
                      ["bot", "rating", "std. error", "comparisons", "wins"],
                      [(r["bot"], f"{r['elo']:+.0f}", f"{r['elo_se']:.0f}", int(r["comparisons"]), int(r["wins"]))
@@ -822,6 +822,29 @@ def report(
                f"{100 * t['ci_low']:.2f}-{100 * t['ci_high']:.2f}%)")
     if out is not None:
         typer.echo(f"wrote {len(written)} files to {out}")
+
+
+def _report_ratings(rep, part, where, boot):
+    """`report`'s two rating tables: the Luce model of who wins, then the Plackett-Luce survival measure,
+    each with its fit test in the caption."""
+    from riskstats.stats.report import fit_words
+
+    fits = {r["model"].split(" ")[0]: r for r in part(rep.rating_fit)} if rep.rating_fit is not None else {}
+    ranks = ("equal ranks are ties: a rank is claimed only where the bootstrap interval of the difference "
+             "excludes 0")
+    if rep.ratings is not None:
+        _print_table(f"Luce ratings (who wins; Elo scale, mean 0){where}",
+                     ["rank", "bot", "rating", "95% CI", "wins", "decided games"],
+                     [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}",
+                       r["wins"], r["games"]) for r in part(rep.ratings)],
+                     caption=f"95% intervals from {boot} bootstrap resamples of the games; {ranks}; "
+                             + (fit_words(fits["luce"]) if "luce" in fits else "no fit test"))
+    _print_table(f"Plackett-Luce survival measure (finishing order; Elo scale, mean 0){where}",
+                 ["rank", "bot", "rating", "95% CI", "games"],
+                 [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}",
+                   r["games"]) for r in part(rep.survival)],
+                 caption="rewards surviving as well as winning: not the rating; "
+                         + (fit_words(fits["plackett-luce"]) if "plackett-luce" in fits else "no fit test"))
 
 
 @app.command("bots")
