@@ -1032,6 +1032,43 @@ def evaluate(
                      caption="each move played first, then the rest of the game on the same seeds")
 
 
+@app.command()
+def show(
+    position: Annotated[str, typer.Argument(metavar="POSITION", help="A position file (JSON, docs/positions.md).")],
+    out: Annotated[str, typer.Option("--out", help="The image to write: .png, .svg or .pdf.")],
+    title: Annotated[str | None, typer.Option("--title", help="The map's title (default: board and players).")]
+    = None,
+    dpi: Annotated[int, typer.Option("--dpi", parser=whole_number, help="Resolution of a .png.")] = 110,
+):
+    """Draw a position on its board: territories coloured by owner with their armies written, continents
+    outlined and labelled, borders and sea lines (riskstats.plots.board_map)."""
+    from pathlib import Path
+
+    if Path(out).suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise RiskstatsError(f"--out must end in .png, .svg or .pdf, got {out!r}")
+    if not 20 <= dpi <= 600:
+        raise RiskstatsError(f"--dpi must be from 20 to 600, got {dpi}")
+    try:
+        text = Path(position).read_text()
+    except OSError as error:
+        raise RiskstatsError(f"cannot read position file {position!r}: {error.strerror}") from None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from riskstats.stats.board_map import board_map
+
+    ax = board_map(text, title=title or f"{Path(position).name}: territories by owner, armies written")
+    try:
+        ax.figure.savefig(out, dpi=dpi, bbox_inches="tight")
+    except OSError as error:
+        raise RiskstatsError(f"cannot write {out!r}: {error.strerror}") from None
+    finally:
+        plt.close(ax.figure)
+    typer.echo(f"wrote {out}")
+
+
 def main() -> None:
     """Console-script entry point."""
     app()
