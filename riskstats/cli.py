@@ -749,7 +749,7 @@ def experiment(
         return
     extra = [k for k in (rows[0] if rows else {}) if k.startswith(("rules.", "params."))]
     _print_table(f"Experiment {file}: {len(table)} games in {out}",
-                 ["cell", "variant", "players", *extra, "bot", "seats", "win rate", "95% CI", "mean turns"],
+                 ["cell", "variant", "players", *extra, "bot", "decided games", "win rate", "95% CI", "mean turns"],
                  [(r["cell"], r["variant"], r["players"], *(r[k] for k in extra), r["bot"], r["trials"],
                    _rate(r["win_rate"]), _interval(r), f"{r['mean_turns']:.1f}") for r in rows])
 

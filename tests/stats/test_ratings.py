@@ -276,8 +276,8 @@ def test_luce_ratings_agree_with_win_rates_on_real_self_play():
 
     games = play_games(2000, 4, "continent,aggressive,defensive,random", seed=1)
     ratings, _, fit = luce_model(games, boot=500, seed=1)
-    r = ratings.set_index("bot")
     rates = win_rates(games, "bot").set_index("bot")
+    r = ratings.set_index("bot").loc[rates.index]
     assert (r.wins == rates.wins).all() and (r.games == rates.trials).all()
     separated = 0
     for a in rates.index:
