@@ -7,7 +7,7 @@ holds it to that)::
     odds/                       dice rule, exact battle and chain odds, the compiled simulator
     game/                       board, rules, state, engine, bots, playing a game
     runs/                       self-play in bulk, resumable runs and their files, Dask, experiments
-    stats/                      ratings, reports, plots
+    stats/, plots               ratings, reports, plots (``riskstats.plots``: every plot, the board map)
     analysis/                   the notebooks' questions, one module per topic
     cli                         the ``riskstats`` command
 
@@ -75,6 +75,9 @@ _PUBLIC = {
     "bradley_terry": "riskstats.stats.ratings",
     "data_dir": "riskstats.analysis.paths",
     "plackett_luce": "riskstats.stats.ratings",
+    "plackett_luce_fit": "riskstats.stats.ratings",
+    "luce": "riskstats.stats.ratings",
+    "luce_fit": "riskstats.stats.ratings",
     "rating_differences": "riskstats.stats.ratings",
     "report": "riskstats.stats.report",
     "compare_rates": "riskstats.stats.compare",
@@ -82,6 +85,7 @@ _PUBLIC = {
     "versus_share": "riskstats.stats.compare",
     "treatment_effect": "riskstats.stats.compare",
     "treatment_effects": "riskstats.stats.compare",
+    "paired_difference_interval": "riskstats.stats.compare",
 }
 __all__ = sorted(_PUBLIC)
 

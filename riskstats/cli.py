@@ -737,8 +737,8 @@ def _every_seat_note(fixed: list, players: int) -> str | None:
     """The caption under a win-rate-by-bot table with a bot in every seat."""
     if not any(fixed):
         return None
-    return (f"- (every seat): a bot in all {players} seats of every game wins 1/{players} of its seats, less the "
-            "games nobody won (truncated): no interval, the rate says nothing about its strength")
+    return (f"- (every seat): a bot in all {players} seats of every game wins every decided game by construction: "
+            "no interval, the rate says nothing about its strength")
 
 
 @app.command()
@@ -811,8 +811,8 @@ def selfplay(
         return
     fixed = [r["seats"] == result["games"] * players for r in result["bots"].values()]
     _print_table(f"Win rate by bot ({games:,} games, {variant}, {players} players)",
-                 ["bot", "seats played", "wins", "win rate", "95% CI"],
-                 [(b, r["seats"], r["wins"], _rate(r["win_rate"]),
+                 ["bot", "decided games", "wins", "win rate", "95% CI"],
+                 [(b, r["decided"], r["wins"], _rate(r["win_rate"]),
                    _EVERY_SEAT if f else f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
                   for (b, r), f in zip(result["bots"].items(), fixed)], caption=_every_seat_note(fixed, players))
     _print_table("Win rate by seat (seat 0 moves first)", ["seat", "wins", "win rate", "95% CI"],
@@ -850,7 +850,7 @@ def experiment(
         return
     extra = [k for k in (rows[0] if rows else {}) if k.startswith(("rules.", "params."))]
     _print_table(f"Experiment {file}: {len(table)} games in {out}",
-                 ["cell", "variant", "players", *extra, "bot", "seats", "win rate", "95% CI", "mean turns"],
+                 ["cell", "variant", "players", *extra, "bot", "decided games", "win rate", "95% CI", "mean turns"],
                  [(r["cell"], r["variant"], r["players"], *(r[k] for k in extra), r["bot"], r["trials"],
                    _rate(r["win_rate"]), _interval(r), f"{r['mean_turns']:.1f}") for r in rows])
 
@@ -866,8 +866,8 @@ def report(
                                       help="Bootstrap resamples of the games for the ratings' intervals.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the bootstrap.")] = 0,
 ):
-    """Win rates (95% Wilson intervals), Plackett-Luce ratings (bootstrap intervals) and game lengths of
-    self-play results; an experiment cell by cell."""
+    """Win rates (95% Wilson intervals), Luce ratings of who wins with their fit test (bootstrap intervals),
+    the Plackett-Luce survival measure and game lengths of self-play results; an experiment cell by cell."""
     from riskstats.stats.report import cell_titles, load_games, write_report
     from riskstats.stats.report import report as make_report
 
@@ -886,24 +886,24 @@ def report(
         seats = part(rep.seats)
         bots = part(rep.bots)
         fixed = [bool(r["every_seat"]) for r in bots]
-        _print_table(f"Win rate by bot ({games} games){where}", ["bot", "seats played", "wins", "win rate", "95% CI"],
-                     [(r["bot"], r["trials"], r["wins"], _rate(r["win_rate"]), _EVERY_SEAT if f else _interval(r))
-                      for r, f in zip(bots, fixed)], caption=_every_seat_note(fixed, len(seats)))
+        _print_table(f"Win rate by bot ({games} games){where}",
+                     ["bot", "decided games", "wins", "win rate", "95% CI", "truncated"],
+                     [(r["bot"], r["trials"], r["wins"], _rate(r["win_rate"]), _EVERY_SEAT if f else _interval(r),
+                       r["truncated"]) for r, f in zip(bots, fixed)],
+                     caption="trials are games: a bot in two seats of a game counts once; games stopped at the "
+                             "turn cap are left out (no winner) and counted apart"
+                             + (f"; {_every_seat_note(fixed, len(seats))}" if any(fixed) else ""))
         _print_table(f"Win rate by seat (seat 0 moves first){where}",
                      ["seat", "games", "wins", "win rate", "95% CI", "vs fair share"],
                      [(r["seat"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r),
                        ("above" if r["win_rate"] > r["share"] else "below") if r["significant"] else "not separated")
                       for r in seats],
-                     caption=f"fair share 1/{len(seats)}: exact binomial test per seat, Holm-corrected over seats")
+                     caption=f"fair share 1/{len(seats)} of the decided games: exact binomial test per seat, "
+                             "Holm-corrected over seats")
         _print_table(f"Win rate by bot and seat{where}", ["bot", "seat", "games", "wins", "win rate", "95% CI"],
                      [(r["bot"], r["seat"], r["trials"], r["wins"], _rate(r["win_rate"]), _interval(r))
                       for r in part(rep.bot_seats)])
-        _print_table(f"Plackett-Luce ratings (finishing order; Elo scale, mean 0){where}",
-                     ["rank", "bot", "rating", "95% CI", "games"],
-                     [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}",
-                       r["games"]) for r in part(rep.ratings)],
-                     caption=f"95% intervals from {boot} bootstrap resamples of the games; equal ranks are ties "
-                             "(the difference is not significant after Holm's correction)")
+        _report_ratings(rep, part, where, boot)
         _print_table(f"Bradley-Terry ratings (winner beats each loser; Elo scale, mean 0){where}",
                      ["bot", "rating", "std. error", "comparisons", "wins"],
                      [(r["bot"], f"{r['elo']:+.0f}", f"{r['elo_se']:.0f}", int(r["comparisons"]), int(r["wins"]))
@@ -927,6 +927,29 @@ def report(
                f"{100 * t['ci_low']:.2f}-{100 * t['ci_high']:.2f}%)")
     if out is not None:
         typer.echo(f"wrote {len(written)} files to {out}")
+
+
+def _report_ratings(rep, part, where, boot):
+    """`report`'s two rating tables: the Luce model of who wins, then the Plackett-Luce survival measure,
+    each with its fit test in the caption."""
+    from riskstats.stats.report import fit_words
+
+    fits = {r["model"].split(" ")[0]: r for r in part(rep.rating_fit)} if rep.rating_fit is not None else {}
+    ranks = ("equal ranks are ties: a rank is claimed only where the bootstrap interval of the difference "
+             "excludes 0")
+    if rep.ratings is not None:
+        _print_table(f"Luce ratings (who wins; Elo scale, mean 0){where}",
+                     ["rank", "bot", "rating", "95% CI", "wins", "decided games"],
+                     [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}",
+                       r["wins"], r["games"]) for r in part(rep.ratings)],
+                     caption=f"95% intervals from {boot} bootstrap resamples of the games; {ranks}; "
+                             + (fit_words(fits["luce"]) if "luce" in fits else "no fit test"))
+    _print_table(f"Plackett-Luce survival measure (finishing order; Elo scale, mean 0){where}",
+                 ["rank", "bot", "rating", "95% CI", "games"],
+                 [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}",
+                   r["games"]) for r in part(rep.survival)],
+                 caption="rewards surviving as well as winning: not the rating; "
+                         + (fit_words(fits["plackett-luce"]) if "plackett-luce" in fits else "no fit test"))
 
 
 @app.command("bots")
@@ -1262,6 +1285,43 @@ def compile_kernels(
     table = warm_cache(steps, progress=show)
     typer.echo(f"compiled {int(table['compiled'].sum())} of {len(table)} steps in {time.perf_counter() - start:.0f} s; "
                "later runs load them from the cache")
+
+
+@app.command()
+def show(
+    position: Annotated[str, typer.Argument(metavar="POSITION", help="A position file (JSON, docs/positions.md).")],
+    out: Annotated[str, typer.Option("--out", help="The image to write: .png, .svg or .pdf.")],
+    title: Annotated[str | None, typer.Option("--title", help="The map's title (default: board and players).")]
+    = None,
+    dpi: Annotated[int, typer.Option("--dpi", parser=whole_number, help="Resolution of a .png.")] = 110,
+):
+    """Draw a position on its board: territories coloured by owner with their armies written, continents
+    outlined and labelled, borders and sea lines (riskstats.plots.board_map)."""
+    from pathlib import Path
+
+    if Path(out).suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise RiskstatsError(f"--out must end in .png, .svg or .pdf, got {out!r}")
+    if not 20 <= dpi <= 600:
+        raise RiskstatsError(f"--dpi must be from 20 to 600, got {dpi}")
+    try:
+        text = Path(position).read_text()
+    except OSError as error:
+        raise RiskstatsError(f"cannot read position file {position!r}: {error.strerror}") from None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from riskstats.stats.board_map import board_map
+
+    ax = board_map(text, title=title or f"{Path(position).name}: territories by owner, armies written")
+    try:
+        ax.figure.savefig(out, dpi=dpi, bbox_inches="tight")
+    except OSError as error:
+        raise RiskstatsError(f"cannot write {out!r}: {error.strerror}") from None
+    finally:
+        plt.close(ax.figure)
+    typer.echo(f"wrote {out}")
 
 
 def main() -> None:

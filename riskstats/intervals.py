@@ -5,8 +5,25 @@ Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
 
 
+def _count(name: str, value) -> int:
+    """``value`` as an int (an integer, or a float holding a whole number), else a `RiskstatsError`."""
+    from riskstats.errors import RiskstatsError
+
+    if isinstance(value, bool):
+        raise RiskstatsError(f"{name} must be a whole number, got {value!r}")
+    if hasattr(value, "__index__"):
+        return int(value)
+    if isinstance(value, float) or hasattr(value, "is_integer"):
+        if math.isfinite(value) and float(value).is_integer():
+            return int(value)
+    raise RiskstatsError(f"{name} must be a whole number, got {value!r}")
+
+
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a binomial proportion (95% by default).
+
+    Raises `riskstats.errors.RiskstatsError` unless 0 <= successes <= trials and trials >= 1 (whole
+    numbers) and z > 0: an interval of no trials, or of more successes than trials, means a counting bug.
 
     Examples
     --------
@@ -14,9 +31,20 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     (0.4038, 0.5962)
     >>> wilson_interval(0, 10)[0]
     0.0
+    >>> wilson_interval(3, 0)
+    Traceback (most recent call last):
+    ...
+    riskstats.errors.RiskstatsError: trials must be at least 1, got 0
     """
+    from riskstats.errors import RiskstatsError
+
+    successes, trials = _count("successes", successes), _count("trials", trials)
     if trials <= 0:
-        return 0.0, 1.0
+        raise RiskstatsError(f"trials must be at least 1, got {trials}")
+    if not 0 <= successes <= trials:
+        raise RiskstatsError(f"successes must be from 0 to trials ({trials}), got {successes}")
+    if not z > 0:
+        raise RiskstatsError(f"z must be positive, got {z}")
     p = successes / trials
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)

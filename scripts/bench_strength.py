@@ -14,8 +14,8 @@ On fixed seeds (``--seed``), with the seats rotating one place a game
 3. **Speed:** games and decisions per CPU second (one thread) of every bot playing itself, two-player.
 4. **A rating ladder:** every line-up of 4 distinct bots from all built-in and tuned bots plus the
    search bot at two budgets (``--bot`` and ``--strong``), ``--ladder-games`` games each, rated by
-   Plackett-Luce over finishing orders with a bootstrap over games (ranks shared where intervals
-   do not separate).
+   the Luce model of who wins with a bootstrap over games (ranks shared where the intervals of the
+   differences do not separate), with the model's goodness-of-fit test.
 
 Each table is printed; a target row says MET or MISSED.
 """
@@ -28,7 +28,8 @@ import pandas as pd
 
 from riskstats.analysis.strength import head_to_head, ladder_games, speed
 from riskstats.game.registry import CATALOG, parse_bot
-from riskstats.stats.ratings import plackett_luce
+from riskstats.stats.ratings import luce_model
+from riskstats.stats.report import fit_words
 
 TWO_PLAYER_TARGET, FOUR_PLAYER_TARGET = 0.65, 0.40
 
@@ -69,11 +70,13 @@ def main(args) -> None:
     if args.ladder_games:
         pool = [*others, bot, strong]
         games = ladder_games(pool, 4, args.ladder_games, args.seed)
-        ratings = plackett_luce(games, boot=args.boot, seed=args.seed)
-        _show(f"rating ladder: Plackett-Luce over {len(games):,} four-player games of every line-up of 4 of "
+        ratings, _, fit = luce_model(games, boot=args.boot, seed=args.seed)
+        _show(f"rating ladder: Luce (who wins) over {len(games):,} four-player games of every line-up of 4 of "
               f"{len(pool)} bots ({args.ladder_games} games each), {args.boot} bootstrap resamples", ratings,
-              ["bot", "rank", "elo", "ci_low", "ci_high", "games", "seats"])
+              ["bot", "rank", "elo", "ci_low", "ci_high", "wins", "games", "truncated"])
+        print(fit_words(fit.iloc[0].to_dict()))
         tables["ladder"] = ratings
+        tables["ladder_fit"] = fit
 
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ LAYERS = (
     ("riskstats.odds",),
     ("riskstats.game",),
     ("riskstats.runs",),
-    ("riskstats.stats",),
+    ("riskstats.stats", "riskstats.plots"),
     ("riskstats.analysis",),
     ("riskstats.cli", "riskstats.__main__"),
 )

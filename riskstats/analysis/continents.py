@@ -109,7 +109,7 @@ def holding_win_rates(turns: pd.DataFrame, games: pd.DataFrame, at_round: int) -
     for name in continents:
         held = own[name].to_numpy()
         n, w = int(held.sum()), int((held & won).sum())
-        low, high = wilson_interval(w, n)
+        low, high = wilson_interval(w, n) if n else (np.nan, np.nan)
         rows.append((name, n, w, w / n if n else np.nan, low, high))
     frame = pd.DataFrame(rows, columns=["continent", "holders", "wins", "win_rate", "ci_low", "ci_high"])
     frame["baseline"] = 1 / games.players.iloc[0]

@@ -7,8 +7,8 @@ multiplayer table) on fixed seeds, with the seats rotating one place a game
 (`riskstats.runs.selfplay.play_games`), so no bot keeps the first move; the win rate carries its 95%
 Wilson interval and is tested against the fair share 1/P. `ladder_games` plays every line-up of
 ``players`` distinct bots from a pool (each line-up the same number of games, seats rotating), the
-balanced design a Plackett-Luce fit over finishing orders (`riskstats.stats.ratings.plackett_luce`)
-rates with a bootstrap over games. `speed` measures games and decisions (moves) per CPU second of bots
+balanced design the Luce model of who wins (`riskstats.stats.ratings.luce`) rates with a bootstrap
+over games and tests for fit across line-ups. `speed` measures games and decisions (moves) per CPU second of bots
 playing themselves. ``scripts/bench_strength.py`` runs all three for the search bot (issue #11).
 """
 from __future__ import annotations
@@ -54,10 +54,11 @@ def head_to_head(bot: str, opponents: Iterable[str], players: int = 2, games: in
     Returns
     -------
     pandas.DataFrame
-        bot, opponent, players, games, wins, win_rate, ci_low, ci_high (95% Wilson), share (1/P),
-        p_value (exact binomial test against the share), p_holm (Holm over the opponents), significant,
-        truncated (games that hit the turn cap: not wins), mean_rounds, cpu_s (process time of the
-        series) and games_per_cpu_s.
+        bot, opponent, players, games, decided (games with a winner: the trials), wins, win_rate (wins /
+        decided), ci_low, ci_high (95% Wilson), share (1/P), p_value (exact binomial test against the share
+        over the decided games), p_holm (Holm over the opponents), significant, truncated (games that hit
+        the turn cap: left out, neither wins nor losses), mean_rounds, cpu_s (process time of the series)
+        and games_per_cpu_s.
     """
     players = check_int("players", players, 2, 6)
     games = check_int("games", games, 1)
@@ -74,16 +75,20 @@ def head_to_head(bot: str, opponents: Iterable[str], players: int = 2, games: in
         table = play_games(games, players, [label] + [opponent] * (players - 1), seed=seed, rules=rules)
         cpu = time.process_time() - cpu
         wins = int((table.winner_bot == label).sum())
-        rows.append({"bot": label, "opponent": opponent, "players": players, "trials": games, "wins": wins,
-                     "truncated": int(table.truncated.sum()), "mean_rounds": float(table.rounds.mean()),
+        truncated = int((table.winner < 0).sum())
+        rows.append({"bot": label, "opponent": opponent, "players": players, "trials": games - truncated,
+                     "games": games, "wins": wins, "truncated": truncated, "mean_rounds": float(table.rounds.mean()),
                      "cpu_s": cpu, "games_per_cpu_s": games / cpu if cpu > 0 else np.inf})
     out = pd.DataFrame(rows)
+    if (out.trials <= 0).any():
+        raise RiskstatsError(f"every game against {out.opponent[out.trials <= 0].iloc[0]} stalled at the turn cap: "
+                             f"no decided game to count")
     out["win_rate"] = out.wins / out.trials
     bounds = [wilson_interval(w, n) for w, n in zip(out.wins, out.trials)]
     out["ci_low"], out["ci_high"] = [b[0] for b in bounds], [b[1] for b in bounds]
-    out = versus_share(out, 1 / players).rename(columns={"trials": "games"})
-    columns = ["bot", "opponent", "players", "games", "wins", "win_rate", "ci_low", "ci_high", "share", "p_value",
-               "p_holm", "significant", "truncated", "mean_rounds", "cpu_s", "games_per_cpu_s"]
+    out = versus_share(out, 1 / players).rename(columns={"trials": "decided"})
+    columns = ["bot", "opponent", "players", "games", "decided", "wins", "win_rate", "ci_low", "ci_high", "share",
+               "p_value", "p_holm", "significant", "truncated", "mean_rounds", "cpu_s", "games_per_cpu_s"]
     return out[columns]
 
 
@@ -109,7 +114,7 @@ def ladder_games(bots: Iterable[str], players: int = 4, games_per_lineup: int = 
     Each line-up plays the same seeds with its seats rotating one place a game (use a multiple of
     ``players`` games so every bot holds every seat equally often). The table has the columns of
     `riskstats.runs.selfplay.play_games` plus ``lineup`` (its number); rate it with
-    `riskstats.stats.ratings.plackett_luce`.
+    `riskstats.stats.ratings.luce` (and test the fit with `riskstats.stats.ratings.luce_fit`).
     """
     games_per_lineup = check_int("games_per_lineup", games_per_lineup, 1)
     rules = _rules(players, rules)

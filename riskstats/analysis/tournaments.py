@@ -36,8 +36,9 @@ def seat_advantage(games: int, bot: str = "aggressive", players: Iterable[int] =
     """Win rate of every seat when the same bot plays every seat (seat 0 moves first).
 
     Classic games for each player count, and with ``two_player`` the two-player game with a neutral and
-    with 50 armies each. Long form: ``setting``, ``players``, ``seat``, ``trials``, ``wins``, ``win_rate``,
-    ``ci_low``, ``ci_high``, ``baseline`` (1 / players) and ``truncated`` (games that stalled).
+    with 50 armies each. Long form: ``setting``, ``players``, ``seat``, ``trials`` (decided games: a
+    stalled game is no trial), ``wins``, ``win_rate``, ``ci_low``, ``ci_high``, ``baseline`` (1 / players)
+    and ``truncated`` (games that stalled).
     """
     runs = {f"classic, {p} players": (GameRules(), p) for p in players}
     if two_player:
@@ -95,7 +96,8 @@ def seat_edges(games: int, lineups: Mapping[str, str], players: Iterable[int] = 
     A line-up's bots are seated in order and repeated cyclically, and rotate one seat a game
     (`riskstats.runs.selfplay.play_games`), so a seat's rate averages over its bots; two players play the
     game with the neutral. Long form: ``lineup`` (the label), ``bots`` (the bots of that player count),
-    ``players``, ``seat``, trials, wins, win_rate, ci_low, ci_high (95% Wilson), ``share`` (1/P),
+    ``players``, ``seat``, trials (decided games: stalled games are left out of the test against the fair
+    share), wins, win_rate, ci_low, ci_high (95% Wilson), ``share`` (1/P),
     p_value, p_holm (Holm over the seats of one run), significant, ``excess`` (win_rate - share, with
     ``excess_low``/``excess_high``), ``truncated`` (games stalled at the turn cap) and ``mean_turns``.
     """
@@ -131,8 +133,9 @@ def first_player_check(games: int, bots: Iterable[str] = ("random", "aggressive"
     If the first player's edge comes from the rules it appears whatever the bot, even a random one; if it
     comes from a bot's play it varies with the bot. Every game's seats play the same bot, so seat 0 (who
     moves first) against 1/2 is the edge. One row per setting and bot: ``setting``, ``bot``, ``games``,
-    ``wins`` (seat 0's), win_rate, ci_low, ci_high (95% Wilson), ``p_value`` (exact binomial test
-    against 1/2), ``truncated``, ``mean_rounds`` and ``median_rounds``.
+    ``decided`` (games with a winner: the trials), ``wins`` (seat 0's), win_rate (wins / decided), ci_low,
+    ci_high (95% Wilson), ``p_value`` (exact binomial test against 1/2 over the decided games),
+    ``truncated`` (stalled games, left out: never a loss for seat 0), ``mean_rounds`` and ``median_rounds``.
     """
     from scipy.stats import binomtest
 
@@ -140,10 +143,11 @@ def first_player_check(games: int, bots: Iterable[str] = ("random", "aggressive"
     for label, rules in dict(settings or TWO_PLAYER_RULES).items():
         for bot in bots:
             table = play_games(games, 2, [bot], seed=seed, rules=rules)
-            wins = int((table.winner == 0).sum())
-            low, high = wilson_interval(wins, games)
-            rows.append({"setting": label, "bot": bot, "games": games, "wins": wins, "win_rate": wins / games,
-                         "ci_low": low, "ci_high": high, "p_value": binomtest(wins, games, 0.5).pvalue,
+            wins, decided = int((table.winner == 0).sum()), int((table.winner >= 0).sum())
+            low, high = wilson_interval(wins, decided) if decided else (float("nan"), float("nan"))
+            rows.append({"setting": label, "bot": bot, "games": games, "decided": decided, "wins": wins,
+                         "win_rate": wins / decided if decided else float("nan"), "ci_low": low, "ci_high": high,
+                         "p_value": binomtest(wins, decided, 0.5).pvalue if decided else float("nan"),
                          "truncated": int(table.truncated.sum()), "mean_rounds": float(table.rounds.mean()),
                          "median_rounds": float(table.rounds.median())})
     return pd.DataFrame(rows)

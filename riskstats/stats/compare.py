@@ -10,10 +10,16 @@ This module owns the tests behind every "A beats B" in a report or notebook:
   groups (their wins exclude each other), so seats are compared with the fair share, not with each other.
 - `treatment_effect` / `treatment_effects`: a controlled experiment's effect on a bot's win rate.
   The arms play the same games (same seeds, same line-ups, same seats: *common random numbers*), so
-  games are paired by seed: the effect's interval comes from the per-game differences, and the test is
-  McNemar's exact test on the discordant games. Where both arms' games stay alike (the same deal, the
-  same dice until the treated bot first acts differently) the pairs are positively correlated, and the
-  paired interval is narrower than the unpaired one (also given) for the same number of games.
+  games are paired by seed, and the test is McNemar's exact test on the discordant games. The interval
+  (`paired_difference_interval`) is the one that test implies: the effect is q (2 pi - 1), q the share
+  of discordant games and pi the share of those the treated arm won; pi gets the Clopper-Pearson
+  interval of the discordant games (it excludes 1/2 exactly when exact McNemar rejects) and q the
+  Wilson interval, and the effect's interval is the range of q (2 pi - 1) over both. So the interval
+  excludes 0 exactly when the test rejects, it has width when no game is discordant, and its coverage
+  is at least nominal (simulated 0.96-1.00 from 4 to 200 discordant games, tests/stats/test_compare.py).
+  Where both arms' games stay alike (the same deal, the same dice until the treated bot first acts
+  differently) the pairs are positively correlated, and the paired interval is narrower than the
+  unpaired one (also given) for the same number of games.
 
 The tests come from scipy and statsmodels. Win rates are counted as in `riskstats.stats.report`.
 
@@ -133,6 +139,43 @@ def versus_share(rates, share: float, level: float = 0.95):
     return out
 
 
+def paired_difference_interval(both: int, only_treated: int, only_control: int, neither: int,
+                               level: float = 0.95) -> tuple[float, float]:
+    """The interval of a paired difference of proportions that agrees with exact McNemar (module docstring).
+
+    The counts are the 2 x 2 table of pairs: won in both arms, in the treated arm only, in the control arm
+    only, in neither. The effect (only_treated - only_control) / n is q (2 pi - 1); the interval is the
+    range of that product over q in the Wilson interval of the discordant share and pi in the
+    Clopper-Pearson interval of the treated arm's share of the discordant pairs (the whole of [0, 1]
+    when no pair is discordant), each at ``level``.
+
+    Examples
+    --------
+    >>> low, high = paired_difference_interval(0, 5, 0, 5)  # 5 of 10 discordant, all one way: McNemar p = 0.0625
+    >>> bool(low < 0 < high)
+    True
+    >>> low, high = paired_difference_interval(0, 6, 0, 4)  # 6 of 10: p = 0.031
+    >>> bool(low > 0)
+    True
+    """
+    from statsmodels.stats.proportion import proportion_confint
+
+    from riskstats.errors import check_int
+
+    counts = [check_int(name, value, 0) for name, value in
+              (("both", both), ("only_treated", only_treated), ("only_control", only_control), ("neither", neither))]
+    _check_level(level)
+    n, m = sum(counts), counts[1] + counts[2]
+    if n == 0:
+        raise RiskstatsError("no pairs: the table is empty")
+    q_low, q_high = proportion_confint(m, n, alpha=1 - level, method="wilson")
+    p_low, p_high = proportion_confint(counts[1], m, alpha=1 - level, method="beta") if m else (0.0, 1.0)
+    s_low, s_high = 2 * float(p_low) - 1, 2 * float(p_high) - 1
+    low = (q_high if s_low < 0 else q_low) * s_low
+    high = (q_high if s_high > 0 else q_low) * s_high
+    return float(max(-1.0, low)), float(min(1.0, high))
+
+
 def _bot_won(table, bot):
     """1 where ``bot`` won the game (in any of its seats), else 0."""
     return (table["winner_bot"].to_numpy() == bot).astype(float)
@@ -155,12 +198,12 @@ def treatment_effect(treated, control, bot: str, level: float = 0.95):
     -------
     pandas.DataFrame
         One row: bot, games, control_wins, control_rate, treated_wins, treated_rate, effect
-        (treated_rate - control_rate), ci_low, ci_high (paired by game: the normal interval of the mean
-        per-game difference), p_value (McNemar's exact test), discordant (games won in one arm only),
+        (treated_rate - control_rate), ci_low, ci_high (paired by game: `paired_difference_interval`,
+        which excludes 0 exactly when the test rejects), p_value (McNemar's exact test), discordant (games
+        won in one arm only),
         correlation (of the two arms' wins over games), unpaired_ci_low, unpaired_ci_high (Newcombe's
         interval, as if the arms had played independent games).
     """
-    from scipy.stats import norm
     from statsmodels.stats.contingency_tables import mcnemar
     from statsmodels.stats.proportion import confint_proportions_2indep
 
@@ -178,18 +221,17 @@ def treatment_effect(treated, control, bot: str, level: float = 0.95):
         raise RiskstatsError("the arms seat different line-ups; a treatment changes parameters, not seats")
     yt, yc = _bot_won(a, bot), _bot_won(b, bot)
     n = len(yt)
-    d = yt - yc
-    effect = float(d.mean())
-    half = norm.ppf((1 + level) / 2) * (d.std(ddof=1) / np.sqrt(n) if n > 1 else np.inf)
+    effect = float((yt - yc).mean())
     both, only_t, only_c = int((yt * yc).sum()), int((yt * (1 - yc)).sum()), int(((1 - yt) * yc).sum())
     neither = n - both - only_t - only_c
     p = float(mcnemar([[both, only_t], [only_c, neither]], exact=True).pvalue)
+    ci_low, ci_high = paired_difference_interval(both, only_t, only_c, neither, level)
     wt, wc = int(yt.sum()), int(yc.sum())
     low, high = confint_proportions_2indep(wt, n, wc, n, method="newcomb", compare="diff", alpha=1 - level)
     corr = float(np.corrcoef(yt, yc)[0, 1]) if yt.std() > 0 and yc.std() > 0 else float("nan")
     return pd.DataFrame([{"bot": bot, "games": n, "control_wins": wc, "control_rate": wc / n, "treated_wins": wt,
-                          "treated_rate": wt / n, "effect": effect, "ci_low": max(-1.0, effect - half),
-                          "ci_high": min(1.0, effect + half), "p_value": p, "discordant": only_t + only_c,
+                          "treated_rate": wt / n, "effect": effect, "ci_low": ci_low,
+                          "ci_high": ci_high, "p_value": p, "discordant": only_t + only_c,
                           "correlation": corr, "unpaired_ci_low": float(low), "unpaired_ci_high": float(high)}])
 
 

@@ -8,7 +8,7 @@ checks it on the returned Axes):
   (or sorted), never by the value plotted, so the eye does not read a ranking the data may not support.
 - **Error bars on every estimate**: a rate comes with its ``ci_low``..``ci_high`` interval, a rating with
   its bootstrap interval; the legend says which interval.
-- **Labelled units**: every axis says what it counts ("win rate (wins / seats played)", "turns (all
+- **Labelled units**: every axis says what it counts ("win rate (wins / decided games)", "turns (all
   players)", "Elo points").
 - **Counts shown**: each estimate's sample size is in its tick label (``n=...``), or in the legend.
 
@@ -171,9 +171,9 @@ def bars(frame: pd.DataFrame, label: str, value: str, ax=None, title: str = "", 
 def win_rates(rates: pd.DataFrame, ax=None, title: str | None = None, baseline: float | None = None,
               fixed=None):
     """Bars of win rate with 95% intervals from a `riskstats.stats.report.win_rates` table (by bot or by seat):
-    seats by seat number, bots in the table's order, each bar's seats played under its label; ``baseline``:
-    the fair share 1/P as a dashed line. ``fixed`` (a flag per row): bots in every seat of every game, whose
-    share is fixed by construction: drawn without an interval, labelled "every seat"."""
+    seats by seat number, bots in the table's order, each bar's decided games (its trials) under its label;
+    ``baseline``: the fair share 1/P as a dashed line. ``fixed`` (a flag per row): bots in every seat of every
+    game, whose share is fixed by construction: drawn without an interval, labelled "every seat"."""
     ax = _axes(ax)
     key = "bot" if "bot" in rates.columns else "seat"
     fixed = np.zeros(len(rates), bool) if fixed is None else np.asarray(fixed, bool)
@@ -191,20 +191,20 @@ def win_rates(rates: pd.DataFrame, ax=None, title: str | None = None, baseline: 
     ax.set_xticks(range(len(rates)), labels)
     if baseline is not None:
         ax.axhline(baseline, color="k", linestyle="--", linewidth=1, label=f"fair share {baseline:.3f}")
-    ax.set_xlabel(f"{key} (n = seats played)")
-    ax.set_ylabel("win rate (wins / seats played)")
+    ax.set_xlabel(f"{key} (n = decided games)")
+    ax.set_ylabel("win rate (wins / decided games)")
     ax.set_ylim(0, min(1.0, max(0.1, float(rates["ci_high"].max()) * 1.15)))
     ax.set_title(title or f"Win rate by {key}")
     legend_outside(ax)
     return ax
 
 
-def ratings(fit: pd.DataFrame, ax=None, title: str = "Plackett-Luce ratings (Elo scale, mean 0)"):
+def ratings(fit: pd.DataFrame, ax=None, title: str = "Luce ratings (who wins; Elo scale, mean 0)"):
     """Horizontal bars of Elo-scale ratings with their 95% intervals, top to bottom by rank (equal ranks:
     by name), each bot's games and rank in its label.
 
-    Takes `riskstats.stats.ratings.plackett_luce` (bootstrap intervals ``ci_low``..``ci_high``) or
-    `riskstats.stats.ratings.bradley_terry` (+-1.96 ``elo_se``, no rank).
+    Takes `riskstats.stats.ratings.luce` or `riskstats.stats.ratings.plackett_luce` (bootstrap intervals
+    ``ci_low``..``ci_high``) or `riskstats.stats.ratings.bradley_terry` (+-1.96 ``elo_se``, no rank).
     """
     ax = _axes(ax)
     if {"ci_low", "ci_high"} <= set(fit.columns):

@@ -1,11 +1,15 @@
-"""Reports on self-play results: win rates with Wilson intervals, honest ratings, game lengths, per cell.
+"""Reports on self-play results: win rates with Wilson intervals, ratings that fit, game lengths, per cell.
 
 This module owns `report` (a `Report` of long-form DataFrames) and the win-rate tables it is built from.
-Counting convention: every seat of every game is one trial for the bot in it (a bot in two seats of a
-game counts twice), and a truncated game is a trial that nobody won. Ratings are Plackett-Luce over
-finishing orders with bootstrap intervals (`riskstats.stats.ratings.plackett_luce`); pairwise
-Bradley-Terry is kept beside them for comparison only (its errors are too small). Each seat's win rate
-is tested against the fair share 1/P (`riskstats.stats.compare.versus_share`, Holm over the seats).
+Counting convention: trials are games. A bot's trials are the decided games it played, one per game
+however many seats it held; a seat's trials are the decided games (each game has one of each seat). A
+game stopped at the turn cap has no winner: it is counted in ``truncated`` beside every rate, and left
+out of the trials, so it is never a loss for every seat and never enters a test against the fair share.
+The rating is the winner-only Luce model with bootstrap intervals (`riskstats.stats.ratings.luce`) and
+its goodness-of-fit test; Plackett-Luce over finishing orders is reported beside it as a survival
+measure, with its own fit test; pairwise Bradley-Terry is kept for comparison only (its errors are too
+small). Each seat's win rate is tested against the fair share 1/P
+(`riskstats.stats.compare.versus_share`, Holm over the seats).
 
 Games are only pooled when they are alike: an experiment's table (a ``cell`` column) is reported cell
 by cell, every table led by the cell and its grid values and every plot titled with them; a table that
@@ -16,8 +20,8 @@ mixes player counts, variants or rules without cells is refused. Files are writt
 >>> games = pd.DataFrame({"players": 2, "bots": ["a,b", "b,a", "a,b", "b,a"], "winner": [0, 1, 1, -1],
 ...                       "winner_bot": ["a", "a", "b", ""], "turns": [10, 12, 14, 1000],
 ...                       "truncated": [False, False, False, True]})
->>> win_rates(games, "bot")[["bot", "trials", "wins"]].values.tolist()
-[['a', 4, 2], ['b', 4, 1]]
+>>> win_rates(games, "bot")[["bot", "trials", "wins", "truncated"]].values.tolist()
+[['a', 3, 2, 1], ['b', 3, 1, 1]]
 """
 from __future__ import annotations
 
@@ -28,11 +32,18 @@ import pandas as pd
 
 from riskstats.intervals import wilson_interval
 from riskstats.stats.compare import treatment_effects, versus_share
-from riskstats.stats.ratings import BOOT, bradley_terry, pairwise_results, pairwise_table, plackett_luce_ratings
+from riskstats.stats.ratings import (
+    BOOT,
+    bradley_terry,
+    luce_model,
+    pairwise_results,
+    pairwise_table,
+    plackett_luce_model,
+)
 
 
 def seat_table(table):
-    """One row per seat of every game: game, seat, bot, won."""
+    """One row per seat of every game: game, seat, bot, won, decided (the game has a winner)."""
     import pandas as pd
 
     seats = table["bots"].str.split(",")
@@ -41,20 +52,31 @@ def seat_table(table):
     seat = np.concatenate([np.arange(k) for k in counts]) if len(counts) else np.zeros(0, int)
     winner = np.repeat(table["winner"].to_numpy(), counts)
     return pd.DataFrame({"game": game, "seat": seat, "bot": np.concatenate(seats.to_list()) if len(counts) else [],
-                         "won": winner == seat})
+                         "won": winner == seat, "decided": winner >= 0})
 
 
 def win_rates(table, by="bot"):
-    """Trials, wins, win rate and 95% Wilson interval grouped by ``"bot"``, ``"seat"`` or ``["bot", "seat"]``."""
+    """Trials, wins, win rate and 95% Wilson interval grouped by ``"bot"``, ``"seat"`` or ``["bot", "seat"]``.
+
+    Trials are decided games: a bot in k seats of a game has one trial (won if any of its seats won),
+    ``truncated`` counts the games without a winner it (or the seat) was in, and ``games`` both. A group
+    with no decided game has a NaN rate and interval.
+    """
     keys = [by] if isinstance(by, str) else list(by)
-    grouped = seat_table(table).groupby(keys, sort=True)["won"].agg(["size", "sum"]).reset_index()
-    grouped = grouped.rename(columns={"size": "trials", "sum": "wins"})
+    seats = seat_table(table)
+    if "seat" not in keys:  # one row per game and bot: a bot's trial is a game, not a seat
+        seats = seats.groupby(["game", *keys], sort=False).agg(won=("won", "any"), decided=("decided", "first"))
+        seats = seats.reset_index()
+    grouped = seats.groupby(keys, sort=True).agg(games=("won", "size"), decided=("decided", "sum"),
+                                                 wins=("won", "sum")).reset_index()
+    grouped["trials"] = grouped.pop("decided").astype(int)
     grouped["wins"] = grouped["wins"].astype(int)
-    grouped["win_rate"] = grouped["wins"] / grouped["trials"]
-    bounds = [wilson_interval(w, n) for w, n in zip(grouped["wins"], grouped["trials"])]
+    grouped["truncated"] = grouped["games"] - grouped["trials"]
+    grouped["win_rate"] = grouped["wins"] / grouped["trials"].where(grouped["trials"] > 0)
+    bounds = [wilson_interval(w, n) if n > 0 else (np.nan, np.nan) for w, n in zip(grouped["wins"], grouped["trials"])]
     grouped["ci_low"] = [b[0] for b in bounds]
     grouped["ci_high"] = [b[1] for b in bounds]
-    return grouped
+    return grouped[[*keys, "trials", "wins", "win_rate", "ci_low", "ci_high", "truncated", "games"]]
 
 
 def game_lengths(table):
@@ -93,11 +115,15 @@ class Report:
     bradley_terry: object = None
     cells: object = None
     effects: object = None
+    rating_fit: object = None
+    survival: object = None
+    survival_differences: object = None
 
     def tables(self) -> dict:
         """The report's tables by file name."""
         tables = {"win_rate_by_bot": self.bots, "win_rate_by_seat": self.seats, "win_rate_by_bot_seat": self.bot_seats,
-                  "ratings": self.ratings, "rating_differences": self.differences,
+                  "ratings": self.ratings, "rating_differences": self.differences, "rating_fit": self.rating_fit,
+                  "survival_ratings": self.survival, "survival_differences": self.survival_differences,
                   "bradley_terry": self.bradley_terry, "pairwise": self.pairwise, "game_lengths": self.lengths}
         if self.cells is not None and len(self.cells):
             tables["cells"] = self.cells
@@ -129,8 +155,14 @@ class Report:
             out[f"win_rate_by_seat{suffix}"] = plots.win_rates(
                 seats, baseline=float(seats["share"].iloc[0]) if "share" in seats else None,
                 title=_titled("Win rate by seat (seat 0 moves first)", title)).figure
-            out[f"ratings{suffix}"] = plots.ratings(part(self.ratings), title=_titled(
-                "Plackett-Luce ratings (finishing order; Elo scale, mean 0)", title)).figure
+            fit = None if self.rating_fit is None else part(self.rating_fit)
+            if self.ratings is not None and len(part(self.ratings)):
+                out[f"ratings{suffix}"] = plots.ratings(part(self.ratings), title=_titled(
+                    "Luce ratings (who wins; Elo scale, mean 0)" + _fit_note(fit, "luce"), title)).figure
+            if self.survival is not None:
+                out[f"survival_ratings{suffix}"] = plots.ratings(part(self.survival), title=_titled(
+                    "Plackett-Luce survival measure (finishing order; Elo scale, mean 0)"
+                    + _fit_note(fit, "plackett"), title)).figure
             out[f"game_lengths{suffix}"] = plots.game_length_histogram(part(self.turns), title=_titled(
                 "Game length", title)).figure
         return out
@@ -141,6 +173,20 @@ class Report:
         for name, frame in self.tables().items():
             out[name] = frame.to_dict("records")
         return out
+
+
+def fit_words(row) -> str:
+    """One line on a rating model's fit test (a `riskstats.stats.ratings.luce_fit` row)."""
+    if row["df"] <= 0:
+        return f"fit: saturated (df 0), nothing to test; {row['observations']:,} observations"
+    return (f"fit: G2 = {row['g2']:.1f} on {row['df']} df, p = {row['p_value']:.3g} (chi-square), "
+            f"{row['p_boot']:.3g} (parametric bootstrap, {row['boot']}); "
+            + ("consistent with the model" if min(row["p_value"], row["p_boot"]) >= 0.05 else "the model does not fit"))
+
+
+def _fit_note(fit, model):
+    rows = [] if fit is None else fit[fit["model"].str.startswith(model)].to_dict("records")
+    return "\n" + fit_words(rows[0]) if rows else ""
 
 
 def _titled(title, cell_title):
@@ -199,13 +245,21 @@ def _one(table, boot, seed):
     """The tables of one cell (or run)."""
     pairs = pairwise_results(table)
     fit = bradley_terry(pairs)
-    ratings, differences = plackett_luce_ratings(table, boot=boot, seed=seed)
+    if (table["winner"] >= 0).any():
+        ratings, differences, luce_fit = luce_model(table, boot=boot, seed=seed)
+    else:  # no game has a winner: nothing to rate
+        ratings, differences, luce_fit = None, None, None
+    survival, survival_differences, survival_fit = plackett_luce_model(table, boot=boot, seed=seed)
     players = int(table["bots"].iloc[0].count(",") + 1)
-    seats = versus_share(win_rates(table, "seat"), 1 / players)
+    seat_rates = win_rates(table, "seat")
+    seats = versus_share(seat_rates, 1 / players) if (seat_rates["trials"] > 0).all() else seat_rates
     bots = win_rates(table, "bot")
-    bots["every_seat"] = bots["trials"] == players * len(table)  # its share is fixed by construction
+    lineups = [set(b.split(",")) for b in table["bots"]]
+    bots["every_seat"] = [all(lineup == {name} for lineup in lineups) for name in bots["bot"]]  # fixed share
     return {"bots": bots, "seats": seats, "bot_seats": win_rates(table, ["bot", "seat"]),
             "ratings": ratings, "differences": differences, "bradley_terry": fit,
+            "rating_fit": pd.concat([f for f in (luce_fit, survival_fit) if f is not None], ignore_index=True),
+            "survival": survival, "survival_differences": survival_differences,
             "pairwise": pairwise_table(pairs, fit), "lengths": game_lengths(table),
             "turns": table[["turns", "truncated"]].reset_index(drop=True)}
 
@@ -219,18 +273,22 @@ def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
         A self-play table (`riskstats.runs.selfplay.play_games`, `riskstats.runs.results.read_results`),
         or an experiment's (`riskstats.runs.experiment.read_experiment`), reported cell by cell.
     boot, seed : int
-        Bootstrap resamples and seed of the ratings' intervals (`riskstats.stats.ratings.plackett_luce`).
+        Bootstrap resamples and seed of the ratings' intervals and fit tests (`riskstats.stats.ratings`).
 
     Returns
     -------
     Report
-        ``bots`` (with ``every_seat``: the bot sat in every seat of every game, so its share is fixed by
-        construction, 1/P less the games nobody won, and its interval says nothing), ``seats`` (with the
-        fair share, p_value, p_holm and significant: the seat against 1/P), ``bot_seats``: win rates with
-        95% Wilson intervals and counts; ``ratings``: Plackett-Luce
-        with bootstrap intervals and ranks that are ties unless the data separate them;
-        ``differences``: every pair's rating difference; ``bradley_terry`` and ``pairwise``: the
-        winner-beats-each-loser model and head-to-head shares, for comparison; ``lengths``, ``turns``:
+        ``bots`` (with ``every_seat``: the bot sat in every seat of every game, so it wins every decided
+        game by construction and its interval says nothing), ``seats`` (with the fair share, p_value,
+        p_holm and significant: the seat against 1/P, over decided games), ``bot_seats``: win rates with
+        95% Wilson intervals and counts (trials are decided games; ``truncated`` counts the others);
+        ``ratings``: the Luce model of who wins,
+        with bootstrap intervals and ranks that are ties unless the intervals of the differences separate
+        them; ``differences``: every pair's rating difference; ``rating_fit``: the goodness-of-fit test of
+        the Luce model (first row) and of Plackett-Luce (second); ``survival``,
+        ``survival_differences``: Plackett-Luce over finishing orders, a survival measure;
+        ``bradley_terry`` and ``pairwise``: the winner-beats-each-loser model and head-to-head shares, for
+        comparison; ``lengths``, ``turns``:
         game lengths; ``truncated``: games stopped at the turn or move cap (all cells together); ``cells``;
         ``effects``: for an experiment that sweeps a bot's parameters (``params.<bot>``), each treatment
         arm's effect on that bot's win rate against the first arm, paired by seed
@@ -243,7 +301,7 @@ def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
     cells, parts = _cells(table)
     tables = {}
     for cell, games in parts:
-        one = _one(games, boot, seed)
+        one = {name: frame for name, frame in _one(games, boot, seed).items() if frame is not None}
         if cell is not None:
             label = cells[cells["cell"] == cell].iloc[0].drop("games").to_dict()
             one = {name: pd.concat([pd.DataFrame([label] * len(frame)), frame.reset_index(drop=True)], axis=1)
@@ -251,6 +309,7 @@ def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
         for name, frame in one.items():
             tables.setdefault(name, []).append(frame)
     tables = {name: pd.concat(frames, ignore_index=True) for name, frames in tables.items()}
+    tables.setdefault("ratings", None)
     effects = None
     if cells is not None:
         swept = [c for c in cells.columns if c.startswith("params.") and cells[c].astype(str).nunique() > 1]
@@ -288,22 +347,23 @@ def summary(table) -> dict:
     """Win rates per bot and per seat (each with a 95% Wilson interval) and game lengths: the JSON form
     of `riskstats.stats.report.win_rates`, bots in the order they first sit.
 
-    A bot's win rate is its wins over the seats it occupied (a bot in two seats of a game counts twice):
-    per bot, ``seats`` counts those seats and ``games`` the games it played in; per seat, ``games``
-    counts games.
+    Trials are decided games (`win_rates`): per bot, ``games`` counts the games it played, ``decided``
+    those with a winner (its trials: ``win_rate`` is wins / decided, one per game whatever its seats),
+    ``truncated`` the others and ``seats`` the seats it held; per seat, ``games`` counts the decided
+    games and ``truncated`` the others.
     """
     def rates(by):
         return {r[by]: {"games": int(r["trials"]), "wins": int(r["wins"]), "win_rate": float(r["win_rate"]),
-                        "ci95": (float(r["ci_low"]), float(r["ci_high"]))}
+                        "ci95": (float(r["ci_low"]), float(r["ci_high"])), "truncated": int(r["truncated"])}
                 for r in win_rates(table, by).to_dict("records")}
 
     by_bot = rates("bot")
     order = pd.unique(table["bots"].str.split(",", expand=True).to_numpy().ravel())
-    lineups = table["bots"].value_counts()  # a few distinct seatings: count games per bot through them
-    games_with = {name: int(sum(n for lineup, n in lineups.items() if name in lineup.split(","))) for name in order}
+    order = [name for name in order if name is not None]
+    seats = pd.Series([b for row in table["bots"].str.split(",") for b in row]).value_counts()
     return {"games": len(table),
-            "bots": {name: {**by_bot[name], "games": games_with[name], "seats": by_bot[name]["games"]}
-                     for name in order},
+            "bots": {name: {**by_bot[name], "games": by_bot[name]["games"] + by_bot[name]["truncated"],
+                            "decided": by_bot[name]["games"], "seats": int(seats[name])} for name in order},
             "seats": {int(s): row for s, row in rates("seat").items()},
             "mean_turns": float(table["turns"].mean()), "mean_rounds": float(table["rounds"].mean()),
             "truncated": int(table["truncated"].sum())}
@@ -312,12 +372,14 @@ def summary(table) -> dict:
 def cell_win_rates(table):
     """One row per cell and bot (the table of `read_experiment`): the cell's players, variant and swept
     ``rules.*``/``params.*`` values, then the bot's seats (``trials``), wins, win rate, 95% Wilson
-    interval (`riskstats.stats.report.win_rates`) and the cell's mean turns."""
+    interval (`riskstats.stats.report.win_rates`: trials are decided games), truncated and the cell's mean
+    turns."""
     rows = []
     for cell, games in table.groupby("cell", sort=True):
         swept = {k: games[k].iloc[0] for k in games.columns if k.startswith(("rules.", "params."))}
         for r in win_rates(games, "bot").to_dict("records"):
             rows.append({"cell": cell, "players": int(games["players"].iloc[0]), "variant": games["variant"].iloc[0],
                          **swept, "bot": r["bot"], "trials": r["trials"], "wins": r["wins"], "win_rate": r["win_rate"],
-                         "ci_low": r["ci_low"], "ci_high": r["ci_high"], "mean_turns": float(games["turns"].mean())})
+                         "ci_low": r["ci_low"], "ci_high": r["ci_high"], "truncated": r["truncated"],
+                         "mean_turns": float(games["turns"].mean())})
     return pd.DataFrame(rows)

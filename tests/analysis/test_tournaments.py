@@ -20,7 +20,7 @@ def test_seat_advantage_covers_every_seat_of_every_setting():
                                                "two-player (50 each)"]
     per_setting = frame.groupby("setting", sort=False)
     assert per_setting.seat.count().tolist() == [3, 4, 2, 2]
-    assert (per_setting.trials.first() == 10).all()
+    assert ((frame.trials + frame.truncated) == 10).all()  # a stalled game is no trial
     assert ((frame.wins.groupby(frame.setting).sum() + frame.truncated.groupby(frame.setting).first()) == 10).all()
     assert (frame.baseline == 1 / frame.players).all()
 
@@ -68,6 +68,7 @@ def test_first_player_check_counts_seat_zero():
     assert len(check) == 2 * len(TWO_PLAYER_RULES)
     row = check[(check.setting == "50 each, dealt") & (check.bot == "aggressive")].iloc[0]
     games = play_games(20, 2, ["aggressive"], seed=6, rules=TWO_PLAYER_RULES["50 each, dealt"])
-    assert row.wins == (games.winner == 0).sum()
+    assert row.wins == (games.winner == 0).sum() and row.decided == (games.winner >= 0).sum()
+    assert row.win_rate == pytest.approx(row.wins / row.decided)  # a stalled game is no loss for seat 0
     assert row.ci_low <= row.win_rate <= row.ci_high
     assert (check.p_value <= 1).all() and (check.p_value >= 0).all()

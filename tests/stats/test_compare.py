@@ -6,7 +6,15 @@ import pandas as pd
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.stats.compare import compare_rates, rank_rates, treatment_effect, treatment_effects, versus_share
+from riskstats.intervals import wilson_interval
+from riskstats.stats.compare import (
+    compare_rates,
+    paired_difference_interval,
+    rank_rates,
+    treatment_effect,
+    treatment_effects,
+    versus_share,
+)
 
 
 def test_two_proportion_test_matches_the_hand_computation():
@@ -56,11 +64,60 @@ def test_paired_effect_on_hand_made_arms():
     row = treatment_effect(treated, control, "x").iloc[0]
     assert row.games == 100 and row.control_rate == 0.4 and row.treated_rate == 0.6
     assert row.effect == pytest.approx(0.2) and row.discordant == 20
-    d = np.array([0, 0, 1, 0, 0, 0, 0, 1, 0, 0] * 10)
-    half = 1.959963984540054 * d.std(ddof=1) / 10
-    assert (row.ci_low, row.ci_high) == pytest.approx((0.2 - half, 0.2 + half))
+    # 20 of 100 games discordant, all won by the treated arm: the effect is q (2 pi - 1) over the Wilson
+    # interval of q = 20/100 and the Clopper-Pearson interval of pi = 20/20, whose lower end is 0.025^(1/20)
+    q_low, q_high = wilson_interval(20, 100)
+    assert row.ci_low == pytest.approx(q_low * (2 * 0.025 ** (1 / 20) - 1)) and row.ci_high == pytest.approx(q_high)
     assert row.p_value == pytest.approx(2 * 0.5 ** 20)  # McNemar exact: 20 discordant, all one way
     assert row.unpaired_ci_high - row.unpaired_ci_low > row.ci_high - row.ci_low
+
+
+def test_paired_interval_agrees_with_exact_mcnemar_on_the_issues_example():
+    """5 of 10 games discordant, all one way (effect 0.5): exact McNemar p = 2 / 2^5 = 0.0625, so the
+    interval must hold 0 (the Wald interval gave 0.17 to 0.83); with 6 of 10, p = 0.031 and it must not."""
+    five = treatment_effect(arm([1] * 5 + [0] * 5), arm([0] * 10), "x").iloc[0]
+    assert five.effect == 0.5 and five.p_value == pytest.approx(0.0625)
+    assert five.ci_low < 0 < five.ci_high
+    six = treatment_effect(arm([1] * 6 + [0] * 4), arm([0] * 10), "x").iloc[0]
+    assert six.p_value == pytest.approx(0.03125) and six.ci_low > 0
+
+
+def test_paired_interval_has_width_without_discordant_games():
+    row = treatment_effect(arm([1, 0] * 10), arm([1, 0] * 10), "x").iloc[0]
+    assert row.discordant == 0 and row.p_value == 1.0
+    high = wilson_interval(0, 20)[1]  # no discordant game in 20: up to 16% of games could be
+    assert (row.ci_low, row.ci_high) == pytest.approx((-high, high)) and high > 0.1
+
+
+@pytest.mark.parametrize(("n", "p_treated", "p_control"), [
+    (40, 0.075, 0.025),   # about 4 discordant games, where the Wald interval covered 0.88
+    (40, 0.05, 0.05),     # about 4, no effect
+    (100, 0.05, 0.0),     # one-way discordance
+    (500, 0.25, 0.15),    # about 200 discordant games
+    (500, 0.2, 0.2),      # about 200, no effect
+])
+def test_paired_interval_covers_and_matches_the_test(n, p_treated, p_control):
+    """2,000 simulated experiments per setting (seed 0): the 95% interval covers the true effect at least
+    93% of the time (a binomial(2000, 0.95) falls below that with probability < 1e-4), and it excludes 0
+    in exactly the experiments where exact McNemar rejects at 5%."""
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    rng = np.random.default_rng(0)
+    covered = agree = 0
+    for only_t, only_c, rest in rng.multinomial(n, [p_treated, p_control, 1 - p_treated - p_control], size=2000):
+        low, high = paired_difference_interval(0, int(only_t), int(only_c), int(rest))
+        covered += low <= p_treated - p_control <= high
+        rejects = mcnemar([[0, only_t], [only_c, 0]], exact=True).pvalue < 0.05
+        agree += (low > 0 or high < 0) == rejects
+    assert covered >= 0.93 * 2000
+    assert agree == 2000
+
+
+def test_paired_interval_refuses_bad_counts():
+    with pytest.raises(RiskstatsError, match="only_control must be at least 0"):
+        paired_difference_interval(1, 2, -1, 3)
+    with pytest.raises(RiskstatsError, match="no pairs"):
+        paired_difference_interval(0, 0, 0, 0)
 
 
 def test_arms_must_be_the_same_games():

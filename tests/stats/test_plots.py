@@ -63,7 +63,7 @@ def test_win_rates_plot_follows_the_style():
     ax = plots.win_rates(seat_rates(), baseline=1 / 3)
     assert ticks(ax) == ["seat 0\n(n=100)", "seat 1\n(n=100)", "seat 2\n(n=100)"]  # natural order, counts
     assert legend_is_outside(ax) and error_bars(ax)
-    assert "(wins / seats played)" in ax.get_ylabel()
+    assert "(wins / decided games)" in ax.get_ylabel()
     assert [p.get_height() for p in ax.patches] == [0.3, 0.3, 0.4]
 
 

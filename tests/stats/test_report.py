@@ -8,7 +8,7 @@ from riskstats.stats.report import game_lengths, report, win_rates, write_report
 
 @pytest.fixture
 def games():
-    # 8 three-player games between x, y, z; x wins 4, y 2, z 1; one game truncated
+    # 8 three-player games between x, y, z; x wins 4, y 3, z none; one game truncated
     return pd.DataFrame({
         "players": 3,
         "bots": ["x,y,z", "y,z,x", "z,x,y", "x,y,z", "y,z,x", "z,x,y", "x,y,z", "y,z,x"],
@@ -21,16 +21,29 @@ def games():
 
 
 def test_win_rates_by_bot_seat_and_both(games):
+    # trials are decided games: the truncated game is counted apart, never a loss for every seat
     by_bot = win_rates(games, "bot").set_index("bot")
-    assert by_bot.loc["x", "trials"] == 8 and by_bot.loc["x", "wins"] == 4
-    assert by_bot.loc["x", "win_rate"] == 0.5
-    assert (by_bot.loc["x", "ci_low"], by_bot.loc["x", "ci_high"]) == wilson_interval(4, 8)
+    assert by_bot.loc["x", "trials"] == 7 and by_bot.loc["x", "wins"] == 4 and by_bot.loc["x", "truncated"] == 1
+    assert by_bot.loc["x", "win_rate"] == 4 / 7 and by_bot.loc["x", "games"] == 8
+    assert (by_bot.loc["x", "ci_low"], by_bot.loc["x", "ci_high"]) == wilson_interval(4, 7)
     assert by_bot.wins.sum() == 7
     by_seat = win_rates(games, "seat").set_index("seat")
-    assert by_seat.wins.tolist() == [3, 2, 2] and by_seat.trials.tolist() == [8, 8, 8]
+    assert by_seat.wins.tolist() == [3, 2, 2] and by_seat.trials.tolist() == [7, 7, 7]
+    assert by_seat.truncated.tolist() == [1, 1, 1]
     both = win_rates(games, ["bot", "seat"]).set_index(["bot", "seat"])
     assert both.loc[("x", 0), "wins"] == 2 and both.loc[("x", 0), "trials"] == 3
-    assert both.trials.sum() == 24
+    assert both.trials.sum() == 21 and both.truncated.sum() == 3
+
+
+def test_a_bot_in_two_seats_of_a_game_is_one_trial():
+    games = pd.DataFrame({"bots": ["x,x,y", "y,x,x", "x,y,x", "x,x,y"], "winner": [0, 1, 1, -1],
+                          "truncated": [False, False, False, True]})
+    by_bot = win_rates(games, "bot").set_index("bot")
+    assert by_bot.trials.to_dict() == {"x": 3, "y": 3} and by_bot.wins.to_dict() == {"x": 2, "y": 1}
+    assert by_bot.truncated.to_dict() == {"x": 1, "y": 1}
+    assert by_bot.win_rate.sum() == 1.0  # the decided games' wins, shared out
+    by_seat = win_rates(games, "seat").set_index("seat")
+    assert by_seat.trials.tolist() == [3, 3, 3] and by_seat.wins.tolist() == [1, 2, 0]
 
 
 def test_report_ratings_lengths_and_truncation(games, tmp_path):
@@ -42,18 +55,23 @@ def test_report_ratings_lengths_and_truncation(games, tmp_path):
     assert lengths.loc[("turns", "all"), "count"] == 8
     written = write_report(rep, tmp_path / "out")
     names = {p.name for p in written}
-    assert {"win_rate_by_bot.csv", "ratings.csv", "pairwise.csv", "ratings.png", "game_lengths.png"} <= names
+    assert {"win_rate_by_bot.csv", "ratings.csv", "pairwise.csv", "ratings.png", "game_lengths.png",
+            "rating_fit.csv", "survival_ratings.csv", "survival_ratings.png"} <= names
     assert all(p.stat().st_size > 0 for p in written)
     assert pd.read_csv(tmp_path / "out" / "win_rate_by_seat.csv").wins.tolist() == [3, 2, 2]
     payload = rep.to_dict()
     assert payload["games"] == 8 and payload["ratings"][0]["bot"] == "x"
 
 
-def test_report_rates_with_plackett_luce_and_keeps_bradley_terry(games):
+def test_report_rates_who_wins_and_keeps_the_survival_measure_and_bradley_terry(games):
     rep = report(games, boot=100, seed=1)
-    assert {"rank", "elo", "ci_low", "ci_high", "elo_se", "games"} <= set(rep.ratings.columns)
+    assert {"rank", "elo", "ci_low", "ci_high", "elo_se", "games", "wins"} <= set(rep.ratings.columns)
     assert (rep.ratings.ci_low < rep.ratings.elo).all() and (rep.ratings.elo < rep.ratings.ci_high).all()
-    assert (rep.ratings["rank"] == 1).all()  # 8 games separate nobody: all tied
+    assert rep.ratings.set_index("bot").wins.to_dict() == {"x": 4, "y": 3, "z": 0}
+    assert (rep.ratings.games == 7).all()  # the decided games: the truncated one is no trial
+    assert (rep.ratings["rank"] == 1).all()  # 7 decided games separate nobody: all tied
+    assert list(rep.rating_fit.model) == ["luce (who wins)", "plackett-luce (who survives)"]
+    assert set(rep.survival.bot) == {"x", "y", "z"} and len(rep.survival_differences) == 3
     assert list(rep.bradley_terry.bot) == ["x", "y", "z"] and len(rep.differences) == 3
     seats = rep.seats.set_index("seat")
     assert (seats.share == 1 / 3).all() and not seats.significant.any()
@@ -86,7 +104,8 @@ def test_an_experiment_is_reported_cell_by_cell(experiment, tmp_path):
     assert set(rep.ratings[rep.ratings.cell == "cell-001"].bot) == {"w", "x", "y", "z"}
     figures = rep.figures(["cell-001"])
     assert set(figures) == {"win_rate_by_bot_cell-001", "win_rate_by_seat_cell-001", "ratings_cell-001",
-                            "game_lengths_cell-001"}
+                            "survival_ratings_cell-001", "game_lengths_cell-001"}
+    assert "fit:" in figures["ratings_cell-001"].axes[0].get_title()
     title = figures["win_rate_by_seat_cell-001"].axes[0].get_title()
     assert "cell-001: 4 players, classic, escalation=progressive" in title
     names = {p.name for p in write_report(rep, tmp_path / "rep")}

@@ -1,0 +1,24 @@
+"""Every riskstats plot in one namespace: the board map (`riskstats.stats.board_map`) and the plots of
+results and estimates (`riskstats.stats.plots`, one style for all). Each takes a DataFrame, a game or a
+position (and an optional Axes) and returns the Axes. It sits with `riskstats.stats` in the layers.
+
+>>> from riskstats.plots import board_map, win_rates
+>>> callable(board_map) and callable(win_rates)
+True
+"""
+from riskstats.stats.board_map import board_layout, board_map, map_state, seat_colours, spring_layout
+from riskstats.stats.plots import (
+    bars,
+    end_states,
+    game_length_histogram,
+    heatmap,
+    legend_outside,
+    lines,
+    natural_order,
+    rates,
+    ratings,
+    win_rates,
+)
+
+__all__ = ["bars", "board_layout", "board_map", "end_states", "game_length_histogram", "heatmap", "legend_outside",
+           "lines", "map_state", "natural_order", "rates", "ratings", "seat_colours", "spring_layout", "win_rates"]
