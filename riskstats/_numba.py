@@ -10,11 +10,7 @@ odds lookup never pays numba's start-up. `inline_jit` and `borrow` are the two t
 passes many arrays down: the first removes the call, the second the arrays' reference counting;
 `lean_jit` compiles a helper that allocates nothing without any reference counting.
 `popcount` and `lowest_bit` count and locate set bits in one instruction each (bit sets of a hot loop).
-`on_compile` reports when numba starts compiling (the CLI's "compiling (first run only)" notice);
-for Python callers, a compile of riskstats kernels longer than `NOTICE_AFTER` seconds prints a line on
-stderr (`_CompileNotice`). An argument that is None in some calls selects code when compiling: numba
-prunes a branch ``if x is None`` for a None argument before typing it, so the kernels the other branch
-calls are never compiled for those calls (`riskstats.game.search.search_flag`).
+`on_compile` reports when numba starts compiling (the CLI's "compiling (first run only)" notice).
 
 Caching: every kernel is cached on disk (``cache=True``), each module's kernels in a folder keyed by a
 digest of that module and of the package's modules it imports (`source_digest`, `_ModuleCacheLocator`),

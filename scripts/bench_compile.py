@@ -115,6 +115,7 @@ def main() -> None:
     parser.add_argument("--after-compile", action="store_true",
                         help="also run `riskstats compile` into a fresh cache, then each command on it")
     parser.add_argument("--skip-cold", action="store_true", help="no cold rows (with --after-compile)")
+    parser.add_argument("--cache", help="with --after-compile: this numba cache folder, not a fresh one")
     options = parser.parse_args()
     print(f"{'command':<10} {'run':<7} {'wall s':>7} {'cpu s':>7} {'target s':>8}  {'load before':<16} result")
     with tempfile.TemporaryDirectory(prefix="bench_compile_") as tmp:
@@ -122,7 +123,7 @@ def main() -> None:
         position = position_file(folder)
         profiles = {}
         if options.after_compile:
-            cache = str(folder / "cache_compiled")
+            cache = options.cache or str(folder / "cache_compiled")
             load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
             wall, cpu, rc, last = run(["-m", "riskstats", "compile"], cache, None)
             status = "ok" if rc == 0 else f"FAILED ({rc}): {last}"

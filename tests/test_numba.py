@@ -149,8 +149,10 @@ def test_each_module_caches_its_kernels_in_a_folder_of_its_own_digest():
     assert locator.get_source_stamp() == source_digest(Path(loop.__file__).resolve())
 
 
-def test_a_file_outside_the_package_is_left_to_numba_unless_it_imports_the_package(tmp_path):
+def test_a_file_outside_the_package_is_left_to_numba_unless_it_imports_the_package(tmp_path, monkeypatch):
     from riskstats._numba import _kernel_cache
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
 
     plain = tmp_path / "plain.py"
     plain.write_text("import numpy\n")
@@ -158,7 +160,8 @@ def test_a_file_outside_the_package_is_left_to_numba_unless_it_imports_the_packa
     user = tmp_path / "user.py"
     user.write_text("from riskstats.game.loop import _play\n")
     folder, digest = _kernel_cache(str(user))
-    assert folder.endswith(f"riskstats-{digest[:16]}") and "user-" in folder
+    assert folder.startswith(str(tmp_path / "cache")) and folder.endswith(f"riskstats-{digest[:16]}")
+    assert "user-" in folder
 
 
 def test_the_compile_notice_shows_only_for_a_long_riskstats_compile(monkeypatch):
