@@ -19,7 +19,8 @@ This module owns the tests behind every "A beats B" in a report or notebook:
   is at least nominal (simulated 0.96-1.00 from 4 to 200 discordant games, tests/stats/test_compare.py).
   Where both arms' games stay alike (the same deal, the same dice until the treated bot first acts
   differently) the pairs are positively correlated, and the paired interval is narrower than the
-  unpaired one (also given) for the same number of games.
+  unpaired one (also given) for the same number of games; being exact, it is conservative where most
+  games are discordant (there about as wide as the unpaired one).
 
 The tests come from scipy and statsmodels. Win rates are counted as in `riskstats.stats.report`.
 
