@@ -47,7 +47,7 @@ def test_a_bot_in_every_seat_gets_no_interval(tmp_path):
     assert result.exit_code == 0, result.output
     row = next(line for line in result.stdout.splitlines() if line.lstrip("│ ").startswith("aggressive"))
     assert "- (every seat)" in row and not re.search(r"\d-\d", row)
-    assert "a bot in all 3 seats of every game wins 1/3" in " ".join(result.stdout.split())
+    assert "a bot in all 3 seats of every game wins every decided game" in " ".join(result.stdout.split())
     assert [r["every_seat"] for r in run_json("report", path, "--boot", "20")["win_rate_by_bot"]] == [True]
     mixed = run("report", games_csv(tmp_path, 3, ["a,b,c", "b,c,a", "c,a,b"], [0, 1, 2], "mixed.csv"), "--boot", "20")
     assert "every seat" not in mixed.stdout
