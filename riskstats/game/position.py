@@ -552,8 +552,10 @@ def _missions(pos, game, st, players):
         st.mission[s] = row
     rows = pos.get("mission_rows")
     if rows is not None:
-        if not (isinstance(rows, list) and len(rows) == players and all(isinstance(r, list) and len(r) == N_MISSION
-                                                                        for r in rows)):
+        if not (isinstance(rows, list) and len(rows) == players
+                and all(isinstance(r, list) and len(r) == N_MISSION
+                        and all(isinstance(x, int) and not isinstance(x, bool) and -1 <= x <= 10**6 for x in r)
+                        for r in rows)):
             _bad(f"mission_rows must be {players} rows of {N_MISSION} integers")
         for s, row in enumerate(rows):
             if row[M_CARD] != st.mission[s, M_CARD] or not 0 <= row[M_KIND] < len(MISSION_KINDS):

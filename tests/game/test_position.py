@@ -334,3 +334,16 @@ def test_capital_picks_are_the_seats_own_territories():
         Game.from_json({**pos, "capitals": [other, None, None]})
     with pytest.raises(RiskstatsError, match="aside: the capital cards are set aside once every capital is picked"):
         Game.from_json({**pos, "aside": [mine], "deck": [c for c in pos["deck"] if c != mine]})
+
+
+def test_mission_rows_and_rule_switches_of_the_wrong_type_are_refused():
+    game = Game(4, GameRules(variant="mission"), seed=2).play(["mission"], max_moves=300)
+    pos = json.loads(game.to_json())
+    for value in ([1], 2**63, None):
+        bad = json.loads(json.dumps(pos))
+        bad["mission_rows"][0][1] = value
+        with pytest.raises(RiskstatsError, match="mission_rows must be 4 rows of 8 integers"):
+            Game.from_json(bad)
+    for value in ([1], 10**30, "yes"):
+        with pytest.raises(RiskstatsError, match="neutral_interleaved must be true or false"):
+            Game.from_json({**pos, "rules": {**pos["rules"], "neutral_interleaved": value}})
