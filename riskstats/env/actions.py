@@ -40,7 +40,7 @@ canonical one decodes to the level's (kind's) own Move.
 >>> enc.n, enc.blocks["attack"]
 (5971, (174, 672))
 >>> ids = np.flatnonzero(enc.mask(game))
->>> enc.decode(game, ids[0]), enc.encode(game, enc.decode(game, ids[0])) == ids[0]
+>>> enc.decode(game, ids[0]), bool(enc.encode(game, enc.decode(game, ids[0])) == ids[0])
 (Move.place(territory=0, armies=1), True)
 """
 from __future__ import annotations
@@ -51,7 +51,7 @@ import numpy as np
 
 from riskstats._numba import inline_jit, jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.engine import _check, _legal_masks, _set_kind
+from riskstats.game.engine import _can_attack, _check, _legal_masks, _set_kind
 from riskstats.game.play import Move
 from riskstats.game.rules import R_DDICE
 from riskstats.game.state import (
@@ -173,9 +173,14 @@ def _canonical_set(st, B, p, k):  # pragma: no cover - compiled
 
 
 @jit
-def _mask(st, B, R, AO, place, attack, fortify, out):  # pragma: no cover - compiled
-    """out[n_actions] = the legal ids now; place[T], attack[T, T], fortify[T, T] are working buffers."""
-    out[:] = False
+def _mask(st, B, R, AO, place, attack, fortify, out, dirty):  # pragma: no cover - compiled
+    """Write the legal ids now into out[n_actions] (bool). out holds no True outside ids dirty[0]..dirty[1]
+    (the block range the last call wrote: cleared first, then set to this call's range); place[T],
+    attack[T, T], fortify[T, T] are working buffers."""
+    if dirty[1] >= dirty[0]:
+        out[dirty[0]:dirty[1] + 1] = False
+    dirty[0] = 0
+    dirty[1] = -1
     info = st.info
     phase = info[I_PHASE]
     if phase == OVER:
@@ -183,6 +188,40 @@ def _mask(st, B, R, AO, place, attack, fortify, out):  # pragma: no cover - comp
     p = info[I_PLAYER]
     T = st.owner.shape[0]
     E = B.nbr_src.shape[0]
+    if phase == ATTACK:  # the hot phase: the engine's attack rule edge by edge, no T x T masks to clear
+        adice = (AO[K_ATTACK + 1] - AO[K_ATTACK]) // E
+        for e in range(E):
+            a = B.nbr_src[e]
+            if _can_attack(st, B, p, a, B.nbr_idx[e]):
+                for d in range(min(adice, st.armies[a] - 1)):
+                    out[AO[K_ATTACK] + adice * e + d] = True
+        out[AO[K_END_ATTACK]] = True
+        dirty[0] = AO[K_ATTACK]
+        dirty[1] = AO[K_END_ATTACK]
+        return
+    if phase == DEFEND:
+        for d in range(min(R[R_DDICE], st.armies[info[I_ATK_TO]])):
+            out[AO[K_DEFEND] + d] = True
+        dirty[0] = AO[K_DEFEND]
+        dirty[1] = AO[K_DEFEND + 1] - 1
+        return
+    if phase == OCCUPY:
+        hi = st.armies[info[I_OCC_FROM]] - 1
+        for lv in range(N_LEVELS):
+            if _amount(lv, 0, hi) >= 0:
+                out[AO[K_OCCUPY] + lv] = True
+        dirty[0] = AO[K_OCCUPY]
+        dirty[1] = AO[K_OCCUPY + 1] - 1
+        return
+    if phase == TRADE or phase == ELIM_TRADE:
+        for k in range(N_SET_KINDS):
+            c1, c2, c3 = _canonical_set(st, B, p, k)
+            if c1 >= 0 and _check(st, B, R, TRADE_SET, c1, c2, c3, 0) == 0:
+                out[AO[K_TRADE] + k] = True
+        out[AO[K_PASS]] = _check(st, B, R, PASS, 0, 0, 0, 0) == 0
+        dirty[0] = AO[K_TRADE]
+        dirty[1] = AO[K_PASS]
+        return
     _legal_masks(st, B, R, place, attack, fortify)
     if phase == CLAIM or phase == SETUP_PLACE or phase == REINFORCE:
         hi = _place_most(info)
@@ -191,31 +230,13 @@ def _mask(st, B, R, AO, place, attack, fortify, out):  # pragma: no cover - comp
                 for lv in range(N_LEVELS):
                     if _amount(lv, 1, hi) >= 1:
                         out[AO[K_PLACE] + N_LEVELS * t + lv] = True
+        dirty[0] = AO[K_PLACE]
+        dirty[1] = AO[K_PLACE + 1] - 1
     elif phase == CAPITAL:
         for t in range(T):
             out[AO[K_CAPITAL] + t] = place[t]
-    elif phase == TRADE or phase == ELIM_TRADE:
-        for k in range(N_SET_KINDS):
-            c1, c2, c3 = _canonical_set(st, B, p, k)
-            if c1 >= 0 and _check(st, B, R, TRADE_SET, c1, c2, c3, 0) == 0:
-                out[AO[K_TRADE] + k] = True
-        out[AO[K_PASS]] = _check(st, B, R, PASS, 0, 0, 0, 0) == 0
-    elif phase == ATTACK:
-        adice = (AO[K_ATTACK + 1] - AO[K_ATTACK]) // E
-        for e in range(E):
-            a = B.nbr_src[e]
-            if attack[a, B.nbr_idx[e]]:
-                for d in range(min(adice, st.armies[a] - 1)):
-                    out[AO[K_ATTACK] + adice * e + d] = True
-        out[AO[K_END_ATTACK]] = True
-    elif phase == DEFEND:
-        for d in range(min(R[R_DDICE], st.armies[info[I_ATK_TO]])):
-            out[AO[K_DEFEND] + d] = True
-    elif phase == OCCUPY:
-        hi = st.armies[info[I_OCC_FROM]] - 1
-        for lv in range(N_LEVELS):
-            if _amount(lv, 0, hi) >= 0:
-                out[AO[K_OCCUPY] + lv] = True
+        dirty[0] = AO[K_CAPITAL]
+        dirty[1] = AO[K_CAPITAL + 1] - 1
     elif phase == FORTIFY:
         for a in range(T):
             for b in range(T):
@@ -224,6 +245,8 @@ def _mask(st, B, R, AO, place, attack, fortify, out):  # pragma: no cover - comp
                         if _amount(lv, 1, st.armies[a] - 1) >= 1:
                             out[AO[K_FORTIFY] + N_LEVELS * (T * a + b) + lv] = True
         out[AO[K_END_TURN]] = True
+        dirty[0] = AO[K_FORTIFY]
+        dirty[1] = AO[K_END_TURN]
 
 
 @jit
@@ -352,8 +375,9 @@ class ActionEncoding:
         """The legal ids of ``game`` now, as a bool array of length `n` (all False once it is over)."""
         T = self.territories
         out = np.zeros(self.n, np.bool_) if out is None else out
+        out[:] = False
         _mask(game.state, game.board.arrays, game._R, self.offsets, np.zeros(T, np.bool_),
-              np.zeros((T, T), np.bool_), np.zeros((T, T), np.bool_), out)
+              np.zeros((T, T), np.bool_), np.zeros((T, T), np.bool_), out, np.array([0, -1], np.int64))
         return out
 
     def decode(self, game, action) -> Move:

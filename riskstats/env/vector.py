@@ -15,7 +15,8 @@ Shapes: ``obs`` (n_envs, obs_size) float32; ``rewards`` (n_envs, players) float3
 the winner, -1 / (P - 1) to the others, 0 for all at the turn cap, as `riskstats.env.pettingzoo`);
 ``terminations`` and ``truncations`` (n_envs,) bool; ``info["action_mask"]`` (n_envs, n_actions) bool and
 ``info["seat"]`` (n_envs,) the seat to move, whose observation ``obs`` is. The arrays returned are the
-env's own buffers, overwritten by the next step (copy what you keep).
+env's own buffers, overwritten by the next step (copy what you keep, and write into none: the mask is
+cleared block by block, only where the last step set it).
 
 >>> env = VectorEnv(4, players=3, seed=7)
 >>> obs, info = env.reset(seed=7)
@@ -58,19 +59,20 @@ def _env_state(S, i):  # pragma: no cover - compiled
 
 
 @jit
-def _vec_reset(S, B, R, AO, OO, P, run_seed, episode, place, attack, fortify, obs, mask, seats):  # pragma: no cover
+def _vec_reset(S, B, R, AO, OO, P, run_seed, episode, place, attack, fortify, obs, mask, dirty,
+               seats):  # pragma: no cover - compiled
     for i in range(S.owner.shape[0]):
         st = _env_state(S, i)
         episode[i] = 0
         _init(st, B, R, _game_seed(run_seed, i, 0))
         seats[i] = st.info[I_PLAYER]
         _observe(st, P, OO, seats[i], obs[i])
-        _mask(st, B, R, AO, place, attack, fortify, mask[i])
+        _mask(st, B, R, AO, place, attack, fortify, mask[i], dirty[i])
 
 
 @jit
-def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, place, attack, fortify, actions, obs, mask, seats,
-              rewards, terminations, truncations):  # pragma: no cover - compiled
+def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, place, attack, fortify, actions, obs, mask, dirty,
+              seats, rewards, terminations, truncations):  # pragma: no cover - compiled
     """Play each env's action and write what follows: -1; or, stepping none, the first env whose action is
     not legal."""
     n_actions = mask.shape[1]
@@ -98,7 +100,7 @@ def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, place, attack, fortify
             _init(st, B, R, _game_seed(run_seed, i, episode[i]))
         seats[i] = st.info[I_PLAYER]
         _observe(st, P, OO, seats[i], obs[i])
-        _mask(st, B, R, AO, place, attack, fortify, mask[i])
+        _mask(st, B, R, AO, place, attack, fortify, mask[i], dirty[i])
     return -1
 
 
@@ -141,6 +143,7 @@ class VectorEnv:
         self._buffers = (np.zeros(T, np.bool_), np.zeros((T, T), np.bool_), np.zeros((T, T), np.bool_))
         self.obs = np.zeros((self.n_envs, self.obs_size), np.float32)
         self.mask = np.zeros((self.n_envs, self.n_actions), np.bool_)
+        self._dirty = np.tile(np.array([0, self.n_actions - 1], np.int64), (self.n_envs, 1))  # see _mask
         self.seats = np.zeros(self.n_envs, np.int64)
         self.rewards = np.zeros((self.n_envs, self.players), np.float32)
         self.terminations = np.zeros(self.n_envs, np.bool_)
@@ -161,7 +164,8 @@ class VectorEnv:
         if seed is not None:
             self._run_seed = check_int("seed", seed, 0, 2**64 - 1)
         _vec_reset(self.states, self.board.arrays, self._R, self.encoding.offsets, self.layout.offsets, self.players,
-                   np.uint64(self._run_seed), self.episode, *self._buffers, self.obs, self.mask, self.seats)
+                   np.uint64(self._run_seed), self.episode, *self._buffers, self.obs, self.mask, self._dirty,
+                   self.seats)
         self._ready = True
         return self.obs, self._info()
 
@@ -175,8 +179,8 @@ class VectorEnv:
                                  f"of {actions.dtype}")
         bad = _vec_step(self.states, self.board.arrays, self._R, self._cut, self.encoding.offsets,
                         self.layout.offsets, self.players, np.uint64(self._run_seed), self.episode, *self._buffers,
-                        actions.astype(np.int64, copy=False), self.obs, self.mask, self.seats, self.rewards,
-                        self.terminations, self.truncations)
+                        actions.astype(np.int64, copy=False), self.obs, self.mask, self._dirty, self.seats,
+                        self.rewards, self.terminations, self.truncations)
         if bad >= 0:
             raise RiskstatsError(f"action {int(actions[bad])} of env {bad} is not legal (no env was stepped)")
         return self.obs, self.rewards, self.terminations, self.truncations, self._info()
