@@ -67,6 +67,9 @@ def bench_pettingzoo(steps: int, players: int) -> dict:
     env = raw_env(players=players)
     env.reset(seed=1)
     rng = np.random.default_rng(1)
+    for _ in range(200):  # warm-up (compiles)
+        obs = env.observe(env.agent_selection)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     wall = cpu = 0.0
     n = 0
     while n < steps:
@@ -94,7 +97,11 @@ def main():
     parser.add_argument("--out", default=None, help="write the rows as CSV here")
     args = parser.parse_args()
     numba.set_num_threads(1)
-    rows = [bench_vector(args.envs, args.steps, args.players), bench_pettingzoo(args.pz_steps, args.players)]
+    rows = []
+    if args.steps > 0:
+        rows.append(bench_vector(args.envs, args.steps, args.players))
+    if args.pz_steps > 0:
+        rows.append(bench_pettingzoo(args.pz_steps, args.players))
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     for r in rows:
         print(f"{r['env']:<34} batch {r['batch']:>5}: {r['steps_per_s']:>12,.0f} steps/s wall, "

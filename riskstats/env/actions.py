@@ -51,7 +51,7 @@ import numpy as np
 
 from riskstats._numba import inline_jit, jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.engine import _can_attack, _check, _legal_masks, _set_kind
+from riskstats.game.engine import _check, _legal_masks, _set_kind
 from riskstats.game.play import Move
 from riskstats.game.rules import R_DDICE
 from riskstats.game.state import (
@@ -188,17 +188,6 @@ def _mask(st, B, R, AO, place, attack, fortify, out, dirty):  # pragma: no cover
     p = info[I_PLAYER]
     T = st.owner.shape[0]
     E = B.nbr_src.shape[0]
-    if phase == ATTACK:  # the hot phase: the engine's attack rule edge by edge, no T x T masks to clear
-        adice = (AO[K_ATTACK + 1] - AO[K_ATTACK]) // E
-        for e in range(E):
-            a = B.nbr_src[e]
-            if _can_attack(st, B, p, a, B.nbr_idx[e]):
-                for d in range(min(adice, st.armies[a] - 1)):
-                    out[AO[K_ATTACK] + adice * e + d] = True
-        out[AO[K_END_ATTACK]] = True
-        dirty[0] = AO[K_ATTACK]
-        dirty[1] = AO[K_END_ATTACK]
-        return
     if phase == DEFEND:
         for d in range(min(R[R_DDICE], st.armies[info[I_ATK_TO]])):
             out[AO[K_DEFEND] + d] = True
@@ -223,6 +212,17 @@ def _mask(st, B, R, AO, place, attack, fortify, out, dirty):  # pragma: no cover
         dirty[1] = AO[K_PASS]
         return
     _legal_masks(st, B, R, place, attack, fortify)
+    if phase == ATTACK:
+        adice = (AO[K_ATTACK + 1] - AO[K_ATTACK]) // E
+        for e in range(E):
+            a = B.nbr_src[e]
+            if attack[a, B.nbr_idx[e]]:
+                for d in range(min(adice, st.armies[a] - 1)):
+                    out[AO[K_ATTACK] + adice * e + d] = True
+        out[AO[K_END_ATTACK]] = True
+        dirty[0] = AO[K_ATTACK]
+        dirty[1] = AO[K_END_ATTACK]
+        return
     if phase == CLAIM or phase == SETUP_PLACE or phase == REINFORCE:
         hi = _place_most(info)
         for t in range(T):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from riskstats._numba import jit
+from riskstats._numba import borrow, jit
 from riskstats.env.actions import ActionEncoding, _decode, _mask
 from riskstats.env.observation import ObservationLayout, _observe
 from riskstats.errors import RiskstatsError, check_int
@@ -61,6 +61,8 @@ def _env_state(S, i):  # pragma: no cover - compiled
 @jit
 def _vec_reset(S, B, R, AO, OO, P, run_seed, episode, place, attack, fortify, obs, mask, dirty,
                seats):  # pragma: no cover - compiled
+    S, B, R, AO, OO, place, attack, fortify, obs, mask, dirty = borrow((S, B, R, AO, OO, place, attack, fortify, obs,
+                                                                         mask, dirty))
     for i in range(S.owner.shape[0]):
         st = _env_state(S, i)
         episode[i] = 0
@@ -75,6 +77,10 @@ def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, place, attack, fortify
               seats, rewards, terminations, truncations):  # pragma: no cover - compiled
     """Play each env's action and write what follows: -1; or, stepping none, the first env whose action is
     not legal."""
+    # borrowed views (the caller holds every array throughout): each env's State is views of S's rows, passed
+    # to a few kernels per step, and without borrowing every call would count references to all its arrays
+    S, B, R, CUT, AO, OO, place, attack, fortify, obs, mask, dirty = borrow((S, B, R, CUT, AO, OO, place, attack,
+                                                                              fortify, obs, mask, dirty))
     n_actions = mask.shape[1]
     for i in range(S.owner.shape[0]):
         action = actions[i]
