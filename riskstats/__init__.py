@@ -7,6 +7,7 @@ holds it to that)::
     odds/                       dice rule, exact battle and chain odds, the compiled simulator
     game/                       board, rules, state, engine, bots, playing a game
     runs/                       self-play in bulk, resumable runs and their files, Dask, experiments
+    env/                        research environments: action encoding, PettingZoo, OpenSpiel, VectorEnv
     stats/, plots               ratings, reports, plots (``riskstats.plots``: every plot, the board map)
     analysis/                   the notebooks' questions, one module per topic
     cli                         the ``riskstats`` command

@@ -1,0 +1,30 @@
+"""Research environments over the full game: one action encoding and observation, a PettingZoo AEC env,
+an OpenSpiel game and a compiled vectorised env.
+
+Owns the action encoding (`actions`: ids, legal-action mask, round trips with `riskstats.game.play.Move`),
+the per-seat observation (`observation`), explicit chance over the engine's dice (`chance`), the
+PettingZoo environment (`pettingzoo`), the OpenSpiel game ``python_risk`` (`openspiel`, registered on
+import) and `VectorEnv` (`vector`, many games per compiled step). Every rule is `riskstats.game`'s: the
+environments call the engine's legal masks, checks and apply, never a copy. `pettingzoo` and `openspiel`
+need the ``rl`` extra (``pip install "riskstats[rl]"``); nothing here is imported by ``import riskstats``
+or the CLI. docs/environments.md is the guide.
+May import: `riskstats.game`, `riskstats.odds` and the foundations.
+
+>>> from riskstats.env import VectorEnv
+>>> VectorEnv(2, players=4).n_actions
+5971
+"""
+from importlib import import_module
+
+_PUBLIC = {
+    "VectorEnv": "riskstats.env.vector",
+    "ActionEncoding": "riskstats.env.actions",
+    "ObservationLayout": "riskstats.env.observation",
+}
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name: str):
+    if name in _PUBLIC:
+        return getattr(import_module(_PUBLIC[name]), name)
+    raise AttributeError(f"module 'riskstats.env' has no attribute {name!r}")

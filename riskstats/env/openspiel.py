@@ -1,0 +1,334 @@
+"""The full game as an OpenSpiel Python game, ``python_risk``: importing this module registers it.
+
+This module owns the OpenSpiel face of a game (`RiskGame`, `RiskState`, the observer) and
+`RolloutEvaluator`, an MCTS evaluator whose rollouts are played by the compiled built-in bots. The game is a
+`riskstats.game.play.Game`, its actions `riskstats.env.actions.ActionEncoding` ids and its tensors
+`riskstats.env.observation.ObservationLayout` arrays; no rule is written here.
+
+Game type: sequential, imperfect information, zero-sum (+1 to the winner, -1 / (P - 1) to each other player,
+0 to all when the rules' turn cap ends the game), terminal rewards. Chance is explicit
+(``EXPLICIT_STOCHASTIC``), because OpenSpiel's MCTS and ISMCTS sample chance nodes afresh in every simulation,
+and because OpenSpiel cannot check or serialise a Python game with sampled chance (its random-simulation
+test needs the game's random state, which a Python game cannot give it). There are two kinds of chance node:
+
+* the deal, at the root: one of ``deals`` equally likely outcomes, each a game seed (mixed with the ``seed``
+  parameter). The seed fixes what the engine's setup draws: the territories dealt (when dealt), the draw
+  pile's order and the missions. Card draws come off that hidden pile, as from a shuffled deck.
+* each roll: once the defending seat has chosen its dice (a "defend" action), a chance node offers the
+  attacker's possible losses with their exact probabilities (`riskstats.env.chance.roll_outcomes`); the
+  outcome steers the game's random stream (`riskstats.env.chance`) and the engine plays the defence.
+
+Everything is then a function of the history, so OpenSpiel's default serialisation (the action history,
+replayed) restores a state exactly. Information states: the observation (`riskstats.env.observation`) with
+the number of moves played; it is not perfect recall (the history of moves is not in it). A perfect-
+information algorithm such as MCTS that clones the state sees through the hidden parts (the draw pile,
+other hands and missions); ISMCTS samples them afresh with `RiskState.resample_from_infostate`.
+
+Parameters: ``players`` (2-6), ``variant`` ("classic"; with 2 players the two-player game with a neutral,
+"mission", "capital"), ``max_turns`` (the turn cap), ``setup`` ("" the variant's default, "choice",
+"deal"), ``escalation``, ``fortify``, ``cards_per_turn`` (`riskstats.game.rules.GameRules`), ``seed`` and
+``deals``.
+
+>>> import pyspiel
+>>> import riskstats.env.openspiel  # noqa: F401  (registers python_risk)
+>>> game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 50})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 1024)
+>>> state.apply_action(7)
+>>> state.current_player(), state.legal_actions()[:3]
+(0, [9, 10, 18])
+
+Requires the ``rl`` extra (``pip install "riskstats[rl]"``).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from riskstats.env.actions import ActionEncoding
+from riskstats.env.chance import _steer_stream, roll_outcomes
+from riskstats.env.observation import ObservationLayout
+from riskstats.env.pettingzoo import render_text
+from riskstats.errors import RiskstatsError
+from riskstats.game.engine import _give_mission, _seed
+from riskstats.game.play import Game, Move
+from riskstats.game.rules import GameRules
+from riskstats.game.state import CAPITAL, DECK, DEFEND_MOVE, I_ATK_DICE, I_DECK_N, I_MOVES, I_PHASE, M_CARD, MK_DESTROY
+
+DEFAULTS = {"players": 2, "variant": "classic", "max_turns": 1000, "setup": "", "escalation": "progressive",
+            "fortify": "connected", "cards_per_turn": "one", "seed": 0, "deals": 1024}
+"""The game's parameters and their defaults (the module docstring says what each is)."""
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_risk",
+    long_name="Risk (riskstats)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=6,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=dict(DEFAULTS))
+
+_MIX = 0x9E3779B97F4A7C15
+
+
+def rules_from_params(params: dict) -> tuple[int, GameRules]:
+    """(players, GameRules) of a parameter dict (missing keys: `DEFAULTS`)."""
+    p = {**DEFAULTS, **params}
+    players, variant = int(p["players"]), str(p["variant"])
+    if variant == "classic" and players == 2:
+        variant = "two-player"
+    rules = GameRules(variant=variant, max_turns=int(p["max_turns"]), setup=p["setup"] or None,
+                      escalation=p["escalation"], fortify=p["fortify"], cards_per_turn=p["cards_per_turn"])
+    return players, rules
+
+
+class RiskGame(pyspiel.Game):
+    """``python_risk``: see the module docstring."""
+
+    def __init__(self, params=None):
+        params = {**DEFAULTS, **(params or {})}
+        self.players, self.rules = rules_from_params(params)
+        self.deals = int(params["deals"])
+        if self.deals < 1:
+            raise RiskstatsError(f"deals must be at least 1, got {self.deals}")
+        self.seed = int(params["seed"]) % 2**64
+        probe = Game(self.players, self.rules, seed=0, log=False)
+        self.board = probe.board
+        self.encoding = ActionEncoding.for_game(probe)
+        self.layout = ObservationLayout.for_game(probe)
+        self.resample_rng = np.random.default_rng(self.seed)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.encoding.n,
+            max_chance_outcomes=max(self.deals, self.rules.dice.defender_dice + 1),
+            num_players=self.players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self.rules.max_turns * 10_000)
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self):
+        return RiskState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return RiskObserver(self, perfect_recall)
+
+    def game_seed(self, deal: int) -> int:
+        """The `Game` seed of deal outcome ``deal``."""
+        return (self.seed * _MIX + deal + 1) % 2**64
+
+
+class _Position:
+    """A `Game` that clones by copying its state arrays only (board, rules and tables are shared)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def __deepcopy__(self, memo):
+        g = self.game
+        c = Game.__new__(Game)
+        c.__dict__.update(g.__dict__)
+        c.state = g.state._replace(**{f: getattr(g.state, f).copy() for f in g.state._fields})
+        c._events = None
+        if getattr(g, "_memory", None) is not None:
+            c._memory = g._memory.copy()
+        return _Position(c)
+
+
+class RiskState(pyspiel.State):
+    """A position of ``python_risk``: before the deal, the game (`game`), and a roll awaiting its outcome."""
+
+    def __init__(self, game: RiskGame):
+        super().__init__(game)
+        self._pos = None
+        self._roll = 0  # the defender's dice of a roll awaiting its chance outcome (0: none)
+
+    @property
+    def game(self) -> Game | None:
+        """The riskstats `Game` (None before the deal)."""
+        return None if self._pos is None else self._pos.game
+
+    def current_player(self):
+        g = self.game
+        if g is None or self._roll:
+            return pyspiel.PlayerId.CHANCE
+        if g.over:
+            return pyspiel.PlayerId.TERMINAL
+        return g.player
+
+    def _legal_actions(self, player):
+        return np.flatnonzero(self.get_game().encoding.mask(self.game)).tolist()
+
+    def chance_outcomes(self):
+        spec = self.get_game()
+        if self.game is None:
+            return [(i, 1.0 / spec.deals) for i in range(spec.deals)]
+        info = self.game.state.info
+        return list(enumerate(roll_outcomes(spec.rules, int(info[I_ATK_DICE]), self._roll)))
+
+    def _apply_action(self, action):
+        spec = self.get_game()
+        if self.game is None:
+            self._pos = _Position(Game(spec.players, spec.rules, seed=spec.game_seed(int(action)), log=False))
+            return
+        g = self.game
+        if self._roll:
+            if _steer_stream(g._cut, int(g.state.info[I_ATK_DICE]), self._roll, int(action), g.state.rng) < 0:
+                raise RiskstatsError(f"roll outcome {action} cannot happen")
+            g.step(Move.defend(self._roll))
+            self._roll = 0
+            return
+        move = spec.encoding.decode(g, action)
+        if move.kind == DEFEND_MOVE:
+            self._roll = move.a
+        else:
+            g.step(move)
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}" if self.game is None else f"roll: attacker loses {action}"
+        return self.get_game().encoding.describe(action)
+
+    def is_terminal(self):
+        return self.game is not None and self.game.over and not self._roll
+
+    def returns(self):
+        spec = self.get_game()
+        g = self.game
+        if g is None or not g.over or g.winner < 0:
+            return [0.0] * spec.players
+        return [1.0 if p == g.winner else -1.0 / (spec.players - 1) for p in range(spec.players)]
+
+    def __str__(self):
+        if self.game is None:
+            return "before the deal"
+        return render_text(self.game) + (f"\nrolling: defender's {self._roll} dice" if self._roll else "")
+
+    def resample_from_infostate(self, player_id, probability_sampler=None):
+        """A state ``player_id`` cannot tell from this one: the other players' cards, the draw pile's order,
+        the other missions (redealt as dealt; a target-lost change to one is not kept), unrevealed capital
+        picks and the random stream sampled afresh. For ISMCTS; its history is this state's."""
+        spec = self.get_game()
+        c = self.clone()
+        g = c.game
+        if g is None:
+            return c
+        rng = spec.resample_rng
+        st = g.state
+        P = spec.players
+        others = [q for q in range(P) if q != player_id]
+        owner = st.card_owner
+        pool = np.flatnonzero(np.isin(owner, others) | (owner == DECK))
+        pool = pool[rng.permutation(len(pool))]
+        k = 0
+        for q in others:
+            n = int((owner == q).sum())
+            owner[pool[k:k + n]] = q
+            k += n
+        rest = pool[k:]
+        owner[rest] = DECK
+        st.deck[:len(rest)] = rest
+        st.info[I_DECK_N] = len(rest)
+        if spec.rules.variant == "mission":
+            rows = g.board.arrays.missions
+            eligible = [m for m in range(rows.shape[0])
+                        if (rows[m, 7] == 0 or spec.rules.mission_deck == "european")
+                        and (rows[m, 0] != MK_DESTROY or rows[m, 6] < P) and m != st.mission[player_id, M_CARD]]
+            for q, m in zip(others, rng.permutation(eligible)):
+                if st.alive[q]:
+                    _give_mission(st, g.board.arrays, q, int(m))
+        if st.info[I_PHASE] == CAPITAL:
+            for q in others:
+                if st.capital[q] >= 0:
+                    st.capital[q] = int(rng.choice(np.flatnonzero(st.owner == q)))
+        _seed(st.rng, np.uint64(rng.integers(2**63)))
+        return c
+
+
+class RiskObserver:
+    """OpenSpiel's observer: `riskstats.env.observation` arrays; strings of their nonzero entries by field."""
+
+    def __init__(self, game: RiskGame, perfect_recall: bool):
+        self.layout = game.layout
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(self.layout.size, np.float32)
+        self.dict = {name: self.tensor[s] for name, s in self.layout.slices.items()}
+
+    def set_from(self, state: RiskState, player: int):
+        if state.game is None:
+            self.tensor.fill(0.0)
+        else:
+            self.layout.observe(state.game, player, out=self.tensor)
+
+    def string_from(self, state: RiskState, player: int) -> str:
+        if state.game is None:
+            return "before the deal"
+        obs = self.layout.observe(state.game, player)
+        parts = []
+        for name, s in self.layout.slices.items():
+            values = obs[s]
+            nz = np.flatnonzero(values)
+            parts.append(f"{name}=" + ",".join(f"{i}:{values[i]:g}" for i in nz))
+        if state._roll:
+            parts.append(f"rolling={state._roll}")
+        if self.perfect_recall:
+            parts.insert(0, f"moves={int(state.game.state.info[I_MOVES])}")
+        return " ".join(parts)
+
+
+class RolloutEvaluator:
+    """An `open_spiel.python.algorithms.mcts.Evaluator` for ``python_risk``: the value of a state is the mean
+    result of ``n_rollouts`` games played on from it to the end by compiled built-in bots (``bots``, one per
+    seat, repeated; the rollout kernel of `riskstats.game.rollout`: fresh dice and draw pile each); the prior
+    is uniform. With ``bots=("random",)`` it is MCTS with random rollouts, at compiled speed."""
+
+    def __init__(self, n_rollouts: int = 1, bots=("random",), seed: int = 0):
+        self.n_rollouts = n_rollouts
+        self.bots = tuple(bots)
+        self._rng = np.random.default_rng(seed)
+        self._work = None
+
+    def evaluate(self, state: RiskState):
+        from riskstats.game.play import NO_HORIZON, _bot_arrays
+        from riskstats.game.rollout import _rollout
+        from riskstats.game.state import _new_state
+
+        if state.is_chance_node() and state.game is not None:
+            state = state.clone()
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(self._rng.choice(outcomes, p=probs)))
+        if state.is_terminal() or state.game is None:
+            return np.array(state.returns())
+        g = state.game
+        players = g.players
+        if self._work is None:
+            ids, params = _bot_arrays(self.bots, players)
+            st = g.state
+            self._work = (_new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0), ids, params)
+        work, ids, params = self._work
+        value = np.zeros(players)
+        for seed in self._rng.integers(0, 2**63, self.n_rollouts):
+            w = _rollout(g.state, work, g.board.arrays, g._R, g._cut, g._V, ids, params, np.uint64(seed),
+                         NO_HORIZON, NO_HORIZON)
+            if w >= 0:
+                value -= 1.0 / (players - 1)
+                value[w] += 1.0 + 1.0 / (players - 1)
+        return value / self.n_rollouts
+
+    def prior(self, state: RiskState):
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        actions = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(actions)) for a in actions]
+
+
+pyspiel.register_game(_GAME_TYPE, RiskGame)

@@ -1,0 +1,197 @@
+"""`VectorEnv`: many games stepped in one compiled call, in the shape of Gymnasium's vector API.
+
+This module owns `VectorEnv` and its kernels `_vec_reset` and `_vec_step`. The games are
+`riskstats.game.state.State` arrays stacked along a first axis of ``n_envs``; a step decodes each game's
+action (`riskstats.env.actions._decode`), plays it with the engine's own `_apply` (the kernel the game loop
+runs), and writes the next observation (`riskstats.env.observation._observe`, for the seat to move) and the
+legal-action mask (`riskstats.env.actions._mask`) into preallocated arrays. No rule is written here.
+
+A finished game resets itself in the same step (Gymnasium's "same-step" autoreset): that step's
+``rewards``, ``terminations`` and ``truncations`` are the finished game's, the observation and mask already
+the next game's. Game k of env i (k = 0 from `reset`) has the seed `game_seed` (run seed, i, k), so
+``Game(players, rules, seed=env.game_seed(i, k))`` played with the same actions is the same game.
+
+Shapes: ``obs`` (n_envs, obs_size) float32; ``rewards`` (n_envs, players) float32, each seat's reward (+1 to
+the winner, -1 / (P - 1) to the others, 0 for all at the turn cap, as `riskstats.env.pettingzoo`);
+``terminations`` and ``truncations`` (n_envs,) bool; ``info["action_mask"]`` (n_envs, n_actions) bool and
+``info["seat"]`` (n_envs,) the seat to move, whose observation ``obs`` is. The arrays returned are the
+env's own buffers, overwritten by the next step (copy what you keep, and write into none: the mask is
+cleared block by block, only where the last step set it).
+
+>>> env = VectorEnv(4, players=3, seed=7)
+>>> obs, info = env.reset(seed=7)
+>>> obs.shape, info["action_mask"].shape
+((4, 331), (4, 5971))
+>>> actions = info["action_mask"].argmax(axis=1)
+>>> obs, rewards, terminations, truncations, info = env.step(actions)
+>>> rewards.shape, bool(terminations.any())
+((4, 3), False)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from riskstats._numba import borrow, jit
+from riskstats.env.actions import ActionEncoding, _decode, _mask
+from riskstats.env.observation import ObservationLayout, _observe
+from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.board import classic_board
+from riskstats.game.engine import _apply, _init
+from riskstats.game.play import _tables
+from riskstats.game.rules import GameRules, default_rules
+from riskstats.game.state import I_PHASE, I_PLAYER, I_WINNER, OVER, State, _new_state
+
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xBF58476D1CE4E5B9)
+
+
+@jit
+def _game_seed(run_seed, env, episode):  # pragma: no cover - compiled
+    """The seed of game ``episode`` of env ``env`` in a run seeded ``run_seed`` (all uint64)."""
+    return np.uint64(run_seed) + _M1 * np.uint64(env + 1) + _M2 * np.uint64(episode)
+
+
+@jit
+def _env_state(S, i):  # pragma: no cover - compiled
+    """Env i's State: views of row i of the stacked arrays."""
+    return State(S.owner[i], S.armies[i], S.card_owner[i], S.deck[i], S.alive[i], S.n_terr[i], S.to_place[i],
+                 S.info[i], S.rng[i], S.log[i], S.mission[i], S.capital[i], S.out[i], S.scratch[i])
+
+
+@jit
+def _vec_reset(S, B, R, AO, OO, P, run_seed, episode, place, attack, fortify, obs, mask, dirty,
+               seats):  # pragma: no cover - compiled
+    S, B, R, AO, OO, place, attack, fortify, obs, mask, dirty = borrow((S, B, R, AO, OO, place, attack, fortify, obs,
+                                                                         mask, dirty))
+    for i in range(S.owner.shape[0]):
+        st = _env_state(S, i)
+        episode[i] = 0
+        _init(st, B, R, _game_seed(run_seed, i, 0))
+        seats[i] = st.info[I_PLAYER]
+        _observe(st, P, OO, seats[i], obs[i])
+        _mask(st, B, R, AO, place, attack, fortify, mask[i], dirty[i])
+
+
+@jit
+def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, place, attack, fortify, actions, obs, mask, dirty,
+              seats, rewards, terminations, truncations):  # pragma: no cover - compiled
+    """Play each env's action and write what follows: -1; or, stepping none, the first env whose action is
+    not legal."""
+    # borrowed views (the caller holds every array throughout): each env's State is views of S's rows, passed
+    # to a few kernels per step, and without borrowing every call would count references to all its arrays
+    S, B, R, CUT, AO, OO, place, attack, fortify, obs, mask, dirty = borrow((S, B, R, CUT, AO, OO, place, attack,
+                                                                              fortify, obs, mask, dirty))
+    n_actions = mask.shape[1]
+    for i in range(S.owner.shape[0]):
+        action = actions[i]
+        if action < 0 or action >= n_actions or not mask[i, action]:
+            return i
+    for i in range(S.owner.shape[0]):
+        action = actions[i]
+        st = _env_state(S, i)
+        kind, a, b, c, d = _decode(st, B, R, AO, action)
+        _apply(st, B, R, CUT, kind, a, b, c, d)
+        rewards[i, :] = 0.0
+        terminations[i] = False
+        truncations[i] = False
+        if st.info[I_PHASE] == OVER:
+            w = st.info[I_WINNER]
+            if w >= 0:
+                rewards[i, :] = -1.0 / (P - 1)
+                rewards[i, w] = 1.0
+                terminations[i] = True
+            else:
+                truncations[i] = True
+            episode[i] += 1
+            _init(st, B, R, _game_seed(run_seed, i, episode[i]))
+        seats[i] = st.info[I_PLAYER]
+        _observe(st, P, OO, seats[i], obs[i])
+        _mask(st, B, R, AO, place, attack, fortify, mask[i], dirty[i])
+    return -1
+
+
+class VectorEnv:
+    """``n_envs`` games of one board and rule set, stepped together in compiled code (module docstring).
+
+    Parameters
+    ----------
+    n_envs : int
+    players : int
+        2-6 (2: the two-player game with a neutral unless ``rules`` says otherwise).
+    variant : {"classic", "two-player", "mission", "capital"}
+        Used when ``rules`` is None.
+    rules : GameRules, optional
+    board : Board, optional
+    seed : int
+        The run seed used by `reset` when it is given none.
+    """
+
+    def __init__(self, n_envs: int, players: int = 4, variant: str = "classic", rules: GameRules | None = None, *,
+                 board=None, seed: int = 0):
+        self.n_envs = check_int("n_envs", n_envs, 1, 1 << 24)
+        if rules is None:
+            rules = default_rules(players) if variant == "classic" else GameRules(variant=variant)
+        if not isinstance(rules, GameRules):
+            raise RiskstatsError(f"rules must be a GameRules, got {rules!r}")
+        self.rules = rules
+        self.board = board or classic_board()
+        self.players = rules.check_players(players, self.board)
+        self.seed = check_int("seed", seed, 0, 2**64 - 1)
+        self.encoding = ActionEncoding.for_board(self.board, rules)
+        self.layout = ObservationLayout.for_board(self.board, rules, self.players)
+        self.n_actions, self.obs_size = self.encoding.n, self.layout.size
+        self._R = rules.vector(self.players, self.board)
+        self._cut, _ = _tables(rules)
+        T = self.board.n_territories
+        seats = self.players + (1 if rules.has_neutral else 0)
+        one = _new_state(T, self.board.n_cards, seats, 0)
+        self.states = State(*(np.repeat(x[None], self.n_envs, axis=0) for x in one))
+        self._buffers = (np.zeros(T, np.bool_), np.zeros((T, T), np.bool_), np.zeros((T, T), np.bool_))
+        self.obs = np.zeros((self.n_envs, self.obs_size), np.float32)
+        self.mask = np.zeros((self.n_envs, self.n_actions), np.bool_)
+        self._dirty = np.tile(np.array([0, self.n_actions - 1], np.int64), (self.n_envs, 1))  # see _mask
+        self.seats = np.zeros(self.n_envs, np.int64)
+        self.rewards = np.zeros((self.n_envs, self.players), np.float32)
+        self.terminations = np.zeros(self.n_envs, np.bool_)
+        self.truncations = np.zeros(self.n_envs, np.bool_)
+        self.episode = np.zeros(self.n_envs, np.int64)
+        self._run_seed = self.seed
+        self._ready = False
+
+    def game_seed(self, env: int, episode: int = 0) -> int:
+        """The seed of game ``episode`` (0: the one `reset` starts) of env ``env`` in this run."""
+        return int(_game_seed(np.uint64(self._run_seed), env, episode))
+
+    def _info(self) -> dict:
+        return {"action_mask": self.mask, "seat": self.seats, "episode": self.episode}
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        """Start a game in every env (run seed ``seed``, else the constructor's); returns ``obs, info``."""
+        if seed is not None:
+            self._run_seed = check_int("seed", seed, 0, 2**64 - 1)
+        _vec_reset(self.states, self.board.arrays, self._R, self.encoding.offsets, self.layout.offsets, self.players,
+                   np.uint64(self._run_seed), self.episode, *self._buffers, self.obs, self.mask, self._dirty,
+                   self.seats)
+        self._ready = True
+        return self.obs, self._info()
+
+    def step(self, actions):
+        """Play one action in every env; returns ``obs, rewards, terminations, truncations, info``."""
+        if not self._ready:
+            raise RiskstatsError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.n_envs,) or actions.dtype.kind not in "iu":
+            raise RiskstatsError(f"actions must be {self.n_envs} integers, got shape {actions.shape} "
+                                 f"of {actions.dtype}")
+        bad = _vec_step(self.states, self.board.arrays, self._R, self._cut, self.encoding.offsets,
+                        self.layout.offsets, self.players, np.uint64(self._run_seed), self.episode, *self._buffers,
+                        actions.astype(np.int64, copy=False), self.obs, self.mask, self._dirty, self.seats,
+                        self.rewards, self.terminations, self.truncations)
+        if bad >= 0:
+            raise RiskstatsError(f"action {int(actions[bad])} of env {bad} is not legal (no env was stepped)")
+        return self.obs, self.rewards, self.terminations, self.truncations, self._info()
+
+    def state(self, env: int) -> State:
+        """Env ``env``'s game state (views of the stacked arrays: read, don't write)."""
+        env = check_int("env", env, 0, self.n_envs - 1)
+        return State(*(x[env] for x in self.states))

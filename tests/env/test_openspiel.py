@@ -1,0 +1,119 @@
+"""The OpenSpiel game python_risk passes OpenSpiel's random-simulation test (with serialisation), and
+OpenSpiel's MCTS and ISMCTS bots play legal moves in it."""
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+import riskstats.env.openspiel as rs_openspiel
+
+SMALL = {"players": 2, "max_turns": 6}
+
+
+def test_registered_with_its_type():
+    game = pyspiel.load_game("python_risk", SMALL)
+    t = game.get_type()
+    assert t.short_name == "python_risk"
+    assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert game.num_players() == 2 and game.num_distinct_actions() == 5971
+    assert game.observation_tensor_size() == game.information_state_tensor_size() > 0
+
+
+@pytest.mark.parametrize("params", [SMALL, {"players": 4, "max_turns": 4},
+                                    {"players": 3, "variant": "mission", "max_turns": 4},
+                                    {"players": 3, "variant": "capital", "max_turns": 3, "setup": "deal"}])
+def test_random_sim_test_with_serialisation(params):
+    game = pyspiel.load_game("python_risk", params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def play_random(game, seed, moves, until=lambda state: False):
+    """A state after ``moves`` random actions and chance outcomes, or as soon as ``until(state)``."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    for _ in range(moves):
+        if state.is_terminal() or (state.game is not None and until(state)):
+            break
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_serialise_clone_and_chance():
+    game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 50})
+    state = play_random(game, 1, 400)
+    assert not state.is_terminal()
+    again = game.deserialize_state(state.serialize())
+    assert str(again) == str(state) and again.history() == state.history()
+    assert again.observation_tensor(0) == state.observation_tensor(0)
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[0] if not clone.is_chance_node() else clone.chance_outcomes()[0][0])
+    assert str(state) == str(again)  # the clone's move left the original alone
+    small = pyspiel.load_game("python_risk", SMALL)
+    ends = [play_random(small, s, 100_000) for s in range(3)]  # random games reach the end (the turn cap)
+    assert all(e.is_terminal() and sum(e.returns()) == 0 for e in ends)
+
+
+def test_resample_keeps_the_information_state():
+    game = pyspiel.load_game("python_risk", {"players": 3, "variant": "mission", "max_turns": 30})
+    state = play_random(game, 2, 20_000, until=lambda s: s.current_player() >= 0 and s.game.turn > 3 and
+                        sum(len(h) for h in s.game.hands) - len(s.game.hand()) >= 2)
+    assert not state.is_terminal()
+    player = state.current_player()
+    changed = 0
+    for _ in range(5):
+        other = state.resample_from_infostate(player, None)
+        assert other.information_state_string(player) == state.information_state_string(player)
+        assert other.observation_tensor(player) == state.observation_tensor(player)
+        changed += not np.array_equal(other.game.state.card_owner, state.game.state.card_owner) or \
+            not np.array_equal(other.game.state.mission, state.game.state.mission)
+    assert changed > 0
+
+
+def bot_game(game, bot, seat, decisions, seed):
+    """Play with ``bot`` at ``seat`` and random moves elsewhere; the number of bot decisions."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    made = 0
+    while not state.is_terminal() and made < decisions:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        elif state.current_player() == seat:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            made += 1
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return made
+
+
+def test_mcts_bot_plays_legal_moves():
+    game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 3})
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))  # OpenSpiel's own random rollouts
+    bot = mcts.MCTSBot(game, 2.0, 4, evaluator, random_state=np.random.RandomState(0))
+    assert bot_game(game, bot, 0, 6, 0) == 6
+
+
+def test_ismcts_bot_plays_legal_moves():
+    game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 3})
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=np.random.RandomState(0))
+    assert bot_game(game, bot, 1, 8, 1) == 8
+
+
+@pytest.mark.slow  # compiles the game loop for the rollouts
+def test_compiled_rollout_evaluator_values_and_plays():
+    game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 40})
+    evaluator = rs_openspiel.RolloutEvaluator(20, bots=("random",), seed=0)
+    state = play_random(game, 3, 200)
+    value = evaluator.evaluate(state)
+    assert value.shape == (2,) and abs(value.sum()) < 1e-9 and (abs(value) <= 1).all()
+    bot = ismcts.ISMCTSBot(game, rs_openspiel.RolloutEvaluator(1, seed=1), 2.0, 8,
+                           random_state=np.random.RandomState(0))
+    assert bot_game(game, bot, 0, 8, 2) == 8

@@ -1,0 +1,71 @@
+"""The PettingZoo AEC environment passes PettingZoo's own api_test and seed_test; rewards and ends."""
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from riskstats.env.pettingzoo import env, raw_env
+from riskstats.errors import RiskstatsError
+from riskstats.game.rules import GameRules
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_pettingzoo_api_test(players):
+    api_test(env(players=players), num_cycles=300)
+
+
+@pytest.mark.parametrize("variant", ["classic", "mission"])
+def test_pettingzoo_seed_test(variant):
+    seed_test(lambda: env(players=4, variant=variant), num_cycles=200)
+
+
+def test_turn_cap_truncates_with_no_reward():
+    e = env(players=3, rules=GameRules(max_turns=4))
+    seen = {}
+    e.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for agent in e.agent_iter(50_000):
+        obs, reward, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            seen[agent] = (reward, terminated, truncated, info["reason"])
+            e.step(None)
+        else:
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert seen == {f"player_{i}": (0.0, False, True, "turn_cap") for i in range(3)}
+    assert e.agents == []
+
+
+def test_a_won_game_pays_the_winner_and_sums_to_zero():
+    e = env(players=4, variant="mission")
+    e.reset(seed=1)  # a random game won by a mission after some 1,650 moves
+    rng = np.random.default_rng(1)
+    final = {}
+    for agent in e.agent_iter(200_000):
+        obs, reward, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            final[agent] = reward
+            assert terminated and not truncated and info["reason"] == "mission"
+            e.step(None)
+        else:
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert len(final) == 4
+    assert sorted(final.values()) == pytest.approx([-1 / 3] * 3 + [1.0])
+    assert sum(final.values()) == pytest.approx(0.0)
+
+
+def test_only_the_agent_to_move_has_a_mask_and_illegal_actions_raise():
+    e = raw_env(players=4)
+    e.reset(seed=0)
+    others = [a for a in e.agents if a != e.agent_selection]
+    assert all(e.observe(a)["action_mask"].sum() == 0 for a in others)
+    illegal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(RiskstatsError, match="not legal"):
+        e.step(illegal)
+
+
+def test_render_ansi_and_bad_render_mode():
+    e = raw_env(players=2, render_mode="ansi")
+    e.reset(seed=1)
+    text = e.render()
+    assert text.startswith("turn 0") and "North America" in text
+    with pytest.raises(RiskstatsError, match="render_mode"):
+        raw_env(render_mode="rgb")
