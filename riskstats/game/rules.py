@@ -119,6 +119,9 @@ class GameRules:
                               ("mission_deck", MISSION_DECKS), ("mission_target_lost", TARGET_LOST)):
             if getattr(self, name) not in allowed:
                 raise RiskstatsError(f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
+        for name in ("two_player_classic_50", "neutral_interleaved", "capital_short"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise RiskstatsError(f"{name} must be true or false, got {getattr(self, name)!r}")
         if self.capital_short and self.variant != "capital":
             raise RiskstatsError("capital_short needs variant='capital'")
         if self.setup is not None and self.setup not in SETUPS:
