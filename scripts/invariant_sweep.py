@@ -54,8 +54,10 @@ VARIANTS = {  # name -> (players, line-up, rule options); the line-ups mix bots,
     "escalation-none-bonus-off": (3, "random,aggressive,continent", {"escalation": "none", "territory_bonus": "off"}),
     "search-mixed": (3, "search,continent-tuned,aggressive", {}),
 }
-SLOW = {"search-mixed": 1_000}
-"""Variants whose games take far longer (a search seat plays dozens of rollouts a turn): their own target."""
+SLOW = {"search-mixed": (1_000, 40), "cards-per-conquest": (10_000, 100)}
+"""Variants whose games take far longer, with their own target and chunk: a search seat plays dozens of
+rollouts a turn; with a card per conquest the progressive sets grow to thousands of armies, so turns
+have thousands of rolls and some games run into the engine's move limit (5,000,000 moves)."""
 
 
 def _options(rules: dict) -> str:
@@ -84,12 +86,13 @@ def main(target: int, chunk: int, budget: float, out: Path, only: list[str]) -> 
             if time.perf_counter() - start >= budget:
                 break
             players, bots, options = VARIANTS[name]
-            goal = min(target, SLOW.get(name, target))
+            goal, size = SLOW.get(name, (target, chunk))
+            goal = min(target, goal)
             first = _done(chunks, name)
             if first >= goal:
                 continue
             busy = True
-            games = min(chunk if name not in SLOW else max(chunk // 50, 10), goal - first)
+            games = min(size, goal - first)
             t0, c0 = time.perf_counter(), time.process_time()
             table = sweep(games, players, bots, GameRules(**options), seed=SEED, first=first)
             seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -110,7 +113,7 @@ def main(target: int, chunk: int, budget: float, out: Path, only: list[str]) -> 
                     games=("games", "sum"), turns=("turns", "sum"), moves=("moves", "sum"), checks=("checks", "sum"),
                     violations=("violations", "sum"), cpu_seconds=("cpu_seconds", "sum"))
                .reset_index())
-    summary["target"] = [min(target, SLOW.get(v, target)) for v in summary["variant"]]
+    summary["target"] = [min(target, SLOW.get(v, (target,))[0]) for v in summary["variant"]]
     summary.to_csv(out / "summary.csv", index=False)
     print(summary.to_string(index=False))
     total = summary[["games", "turns", "moves", "checks", "violations"]].sum()
