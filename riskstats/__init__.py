@@ -53,6 +53,7 @@ _PUBLIC = {
     "GameView": "riskstats.game.play",
     "play_game": "riskstats.game.play",
     "replay_events": "riskstats.game.replay",
+    "check_invariants": "riskstats.game.invariants",
     "MOVES": "riskstats.game.state",
     "EVENTS": "riskstats.game.state",
     "LOG_COLS": "riskstats.game.state",

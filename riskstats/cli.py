@@ -769,9 +769,9 @@ def selfplay(
     """Play complete games between built-in bots (seats rotate by game; seat 0 moves first)."""
     from pathlib import Path
 
-    from riskstats.runs.results import read_results
+    from riskstats.runs.results import iter_results
     from riskstats.runs.tournament import RunConfig, run_selfplay
-    from riskstats.stats.report import summary
+    from riskstats.stats.report import SUMMARY_COLUMNS, SummaryTally
 
     if out is not None and Path(out).suffix not in ("", ".parquet", ".csv"):
         raise RiskstatsError(f"--out must be a directory or end in .parquet or .csv, got {out!r}")
@@ -799,12 +799,16 @@ def selfplay(
                              progress=functools.partial(track, bar=bar), load=out is None)
     before = present[0] if present else 0
     played = games - before
-    if out is not None:
+    tally = SummaryTally()
+    if out is not None:  # the summary streams the run back one piece at a time: memory stays flat
         if played:
             typer.echo(f"wrote {played:,} games to {out}" + (f" ({games:,} in all)" if before else ""), err=True)
-        frame = read_results(out)
-    result = summary(frame)
-    reasons = {k: int(v) for k, v in frame["win_reason"].value_counts().items()}
+        for piece in iter_results(out, SUMMARY_COLUMNS):
+            tally.add(piece)
+    else:
+        tally.add(frame)
+    result = tally.result()
+    reasons = tally.reasons()
     if as_json:
         _print_json({"games": games, "players": players, "variant": variant, "seed": seed, **result,
                      "win_reasons": reasons, **({"out": out, "games_played": played} if out is not None else {})})

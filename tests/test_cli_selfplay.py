@@ -41,3 +41,30 @@ def test_selfplay_two_players_is_the_neutral_game():
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)
     assert payload["variant"] == "two-player" and set(payload["win_reasons"]) <= {"opponent_eliminated", "turn_cap"}
+
+
+def test_selfplay_out_summary_streams_and_equals_the_loaded_one(tmp_path, monkeypatch):
+    """With --out the summary is counted piece by piece from the file (never read whole), and it is the summary of
+    the whole table, for a run directory, a .parquet and a .csv file alike."""
+    from riskstats.runs import results
+    from riskstats.runs.results import read_results
+    from riskstats.stats.report import summary
+
+    monkeypatch.setattr(results, "ROW_GROUP", 4)  # several row groups and CSV pieces
+    args = ["selfplay", "--games", "15", "--players", "3", "--bots", "aggressive,continent,random", "--seed", "5",
+            "--chunk-size", "4", "--json"]
+    loaded = json.loads(runner.invoke(app, args).stdout)  # no --out: the table in memory
+    read_whole = []  # calls of the reader of whole tables
+    reader = results._read_results
+    monkeypatch.setattr(results, "_read_results", lambda *a: read_whole.append(a) or reader(*a))
+    for name in ("run", "games.parquet", "games.csv"):
+        out = tmp_path / name
+        payload = json.loads(runner.invoke(app, [*args, "--out", str(out)]).stdout)
+        assert not read_whole, name
+        for key in ("bots", "seats", "mean_turns", "mean_rounds", "truncated", "win_reasons", "games"):
+            assert payload[key] == loaded[key], (name, key)
+        table = read_results(out)
+        expected = json.loads(json.dumps(summary(table)))
+        assert {k: payload[k] for k in expected} == expected
+        assert payload["win_reasons"] == table["win_reason"].value_counts().to_dict()
+        read_whole.clear()

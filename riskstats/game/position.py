@@ -38,7 +38,9 @@ from riskstats.game.state import (
     I_ATK_DICE,
     I_ATK_FROM,
     I_ATK_TO,
+    I_BONUS_GIVEN,
     I_DECK_N,
+    I_ELIM_PENDING,
     I_LOG_N,
     I_OCC_FROM,
     I_OCC_TO,
@@ -46,6 +48,7 @@ from riskstats.game.state import (
     I_PLACE_FOR,
     I_PLAYER,
     I_QUOTA,
+    I_REASON,
     I_RESERVE,
     I_ROUND,
     I_SETS_TRADED,
@@ -63,12 +66,17 @@ from riskstats.game.state import (
     OCCUPY,
     OVER,
     PHASES,
+    REASONS,
     REINFORCE,
     SETUP_PLACE,
     _new_state,
 )
 
 FORMAT = "riskstats-position/1"
+MAX_NUMBER = 10**9
+"""The largest number a position may hold anywhere but ``seed`` and ``rng``: armies on a territory, setup
+armies, the reserve's parts, counts of moves and sets (docs/positions.md). Games never come near it, and it
+keeps every sum the engine makes far inside 64 bits."""
 WILD_NAME = "wild"
 MAX_ARMIES = 10**9
 """Most armies a position may put on one territory, or give a seat still to place in setup (a billion):
@@ -82,6 +90,9 @@ _WRITTEN = (I_PHASE, I_PLAYER, I_TURN, I_ROUND, I_RESERVE, I_SETS_TRADED, I_DECK
 
 
 def _bad(message: str):
+    message = " ".join(message.splitlines())
+    if len(message) > 300:  # one readable line, whatever value it quotes
+        message = message[:297] + "..."
     raise RiskstatsError(f"invalid position: {message}")
 
 
@@ -185,15 +196,33 @@ def template_position(players: int, variant: str | None = None, board: Board | N
 
 
 # ------------------------------------------------------------------ reading
-def _int(pos: dict, key: str, default=None, low: int = 0, high: int = 2**62):
+def _int(pos: dict, key: str, default=None, low: int = 0, high: int = MAX_NUMBER):
     value = pos.get(key, default)
     if value is None:
         _bad(f"{key!r} is required")
+    return _number(value, key, low, high)
+
+
+def _number(value, where: str, low: int = 0, high: int = MAX_NUMBER) -> int:
+    """``value`` as an int if it is a whole number (not a bool) from ``low`` to ``high``; else a one-line error."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        _bad(f"{key} must be an integer, got {value!r}")
+        _bad(f"{where} must be an integer, got {_short(value)}")
     if not low <= value <= high:
-        _bad(f"{key} must be from {low} to {high}, got {value}")
+        _bad(f"{where} must be from {low} to {high}, got {_short(value)}")
     return int(value)
+
+
+def _numbers(value, where: str, length: int, low: int = 0, high: int = MAX_NUMBER, what: str = "") -> list[int]:
+    """A list of ``length`` numbers, each checked by `_number`."""
+    if not (isinstance(value, list) and len(value) == length):
+        _bad(f"{where} must list {length} {what or 'integers'}, got {_short(value)}")
+    return [_number(v, f"{where}[{i}]", low, high) for i, v in enumerate(value)]
+
+
+def _short(value) -> str:
+    """A value as an error message shows it (cut to one short line)."""
+    text = repr(value).replace("\n", " ")
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _board(value, board: Board | None) -> Board:
@@ -201,7 +230,7 @@ def _board(value, board: Board | None) -> Board:
         if not isinstance(board, Board):
             raise RiskstatsError(f"board must be a Board, got {board!r}")
         if value not in (None, board.name):
-            _bad(f"board {value!r} is not the board given ({board.name!r})")
+            _bad(f"board {_short(value)} is not the board given ({board.name!r})")
         return board
     if value in (None, "classic"):
         return classic_board()
@@ -209,7 +238,7 @@ def _board(value, board: Board | None) -> Board:
         return board_from_dict(value, "in the position")
     if isinstance(value, str) and value.endswith(".json"):
         return load_board(value)
-    _bad(f"unknown board {value!r}: use \"classic\", a board file's path, a board object, or pass board=")
+    _bad(f"unknown board {_short(value)}: use \"classic\", a board file's path, a board object, or pass board=")
 
 
 def _rules(value) -> GameRules:
@@ -218,7 +247,7 @@ def _rules(value) -> GameRules:
     if isinstance(value, str):
         value = {"variant": value}
     if not isinstance(value, dict):
-        _bad(f"rules must be an object of GameRules options or a variant name, got {value!r}")
+        _bad(f"rules must be an object of GameRules options or a variant name, got {_short(value)}")
     from riskstats.odds.dice import DiceRules
 
     options = dict(value)
@@ -279,7 +308,7 @@ class _Cards:
 def _card_list(pos, key, cards: _Cards, where: str | None = None):
     value = pos.get(key, [])
     if not isinstance(value, list):
-        _bad(f"{where or key} must be a list of cards, got {value!r}")
+        _bad(f"{where or key} must be a list of cards, got {_short(value)}")
     return [cards.take(name, where or key) for name in value]
 
 
@@ -298,7 +327,7 @@ def game_from_position(pos, board: Board | None = None):
     if unknown:
         _bad(f"unknown key {unknown[0]!r} (keys: {', '.join(_TOP)})")
     if pos.get("format", FORMAT) != FORMAT:
-        _bad(f"format must be {FORMAT!r}, got {pos['format']!r}")
+        _bad(f"format must be {FORMAT!r}, got {_short(pos['format'])}")
     board = _board(pos.get("board"), board)
     players = _int(pos, "players", None, 2, 6)
     rules = _rules(pos.get("rules")) or default_rules(players)
@@ -313,7 +342,7 @@ def game_from_position(pos, board: Board | None = None):
 
     phase_name = pos.get("phase")
     if phase_name not in PHASES:
-        _bad(f"phase must be one of {', '.join(PHASES)}, got {phase_name!r}")
+        _bad(f"phase must be one of {', '.join(PHASES)}, got {_short(phase_name)}")
     phase = PHASES.index(phase_name)
     info[I_PHASE] = phase
     setup = phase in (CLAIM, SETUP_PLACE, CAPITAL)
@@ -330,11 +359,12 @@ def game_from_position(pos, board: Board | None = None):
         given[name] = value
         if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
                                                                      for v in value)):
-            _bad(f"territory {name!r}: give [owner seat, armies], got {value!r}")
+            _bad(f"territory {name!r}: give [owner seat, armies], got {_short(value)}")
         owner, armies = value
         t = board.territories.index(name)
         if not -1 <= owner < S:
-            _bad(f"territory {name!r}: owner must be a seat from 0 to {S - 1}, got {owner}")
+            _bad(f"territory {name!r}: owner must be a seat from 0 to {S - 1}, got {_short(owner)}")
+        armies = _number(armies, f"territory {name!r}: armies", -MAX_NUMBER, MAX_NUMBER)
         if owner == -1 and (phase != CLAIM or armies != 0):
             _bad(f"territory {name!r} has no owner (only unclaimed territories in the claim phase, with 0 armies)")
         if owner >= 0 and armies < 1:
@@ -479,12 +509,28 @@ def game_from_position(pos, board: Board | None = None):
     if pos.get("rng") is not None:
         try:
             value = int(pos["rng"])
-        except (TypeError, ValueError):
-            _bad(f"rng must be the random stream's state as a decimal string, got {pos['rng']!r}")
+        except (TypeError, ValueError, OverflowError):
+            _bad(f"rng must be the random stream's state as a decimal string, got {_short(pos['rng'])}")
         if not 0 < value < 2**64:
             _bad(f"rng must be from 1 to 2**64 - 1, got {value}")
         st.rng[0] = np.uint64(value)
     return rules, board, players, seed, st
+
+
+def _engine_range(field: int, T: int, S: int) -> tuple[int, int]:
+    """The values an engine field may take: a territory (or -1), a seat (or -1), a phase, a reason, a flag, or
+    a count from 0 to `MAX_NUMBER`."""
+    if field in (I_OCC_FROM, I_OCC_TO, I_ATK_FROM, I_ATK_TO):
+        return -1, T - 1
+    if field in (I_WINNER, I_PLACE_FOR):
+        return -1, S - 1
+    if field == I_AFTER_PLACE:
+        return 0, len(PHASES) - 1
+    if field == I_REASON:
+        return 0, len(REASONS) - 1
+    if field in (I_BONUS_GIVEN, I_ELIM_PENDING):
+        return 0, 1
+    return 0, MAX_NUMBER
 
 
 class _Parts:
@@ -518,7 +564,7 @@ def _pending(pos, board, st, rules, players):
     if not board.arrays.adjacency[a, b] or st.owner[b] == attacker or attacker < 0:
         _bad("pending_attack: the attack must go from an owned territory to an adjacent enemy one")
     if not (isinstance(dice, int) and 1 <= dice <= min(rules.dice.attacker_dice, int(st.armies[a]) - 1)):
-        _bad(f"pending_attack: attacker dice must be from 1 to the armies able to roll, got {dice!r}")
+        _bad(f"pending_attack: attacker dice must be from 1 to the armies able to roll, got {_short(dice)}")
     from riskstats.game.engine import _defending_seat
 
     seat = int(_defending_seat(rules.vector(players, board), int(st.owner[b]), attacker))
@@ -542,7 +588,7 @@ def _missions(pos, game, st, players):
         found = [int(m) for m in table if board.mission_name(int(m), s) == name and int(m) not in used]
         if not found:
             names = sorted({board.mission_name(int(m), s) for m in table})
-            _bad(f"seat {s}: unknown or repeated mission {name!r} (missions: {', '.join(names)})")
+            _bad(f"seat {s}: unknown or repeated mission {_short(name)} (missions: {', '.join(names)})")
         m = found[0]
         used.add(m)
         kind, c1, c2, third, count, least, target, _ = board.arrays.missions[m]
@@ -558,8 +604,10 @@ def _missions(pos, game, st, players):
                         for r in rows)):
             _bad(f"mission_rows must be {players} rows of {N_MISSION} integers")
         for s, row in enumerate(rows):
-            if row[M_CARD] != st.mission[s, M_CARD] or not 0 <= row[M_KIND] < len(MISSION_KINDS):
-                _bad(f"mission_rows: seat {s}'s row does not match its mission {missions[s]!r}")
+            row = _numbers(row, f"mission_rows[{s}]", N_MISSION, -1)
+            if row[M_CARD] != st.mission[s, M_CARD] or not 0 <= row[M_KIND] < len(MISSION_KINDS) \
+                    or (row[M_KIND] == MK_DESTROY and not 0 <= row[M_TARGET] < players):
+                _bad(f"mission_rows: seat {s}'s row does not match its mission {_short(missions[s])}")
             st.mission[s] = row
 
 

@@ -378,6 +378,62 @@ def _read_results(fs, path: str):
     return table
 
 
+def iter_results(path, columns=None):
+    """The games of a run (as `read_results` reads them) one piece at a time, in game order: a run
+    directory part by part, a ``.parquet`` file row group by row group (`ROW_GROUP` games), a ``.csv``
+    in pieces of `ROW_GROUP` rows. Memory holds one piece, however many games the run has.
+
+    ``columns``: read only these (default: all). Each piece is a DataFrame; the checks are
+    `read_results`' (a foreign file, or a part of another run, is a `RiskstatsError`).
+    """
+    yield from _iter_results(*_filesystem(path), columns)
+
+
+def _iter_results(fs, path: str, columns):
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    if not fs.exists(path):
+        raise RiskstatsError(f"no results at {path}")
+    want = None if columns is None else list(dict.fromkeys(columns))
+
+    def checked(table, where):
+        missing = [c for c in (want if want is not None else REQUIRED) if c not in table.columns]
+        if missing:
+            raise RiskstatsError(f"{where} is not a self-play results table (missing columns {', '.join(missing)})")
+        return table
+
+    if fs.isdir(path):
+        manifest = posixpath.join(path, MANIFEST)
+        if not fs.exists(manifest):
+            raise RiskstatsError(f"{path} holds no riskstats run ({MANIFEST} missing)")
+        record = _read_manifest(fs, manifest)
+        parts = _part_files(fs, path)
+        if not parts:
+            raise RiskstatsError(f"{path} holds no finished games yet")
+        for part in parts:
+            stored = _stored_record(fs, part)
+            if stored is None or _comparable(stored) != _comparable(record):
+                raise RiskstatsError(f"{part} was not written by the run in {path}")
+            yield checked(pq.read_table(part, columns=want, filesystem=fs).to_pandas(), part)
+    elif path.endswith(".csv"):
+        try:
+            with fs.open(path, "rb") as handle:
+                for piece in pd.read_csv(handle, chunksize=ROW_GROUP, usecols=want):
+                    yield checked(piece, path)
+        except RiskstatsError:
+            raise
+        except Exception as error:
+            raise RiskstatsError(f"cannot read {path} as CSV: {error}") from None
+    else:
+        if _stored_record(fs, path) is None:
+            raise RiskstatsError(f"{path} is not a riskstats results file (no riskstats metadata)")
+        with fs.open(path, "rb") as handle:
+            parquet = pq.ParquetFile(handle)
+            for group in range(parquet.num_row_groups):
+                yield checked(parquet.read_row_group(group, columns=want).to_pandas(), path)
+
+
 def write_json(payload: dict, path) -> None:
     """Write a JSON document atomically (experiment manifests); a path that cannot be written is a
     `RiskstatsError`."""

@@ -369,6 +369,84 @@ def summary(table) -> dict:
             "truncated": int(table["truncated"].sum())}
 
 
+SUMMARY_COLUMNS = ("bots", "winner", "turns", "rounds", "truncated", "win_reason")
+"""The columns `SummaryTally` reads of a results table."""
+
+
+class SummaryTally:
+    """`summary` counted piece by piece: add a run's tables in game order (`add`), then `result` is
+    ``summary`` of them all together, and `reasons` their ``win_reason`` counts, without holding more
+    than one piece (what ``riskstats selfplay --out`` prints for a run of any size).
+
+    >>> import pandas as pd
+    >>> games = pd.DataFrame({"bots": ["a,b", "b,a", "a,b"], "winner": [0, 1, -1], "turns": [10, 12, 1000],
+    ...                       "rounds": [5, 6, 500], "truncated": [False, False, True],
+    ...                       "win_reason": ["opponent_eliminated", "opponent_eliminated", "turn_cap"]})
+    >>> tally = SummaryTally().add(games.iloc[:2]).add(games.iloc[2:])
+    >>> tally.result() == summary(games), tally.reasons()
+    (True, {'opponent_eliminated': 2, 'turn_cap': 1})
+    """
+
+    def __init__(self):
+        self.games = 0
+        self.order: dict[str, None] = {}
+        self.bot_seats: dict[str, int] = {}
+        self.bot_wins: dict[str, int] = {}
+        self.seat_games: dict[int, int] = {}
+        self.seat_wins: dict[int, int] = {}
+        self.lineups: dict[str, int] = {}
+        self.turns = self.rounds = self.truncated = 0
+        self.win_reasons: dict[str, int] = {}
+
+    def add(self, table) -> SummaryTally:
+        """Count one piece of the run (the next games, in order)."""
+        if not len(table):
+            return self
+        self.games += len(table)
+        seats = table["bots"].str.split(",", expand=True).to_numpy()
+        for name in pd.unique(seats.ravel()):
+            self.order.setdefault(name, None)
+        rows = seat_table(table)
+        for key, seats_of, wins_of in (("bot", self.bot_seats, self.bot_wins), ("seat", self.seat_games,
+                                                                                 self.seat_wins)):
+            counted = rows.groupby(key, sort=True)["won"].agg(["size", "sum"])
+            for value, size, won in zip(counted.index, counted["size"], counted["sum"]):
+                value = int(value) if key == "seat" else value
+                seats_of[value] = seats_of.get(value, 0) + int(size)
+                wins_of[value] = wins_of.get(value, 0) + int(won)
+        for lineup, n in table["bots"].value_counts().items():
+            self.lineups[lineup] = self.lineups.get(lineup, 0) + int(n)
+        self.turns += int(table["turns"].sum())
+        self.rounds += int(table["rounds"].sum())
+        self.truncated += int(table["truncated"].sum())
+        for reason, n in table["win_reason"].value_counts().items():
+            self.win_reasons[reason] = self.win_reasons.get(reason, 0) + int(n)
+        return self
+
+    @staticmethod
+    def _rate(trials: int, wins: int) -> dict:
+        low, high = wilson_interval(wins, trials)
+        return {"games": trials, "wins": wins, "win_rate": float(wins / trials), "ci95": (float(low), float(high))}
+
+    def result(self) -> dict:
+        """What `summary` returns for all the games added."""
+        if not self.games:
+            raise ValueError("no games were added")
+        bots = {}
+        for name in self.order:
+            rate = self._rate(self.bot_seats[name], self.bot_wins[name])
+            games = sum(n for lineup, n in self.lineups.items() if name in lineup.split(","))
+            bots[name] = {**rate, "games": games, "seats": rate["games"]}
+        return {"games": self.games, "bots": bots,
+                "seats": {s: self._rate(self.seat_games[s], self.seat_wins[s]) for s in sorted(self.seat_games)},
+                "mean_turns": self.turns / self.games, "mean_rounds": self.rounds / self.games,
+                "truncated": self.truncated}
+
+    def reasons(self) -> dict:
+        """Games per ``win_reason``, most frequent first."""
+        return dict(sorted(self.win_reasons.items(), key=lambda item: -item[1]))
+
+
 def cell_win_rates(table):
     """One row per cell and bot (the table of `read_experiment`): the cell's players, variant and swept
     ``rules.*``/``params.*`` values, then the bot's seats (``trials``), wins, win rate, 95% Wilson

@@ -122,3 +122,31 @@ def test_unwritable_outputs_are_clear_errors(tmp_path, run):
     with pytest.raises(RiskstatsError, match="cannot write to /proc/nope"):
         write_files("/proc/nope/report", tables, {})
     assert [p.name for p in write_files(tmp_path / "rep", tables, {})] == ["t.csv"]
+
+
+def test_iter_results_reads_a_run_piece_by_piece_in_game_order(tmp_path, monkeypatch):
+    from riskstats.runs import results
+    from riskstats.runs.results import iter_results, read_results
+    from riskstats.runs.tournament import RunConfig, run_selfplay
+
+    monkeypatch.setattr(results, "ROW_GROUP", 3)
+    config = RunConfig(games=10, players=3, bots=("aggressive", "random"), seed=3, chunk_size=3)
+    for name in ("run", "games.parquet", "games.csv"):
+        out = tmp_path / name
+        run_selfplay(config, out, load=False)
+        pieces = list(iter_results(out, ["game", "bots", "winner"]))
+        assert len(pieces) == 4 and [len(p) for p in pieces] == [3, 3, 3, 1]
+        whole = read_results(out)
+        joined = pd.concat(pieces, ignore_index=True)
+        assert list(joined.columns) == ["game", "bots", "winner"]
+        assert joined.equals(whole[["game", "bots", "winner"]].astype(joined.dtypes.to_dict()))
+
+
+def test_iter_results_refuses_what_read_results_refuses(tmp_path):
+    from riskstats.errors import RiskstatsError
+    from riskstats.runs.results import iter_results
+
+    (tmp_path / "foreign.csv").write_text("a,b\n1,2\n")
+    for path in (tmp_path / "nothing", tmp_path / "foreign.csv"):
+        with pytest.raises(RiskstatsError):
+            list(iter_results(path, ["bots", "winner"]))
