@@ -31,12 +31,13 @@ def _cache_dir() -> str:
 
     numba checks only the kernel's own file when it reuses a cached compilation; a kernel that calls
     kernels in other modules (the game loop calls the bots) would keep running old code after those
-    change. Keying the folder by a digest of every source file makes any change start afresh. It lives
+    change. Keying the folder by a digest of every source file (and package data file: the position value's
+    coefficients are compiled in as constants) makes any change start afresh. It lives
     under ``NUMBA_CACHE_DIR`` if set, else the user's cache folder; worker processes inherit it.
     """
     package = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.json")]):  # kernels compile in data too
         digest.update(str(path.relative_to(package)).encode())
         digest.update(path.read_bytes())
     leaf = f"riskstats-{digest.hexdigest()[:16]}"

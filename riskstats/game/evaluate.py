@@ -11,6 +11,12 @@ Everything the position holds is used as it stands (other players' hands, missio
 evaluation is an onlooker's, who sees the whole position except the draw pile's order. A game that hits the
 rules' turn cap counts as a win for nobody, so the players' chances may sum to less than 1.
 
+With ``rollouts=0`` the answer comes from the fitted position value alone (`riskstats.game.value`), at
+once: each player's p_win is the model's (its interval is the point itself: a model has no sampling
+error), and each candidate move is ranked by the model's value, for the player to move, of the position it
+leads to (`_move_values`: a move whose result is chance, an attack's roll or a card drawn, is valued as the
+mean over `MODEL_SAMPLES` seeded outcomes, the attack answered with the most defender dice).
+
 >>> from riskstats.game.play import Game
 >>> game = Game(3, seed=2).play(["aggressive"], max_moves=400)
 >>> result = evaluate(game, rollouts=50, seed=1, top=2)
@@ -26,21 +32,25 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from riskstats._numba import parallel_jit
+from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.engine import _apply, _seed, _shuffle
 from riskstats.game.play import NO_HORIZON, Game, Move, _bot_arrays, _tables
 from riskstats.game.rollout import _copy_state
 from riskstats.game.rollout import rollouts as play_rollouts
+from riskstats.game.rules import R_DDICE
 from riskstats.game.search import _play_any
 from riskstats.game.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
+    DEFEND,
     DEFEND_MOVE,
     END_ATTACK,
     END_TURN,
     FORTIFY_MOVE,
+    I_ATK_TO,
     I_DECK_N,
+    I_PHASE,
     I_WINNER,
     OCCUPY_MOVE,
     PASS,
@@ -49,9 +59,12 @@ from riskstats.game.state import (
     State,
     _new_state,
 )
+from riskstats.game.value import _model_value, position_value
 from riskstats.intervals import wilson_interval
 
 MAX_ROLLOUTS = 10_000_000
+MODEL_SAMPLES = 64
+"""Seeded outcomes over which ``rollouts=0`` values a candidate move whose result is chance."""
 DEFAULT_BOT = "aggressive"
 """The default policy of the rollouts: a fast built-in heuristic (``--bot`` chooses another)."""
 
@@ -94,6 +107,25 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, out):  # prag
             _apply(work, B, R, CUT, moves[job, 0], moves[job, 1], moves[job, 2], moves[job, 3], moves[job, 4])
             _play_any(work, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON)
             out[job, r] = work.info[I_WINNER]
+
+
+@jit
+def _move_values(root, B, R, CUT, moves, seeds, p, out):  # pragma: no cover - compiled
+    """out[m] = the fitted model's mean value for seat p of the position candidate move m leads to, over
+    the seeds (fresh dice and draw pile each); an attack is answered at once with the most defender dice."""
+    T = root.owner.shape[0]
+    work = _new_state(T, root.card_owner.shape[0], root.alive.shape[0], 0)
+    for m in range(moves.shape[0]):
+        total = 0.0
+        for r in range(seeds.shape[0]):
+            _copy_state(root, work)
+            _seed(work.rng, seeds[r])
+            _shuffle(work.rng, work.deck, work.info[I_DECK_N])
+            _apply(work, B, R, CUT, moves[m, 0], moves[m, 1], moves[m, 2], moves[m, 3], moves[m, 4])
+            if work.info[I_PHASE] == DEFEND:
+                _apply(work, B, R, CUT, DEFEND_MOVE, min(R[R_DDICE], work.armies[work.info[I_ATK_TO]]), 0, 0, 0)
+            total += _model_value(work, B, R, p)
+        out[m] = total / seeds.shape[0]
 
 
 def describe_move(move, board) -> str:
@@ -161,7 +193,8 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
 
     Every estimate plays the rest of the game ``rollouts`` times with ``bot`` in every seat, each time
     with fresh dice and a reshuffled draw pile (`riskstats.game.rollout`); wins are counted with a 95%
-    Wilson interval. Each candidate move (`candidate_moves`; at most ``candidates`` of them: the stop move
+    Wilson interval. ``rollouts=0`` answers from the fitted position value instead, at once (see the module
+    docstring). Each candidate move (`candidate_moves`; at most ``candidates`` of them: the stop move
     and the bot's own choice always, the rest drawn at random from ``seed`` when there are more) is played
     first and then the rest of the game, on the same seeds as every other candidate.
 
@@ -172,7 +205,8 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     bot : str or (str, params)
         The built-in bot playing every seat in the rollouts (default ``"aggressive"``).
     rollouts : int
-        Rollouts per estimate (each player's chance, and each candidate move's).
+        Rollouts per estimate (each player's chance, and each candidate move's); 0: the fitted model alone
+        (wins and rollouts are then 0, and each interval is the point).
     seed : int
         Same seed, same answer (on any number of threads).
     top : int
@@ -192,7 +226,7 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     import pandas as pd
 
     game = position if isinstance(position, Game) else Game.from_json(position, board)
-    rollouts = check_int("rollouts", rollouts, 1, MAX_ROLLOUTS)
+    rollouts = check_int("rollouts", rollouts, 0, MAX_ROLLOUTS)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     top = check_int("top", top, 0, 1000)
     candidates = check_int("candidates", candidates, 1, 10_000)
@@ -200,6 +234,8 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
         raise RiskstatsError("the game is over: nothing to evaluate")
     spec = (bot, None) if isinstance(bot, str) else tuple(bot)
     ids, values = _bot_arrays([spec], game.players)  # raises on an unknown bot or wrong parameters
+    if rollouts == 0:
+        return _model_evaluation(game, spec, top, candidates, seed)
 
     table = play_rollouts(game, rollouts, bots=[spec], seed=seed)
     wins = np.bincount(table["winner"].to_numpy() + 1, minlength=game.players + 2)[1:]
@@ -227,6 +263,29 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
         rows.append((describe_move(move, game.board), w / rollouts, low, high, w, rollouts, *move))
     frame = pd.DataFrame(rows, columns=columns).sort_values("p_win", ascending=False, kind="stable")
     return Evaluation(players, frame.head(top).reset_index(drop=True), rollouts, seed, mover)
+
+
+def _model_evaluation(game: Game, spec, top: int, candidates: int, seed: int) -> Evaluation:
+    """`evaluate` with ``rollouts=0``: the fitted model's values of the position and of each candidate move."""
+    import pandas as pd
+
+    value = position_value(game, features=False)
+    players = pd.DataFrame({"player": value["player"], "p_win": value["p_win"], "ci_low": value["p_win"],
+                            "ci_high": value["p_win"], "wins": 0, "rollouts": 0})
+    columns = ["move", "p_win", "ci_low", "ci_high", "wins", "rollouts", "kind", "a", "b", "c", "d"]
+    if top == 0:
+        return Evaluation(players, pd.DataFrame(columns=columns), 0, seed, game.player)
+    moves = _choose(game, spec, candidates, seed)
+    cut, _ = _tables(game.rules)
+    st = game.state
+    root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())
+    seeds = np.random.SeedSequence(seed).generate_state(MODEL_SAMPLES, np.uint64)
+    out = np.zeros(len(moves))
+    mover = game.player
+    _move_values(root, game.board.arrays, game._R, cut, np.array(moves, np.int64), seeds, mover, out)
+    rows = [(describe_move(m, game.board), float(v), float(v), float(v), 0, 0, *m) for m, v in zip(moves, out)]
+    frame = pd.DataFrame(rows, columns=columns).sort_values("p_win", ascending=False, kind="stable")
+    return Evaluation(players, frame.head(top).reset_index(drop=True), 0, seed, mover)
 
 
 def _choose(game: Game, spec, most: int, seed: int) -> list[Move]:

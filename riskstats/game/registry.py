@@ -44,6 +44,9 @@ class Param(NamedTuple):
     integer: bool = False
     tunable: bool = True
     """False for a parameter that sets up an experiment's treatment rather than a strategy to tune."""
+    choices: tuple[str, ...] = ()
+    """Names of the values 0, 1, ... of a parameter that picks one of a few options (a spec may name the
+    option, ``value=model``, or give its number); empty for a numeric parameter."""
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,19 @@ BUILT_IN = {
          Param("horizon", 1.0, 0.0, 20.0, "rounds played after the searched turn in each rollout", integer=True,
                tunable=False),
          Param("plans", 6.0, 1.0, 8.0, "how many of the candidate plans to compare (the first ones)",
+               integer=True, tunable=False),
+         Param("value", 0.0, 0.0, 1.0, "the rollouts' leaf value: formula (the share of strength squared) or "
+               "model (the fitted position value, riskstats.game.value)", integer=True, tunable=False,
+               choices=("formula", "model")))),
+    "value": BotInfo(7, (
+        "Chooses its turn plan by the fitted position value (riskstats.game.value), with no long rollouts: at "
+        "the start of each of its turns it plays the rest of the turn with each of the first `plans` candidate "
+        "plans of the search bot, over `rollouts` determinised rollouts each (what it cannot see redrawn; the "
+        "same seeds for every plan), and scores each end-of-turn position by the model's P(win). It plays "
+        "the turn with the best plan; setup as continent-tuned; defends with the most dice."),
+        (Param("rollouts", 2.0, 1.0, 1000.0, "determinised rollouts of the rest of the turn per plan",
+               integer=True, tunable=False),
+         Param("plans", 4.0, 1.0, 8.0, "how many of the search bot's candidate plans to compare (the first ones)",
                integer=True, tunable=False))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
@@ -203,6 +219,11 @@ def bot_info(name: str) -> BotInfo:
 
 def check_value(bot: str, param: Param, value) -> float:
     """``value`` as a float if it is valid for ``param`` of ``bot``; else a one-line error naming both."""
+    if param.choices and isinstance(value, str) and value.strip() in param.choices:
+        return float(param.choices.index(value.strip()))
+    if param.choices and isinstance(value, str) and not value.strip().lstrip("-").replace(".", "", 1).isdigit():
+        raise RiskstatsError(f"parameter {param.name} of bot {bot!r} must be one of {', '.join(param.choices)}, "
+                             f"got {value!r}")
     try:
         number = float(value)
     except (TypeError, ValueError):
@@ -216,6 +237,8 @@ def check_value(bot: str, param: Param, value) -> float:
 
 
 def _format(param: Param, value: float) -> str:
+    if param.choices:
+        return param.choices[int(value)]
     return str(int(value)) if param.integer else repr(value)
 
 
@@ -318,5 +341,6 @@ def catalog_rows() -> list[dict]:
     """Every bot with its description and parameters (default, range, meaning), as JSON-able dicts."""
     return [{"name": name, "base": info.base or name, "description": info.description,
              "params": [{"name": p.name, "default": p.default, "low": p.low, "high": p.high,
-                         "integer": p.integer, "meaning": p.meaning} for p in info.params]}
+                         "integer": p.integer, "meaning": p.meaning,
+                         **({"choices": list(p.choices)} if p.choices else {})} for p in info.params]}
             for name, info in CATALOG.items()]

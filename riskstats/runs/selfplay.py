@@ -53,7 +53,7 @@ from riskstats.game.engine import _init
 from riskstats.game.play import NO_HORIZON, Game, _play, _tables, default_rules
 from riskstats.game.registry import check_lineup, lineup_specs
 from riskstats.game.rules import GameRules
-from riskstats.game.search import SEARCH_ID, _play_search
+from riskstats.game.search import SEARCH_ID, VALUE_ID, _play_search
 from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state
 
 MAX_GAMES = 100_000_000
@@ -74,7 +74,7 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, out):  # p
     C = B.card_symbol.shape[0]
     search = False
     for s in range(P):
-        search = search or lineup_bots[s] == SEARCH_ID
+        search = search or lineup_bots[s] == SEARCH_ID or lineup_bots[s] == VALUE_ID
     for g in prange(G):
         bots = np.empty(P, np.int64)
         params = np.empty((P, lineup_params.shape[1]))
