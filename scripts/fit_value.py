@@ -3,7 +3,7 @@
     python scripts/fit_value.py fit        # sample positions, fit, write riskstats/game/data/value_model.json
     python scripts/fit_value.py validate   # other seeds and bots (search games too): data/position_value/*.csv
                                            # and docs/position_value.png
-    python scripts/fit_value.py golden     # the small seeded fit the tests reproduce (tests/golden/value_fit_small.json)
+    python scripts/fit_value.py golden     # the small seeded fit the tests reproduce (tests/golden/)
 
 Run ``fit`` then ``validate`` after any change to the features, the rules or the bots, and ``golden`` after
 a change that alters seeded games (as regenerate_golden.py for the playthroughs). One coefficient vector per

@@ -2,7 +2,6 @@
 import json
 
 import pytest
-
 from typer.testing import CliRunner
 
 from riskstats.cli import app
@@ -76,4 +75,4 @@ def test_evaluate_with_no_rollouts_answers_from_the_model(tmp_path):
     assert sum(p["p_win"] for p in payload["players"]) == pytest.approx(1.0)
     assert payload["moves"][0]["move"] == "attack Alaska -> Kamchatka (3 dice)"
     table = runner.invoke(app, ["evaluate", path, "--rollouts", "0"])
-    assert table.exit_code == 0 and "fitted position value" in table.output
+    assert table.exit_code == 0 and "P(win)" in table.output and "the model's value" in table.output

@@ -162,10 +162,11 @@ BUILT_IN = {
         "plans of the search bot, over `rollouts` determinised rollouts each (what it cannot see redrawn; the "
         "same seeds for every plan), and scores each end-of-turn position by the model's P(win). It plays "
         "the turn with the best plan; setup as continent-tuned; defends with the most dice."),
-        (Param("rollouts", 2.0, 1.0, 1000.0, "determinised rollouts of the rest of the turn per plan",
+        (Param("rollouts", 1.0, 1.0, 1000.0, "determinised rollouts of the rest of the turn per plan",
                integer=True, tunable=False),
-         Param("plans", 4.0, 1.0, 8.0, "how many of the search bot's candidate plans to compare (the first ones)",
-               integer=True, tunable=False))),
+         Param("plans", 4.0, 1.0, 8.0, "how many of the search bot's candidate plans to compare (the first ones: "
+               "continent-tuned, going for Australia or South America, aggressive, ...)", integer=True,
+               tunable=False))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
