@@ -144,8 +144,9 @@ BUILT_IN = {
         "South America, aggressive, defensive, then continent-tuned going for Africa, North America or "
         "Europe) by `rollouts` rollouts each: the rest of the turn with the plan, then `horizon` more "
         "rounds of continent-tuned in every seat, scored 1/0 if the game ended, else by its share of "
-        "strength (armies, income, cards). The same rollout seeds serve every plan, and a rollout redraws "
-        "what the bot cannot see (the draw pile, other hands, other missions, the dice). It plays the "
+        "strength (armies, income, cards), or with value=model by the fitted position value. The same "
+        "rollout seeds serve every plan, and a rollout redraws what the bot cannot see (the draw pile, "
+        "other hands, other missions, the dice). It plays the "
         "turn with the best plan; setup as continent-tuned; defends with the most dice."),
         (Param("rollouts", 8.0, 1.0, 1000.0, "rollouts per plan at each turn's start", integer=True,
                tunable=False),
