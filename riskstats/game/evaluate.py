@@ -1,6 +1,7 @@
 """Position evaluation: each player's chance of winning from a position, and the best next moves.
 
-This module owns `evaluate` (the public function behind ``riskstats evaluate``), the candidate moves it
+This module owns `evaluate` (the public function behind ``riskstats evaluate``), `position_value` (the
+fitted model's answer, `riskstats.game.value`), the candidate moves it
 compares (`candidate_moves`), their names (`describe_move`) and the compiled kernel `_move_rollouts` that
 plays a candidate move and then the rest of the game. It does not own the rollouts themselves
 (`riskstats.game.rollout`: a rollout copies the position, draws fresh dice from its own seed and
@@ -59,7 +60,7 @@ from riskstats.game.state import (
     State,
     _new_state,
 )
-from riskstats.game.value import _model_value, position_value
+from riskstats.game.value import _W, FEATURES, N_FEATURES, _model_probs, _model_value
 from riskstats.intervals import wilson_interval
 
 MAX_ROLLOUTS = 10_000_000
@@ -263,6 +264,39 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
         rows.append((describe_move(move, game.board), w / rollouts, low, high, w, rollouts, *move))
     frame = pd.DataFrame(rows, columns=columns).sort_values("p_win", ascending=False, kind="stable")
     return Evaluation(players, frame.head(top).reset_index(drop=True), rollouts, seed, mover)
+
+
+def position_value(position, *, board=None, features: bool = True):
+    """Each player's chance of winning from a position, by the fitted model alone (no rollouts): instant.
+
+    Parameters
+    ----------
+    position : Game, dict or str
+        A `riskstats.game.play.Game` (not changed), or a position in the format of docs/positions.md (a
+        dict or JSON text).
+    board : Board, optional
+        The board, when the position names one other than "classic".
+    features : bool
+        Also return each player's `FEATURES` (the model's inputs).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per player: player, p_win (the compiled model's value exactly: 1 / 0 once the game is won),
+        then the features if asked. The players' p_win sum to 1.
+    """
+    import pandas as pd
+
+    game = position if isinstance(position, Game) else Game.from_json(position, board)
+    P = game.players
+    X = np.zeros((P, N_FEATURES))
+    probs = np.zeros(P)
+    _model_probs(game.state, game.board.arrays, game._R, _W, X, probs)
+    table = pd.DataFrame({"player": np.arange(P), "p_win": probs})
+    if features:
+        for f, name in enumerate(FEATURES):
+            table[name] = X[:, f]
+    return table
 
 
 def _model_evaluation(game: Game, spec, top: int, candidates: int, seed: int) -> Evaluation:

@@ -2,8 +2,9 @@
 
 This module owns the position features (`FEATURES`, computed per seat by the compiled kernel
 `_features`), the fitted model (`_model_value`, `_model_probs`: a softmax over the players in play of
-``w[variant] . x[seat]``, with the coefficients of ``riskstats/game/data/value_model.json``) and the
-public `position_value`. It does not own fitting (`riskstats.game.value_fit` and ``scripts/fit_value.py``
+``w[variant] . x[seat]``, with the coefficients of ``riskstats/game/data/value_model.json``); the public
+`riskstats.position_value` that answers from it lives in `riskstats.game.evaluate`.
+It does not own fitting (`riskstats.game.value_fit` and ``scripts/fit_value.py``
 write the coefficients) or the bots that use the value (`riskstats.game.search`: ``search:value=model``
 and the ``value`` bot).
 
@@ -15,10 +16,11 @@ logarithms and counts that mean the same at any table size. Features that a vari
 capitals) are 0 there and get weight 0. A finished game is valued 1 for its winner and 0 for the others;
 a turn-capped game is valued like an unfinished one.
 
-**Whose view.** `_features` reads the whole state: `position_value` is an onlooker's view (as
+**Whose view.** `_features` reads the whole state: `riskstats.game.evaluate.position_value` is an onlooker's view (as
 `riskstats.game.evaluate.evaluate`'s). A bot calls it only on its own determinised copies (the search
 redeals what it cannot see first), so hidden information stays hidden.
 
+>>> from riskstats.game.evaluate import position_value
 >>> from riskstats.game.play import Game
 >>> game = Game(4, seed=3, log=False).play(["continent-tuned"], max_moves=600)
 >>> table = position_value(game)
@@ -363,38 +365,3 @@ def _model_value(st, B, R, p):  # pragma: no cover - compiled
     probs = np.empty(P)
     _model_probs(st, B, R, _W, X, probs)
     return probs[p]
-
-
-def position_value(position, *, board=None, features: bool = True):
-    """Each player's chance of winning from a position, by the fitted model alone (no rollouts): instant.
-
-    Parameters
-    ----------
-    position : Game, dict or str
-        A `riskstats.game.play.Game` (not changed), or a position in the format of docs/positions.md (a
-        dict or JSON text).
-    board : Board, optional
-        The board, when the position names one other than "classic".
-    features : bool
-        Also return each player's `FEATURES` (the model's inputs).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per player: player, p_win (the compiled model's value exactly: 1 / 0 once the game is won),
-        then the features if asked. The players' p_win sum to 1.
-    """
-    import pandas as pd
-
-    from riskstats.game.play import Game
-
-    game = position if isinstance(position, Game) else Game.from_json(position, board)
-    P = game.players
-    X = np.zeros((P, N_FEATURES))
-    probs = np.zeros(P)
-    _model_probs(game.state, game.board.arrays, game._R, _W, X, probs)
-    table = pd.DataFrame({"player": np.arange(P), "p_win": probs})
-    if features:
-        for f, name in enumerate(FEATURES):
-            table[name] = X[:, f]
-    return table

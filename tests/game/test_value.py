@@ -9,7 +9,7 @@ import pytest
 
 import riskstats
 from riskstats.errors import RiskstatsError
-from riskstats.game.evaluate import evaluate
+from riskstats.game.evaluate import evaluate, position_value
 from riskstats.game.play import Game
 from riskstats.game.rules import GameRules
 from riskstats.game.value import (
@@ -19,7 +19,6 @@ from riskstats.game.value import (
     _model_value,
     load_model,
     model_weights,
-    position_value,
 )
 from riskstats.game.value_fit import fit_model, fit_weights, normalise, predict, sample_positions, scores
 
