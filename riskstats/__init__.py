@@ -63,6 +63,7 @@ _PUBLIC = {
     "rollouts": "riskstats.game.rollout",
     "evaluate": "riskstats.game.evaluate",
     "search_plans": "riskstats.game.search",
+    "position_value": "riskstats.game.evaluate",
     "Evaluation": "riskstats.game.evaluate",
     "play_games": "riskstats.runs.selfplay",
     "game_seeds": "riskstats.runs.selfplay",

@@ -27,7 +27,8 @@ from riskstats.errors import RiskstatsError
 from riskstats.odds.dice import DiceRules
 
 CONVENTION = "attackers = armies able to roll (one more stays on the attacking territory)"
-BOT_NAMES = ("random", "aggressive", "continent", "defensive", "mission", "capital", "search", "continent-tuned")
+BOT_NAMES = ("random", "aggressive", "continent", "defensive", "mission", "capital", "search", "value",
+             "continent-tuned")
 """The bots (`riskstats.game.registry.BOTS`' names, kept here so that ``--help`` needs no numba;
 a test holds the two equal)."""
 MAX_STATES = 250_000_000
@@ -1147,6 +1148,28 @@ def cards(
                  [(r["cards"], r["fraction"], f"{r['p_set']:.6f}") for r in rows])
 
 
+def _rollout_count(text: str) -> int:
+    """evaluate's --rollouts: a positive count (1e3 style), or 0 for the fitted position value alone."""
+    try:
+        if float(text) == 0:
+            return 0
+    except ValueError:
+        pass
+    return _positive_count("--rollouts", text)
+
+
+def _print_model_evaluation(position: str, result) -> None:
+    """evaluate --rollouts 0 as tables: the model's P(win) of each player and of each candidate move."""
+    _print_table(f"P(win) from {position}: the fitted position value (no rollouts)", ["player", "P(win)"],
+                 [(r.player, _percent(r.p_win)) for r in result.players.itertuples()],
+                 caption="riskstats.position_value: a model fitted on self-play (docs/position_value.md)")
+    if len(result.moves):
+        _print_table(f"Best next moves of player {result.player}", ["move", "P(win)"],
+                     [(r.move, _percent(r.p_win)) for r in result.moves.itertuples()],
+                     caption="the model's value of the position each move leads to (chance: mean of seeded "
+                             "outcomes)")
+
+
 @app.command()
 def evaluate(
     position: Annotated[str, typer.Argument(help="A position file (JSON, docs/positions.md).")],
@@ -1157,7 +1180,8 @@ def evaluate(
                                                   "(continent-tuned: stronger, about as fast; search: "
                                                   "stronger, far slower).")] = "aggressive",
     rollouts: Annotated[str, typer.Option(help="Rollouts per estimate (each player's, each candidate move's); "
-                                               "1e3 style allowed.")] = "500",
+                                               "1e3 style allowed; 0: the fitted position value alone, "
+                                               "instantly.")] = "500",
     seed: Annotated[int, typer.Option(parser=whole_number, help="Seed of the rollouts' dice and draw piles.")] = 0,
     top: Annotated[int, typer.Option(parser=whole_number, help="How many of the best next moves to show.")] = 5,
     as_json: JsonFlag = False,
@@ -1168,7 +1192,7 @@ def evaluate(
 
     from riskstats.game.evaluate import evaluate as evaluate_position
 
-    count = _positive_count("--rollouts", rollouts)
+    count = _rollout_count(rollouts)
     try:
         text = Path(position).read_text()
     except OSError as error:
@@ -1179,6 +1203,9 @@ def evaluate(
         result = evaluate_position(text, bot, count, seed, top=top)
     if as_json:
         _print_json(result.as_dict())
+        return
+    if count == 0:
+        _print_model_evaluation(position, result)
         return
     digits = _supported_digits(result.players)
     _print_table(f"P(win) from {position}: {result.rollouts:,} rollouts with {bot} bots, seed {result.seed}",

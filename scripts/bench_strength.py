@@ -18,6 +18,17 @@ On fixed seeds (``--seed``), with the seats rotating one place a game
    differences do not separate), with the model's goodness-of-fit test.
 
 Each table is printed; a target row says MET or MISSED.
+
+``--issue18`` measures issue #18's targets instead (fixed seeds, seats rotated)::
+
+    python scripts/bench_strength.py --issue18 --games 400 --speed-games 200
+
+1. ``--value-bot`` (default ``value``) against continent-tuned, two-player with the neutral: >= 70%, Wilson
+   lower bound above 50%;
+2. one ``--value-bot`` against three continent-tuned, four-player Classic: >= 40%, lower bound above 25%;
+3. ``--value-bot`` playing itself, four-player Classic, one thread: >= 300 games per CPU second;
+4. ``--new-search`` (default ``search:value=model``) against today's ``search``, two-player: >= 55%, with
+   the CPU per game of both.
 """
 import argparse
 import sys
@@ -32,6 +43,7 @@ from riskstats.stats.ratings import luce_model
 from riskstats.stats.report import fit_words
 
 TWO_PLAYER_TARGET, FOUR_PLAYER_TARGET = 0.65, 0.40
+VALUE_TWO, VALUE_FOUR, VALUE_SPEED, NEW_SEARCH_TWO = 0.70, 0.40, 300.0, 0.55
 
 
 def _show(title: str, table: pd.DataFrame, columns) -> None:
@@ -86,6 +98,39 @@ def main(args) -> None:
     print(f"\ntargets {'MET' if met else 'MISSED'}; {time.perf_counter() - start:.0f} s in all")
 
 
+def issue18(args) -> None:
+    from riskstats.game.rules import GameRules
+
+    start = time.perf_counter()
+    value, new = parse_bot(args.value_bot).label, parse_bot(args.new_search).label
+    columns = ["bot", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high", "mean_rounds", "cpu_s",
+               "games_per_cpu_s", "target", "verdict"]
+    tables = {}
+    two = _verdict(head_to_head(value, [args.best], 2, args.games, args.seed), VALUE_TWO)
+    _show(f"two-player with the neutral: {value} against {args.best}", two, columns)
+    four = _verdict(head_to_head(value, [args.best], 4, args.games, args.seed), VALUE_FOUR)
+    _show(f"four-player Classic: one {value} against three {args.best}", four, columns)
+    fast = speed([value], 4, args.speed_games, args.seed, GameRules())
+    fast = fast.assign(target=VALUE_SPEED, verdict=(fast.games_per_cpu_s >= VALUE_SPEED).map({True: "MET",
+                                                                                               False: "MISSED"}))
+    _show(f"speed: {value} playing itself, four-player Classic, one thread", fast,
+          ["bot", "games", "decisions", "games_per_cpu_s", "decisions_per_cpu_s", "mean_rounds", "target",
+           "verdict"])
+    tables.update(value_two_player=two, value_four_player=four, value_speed=fast)
+    if args.search_games:
+        duel = _verdict(head_to_head(new, ["search"], 2, args.search_games, args.seed), NEW_SEARCH_TWO)
+        _show(f"two-player with the neutral: {new} against today's search", duel, columns)
+        cost = speed([new, "search"], 2, args.speed_games, args.seed)
+        _show("CPU per game: the new search and today's, each playing itself, two-player", cost,
+              ["bot", "games", "games_per_cpu_s", "decisions_per_cpu_s", "mean_rounds"])
+        tables.update(new_search=duel, search_speed=cost)
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for name, table in tables.items():
+            table.to_csv(args.out / f"{name}.csv", index=False)
+    print(f"\n{time.perf_counter() - start:.0f} s in all")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot", default="search", help="the bot measured (a spec)")
@@ -97,8 +142,14 @@ if __name__ == "__main__":
     parser.add_argument("--boot", type=int, default=1000, help="bootstrap resamples of the ladder")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, help="write the tables here as CSV")
+    parser.add_argument("--issue18", action="store_true", help="measure issue #18's targets (module docstring)")
+    parser.add_argument("--value-bot", default="value", help="the value bot measured (--issue18)")
+    parser.add_argument("--new-search", default="search:value=model", help="the new search (--issue18)")
+    parser.add_argument("--search-games", type=int, default=400,
+                        help="games of the new search against today's (--issue18; 0: skip)")
     try:
-        main(parser.parse_args())
+        parsed = parser.parse_args()
+        issue18(parsed) if parsed.issue18 else main(parsed)
     except Exception as error:  # a one-line message for bad input, as the CLI does
         from riskstats.errors import RiskstatsError
 

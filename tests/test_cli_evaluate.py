@@ -1,6 +1,7 @@
 """riskstats evaluate: the JSON contract, the table, reproducibility and one-line errors."""
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from riskstats.cli import app
@@ -48,7 +49,7 @@ def test_evaluate_errors(tmp_path):
                            "invalid position: phase must be one of"),
                           (["evaluate", write(tmp_path, one_conquest_from_victory()), "--bot", "genius"],
                            "unknown bot 'genius'"),
-                          (["evaluate", write(tmp_path, one_conquest_from_victory()), "--rollouts", "0"],
+                          (["evaluate", write(tmp_path, one_conquest_from_victory()), "--rollouts", "-1"],
                            "--rollouts")):
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)
@@ -83,3 +84,17 @@ def test_evaluate_rounds_to_what_the_rollouts_support_and_marks_ties(tmp_path):
     tied = [m for m in payload["moves"][1:] if m["tied_with_best"]]
     assert text.count("not separated") - 1 == len(tied)  # once in the caption
     assert "aggressive" in " ".join(runner.invoke(app, ["evaluate", "--help"]).output.split())
+
+
+def test_evaluate_with_no_rollouts_answers_from_the_model(tmp_path):
+    """``--rollouts 0``: the fitted position value alone, with the same JSON keys; the winning attack first."""
+    path = write(tmp_path, one_conquest_from_victory())
+    result = runner.invoke(app, ["evaluate", path, "--rollouts", "0", "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert set(payload) == {"players", "moves", "rollouts", "seed"} and payload["rollouts"] == 0
+    assert [set(p) for p in payload["players"]] == [{"player", "p_win", "ci_low", "ci_high"}] * 2
+    assert sum(p["p_win"] for p in payload["players"]) == pytest.approx(1.0)
+    assert payload["moves"][0]["move"] == "attack Alaska -> Kamchatka (3 dice)"
+    table = runner.invoke(app, ["evaluate", path, "--rollouts", "0"])
+    assert table.exit_code == 0 and "P(win)" in table.output and "the model's value" in table.output

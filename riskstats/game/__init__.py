@@ -5,6 +5,7 @@ changes a state (`engine`), the bot catalogue (`registry`), the built-in bots (`
 loop (`loop`), the search bot that looks ahead with it (`search`), playing a game, compiled or move by
 move (`play`), rebuilding a game from its event log (`replay`), positions as
 JSON (`position`), a position played on many times with fresh chance (`rollout`) and win chances and
-best moves from a position (`evaluate`).
+best moves from a position (`evaluate`), the fitted position value (`value`) and its fit on self-play
+(`value_fit`).
 May import: `riskstats.odds` (the battle kernel and its tables) and the foundations.
 """

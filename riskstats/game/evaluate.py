@@ -1,6 +1,7 @@
 """Position evaluation: each player's chance of winning from a position, and the best next moves.
 
-This module owns `evaluate` (the public function behind ``riskstats evaluate``), the candidate moves it
+This module owns `evaluate` (the public function behind ``riskstats evaluate``), `position_value` (the
+fitted model's answer, `riskstats.game.value`), the candidate moves it
 compares (`candidate_moves`), their names (`describe_move`) and the compiled kernel `_move_rollouts` that
 plays a candidate move and then the rest of the game. It does not own the rollouts themselves
 (`riskstats.game.rollout`: a rollout copies the position, draws fresh dice from its own seed and
@@ -10,6 +11,12 @@ reshuffles the draw pile, whose order no player knows) or the position format
 Everything the position holds is used as it stands (other players' hands, missions and capitals): the
 evaluation is an onlooker's, who sees the whole position except the draw pile's order. A game that hits the
 rules' turn cap counts as a win for nobody, so the players' chances may sum to less than 1.
+
+With ``rollouts=0`` the answer comes from the fitted position value alone (`riskstats.game.value`), at
+once: each player's p_win is the model's (its interval is the point itself: a model has no sampling
+error), and each candidate move is ranked by the model's value, for the player to move, of the position it
+leads to (`_move_values`: a move whose result is chance, an attack's roll or a card drawn, is valued as the
+mean over `MODEL_SAMPLES` seeded outcomes, the attack answered with the most defender dice).
 
 >>> from riskstats.game.play import Game
 >>> game = Game(3, seed=2).play(["aggressive"], max_moves=400)
@@ -26,21 +33,25 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from riskstats._numba import parallel_jit
+from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.engine import _seed, _shuffle, _step
 from riskstats.game.play import NO_HORIZON, Game, Move, _bot_arrays, _tables
 from riskstats.game.rollout import _copy_state
 from riskstats.game.rollout import rollouts as play_rollouts
+from riskstats.game.rules import R_DDICE
 from riskstats.game.search import _play_any, search_flag
 from riskstats.game.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
+    DEFEND,
     DEFEND_MOVE,
     END_ATTACK,
     END_TURN,
     FORTIFY_MOVE,
+    I_ATK_TO,
     I_DECK_N,
+    I_PHASE,
     I_WINNER,
     OCCUPY_MOVE,
     PASS,
@@ -49,9 +60,12 @@ from riskstats.game.state import (
     State,
     _new_state,
 )
+from riskstats.game.value import _W, FEATURES, N_FEATURES, _model_probs, _model_value
 from riskstats.intervals import wilson_interval
 
 MAX_ROLLOUTS = 10_000_000
+MODEL_SAMPLES = 64
+"""Seeded outcomes over which ``rollouts=0`` values a candidate move whose result is chance."""
 DEFAULT_BOT = "aggressive"
 """The default policy of the rollouts (``--bot`` chooses another): ``aggressive``, the fastest built-in bot
 that plays a game to its end reliably, so that hundreds of rollouts per candidate move take seconds.
@@ -121,6 +135,25 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, search, out):
             out[job, r] = work.info[I_WINNER]
 
 
+@jit
+def _move_values(root, B, R, CUT, moves, seeds, p, out):  # pragma: no cover - compiled
+    """out[m] = the fitted model's mean value for seat p of the position candidate move m leads to, over
+    the seeds (fresh dice and draw pile each); an attack is answered at once with the most defender dice."""
+    T = root.owner.shape[0]
+    work = _new_state(T, root.card_owner.shape[0], root.alive.shape[0], 0)
+    for m in range(moves.shape[0]):
+        total = 0.0
+        for r in range(seeds.shape[0]):
+            _copy_state(root, work)
+            _seed(work.rng, seeds[r])
+            _shuffle(work.rng, work.deck, work.info[I_DECK_N])
+            _step(work, B, R, CUT, moves[m, 0], moves[m, 1], moves[m, 2], moves[m, 3], moves[m, 4])
+            if work.info[I_PHASE] == DEFEND:
+                _step(work, B, R, CUT, DEFEND_MOVE, min(R[R_DDICE], work.armies[work.info[I_ATK_TO]]), 0, 0, 0)
+            total += _model_value(work, B, R, p)
+        out[m] = total / seeds.shape[0]
+
+
 def describe_move(move, board) -> str:
     """A move in words, with territory and card names.
 
@@ -186,7 +219,8 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
 
     Every estimate plays the rest of the game ``rollouts`` times with ``bot`` in every seat, each time
     with fresh dice and a reshuffled draw pile (`riskstats.game.rollout`); wins are counted with a 95%
-    Wilson interval. Each candidate move (`candidate_moves`; at most ``candidates`` of them: the stop move
+    Wilson interval. ``rollouts=0`` answers from the fitted position value instead, at once (see the module
+    docstring). Each candidate move (`candidate_moves`; at most ``candidates`` of them: the stop move
     and the bot's own choice always, the rest drawn at random from ``seed`` when there are more) is played
     first and then the rest of the game, on the same seeds as every other candidate.
 
@@ -198,7 +232,8 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
         The built-in bot playing every seat in the rollouts (default ``"aggressive"``: fast; the answer
         is the chance under that bot's play, see `DEFAULT_BOT`).
     rollouts : int
-        Rollouts per estimate (each player's chance, and each candidate move's).
+        Rollouts per estimate (each player's chance, and each candidate move's); 0: the fitted model alone
+        (wins and rollouts are then 0, and each interval is the point).
     seed : int
         Same seed, same answer (on any number of threads).
     top : int
@@ -218,7 +253,7 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     import pandas as pd
 
     game = position if isinstance(position, Game) else Game.from_json(position, board)
-    rollouts = check_int("rollouts", rollouts, 1, MAX_ROLLOUTS)
+    rollouts = check_int("rollouts", rollouts, 0, MAX_ROLLOUTS)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     top = check_int("top", top, 0, 1000)
     candidates = check_int("candidates", candidates, 1, 10_000)
@@ -226,6 +261,8 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
         raise RiskstatsError("the game is over: nothing to evaluate")
     spec = (bot, None) if isinstance(bot, str) else tuple(bot)
     ids, values = _bot_arrays([spec], game.players)  # raises on an unknown bot or wrong parameters
+    if rollouts == 0:
+        return _model_evaluation(game, spec, top, candidates, seed)
 
     table = play_rollouts(game, rollouts, bots=[spec], seed=seed)
     wins = np.bincount(table["winner"].to_numpy() + 1, minlength=game.players + 2)[1:]
@@ -254,6 +291,62 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
         rows.append((describe_move(move, game.board), w / rollouts, low, high, w, rollouts, *move))
     frame = pd.DataFrame(rows, columns=columns).sort_values("p_win", ascending=False, kind="stable")
     return Evaluation(players, frame.head(top).reset_index(drop=True), rollouts, seed, mover)
+
+
+def position_value(position, *, board=None, features: bool = True):
+    """Each player's chance of winning from a position, by the fitted model alone (no rollouts): instant.
+
+    Parameters
+    ----------
+    position : Game, dict or str
+        A `riskstats.game.play.Game` (not changed), or a position in the format of docs/positions.md (a
+        dict or JSON text).
+    board : Board, optional
+        The board, when the position names one other than "classic".
+    features : bool
+        Also return each player's `FEATURES` (the model's inputs).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per player: player, p_win (the compiled model's value exactly: 1 / 0 once the game is won),
+        then the features if asked. The players' p_win sum to 1.
+    """
+    import pandas as pd
+
+    game = position if isinstance(position, Game) else Game.from_json(position, board)
+    P = game.players
+    X = np.zeros((P, N_FEATURES))
+    probs = np.zeros(P)
+    _model_probs(game.state, game.board.arrays, game._R, _W, X, probs)
+    table = pd.DataFrame({"player": np.arange(P), "p_win": probs})
+    if features:
+        for f, name in enumerate(FEATURES):
+            table[name] = X[:, f]
+    return table
+
+
+def _model_evaluation(game: Game, spec, top: int, candidates: int, seed: int) -> Evaluation:
+    """`evaluate` with ``rollouts=0``: the fitted model's values of the position and of each candidate move."""
+    import pandas as pd
+
+    value = position_value(game, features=False)
+    players = pd.DataFrame({"player": value["player"], "p_win": value["p_win"], "ci_low": value["p_win"],
+                            "ci_high": value["p_win"], "wins": 0, "rollouts": 0})
+    columns = ["move", "p_win", "ci_low", "ci_high", "wins", "rollouts", "kind", "a", "b", "c", "d"]
+    if top == 0:
+        return Evaluation(players, pd.DataFrame(columns=columns), 0, seed, game.player)
+    moves = _choose(game, spec, candidates, seed)
+    cut, _ = _tables(game.rules)
+    st = game.state
+    root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())
+    seeds = np.random.SeedSequence(seed).generate_state(MODEL_SAMPLES, np.uint64)
+    out = np.zeros(len(moves))
+    mover = game.player
+    _move_values(root, game.board.arrays, game._R, cut, np.array(moves, np.int64), seeds, mover, out)
+    rows = [(describe_move(m, game.board), float(v), float(v), float(v), 0, 0, *m) for m, v in zip(moves, out)]
+    frame = pd.DataFrame(rows, columns=columns).sort_values("p_win", ascending=False, kind="stable")
+    return Evaluation(players, frame.head(top).reset_index(drop=True), 0, seed, mover)
 
 
 def _choose(game: Game, spec, most: int, seed: int) -> list[Move]:

@@ -38,7 +38,7 @@ from riskstats.game.engine import ERRORS, _check, _init, _legal_masks, _step
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON, _play  # noqa: F401 (their old home)
 from riskstats.game.registry import N_PARAMS, bot_spec
 from riskstats.game.rules import GameRules, default_rules
-from riskstats.game.search import SEARCH_ID, _play_search, _search_move
+from riskstats.game.search import LOOKAHEAD_IDS, _play_search, _search_move
 from riskstats.game.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
@@ -482,8 +482,8 @@ class Game:
         order, or a dict of some by name)."""
         bot_id, values = bot_spec(bot, params)
         self.state.scratch[SC_STAMP] = -1  # no cache from an earlier call: the state may have been changed
-        if bot_id == SEARCH_ID:
-            move = _search_move(self.state, self.board.arrays, self._R, self._cut, self._V, values,
+        if bot_id in LOOKAHEAD_IDS:
+            move = _search_move(self.state, self.board.arrays, self._R, self._cut, self._V, bot_id, values,
                                 self._search_memory())
         else:
             move = _bot_move(self.state, self.board.arrays, self._R, self._V, bot_id, values)
@@ -515,7 +515,7 @@ class Game:
         """Play to the end with built-in bots (ids and parameters by seat) in the compiled loop."""
         while not self.over:
             self._grow_log()
-            if (ids == SEARCH_ID).any():
+            if np.isin(ids, LOOKAHEAD_IDS).any():
                 error = _play_search(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params,
                                      check, NO_HORIZON, NO_HORIZON, self._search_memory())
             else:

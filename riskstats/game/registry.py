@@ -47,6 +47,9 @@ class Param(NamedTuple):
     names: str = ""
     """"continents": the value is a continent's number, and may be given by its name (the classic board's
     order and ``name_aliases``: ``first=Australia`` is ``first=5``)."""
+    choices: tuple[str, ...] = ()
+    """Names of the values 0, 1, ... of a parameter that picks one of a few options (a spec may name the
+    option, ``value=model``, or give its number); empty for a numeric parameter."""
 
 
 @dataclass(frozen=True)
@@ -146,15 +149,30 @@ BUILT_IN = {
         "South America, aggressive, defensive, then continent-tuned going for Africa, North America or "
         "Europe) by `rollouts` rollouts each: the rest of the turn with the plan, then `horizon` more "
         "rounds of continent-tuned in every seat, scored 1/0 if the game ended, else by its share of "
-        "strength (armies, income, cards). The same rollout seeds serve every plan, and a rollout redraws "
-        "what the bot cannot see (the draw pile, other hands, other missions, the dice). It plays the "
+        "strength (armies, income, cards), or with value=model by the fitted position value. The same "
+        "rollout seeds serve every plan, and a rollout redraws what the bot cannot see (the draw pile, "
+        "other hands, other missions, the dice). It plays the "
         "turn with the best plan; setup as continent-tuned; defends with the most dice."),
         (Param("rollouts", 8.0, 1.0, 1000.0, "rollouts per plan at each turn's start", integer=True,
                tunable=False),
          Param("horizon", 1.0, 0.0, 20.0, "rounds played after the searched turn in each rollout", integer=True,
                tunable=False),
          Param("plans", 6.0, 1.0, 8.0, "how many of the candidate plans to compare (the first ones)",
-               integer=True, tunable=False))),
+               integer=True, tunable=False),
+         Param("value", 0.0, 0.0, 1.0, "the rollouts' leaf value: formula (the share of strength squared) or "
+               "model (the fitted position value, riskstats.game.value)", integer=True, tunable=False,
+               choices=("formula", "model")))),
+    "value": BotInfo(7, (
+        "Chooses its turn plan by the fitted position value (riskstats.game.value), with no long rollouts: at "
+        "the start of each of its turns it plays the rest of the turn with each of the first `plans` candidate "
+        "plans of the search bot, over `rollouts` determinised rollouts each (what it cannot see redrawn; the "
+        "same seeds for every plan), and scores each end-of-turn position by the model's P(win). It plays "
+        "the turn with the best plan; setup as continent-tuned; defends with the most dice."),
+        (Param("rollouts", 1.0, 1.0, 1000.0, "determinised rollouts of the rest of the turn per plan",
+               integer=True, tunable=False),
+         Param("plans", 4.0, 1.0, 8.0, "how many of the search bot's candidate plans to compare (the first ones: "
+               "continent-tuned, going for Australia or South America, aggressive, ...)", integer=True,
+               tunable=False))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
@@ -208,6 +226,11 @@ def bot_info(name: str) -> BotInfo:
 
 def check_value(bot: str, param: Param, value) -> float:
     """``value`` as a float if it is valid for ``param`` of ``bot``; else a one-line error naming both."""
+    if param.choices and isinstance(value, str) and value.strip() in param.choices:
+        return float(param.choices.index(value.strip()))
+    if param.choices and isinstance(value, str) and not value.strip().lstrip("-").replace(".", "", 1).isdigit():
+        raise RiskstatsError(f"parameter {param.name} of bot {bot!r} must be one of {', '.join(param.choices)}, "
+                             f"got {value!r}")
     try:
         number = float(value)
     except (TypeError, ValueError):
@@ -227,6 +250,8 @@ def check_value(bot: str, param: Param, value) -> float:
 
 
 def _format(param: Param, value: float) -> str:
+    if param.choices:
+        return param.choices[int(value)]
     return str(int(value)) if param.integer else repr(value)
 
 
@@ -363,5 +388,6 @@ def catalog_rows() -> list[dict]:
     """Every bot with its description and parameters (default, range, meaning), as JSON-able dicts."""
     return [{"name": name, "base": info.base or name, "description": info.description,
              "params": [{"name": p.name, "default": p.default, "low": p.low, "high": p.high,
-                         "integer": p.integer, "meaning": p.meaning} for p in info.params]}
+                         "integer": p.integer, "meaning": p.meaning,
+                         **({"choices": list(p.choices)} if p.choices else {})} for p in info.params]}
             for name, info in CATALOG.items()]

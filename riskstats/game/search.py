@@ -1,6 +1,8 @@
 """The search bot: at the start of each of its turns it tries a few plans in the compiled engine itself.
 
-This module owns the ``search`` bot (catalogue entry `riskstats.game.registry.BUILT_IN`, id `SEARCH_ID`):
+This module owns the ``search`` bot (catalogue entry `riskstats.game.registry.BUILT_IN`, id `SEARCH_ID`)
+and the ``value`` bot (id `VALUE_ID`: the same plan search over the rest of the turn only, scored by the
+fitted position value, `riskstats.game.value`):
 its candidate plans (`PLANS`), its rollout policy (`POLICY`), its position value (`_value`), the
 resampling of what it cannot see (`_resample`), the plan search (`_search_plan`) and the game loop that
 lets search seats decide (`_play_search`). It does not own the rules (`riskstats.game.engine`), the bots
@@ -12,7 +14,8 @@ built-in heuristic with a parameter vector each). For each plan it plays ``rollo
 position is copied, what the seat cannot see is resampled (`_resample`), the rest of the turn is played
 with the plan as the seat's policy, then every seat (itself included) plays `POLICY` for ``horizon``
 more rounds (``horizon`` x players turns); the end position is scored for the seat by `_value` (1 or 0
-if the game ended, else its share of a strength measure). Every plan meets the same rollout seeds
+if the game ended, else its share of a strength measure), or with ``value=model`` by the fitted model's
+P(win) (`riskstats.game.value._model_value`). Every plan meets the same rollout seeds
 (common random numbers: the comparison is paired). The seat then plays the whole turn with the best
 plan: which continent to go for, how far to attack, whether to trade (each plan's own rule), where to
 place and fortify are all the chosen plan's, so the search decides the turn's course and delegates the
@@ -37,6 +40,10 @@ itself calls `_play` in a working state. The search id never reaches `riskstats.
 Games without a search seat never come here (`riskstats.game.play.Game` and
 `riskstats.runs.selfplay` call `_play` for them, as before).
 
+**The value bot** is this search with ``horizon=0`` (each plan plays the rest of the turn and no more),
+the fitted model as the leaf value, and a small budget (``rollouts`` x ``plans`` turn rollouts a turn):
+the model stands in for the long rollouts.
+
 **Memory.** A seat's chosen plan is kept in ``memory[seat] = (turn, plan)``, an array passed beside the
 state (`Game` keeps one per game; self-play one per game played); a plan is valid only during the turn
 it was chosen in, so memory from an earlier turn means: search again.
@@ -44,8 +51,9 @@ it was chosen in, so memory from an earlier turn means: search again.
 Design choices, written down: plans are whole-turn policies rather than single moves because a
 rollout per candidate attack would cost more than the budget allows (1 to 2 ms a turn for a
 two-player game in 50 ms), and the heuristics already order attacks well; what they lack is the
-choice of goal and of how much to risk, which the plans cover. The value is a documented formula, not
-fitted (no time was left to fit and validate a logistic model on self-play).
+choice of goal and of how much to risk, which the plans cover. The default leaf value is still the
+documented formula (``value=formula``); the fitted model (``value=model``) is validated in
+docs/position_value.md.
 """
 from __future__ import annotations
 
@@ -85,9 +93,17 @@ from riskstats.game.state import (
     _copy_state,
     _new_state,
 )
+from riskstats.game.value import _model_value
 
 SEARCH_ID = 6
 """The search bot's id in the catalogue (never handed to `riskstats.game.bots._bot_move`)."""
+VALUE_ID = 7
+"""The value bot's id: the plan search over the rest of the turn only, scored by the fitted model
+(`riskstats.game.value`); like `SEARCH_ID`, never handed to `riskstats.game.bots._bot_move`."""
+LOOKAHEAD_IDS = (SEARCH_ID, VALUE_ID)
+"""The ids of the bots that decide outside the plain loop (`_play_search`)."""
+VALUE_FORMULA, VALUE_MODEL = 0, 1
+"""The search's leaf values (its ``value`` parameter): the strength formula (`_value`) or the fitted model."""
 
 POLICY = "continent-tuned"
 """The fast default policy of the rollouts (every seat, every turn after the searched one) and of the
@@ -264,10 +280,11 @@ def _value(st, B, R, p):  # pragma: no cover - compiled
 
 
 @jit
-def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores):  # pragma: no cover - compiled
-    """The plan (an index into `PLANS`, < ``plans``) with the best mean `_value` for seat p, whose turn it
+def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf):  # pragma: no cover
+    """The plan (an index into `PLANS`, < ``plans``) with the best mean leaf value for seat p, whose turn it
     is, over ``rollouts`` rollouts each (the same seeds for every plan); ties go to the earlier plan.
-    ``work`` is a working state (same board and seats); scores[k] gets plan k's summed value."""
+    ``work`` is a working state (same board and seats); scores[k] gets plan k's summed value. ``leaf``:
+    `VALUE_FORMULA` (`_value`) or `VALUE_MODEL` (`riskstats.game.value._model_value`)."""
     S = st.alive.shape[0]
     ids = np.empty(S, np.int64)
     prm = np.empty((S, N_PARAMS))
@@ -291,7 +308,7 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores):  
                 ids[p] = _POLICY_ID
                 prm[p] = _POLICY_PARAMS
                 _play(work, B, R, CUT, V, ids, prm, False, last, NO_HORIZON)
-            scores[k] += _value(work, B, R, p)
+            scores[k] += _value(work, B, R, p) if leaf == VALUE_FORMULA else _model_value(work, B, R, p)
     best = 0
     for k in range(1, plans):
         if scores[k] > scores[best]:
@@ -308,16 +325,25 @@ def _turn_player(st):  # pragma: no cover - compiled
 
 
 @jit
-def _plan(st, B, R, CUT, V, p, params, memory, work, scores):  # pragma: no cover - compiled
-    """The plan search seat p (with search parameters ``params``) plays now: -1 (`POLICY`) in setup,
-    else this turn's plan from ``memory``, searched for first if memory holds an earlier turn's."""
+def _budget(bot, params):  # pragma: no cover - compiled
+    """(rollouts, horizon, plans, leaf) of a look-ahead seat: the search bot's four parameters, or the value
+    bot's (rollouts, plans) with no rounds after the turn and the fitted model's leaf values."""
+    if bot == VALUE_ID:
+        return int(params[0]), 0, min(int(params[1]), _PLAN_IDS.shape[0]), VALUE_MODEL
+    return int(params[0]), int(params[1]), min(int(params[2]), _PLAN_IDS.shape[0]), int(params[3])
+
+
+@jit
+def _plan(st, B, R, CUT, V, p, bot, params, memory, work, scores):  # pragma: no cover - compiled
+    """The plan look-ahead seat p (bot id ``bot`` with parameters ``params``) plays now: -1 (`POLICY`) in
+    setup, else this turn's plan from ``memory``, searched for first if memory holds an earlier turn's."""
     phase = st.info[I_PHASE]
     if phase == CLAIM or phase == SETUP_PLACE or phase == CAPITAL or phase == OVER:
         return -1
     turn = st.info[I_TURN]
     if memory[p, 0] != turn:
-        memory[p, 1] = _search_plan(st, B, R, CUT, V, p, int(params[0]), int(params[1]),
-                                    min(int(params[2]), _PLAN_IDS.shape[0]), work, scores)
+        rollouts, horizon, plans, leaf = _budget(bot, params)
+        memory[p, 1] = _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf)
         memory[p, 0] = turn
     return memory[p, 1]
 
@@ -341,8 +367,8 @@ def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, m
             break
         p = _turn_player(st)
         for s in range(bots.shape[0]):
-            if bots[s] == SEARCH_ID:
-                k = _plan(st, B, R, CUT, V, s, params[s], memory, work, scores) if s == p else -1
+            if bots[s] == SEARCH_ID or bots[s] == VALUE_ID:
+                k = _plan(st, B, R, CUT, V, s, bots[s], params[s], memory, work, scores) if s == p else -1
                 if k < 0:
                     eff_ids[s] = _POLICY_ID
                     eff_params[s] = _POLICY_PARAMS
@@ -356,14 +382,14 @@ def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, m
 
 
 @jit
-def _search_move(st, B, R, CUT, V, params, memory):  # pragma: no cover - compiled
-    """The move of the search seat to move (`riskstats.game.play.Game.bot_move`): its defence, or the
-    move of its plan for this turn (searched for first if ``memory`` holds none)."""
+def _search_move(st, B, R, CUT, V, bot, params, memory):  # pragma: no cover - compiled
+    """The move of the look-ahead seat to move (bot id ``bot``; `riskstats.game.play.Game.bot_move`): its
+    defence, or the move of its plan for this turn (searched for first if ``memory`` holds none)."""
     p = st.info[I_PLAYER]
     k = -1
     if st.info[I_PHASE] != DEFEND:
         work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
-        k = _plan(st, B, R, CUT, V, p, params, memory, work, np.zeros(_PLAN_IDS.shape[0]))
+        k = _plan(st, B, R, CUT, V, p, bot, params, memory, work, np.zeros(_PLAN_IDS.shape[0]))
     prm = np.empty(N_PARAMS)
     bot = _POLICY_ID
     if k < 0:
@@ -376,17 +402,17 @@ def _search_move(st, B, R, CUT, V, params, memory):  # pragma: no cover - compil
 
 @jit
 def _has_search(bots):  # pragma: no cover - compiled
-    """Whether a seat of the line-up ``bots`` (ids) is a search seat."""
+    """Whether a seat of the line-up ``bots`` (ids) is a look-ahead seat (search or value)."""
     for s in range(bots.shape[0]):
-        if bots[s] == SEARCH_ID:
+        if bots[s] == SEARCH_ID or bots[s] == VALUE_ID:
             return True
     return False
 
 
 def search_flag(bots) -> bool | None:
     """The ``search`` argument of `_play_any` and the kernels that call it for the line-up ``bots`` (ids):
-    True if a seat is a search seat, else None, for which numba compiles no search code at all."""
-    return True if (np.asarray(bots) == SEARCH_ID).any() else None
+    True if a seat looks ahead (``search`` or ``value``), else None, for which numba compiles no search code at all."""
+    return True if np.isin(np.asarray(bots), LOOKAHEAD_IDS).any() else None
 
 
 @jit
@@ -414,7 +440,8 @@ def search_plans(game, bot: str = "search"):
     game : riskstats.game.play.Game
         The position (not changed); a turn must be under way (not setup, not over).
     bot : str
-        A search bot spec, e.g. ``"search:rollouts=64:horizon=2"``.
+        A search bot spec, e.g. ``"search:rollouts=64:horizon=2"`` or ``"search:value=model"``, or a value
+        bot spec (``"value:rollouts=4"``).
 
     Returns
     -------
@@ -434,18 +461,18 @@ def search_plans(game, bot: str = "search"):
     from riskstats.game.registry import parse_bot
 
     spec = parse_bot(bot)
-    if spec.id != SEARCH_ID:
-        raise RiskstatsError(f"search_plans needs a search bot spec, got {bot!r}")
+    if spec.id not in LOOKAHEAD_IDS:
+        raise RiskstatsError(f"search_plans needs a search bot spec (search or value), got {bot!r}")
     if not all(hasattr(game, a) for a in ("state", "board", "_R", "_cut", "_V")):
         raise RiskstatsError(f"search_plans needs a Game, got {type(game).__name__}")
     phase = int(game.state.info[I_PHASE])
     if phase in (CLAIM, SETUP_PLACE, CAPITAL, OVER):
         raise RiskstatsError("search_plans needs a turn under way (not setup, not a finished game)")
-    rollouts, horizon, plans = (int(v) for v in spec.values)
+    rollouts, horizon, plans, leaf = _budget(spec.id, spec.vector())
     st = game.state
     work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
     scores = np.zeros(len(PLANS))
     best = _search_plan(st, game.board.arrays, game._R, game._cut, game._V, _turn_player(st), rollouts, horizon,
-                        plans, work, scores)
+                        plans, work, scores, leaf)
     return pd.DataFrame({"plan": list(PLANS[:plans]), "value": scores[:plans] / rollouts,
                          "rollouts": rollouts, "chosen": np.arange(plans) == best})

@@ -82,7 +82,7 @@ def test_describe_moves():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"rollouts": 0}, "rollouts must be"),
+    ({"rollouts": -1}, "rollouts must be"),
     ({"seed": -1}, "seed must be"),
     ({"bot": "genius"}, "unknown bot 'genius'"),
     ({"bot": ("aggressive", [1, 3, 2])}, "takes up to 2 parameters, got 3"),

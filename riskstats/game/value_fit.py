@@ -1,0 +1,271 @@
+"""Fitting the position value: positions sampled from seeded self-play, and the conditional logit fitted on them.
+
+This module owns `sample_positions` (games played by a line-up, each game's turn starts sampled, the
+`riskstats.game.value.FEATURES` of every player recorded with the game's winner, beside the two baselines
+the model is judged against), `fit_weights` (the multinomial/conditional logit over the seats, fitted by
+maximum likelihood), `predict` (the model's P(win) from sampled features, as the compiled value computes
+it), `scores` (log loss, Brier and calibration) and `fit_model` (a whole fit from a list of line-ups, what
+``scripts/fit_value.py`` runs and writes). It does not own the features or the compiled model
+(`riskstats.game.value`).
+
+**The likelihood.** Position i with players j in play and winner w_i has log-likelihood
+``x_iw . b - log sum_j exp(x_ij . b)``: McFadden's conditional logit, the softmax over seats of
+`riskstats.game.value`. statsmodels' ``ConditionalLogit`` fits exactly this model (a test checks the
+two agree), but loops over the groups in Python; here the same likelihood is vectorised over padded
+arrays and minimised by scipy's L-BFGS with its exact gradient and a small ridge penalty (``l2``) that
+keeps the optimum unique when a feature is constant (missions outside Secret Mission). Deterministic:
+the same positions give the same coefficients.
+
+**Sampling.** Each game is played to its end; every turn start (the position a search leaf sees) is
+recorded, then ``per_game`` of them, evenly spread over the game from an offset drawn from the game's
+seed, are kept. Turn-capped games (no winner) are dropped.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from riskstats._numba import parallel_jit
+from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.engine import _init
+from riskstats.game.loop import NO_HORIZON
+from riskstats.game.rules import R_SEATS, VARIANTS, GameRules
+from riskstats.game.search import _play_any, _value
+from riskstats.game.state import I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER, _new_state
+from riskstats.game.value import FEATURES, N_FEATURES, _features
+
+MAX_RECORDED = 600
+"""Turn starts recorded per game before sampling (later ones are not recorded)."""
+
+
+@parallel_jit
+def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, X, base, meta):  # pragma: no cover
+    """Play game g (seat s plays line-up entry (s + g) % P) and keep ``per_game`` of its turn starts:
+    X[g, j, s] the features of player s at kept start j, base[g, j, s] = (the search bot's formula value,
+    territory share), meta[g, j] = (turn, round, alive players, winner) (-1 rows: not kept)."""
+    G = seeds.shape[0]
+    P = lineup_bots.shape[0]
+    T = B.continent_of.shape[0]
+    C = B.card_symbol.shape[0]
+    for g in prange(G):
+        bots = np.empty(P, np.int64)
+        params = np.empty((P, lineup_params.shape[1]))
+        for s in range(P):
+            bots[s] = lineup_bots[(s + g) % P]
+            params[s] = lineup_params[(s + g) % P]
+        st = _new_state(T, C, seats, 0)
+        _init(st, B, R, seeds[g])
+        feats = np.zeros((MAX_RECORDED, P, X.shape[3]))
+        vals = np.zeros((MAX_RECORDED, P, 2))
+        info_rows = np.zeros((MAX_RECORDED, 3), np.int64)
+        buf = np.zeros((P, X.shape[3]))
+        n = 0
+        while st.info[I_PHASE] != OVER:
+            _play_any(st, B, R, CUT, V, bots, params, False, st.info[I_TURN], NO_HORIZON)
+            if st.info[I_PHASE] == OVER or st.info[I_TURN] < 1 or n >= MAX_RECORDED:
+                continue
+            _features(st, B, R, buf)
+            alive = 0
+            for s in range(P):
+                feats[n, s] = buf[s]
+                vals[n, s, 0] = _value(st, B, R, s) if st.alive[s] == 1 else 0.0
+                vals[n, s, 1] = buf[s, 0]
+                alive += st.alive[s]
+            info_rows[n, 0] = st.info[I_TURN]
+            info_rows[n, 1] = st.info[I_ROUND]
+            info_rows[n, 2] = alive
+            n += 1
+        winner = st.info[I_WINNER]
+        keep = min(per_game, n)
+        u = (seeds[g] >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        for j in range(keep):
+            i = min(n - 1, int((j + u) * n / keep))
+            X[g, j] = feats[i]
+            base[g, j] = vals[i]
+            meta[g, j, 0] = info_rows[i, 0]
+            meta[g, j, 1] = info_rows[i, 1]
+            meta[g, j, 2] = info_rows[i, 2]
+            meta[g, j, 3] = winner
+
+
+def sample_positions(games: int, players: int, bots, rules: GameRules | None = None, seed: int = 0,
+                     per_game: int = 6) -> dict:
+    """Positions of ``games`` seeded games between ``bots`` (seats rotating one place a game), with their
+    games' winners.
+
+    Parameters
+    ----------
+    games, players : int
+    bots : list of str
+        Bot specs, one per seat (repeated cyclically).
+    rules : GameRules, optional
+        Default: Classic, or the two-player game with the neutral for 2 players.
+    seed : int
+        Game g plays seed word g of ``np.random.SeedSequence(seed)``, on any number of threads.
+    per_game : int
+        Turn starts kept per game (fewer if the game is shorter).
+
+    Returns
+    -------
+    dict of arrays
+        ``X`` [n, players, features], ``alive`` [n, players] (bool: in play), ``winner`` [n] (seat),
+        ``formula`` and ``territory`` [n, players] (the search bot's formula value and the territory share,
+        the baselines), ``turn``, ``round``, ``game`` [n], and ``variant`` (its index in `VARIANTS`).
+    """
+    from riskstats.game.board import classic_board
+    from riskstats.game.play import _bot_arrays, _tables
+
+    games = check_int("games", games, 1)
+    players = check_int("players", players, 2, 6)
+    per_game = check_int("per_game", per_game, 1, 100)
+    if rules is None:
+        rules = GameRules(variant="two-player") if players == 2 else GameRules()
+    bots = list(bots)
+    seats_bots = [bots[s % len(bots)] for s in range(players)]
+    ids, params = _bot_arrays(seats_bots, players)
+    board = classic_board()
+    R = rules.vector(players, board)
+    cut, V = _tables(rules)
+    S = int(R[R_SEATS])
+    seeds = np.random.SeedSequence(seed).generate_state(games, np.uint64)
+    X = np.zeros((games, per_game, players, N_FEATURES))
+    base = np.zeros((games, per_game, players, 2))
+    meta = np.full((games, per_game, 4), -1, np.int64)
+    _sample(seeds, ids, params, board.arrays, R, cut, V, S, per_game, X, base, meta)
+    kept = (meta[:, :, 0] >= 0) & (meta[:, :, 3] >= 0)
+    alive = np.abs(X).sum(axis=3) > 0
+    return {"X": X[kept], "alive": alive[kept], "winner": meta[:, :, 3][kept], "formula": base[..., 0][kept],
+            "territory": base[..., 1][kept], "turn": meta[:, :, 0][kept], "round": meta[:, :, 1][kept],
+            "game": np.broadcast_to(np.arange(games)[:, None], kept.shape)[kept],
+            "variant": VARIANTS.index(rules.variant)}
+
+
+def _pad(samples: list[dict]) -> dict:
+    """Samples of different player counts stacked into one padded set (players beyond a table: not alive)."""
+    width = max(s["X"].shape[1] for s in samples)
+    out = {}
+    for key in ("X", "alive", "formula", "territory"):
+        parts = []
+        for s in samples:
+            a = s[key]
+            pad = [(0, 0), (0, width - a.shape[1])] + [(0, 0)] * (a.ndim - 2)
+            parts.append(np.pad(a, pad))
+        out[key] = np.concatenate(parts)
+    for key in ("winner", "turn", "round"):
+        out[key] = np.concatenate([s[key] for s in samples])
+    return out
+
+
+def _nll(w, X, alive, winner, l2):
+    score = np.where(alive, X @ w, -np.inf)
+    top = score.max(axis=1)
+    ex = np.exp(score - top[:, None])
+    total = ex.sum(axis=1)
+    rows = np.arange(len(winner))
+    value = float((np.log(total) + top - score[rows, winner]).sum() + 0.5 * l2 * w @ w)
+    p = ex / total[:, None]
+    grad = np.einsum("np,npf->f", p, X) - X[rows, winner].sum(axis=0) + l2 * w
+    return value, grad
+
+
+def fit_weights(X, alive, winner, l2: float = 1.0) -> np.ndarray:
+    """The conditional-logit coefficients (one per feature) maximising the likelihood of the winners, with
+    the ridge penalty ``l2 / 2 * |w|^2``.
+
+    ``X`` [n, players, features], ``alive`` [n, players] bool, ``winner`` [n] (an alive seat each).
+    """
+    from scipy.optimize import minimize
+
+    X = np.asarray(X, float)
+    alive = np.asarray(alive, bool)
+    winner = np.asarray(winner, np.int64)
+    if len(winner) == 0:
+        raise RiskstatsError("no positions to fit")
+    if not alive[np.arange(len(winner)), winner].all():
+        raise RiskstatsError("every position's winner must be in play")
+    result = minimize(_nll, np.zeros(X.shape[2]), args=(X, alive, winner, l2), jac=True, method="L-BFGS-B",
+                      options={"maxiter": 5000, "gtol": 1e-9, "ftol": 1e-14})
+    return result.x
+
+
+def predict(X, alive, w) -> np.ndarray:
+    """The model's P(win) [n, players] from features, as `riskstats.game.value._softmax_seats` computes it."""
+    score = np.where(alive, np.asarray(X) @ w, -np.inf)
+    ex = np.exp(score - score.max(axis=1, keepdims=True))
+    return ex / ex.sum(axis=1, keepdims=True)
+
+
+def normalise(values, alive) -> np.ndarray:
+    """Values [n, players] made into probabilities over the players in play (a baseline's P(win))."""
+    v = np.where(alive, np.asarray(values, float), 0.0)
+    total = v.sum(axis=1, keepdims=True)
+    return np.where(total > 0, v / np.where(total > 0, total, 1.0), alive / alive.sum(axis=1, keepdims=True))
+
+
+def scores(p, alive, winner, bins: int = 10) -> dict:
+    """How good probabilities p [n, players] are: log loss (per position, of the winner), Brier (per position,
+    summed over the players in play) and the expected calibration error over ``bins`` equal-width bins of
+    every (position, player in play) prediction."""
+    p = np.asarray(p, float)
+    rows = np.arange(len(winner))
+    outcome = np.zeros_like(p)
+    outcome[rows, winner] = 1.0
+    log_loss = float(-np.log(np.clip(p[rows, winner], 1e-15, 1.0)).mean())
+    brier = float((np.where(alive, (p - outcome) ** 2, 0.0)).sum(axis=1).mean())
+    flat_p, flat_y = p[alive], outcome[alive]
+    which = np.minimum((flat_p * bins).astype(int), bins - 1)
+    ece = 0.0
+    for b in range(bins):
+        inside = which == b
+        if inside.any():
+            ece += inside.sum() / len(flat_p) * abs(flat_p[inside].mean() - flat_y[inside].mean())
+    return {"positions": len(winner), "log_loss": log_loss, "brier": brier, "ece": float(ece)}
+
+
+def reliability(p, alive, winner, bins: int = 10):
+    """The reliability table: per bin of predictions, their count, mean prediction, observed win rate and
+    its 95% Wilson interval (a pandas DataFrame)."""
+    import pandas as pd
+
+    from riskstats.intervals import wilson_interval
+
+    p = np.asarray(p, float)
+    outcome = np.zeros_like(p)
+    outcome[np.arange(len(winner)), winner] = 1.0
+    flat_p, flat_y = p[alive], outcome[alive]
+    which = np.minimum((flat_p * bins).astype(int), bins - 1)
+    rows = []
+    for b in range(bins):
+        inside = which == b
+        n = int(inside.sum())
+        if n == 0:
+            continue
+        wins = int(flat_y[inside].sum())
+        low, high = wilson_interval(wins, n)
+        rows.append({"bin": b, "count": n, "predicted": float(flat_p[inside].mean()), "observed": wins / n,
+                     "ci_low": low, "ci_high": high})
+    return pd.DataFrame(rows)
+
+
+def fit_model(design: dict, seed: int = 0, l2: float = 1.0) -> dict:
+    """Sample positions for every variant's line-ups and fit one coefficient vector per variant.
+
+    ``design`` maps a variant name to a list of (players, bots, games) line-ups; line-up k of a variant
+    plays seed ``seed + k``. Returns the model file's dict: ``features``, ``weights`` (variant -> feature
+    -> weight), ``design``, ``seed``, ``l2`` and the positions fitted per variant.
+    """
+    weights, counts = {}, {}
+    for variant, lineups in design.items():
+        if variant not in VARIANTS:
+            raise RiskstatsError(f"unknown variant {variant!r}; choose from {', '.join(VARIANTS)}")
+        rules = GameRules(variant=variant)
+        samples = [sample_positions(games, players, bots, rules, seed + k)
+                   for k, (players, bots, games) in enumerate(lineups)]
+        data = _pad(samples)
+        w = fit_weights(data["X"], data["alive"], data["winner"], l2)
+        weights[variant] = {name: float(x) for name, x in zip(FEATURES, w)}
+        counts[variant] = int(len(data["winner"]))
+    return {"format": "riskstats-value-model/1", "model": "conditional logit (softmax over the players in play)",
+            "features": list(FEATURES), "weights": weights, "positions": counts,
+            "design": {v: [[p, list(b), g] for p, b, g in lineups] for v, lineups in design.items()},
+            "seed": seed, "l2": l2}
