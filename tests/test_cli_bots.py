@@ -49,9 +49,9 @@ def test_tune_resumes_and_reports_fresh_games(tmp_path):
             "--seed", "3", "--storage", f"sqlite:///{tmp_path}/sub/tune.db", "--check-games", "12", "--json"]
     first = runner.invoke(app, [*args, "--trials", "2"])
     assert first.exit_code == 0, first.output
-    payload = json.loads(runner.invoke(app, [*args, "--trials", "3"]).output)
+    payload = json.loads(runner.invoke(app, [*args, "--trials", "3"]).stdout)  # stderr: "resumed: ..."
     assert [t["number"] for t in payload["trials"]] == [0, 1, 2]
-    assert payload["trials"][:2] == json.loads(first.output)["trials"]
+    assert payload["trials"][:2] == json.loads(first.stdout)["trials"]
     assert payload["best"]["games"] == 12 and payload["default"]["bot"] == "aggressive"
     assert payload["against"] == "continent,defensive" and payload["games_per_trial"] == 9
     table = runner.invoke(app, [*args[:-1], "--trials", "3"])

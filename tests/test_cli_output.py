@@ -23,8 +23,9 @@ def games_csv(tmp_path, players, bots, winners, name="games.csv"):
     return str(path)
 
 
-def test_a_wide_report_table_is_written_whole_to_a_pipe(tmp_path):
+def test_a_wide_report_table_is_written_whole_to_a_pipe(tmp_path, monkeypatch):
     """Rich cuts tables to 80 columns off a terminal; here the table is wider and comes out whole."""
+    monkeypatch.delenv("COLUMNS", raising=False)  # a terminal's width, if another test left one
     lineups = [f"{LONG},aggressive:threshold=0.65,defensive", f"aggressive:threshold=0.65,defensive,{LONG}",
                f"defensive,{LONG},aggressive:threshold=0.65"] * 4
     result = run("report", games_csv(tmp_path, 3, lineups, [0, 1, 2, 0, 0, 1, 2, 1, 0, 2, 1, 0]), "--boot", "20")
@@ -34,7 +35,8 @@ def test_a_wide_report_table_is_written_whole_to_a_pipe(tmp_path):
     assert any(LONG in line for line in lines) and "…" not in result.stdout
 
 
-def test_a_wide_selfplay_summary_is_written_whole_to_a_pipe():
+def test_a_wide_selfplay_summary_is_written_whole_to_a_pipe(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
     result = run("selfplay", "--games", "3", "--players", "3", "--bots", f"{LONG},aggressive:threshold=0.65",
                  "--seed", "1")
     assert result.exit_code == 0, result.output

@@ -300,6 +300,7 @@ class RolloutEvaluator:
     def evaluate(self, state: RiskState):
         from riskstats.game.play import NO_HORIZON, _bot_arrays
         from riskstats.game.rollout import _rollout
+        from riskstats.game.search import search_flag
         from riskstats.game.state import _new_state
 
         if state.is_chance_node() and state.game is not None:
@@ -318,7 +319,7 @@ class RolloutEvaluator:
         value = np.zeros(players)
         for seed in self._rng.integers(0, 2**63, self.n_rollouts):
             w = _rollout(g.state, work, g.board.arrays, g._R, g._cut, g._V, ids, params, np.uint64(seed),
-                         NO_HORIZON, NO_HORIZON)
+                         NO_HORIZON, NO_HORIZON, search_flag(ids))
             if w >= 0:
                 value -= 1.0 / (players - 1)
                 value[w] += 1.0 + 1.0 / (players - 1)

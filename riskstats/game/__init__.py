@@ -6,6 +6,6 @@ loop (`loop`), the search bot that looks ahead with it (`search`), playing a gam
 move (`play`), rebuilding a game from its event log (`replay`), positions as
 JSON (`position`), a position played on many times with fresh chance (`rollout`) and win chances and
 best moves from a position (`evaluate`), the fitted position value (`value`) and its fit on self-play
-(`value_fit`).
+(`value_fit`), and the compiled checks of a game's invariants (`invariants`).
 May import: `riskstats.odds` (the battle kernel and its tables) and the foundations.
 """

@@ -364,13 +364,12 @@ def game_from_position(pos, board: Board | None = None):
         t = board.territories.index(name)
         if not -1 <= owner < S:
             _bad(f"territory {name!r}: owner must be a seat from 0 to {S - 1}, got {_short(owner)}")
-        armies = _number(armies, f"territory {name!r}: armies", -MAX_NUMBER, MAX_NUMBER)
+        if armies > MAX_ARMIES:
+            _bad(f"territory {name!r}: at most {MAX_ARMIES:,} armies, got {armies:,}")
         if owner == -1 and (phase != CLAIM or armies != 0):
             _bad(f"territory {name!r} has no owner (only unclaimed territories in the claim phase, with 0 armies)")
         if owner >= 0 and armies < 1:
             _bad(f"territory {name!r}: an owned territory holds at least 1 army, got {armies}")
-        if armies > MAX_ARMIES:
-            _bad(f"territory {name!r}: at most {MAX_ARMIES:,} armies, got {armies:,}")
         st.owner[t], st.armies[t] = owner, armies
     missing = [n for n in board.territories if n not in given]
     if missing:
@@ -481,11 +480,8 @@ def game_from_position(pos, board: Board | None = None):
         if key not in INFO or INFO.index(key) in _WRITTEN:
             allowed = [INFO[i] for i in range(len(INFO)) if i not in _WRITTEN]
             _bad(f"unknown engine field {key!r} (fields: {', '.join(allowed)})")
-        if isinstance(value, bool) or not isinstance(value, int):
-            _bad(f"engine field {key!r} must be an integer, got {value!r}")
-        if not -1 <= value <= 2**62:
-            _bad(f"engine field {key!r} must be from -1 to 2**62, got {value}")
-        info[INFO.index(key)] = value
+        low, high = _engine_range(INFO.index(key), len(board.territories), S)
+        info[INFO.index(key)] = _number(value, f"engine field {key!r}", low, high)
     if phase == DEFEND:
         _pending(pos, board, st, rules, players)
     if phase == OCCUPY:
@@ -543,6 +539,8 @@ class _Parts:
 def _territory_name(board: Board, name, where: str) -> str:
     """The board's name of a territory given by name or alias (``name_aliases``); unknown: an error
     suggesting the closest real name."""
+    if not isinstance(name, str):
+        _bad(f"{where or 'territories'}: a territory is given by its name, got {_short(name)}")
     try:
         return board.territory_name(name, "" if where else f"on board {board.name!r}")
     except RiskstatsError as error:

@@ -30,7 +30,7 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.engine import _init
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.rules import R_SEATS, VARIANTS, GameRules
-from riskstats.game.search import _play_any, _value
+from riskstats.game.search import _play_any, _value, search_flag
 from riskstats.game.state import I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER, _new_state
 from riskstats.game.value import FEATURES, N_FEATURES, _features
 
@@ -39,7 +39,8 @@ MAX_RECORDED = 600
 
 
 @parallel_jit
-def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, X, base, meta):  # pragma: no cover
+def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, search, X, base,
+            meta):  # pragma: no cover
     """Play game g (seat s plays line-up entry (s + g) % P) and keep ``per_game`` of its turn starts:
     X[g, j, s] the features of player s at kept start j, base[g, j, s] = (the search bot's formula value,
     territory share), meta[g, j] = (turn, round, alive players, winner) (-1 rows: not kept)."""
@@ -61,7 +62,7 @@ def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, X,
         buf = np.zeros((P, X.shape[3]))
         n = 0
         while st.info[I_PHASE] != OVER:
-            _play_any(st, B, R, CUT, V, bots, params, False, st.info[I_TURN], NO_HORIZON)
+            _play_any(st, B, R, CUT, V, bots, params, False, st.info[I_TURN], NO_HORIZON, search)
             if st.info[I_PHASE] == OVER or st.info[I_TURN] < 1 or n >= MAX_RECORDED:
                 continue
             _features(st, B, R, buf)
@@ -131,7 +132,7 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
     X = np.zeros((games, per_game, players, N_FEATURES))
     base = np.zeros((games, per_game, players, 2))
     meta = np.full((games, per_game, 4), -1, np.int64)
-    _sample(seeds, ids, params, board.arrays, R, cut, V, S, per_game, X, base, meta)
+    _sample(seeds, ids, params, board.arrays, R, cut, V, S, per_game, search_flag(ids), X, base, meta)
     kept = (meta[:, :, 0] >= 0) & (meta[:, :, 3] >= 0)
     alive = np.abs(X).sum(axis=3) > 0
     return {"X": X[kept], "alive": alive[kept], "winner": meta[:, :, 3][kept], "formula": base[..., 0][kept],

@@ -389,33 +389,24 @@ class SummaryTally:
 
     def __init__(self):
         self.games = 0
-        self.order: dict[str, None] = {}
-        self.bot_seats: dict[str, int] = {}
-        self.bot_wins: dict[str, int] = {}
-        self.seat_games: dict[int, int] = {}
-        self.seat_wins: dict[int, int] = {}
-        self.lineups: dict[str, int] = {}
+        self.counts: dict[str, dict] = {"bot": {}, "seat": {}}  # value -> [trials, wins, truncated]
+        self.seats: dict[str, int] = {}  # bot -> seats held, in order of first appearance
         self.turns = self.rounds = self.truncated = 0
         self.win_reasons: dict[str, int] = {}
 
     def add(self, table) -> SummaryTally:
-        """Count one piece of the run (the next games, in order)."""
+        """Count one piece of the run (the next games, in order): `win_rates`' counts add up over pieces."""
         if not len(table):
             return self
         self.games += len(table)
-        seats = table["bots"].str.split(",", expand=True).to_numpy()
-        for name in pd.unique(seats.ravel()):
-            self.order.setdefault(name, None)
-        rows = seat_table(table)
-        for key, seats_of, wins_of in (("bot", self.bot_seats, self.bot_wins), ("seat", self.seat_games,
-                                                                                 self.seat_wins)):
-            counted = rows.groupby(key, sort=True)["won"].agg(["size", "sum"])
-            for value, size, won in zip(counted.index, counted["size"], counted["sum"]):
-                value = int(value) if key == "seat" else value
-                seats_of[value] = seats_of.get(value, 0) + int(size)
-                wins_of[value] = wins_of.get(value, 0) + int(won)
-        for lineup, n in table["bots"].value_counts().items():
-            self.lineups[lineup] = self.lineups.get(lineup, 0) + int(n)
+        for name in (b for row in table["bots"].str.split(",") for b in row):
+            self.seats[name] = self.seats.get(name, 0) + 1
+        for by, counts in self.counts.items():
+            for r in win_rates(table, by).to_dict("records"):
+                was = counts.setdefault(int(r[by]) if by == "seat" else r[by], [0, 0, 0])
+                was[0] += int(r["trials"])
+                was[1] += int(r["wins"])
+                was[2] += int(r["truncated"])
         self.turns += int(table["turns"].sum())
         self.rounds += int(table["rounds"].sum())
         self.truncated += int(table["truncated"].sum())
@@ -424,21 +415,21 @@ class SummaryTally:
         return self
 
     @staticmethod
-    def _rate(trials: int, wins: int) -> dict:
-        low, high = wilson_interval(wins, trials)
-        return {"games": trials, "wins": wins, "win_rate": float(wins / trials), "ci95": (float(low), float(high))}
+    def _rate(trials: int, wins: int, truncated: int) -> dict:
+        low, high = wilson_interval(wins, trials) if trials > 0 else (np.nan, np.nan)
+        return {"games": trials, "wins": wins, "win_rate": float(wins / trials) if trials > 0 else float("nan"),
+                "ci95": (float(low), float(high)), "truncated": truncated}
 
     def result(self) -> dict:
         """What `summary` returns for all the games added."""
         if not self.games:
             raise ValueError("no games were added")
         bots = {}
-        for name in self.order:
-            rate = self._rate(self.bot_seats[name], self.bot_wins[name])
-            games = sum(n for lineup, n in self.lineups.items() if name in lineup.split(","))
-            bots[name] = {**rate, "games": games, "seats": rate["games"]}
+        for name, seats in self.seats.items():
+            rate = self._rate(*self.counts["bot"][name])
+            bots[name] = {**rate, "games": rate["games"] + rate["truncated"], "decided": rate["games"], "seats": seats}
         return {"games": self.games, "bots": bots,
-                "seats": {s: self._rate(self.seat_games[s], self.seat_wins[s]) for s in sorted(self.seat_games)},
+                "seats": {s: self._rate(*self.counts["seat"][s]) for s in sorted(self.counts["seat"])},
                 "mean_turns": self.turns / self.games, "mean_rounds": self.rounds / self.games,
                 "truncated": self.truncated}
 

@@ -236,7 +236,7 @@ def test_docs_list_exactly_the_board_territory_names():
     (edit(discard=[7]), "discard: a card is a territory's name"),
     (edit(setup_armies=[2**63, 0]), "setup_armies must list 2 counts (0 to 1,000,000,000)"),
     (edit(out=[2**63, 0]), "out must list"),
-    (edit(engine={"moves": 2**63}), "engine field 'moves' must be from -1 to 2**62"),
+    (edit(engine={"moves": 2**63}), "engine field 'moves' must be from 0 to 1000000000"),
     (edit(engine={"moves": [1]}), "engine field 'moves' must be an integer"),
     (edit(seed=[1]), "seed must be an integer"),
     (edit(aside=["Brazil"]), "aside: only Capital Risk sets cards aside"),

@@ -215,5 +215,5 @@ def test_the_documented_maximum_is_accepted():
     pos["territories"][owned][1] = MAX_NUMBER
     assert int(Game.from_json(pos).state.armies.max()) == MAX_NUMBER
     pos["territories"][owned][1] = MAX_NUMBER + 1
-    with pytest.raises(RiskstatsError, match="from -1000000000 to 1000000000"):
+    with pytest.raises(RiskstatsError, match="at most 1,000,000,000 armies"):
         Game.from_json(pos)

@@ -144,7 +144,10 @@ def compiled_code(kernel, arg: int):
     from numba.core import types
 
     [cres] = [c for sig, c in kernel.overloads.items() if isinstance(sig[arg], types.NoneType)]
-    return cres.library._get_compiled_object()
+    try:
+        return cres.library._get_compiled_object()
+    except RuntimeError:  # loaded from numba's cache (another test process compiled it): no object code here
+        pytest.skip("the kernel was loaded from the cache, which keeps no object code to read")
 
 
 def test_selfplay_without_a_search_seat_compiles_no_search_code():
