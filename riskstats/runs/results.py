@@ -337,6 +337,23 @@ def read_results(path):
     return _read_results(*_filesystem(path))
 
 
+def _run_parts(fs, path: str):
+    """(the run's record, its finished part files) of the run directory ``path``; a one-line error if it
+    holds no run, no finished games, or a part another run wrote."""
+    manifest = posixpath.join(path, MANIFEST)
+    if not fs.exists(manifest):
+        raise RiskstatsError(f"{path} holds no riskstats run ({MANIFEST} missing)")
+    record = _read_manifest(fs, manifest)
+    parts = _part_files(fs, path)
+    if not parts:
+        raise RiskstatsError(f"{path} holds no finished games yet")
+    for part in parts:
+        stored = _stored_record(fs, part)
+        if stored is None or _comparable(stored) != _comparable(record):
+            raise RiskstatsError(f"{part} was not written by the run in {path}")
+    return record, parts
+
+
 def _read_results(fs, path: str):
     import pandas as pd
     import pyarrow.parquet as pq
@@ -345,17 +362,7 @@ def _read_results(fs, path: str):
         raise RiskstatsError(f"no results at {path}")
     record = None
     if fs.isdir(path):
-        manifest = posixpath.join(path, MANIFEST)
-        if not fs.exists(manifest):
-            raise RiskstatsError(f"{path} holds no riskstats run ({MANIFEST} missing)")
-        record = _read_manifest(fs, manifest)
-        parts = _part_files(fs, path)
-        if not parts:
-            raise RiskstatsError(f"{path} holds no finished games yet")
-        for part in parts:
-            stored = _stored_record(fs, part)
-            if stored is None or _comparable(stored) != _comparable(record):
-                raise RiskstatsError(f"{part} was not written by the run in {path}")
+        record, parts = _run_parts(fs, path)
         table = pd.concat([pq.read_table(p, filesystem=fs).to_pandas() for p in parts], ignore_index=True)
     elif path.endswith(".csv"):
         try:
@@ -404,17 +411,7 @@ def _iter_results(fs, path: str, columns):
         return table
 
     if fs.isdir(path):
-        manifest = posixpath.join(path, MANIFEST)
-        if not fs.exists(manifest):
-            raise RiskstatsError(f"{path} holds no riskstats run ({MANIFEST} missing)")
-        record = _read_manifest(fs, manifest)
-        parts = _part_files(fs, path)
-        if not parts:
-            raise RiskstatsError(f"{path} holds no finished games yet")
-        for part in parts:
-            stored = _stored_record(fs, part)
-            if stored is None or _comparable(stored) != _comparable(record):
-                raise RiskstatsError(f"{part} was not written by the run in {path}")
+        for part in _run_parts(fs, path)[1]:
             yield checked(pq.read_table(part, columns=want, filesystem=fs).to_pandas(), part)
     elif path.endswith(".csv"):
         try:

@@ -26,7 +26,8 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.board import Board, board_from_dict, classic_board, load_board
+from riskstats.game.board import Board, classic_board
+from riskstats.game.position import _board
 
 LAYOUT_FILES = {"classic": "classic_layout.json"}
 """Layout files (in ``riskstats/game/data``) by board name."""
@@ -139,19 +140,6 @@ def board_layout(board: Board, layout=None, seed: int = 0) -> Layout:
     raise RiskstatsError(f"layout must be a layout file's path or a dict, got {type(layout).__name__}")
 
 
-def _position_board(value, board: Board | None) -> Board:
-    if board is not None:
-        return board
-    if value in (None, "classic"):
-        return classic_board()
-    if isinstance(value, dict):
-        return board_from_dict(value, "in the position")
-    if isinstance(value, str) and value.endswith(".json"):
-        return load_board(value)
-    raise RiskstatsError(f"unknown board {value!r} in the position: use \"classic\", a board file's path, "
-                         f"a board object, or pass board=")
-
-
 def _read_position(position, board: Board | None):
     """(board, owner [T], armies [T], players) of a position: a dict, JSON text, or a JSON file's path."""
     if isinstance(position, Path) or (isinstance(position, str) and not position.lstrip().startswith("{")):
@@ -166,7 +154,7 @@ def _read_position(position, board: Board | None):
             raise RiskstatsError(f"invalid position: not JSON ({error})") from None
     if not isinstance(position, dict):
         raise RiskstatsError("invalid position: a position is a JSON object")
-    board = _position_board(position.get("board"), board)
+    board = _board(position.get("board"), board)  # the position reader's own rule for the board
     players = position.get("players")
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
         raise RiskstatsError(f"invalid position: players must be from 2 to 6, got {players!r}")
