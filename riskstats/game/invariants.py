@@ -47,7 +47,7 @@ from riskstats.game.rules import (
     GameRules,
     default_rules,
 )
-from riskstats.game.search import SEARCH_ID, _play_search
+from riskstats.game.search import _has_search, _play_search
 from riskstats.game.state import (
     ASIDE,
     ATTACK_MOVE,
@@ -108,6 +108,7 @@ from riskstats.game.state import (
     WIN_ELIMINATED,
     WIN_MISSION,
     _new_state,
+    _seat_lineup,
 )
 
 INVARIANTS = (
@@ -540,18 +541,11 @@ def _sweep(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, log_rows, out
     """out[g] = (violation mask, turn first seen, checks, turns, moves, winner, reason) of game g; seat s
     plays line-up entry (s + first + g) % P, as in self-play (the caller rotates the line-up by first)."""
     G = seeds.shape[0]
-    P = lineup_bots.shape[0]
     T = B.continent_of.shape[0]
     C = B.card_symbol.shape[0]
-    search = False
-    for s in range(P):
-        search = search or lineup_bots[s] == SEARCH_ID
+    search = _has_search(lineup_bots)  # a search or value seat decides outside the plain loop
     for g in prange(G):
-        bots = np.empty(P, np.int64)
-        params = np.empty((P, lineup_params.shape[1]))
-        for s in range(P):
-            bots[s] = lineup_bots[(s + g) % P]
-            params[s] = lineup_params[(s + g) % P]
+        bots, params = _seat_lineup(lineup_bots, lineup_params, g)
         st = _new_state(T, C, seats, log_rows)
         _init(st, B, R, seeds[g])
         acc = np.zeros(A_SETUP + seats, np.int64)

@@ -193,6 +193,19 @@ def _edge_words(T):  # pragma: no cover - compiled
     return (T * (T - 1) + EDGE_BITS - 1) // EDGE_BITS
 
 
+@inline_jit
+def _seat_lineup(lineup_bots, lineup_params, g):  # pragma: no cover - compiled
+    """The bots and parameters of game g's seats from a rotating line-up: seat s plays entry (s + g) % P
+    (self-play, the invariant sweep and the value fit's sampler rotate seats alike)."""
+    P = lineup_bots.shape[0]
+    bots = np.empty(P, np.int64)
+    params = np.empty((P, lineup_params.shape[1]))
+    for s in range(P):
+        bots[s] = lineup_bots[(s + g) % P]
+        params[s] = lineup_params[(s + g) % P]
+    return bots, params
+
+
 @jit
 def _new_state(T, C, S, log_rows):  # pragma: no cover - compiled
     """Allocate a blank state (the engine's `_init` fills it)."""

@@ -31,7 +31,7 @@ from riskstats.game.engine import _init
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.rules import R_SEATS, VARIANTS, GameRules
 from riskstats.game.search import _play_any, _value, search_flag
-from riskstats.game.state import I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER, _new_state
+from riskstats.game.state import I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER, _new_state, _seat_lineup
 from riskstats.game.value import FEATURES, N_FEATURES, _features
 
 MAX_RECORDED = 600
@@ -49,11 +49,7 @@ def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, se
     T = B.continent_of.shape[0]
     C = B.card_symbol.shape[0]
     for g in prange(G):
-        bots = np.empty(P, np.int64)
-        params = np.empty((P, lineup_params.shape[1]))
-        for s in range(P):
-            bots[s] = lineup_bots[(s + g) % P]
-            params[s] = lineup_params[(s + g) % P]
+        bots, params = _seat_lineup(lineup_bots, lineup_params, g)
         st = _new_state(T, C, seats, 0)
         _init(st, B, R, seeds[g])
         feats = np.zeros((MAX_RECORDED, P, X.shape[3]))

@@ -54,7 +54,7 @@ from riskstats.game.play import NO_HORIZON, Game, _play, _tables, default_rules
 from riskstats.game.registry import check_lineup, lineup_specs
 from riskstats.game.rules import GameRules
 from riskstats.game.search import _play_search, search_flag
-from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state
+from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state, _seat_lineup
 
 MAX_GAMES = 100_000_000
 SEED_SCHEME = 2
@@ -75,11 +75,7 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, search, ou
     T = B.continent_of.shape[0]
     C = B.card_symbol.shape[0]
     for g in prange(G):
-        bots = np.empty(P, np.int64)
-        params = np.empty((P, lineup_params.shape[1]))
-        for s in range(P):
-            bots[s] = lineup_bots[(s + g) % P]
-            params[s] = lineup_params[(s + g) % P]
+        bots, params = _seat_lineup(lineup_bots, lineup_params, g)
         st = _new_state(T, C, seats, 0)
         _init(st, B, R, seeds[g])
         if search is None:
