@@ -69,3 +69,27 @@ def _snapshot(game: Game, index: int, member: np.ndarray) -> list[tuple]:
         rows.append((index, game.turn, game.round, game.player, seat, int(owned.sum()),
                      int(st.armies[owned].sum()), int((st.card_owner == seat).sum()), bool(owned.any()), *held))
     return rows
+
+
+def positions_at(row, rounds, rules: GameRules | None = None, board: Board | None = None) -> dict:
+    """A game's positions at the start of given rounds, and at its end: the game's course, for board maps.
+
+    ``row`` is one row of a `play_games` table (a Series or a namedtuple), replayed as `replay` does;
+    ``rules`` and ``board`` as there. Returns {round: position dict (`Game.to_json`)} for each of
+    ``rounds`` the game reached (taken as the first turn of that round starts), and ``"end"``: the last one.
+    """
+    board = board or classic_board()
+    rules = rules or GameRules(variant=str(row.variant))
+    wanted = sorted({int(r) for r in rounds})
+    game = Game(int(row.players), rules, board=board, seed=int(row.seed))
+    bots = str(row.bots).split(",")
+    out = {}
+    while not game.over:
+        if wanted and game.round >= wanted[0] and game.phase in TURN_PHASES:
+            out[wanted.pop(0)] = game.to_json()
+            continue
+        game.step(game.bot_move(bots[game.player]))
+    if (game.winner, game.turn) != (row.winner, row.turns):
+        raise RiskstatsError(f"game {row.game} did not replay the same (rules or bots differ from the table)")
+    out["end"] = game.to_json()
+    return out

@@ -36,3 +36,22 @@ def test_replaying_with_other_rules_is_refused():
     games = play_games(2, 3, "aggressive", seed=1)
     with pytest.raises(RiskstatsError, match="did not replay the same"):
         replay(games, GameRules(escalation="none", max_turns=5))
+
+
+def test_positions_at_follow_the_game_to_its_end():
+    import json
+
+    from riskstats.analysis.trajectories import positions_at
+    from riskstats.game.play import Game
+
+    table = play_games(3, 3, "continent,aggressive,random", seed=4)
+    row = table.iloc[int(table.rounds.argmax())]
+    course = positions_at(row, [1, 3, 10_000])
+    assert list(course) == [1, 3, "end"]  # a round the game never reached is left out
+    assert json.loads(course[1])["round"] == 1 and json.loads(course[3])["round"] == 3
+    end = Game.from_json(course["end"])
+    assert end.over and end.winner == row.winner
+    later = Game.from_json(course[3])  # a position plays on to the same end
+    while not later.over:
+        later.step(later.bot_move(row.bots.split(",")[later.player]))
+    assert (later.winner, later.turn) == (row.winner, row.turns)
