@@ -12,6 +12,7 @@ SMALL = {  # parameter overrides that keep each run to seconds; the committed ru
     "04_selfplay_statistics.ipynb": {"TOURNAMENT_GAMES": 200, "BOOT": 50, "SEAT_GAMES": 40, "FIRST_GAMES": 40,
                                      "VARIANT_GAMES": 20, "LOG_GAMES": 12},
     "05_attack_decisions.ipynb": {"A": 8, "D": 6, "VALUES": [1, 4], "STARTS": [(5, 3), (8, 6)], "SIM_TRIALS": 20_000},
+    "06_strong_play.ipynb": {"MISSION_GAMES": 200, "CAPITAL_GAMES": 200, "LUCK_GAMES": 100, "PYRISK_GAMES": 60},
 }
 
 

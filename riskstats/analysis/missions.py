@@ -24,7 +24,7 @@ from riskstats.stats.compare import versus_share
 
 
 def mission_kind(name: str) -> str:
-    """The kind of a mission card from its name: ``continents``, ``destroy``, ``destroy (own colour)`` or ``territories``.
+    """The kind of a mission card from its name: continents, destroy, destroy (own colour) or territories.
 
     >>> [mission_kind(n) for n in ("Asia+Africa", "destroy red", "24 territories (own colour)", "18 territories x2")]
     ['continents', 'destroy', 'destroy (own colour)', 'territories']
