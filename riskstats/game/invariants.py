@@ -105,6 +105,7 @@ from riskstats.game.state import (
     WIN_ALL,
     WIN_CAP,
     WIN_CAPITALS,
+    WIN_MOVE_CAP,
     WIN_ELIMINATED,
     WIN_MISSION,
     _new_state,
@@ -430,11 +431,15 @@ def _check_state(st, B, R, acc, boundary, prev):  # pragma: no cover - compiled
     if over:
         w = info[I_WINNER]
         reason = info[I_REASON]
-        if reason == WIN_CAP:
+        if reason == WIN_CAP or reason == WIN_MOVE_CAP:  # stopped with no winner: its cap was reached
             alive = 0
             for q in range(P):
                 alive += st.alive[q]
-            if w != -1 or alive < 2 or (info[I_TURN] < R[R_MAX_TURNS] and info[I_MOVES] < MAX_MOVES):
+            if reason == WIN_CAP:
+                reached = info[I_TURN] >= R[R_MAX_TURNS]
+            else:
+                reached = info[I_MOVES] >= MAX_MOVES
+            if w != -1 or alive < 2 or not reached:
                 bad |= B_WINNER
         elif w < 0 or w >= P or st.alive[w] != 1:
             bad |= B_WINNER

@@ -136,3 +136,11 @@ def test_a_finished_game_checks_clean_in_every_variant():
 
 def test_violation_names_follow_the_bits():
     assert violation_names(0) == [] and violation_names((1 << len(INVARIANTS)) - 1) == list(INVARIANTS)
+
+
+def test_a_game_stopped_by_the_move_cap_breaks_no_invariant():
+    """Game 4 of the sweep's card-per-conquest variant reaches the compiled loop's move cap (turn ~255)."""
+    rules = GameRules(cards_per_turn="per_conquest")
+    table = sweep(1, 4, "aggressive,continent,defensive,random", rules, seed=21, first=4)
+    assert table["win_reason"].iloc[0] == "move_cap" and table["winner"].iloc[0] == -1
+    assert table["violations"].iloc[0] == ""
