@@ -177,7 +177,6 @@ are written whole, not cut to rich's default of 80 columns."""
 
 def _console(**options):
     """A rich console on stdout: the terminal's width, or `PIPE_WIDTH` when writing to a pipe or a file."""
-
     from rich.console import Console
 
     if not sys.stdout.isatty() and not os.environ.get("COLUMNS"):
