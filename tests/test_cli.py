@@ -125,3 +125,36 @@ def test_continents_and_cards_tables():
     assert [o["fraction"] for o in odds] == ["0/1", "0/1", "0/1", "200/473", "15844/19393", "1/1"]
     bad = runner.invoke(app, ["continents", "--p", "1.5"])
     assert bad.exit_code == 2 and bad.stderr.strip() == "error: p must lie in (0, 1), got 1.5"
+
+
+# ------------------------------------------------------------ the command line as parts
+def test_every_command_of_every_part_is_registered_once():
+    """Each part's public functions are its commands: all of them in `COMMANDS` (or the position group), once."""
+    import inspect
+
+    from riskstats import cli
+
+    listed = [command for _, command, _ in cli.COMMANDS] + [command for _, command in cli.POSITION_COMMANDS]
+    assert len(listed) == len(set(listed))
+    defined = {f for part in (cli.odds, cli.game, cli.runs, cli.stats, cli.analysis)
+               for name, f in inspect.getmembers(part, inspect.isfunction)
+               if f.__module__ == part.__name__ and not name.startswith("_")}
+    assert {getattr(f, "__wrapped__", f) for f in listed} == {getattr(f, "__wrapped__", f) for f in defined}
+    names = [name for name, _, _ in cli.COMMANDS]
+    assert names[:3] == ["round", "odds", "table"] and len(names) == len(set(names)) == 17
+
+
+def test_start_up_loads_neither_numba_nor_pandas():
+    """``import riskstats.cli`` and every command's ``--help`` stay quick: no numba, no pandas, no library part
+    beyond the dice rule."""
+    code = """if True:
+        import sys
+        from typer.testing import CliRunner
+        from riskstats.cli import COMMANDS, app
+        names = [[name] for name, _, _ in COMMANDS] + [["position", "new"], ["position", "names"], []]
+        codes = {CliRunner().invoke(app, [*name, "--help"]).exit_code for name in names}
+        heavy = [m for m in sys.modules if m.split(".")[0] in ("numba", "pandas", "matplotlib")]
+        parts = [m for m in sys.modules if m.startswith("riskstats.") and not m.startswith("riskstats.cli")]
+        print(codes, sorted(heavy), sorted(parts))"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["{0}", "[]", "['riskstats.errors',", "'riskstats.odds',", "'riskstats.odds.dice']"]

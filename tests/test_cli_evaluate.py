@@ -20,7 +20,7 @@ def test_evaluate_json_contract(tmp_path):
     path = write(tmp_path, one_conquest_from_victory())
     result = runner.invoke(app, ["evaluate", path, "--rollouts", "400", "--seed", "3", "--json"])
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.stdout)
     assert set(payload) == {"players", "moves", "rollouts", "seed"}
     assert payload["rollouts"] == 400 and payload["seed"] == 3
     assert [set(p) for p in payload["players"]] == [{"player", "p_win", "ci_low", "ci_high"}] * 2
@@ -64,7 +64,7 @@ def test_evaluate_with_the_search_bot(tmp_path):
     args = ["evaluate", path, "--bot", "search:rollouts=2:plans=3", "--rollouts", "40", "--seed", "2", "--json"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.stdout)
     assert payload["moves"][0]["move"] == "attack Alaska -> Kamchatka (3 dice)"
     assert runner.invoke(app, args).output == result.output
 
@@ -80,7 +80,7 @@ def test_evaluate_rounds_to_what_the_rollouts_support_and_marks_ties(tmp_path):
     assert re.search(r"\b\d{1,3}% to \d{1,3}%", result.output)
     text = " ".join(result.output.split())
     assert "rounded to whole percent, what 50 rollouts support" in text and "vs best" in text
-    payload = json.loads(runner.invoke(app, ["evaluate", path, "--rollouts", "50", "--top", "8", "--json"]).output)
+    payload = json.loads(runner.invoke(app, ["evaluate", path, "--rollouts", "50", "--top", "8", "--json"]).stdout)
     tied = [m for m in payload["moves"][1:] if m["tied_with_best"]]
     assert text.count("not separated") - 1 == len(tied)  # once in the caption
     assert "aggressive" in " ".join(runner.invoke(app, ["evaluate", "--help"]).output.split())
@@ -91,7 +91,7 @@ def test_evaluate_with_no_rollouts_answers_from_the_model(tmp_path):
     path = write(tmp_path, one_conquest_from_victory())
     result = runner.invoke(app, ["evaluate", path, "--rollouts", "0", "--json"])
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.stdout)
     assert set(payload) == {"players", "moves", "rollouts", "seed"} and payload["rollouts"] == 0
     assert [set(p) for p in payload["players"]] == [{"player", "p_win", "ci_low", "ci_high"}] * 2
     assert sum(p["p_win"] for p in payload["players"]) == pytest.approx(1.0)

@@ -54,7 +54,7 @@ def test_report_on_an_experiment_is_per_cell_with_treatment_effects(tmp_path):
     assert runner.invoke(app, ["experiment", str(spec), "--out", str(tmp_path / "exp")]).exit_code == 0
     result = runner.invoke(app, ["report", str(tmp_path / "exp"), "--json", "--boot", "50"])
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.stdout)
     assert [(c["cell"], c["players"], c["params.aggressive"]) for c in payload["cells"]] == [
         ("cell-000", 3, "threshold=0.5"), ("cell-001", 3, "threshold=0.8"), ("cell-002", 4, "threshold=0.5"),
         ("cell-003", 4, "threshold=0.8")]  # named, not the file's vectors [0.5] and [0.8]

@@ -39,7 +39,7 @@ def test_selfplay_two_players_is_the_neutral_game():
     result = runner.invoke(app, ["selfplay", "--games", "4", "--players", "2", "--bots", "aggressive,random",
                                  "--json"])
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.stdout)
     assert payload["variant"] == "two-player" and set(payload["win_reasons"]) <= {"opponent_eliminated", "turn_cap"}
 
 

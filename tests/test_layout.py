@@ -81,7 +81,7 @@ def test_no_import_circle():
         visit(m)
 
 
-@pytest.mark.parametrize("part", ["odds", "game", "runs", "env", "stats"])
+@pytest.mark.parametrize("part", ["odds", "game", "runs", "env", "stats", "cli"])
 def test_each_part_says_what_it_owns_and_may_import(part):
     doc = ast.get_docstring(ast.parse((PACKAGE / part / "__init__.py").read_text()))
     assert doc and "May import" in doc

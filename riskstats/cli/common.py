@@ -1,0 +1,282 @@
+"""The command line's common machinery, shared by every part of it; it defines no command.
+
+It owns the group that turns usage and library errors into one line on stderr (`_OneLineErrors`), the
+command class whose arguments may be negative numbers (`_NumbersMayBeNegative`), the one parser of every
+count and number (`_whole`, `whole_number`, `real_number`, `_positive_count`), the shared dice-rule
+options (`with_rules`), the attackers convention and the bot names, JSON and table printing, how
+probabilities and win rates are written, the progress bars and the compile notice. The commands live in
+the parts (`riskstats.cli.odds`, `.game`, `.runs`, `.stats`, `.analysis`); `riskstats.cli` registers them.
+Nothing here imports numba or pandas at import time.
+"""
+import contextlib
+import functools
+import inspect
+import json
+import os
+import re
+import sys
+import time
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Annotated
+
+import typer
+from typer.core import TyperCommand, TyperGroup
+
+from riskstats.errors import RiskstatsError
+from riskstats.odds.dice import DiceRules
+
+CONVENTION = "attackers = armies able to roll (one more stays on the attacking territory)"
+BOT_NAMES = ("random", "aggressive", "continent", "defensive", "mission", "capital", "search", "value",
+             "continent-tuned")
+"""The bots (`riskstats.game.registry.BOTS`' names, kept here so that ``--help`` needs no numba;
+a test holds the two equal)."""
+
+
+class _OneLineErrors(TyperGroup):
+    """Turn usage and library errors into one line on stderr and exit status 2, no traceback."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except RiskstatsError as error:
+            typer.echo(f"error: {error}", err=True)
+            sys.exit(2)
+        except typer.Abort:
+            typer.echo("aborted", err=True)
+            sys.exit(130)
+        except Exception as error:  # click's usage errors, whichever click typer ships with
+            if not (hasattr(error, "format_message") and hasattr(error, "exit_code")):
+                raise
+            typer.echo(f"error: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+_NEGATIVE = re.compile(r"-(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
+"""A negative number, as `_whole` and `real_number` read them."""
+
+
+class _NumbersMayBeNegative(TyperCommand):
+    """A command whose arguments are numbers: ``-5`` reaches the argument's parser and the library's check
+    ("attackers must be ...") instead of click's "No such option: -5"; any other unknown option is still
+    refused as click refuses it."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs["context_settings"] = {**(kwargs.get("context_settings") or {}), "ignore_unknown_options": True}
+        super().__init__(*args, **kwargs)
+
+    def parse_args(self, ctx, args):
+        import click
+
+        known = {opt for param in self.get_params(ctx) for opt in (*param.opts, *param.secondary_opts)}
+        for arg in args:
+            if arg == "--":
+                break
+            if arg.startswith("-") and not _NEGATIVE.fullmatch(arg) and arg.split("=", 1)[0] not in known:
+                raise click.NoSuchOption(arg.split("=", 1)[0], ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
+@contextlib.contextmanager
+def _compile_notice(needed: bool = True):
+    """Print "compiling (first run only)…" on stderr once if numba compiles a kernel inside the block
+    (a cold cache); silent when every kernel loads from the cache. ``needed=False`` skips numba entirely."""
+    if not needed:
+        yield
+        return
+    from riskstats._numba import on_compile
+
+    with on_compile(lambda: typer.echo("compiling (first run only)…", err=True)):
+        yield
+
+
+def _whole(text: str) -> int | None:
+    """``text`` as a whole number, or None: ``1000000``, ``1_000_000``, ``-5``, or ``1e6`` / ``2.5e3`` when
+    the value is whole (read exactly, so ``1e12`` is 10**12). The one parser of every count and number of
+    the command line."""
+    text = str(text).strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None
+    if not value.is_finite() or value.adjusted() > 100 or value != value.to_integral_value():
+        return None
+    return int(value)
+
+
+def whole_number(text: str) -> int:
+    """Parse a whole-number argument (`_whole`'s forms), naming the value when it is not one."""
+    value = _whole(text)
+    if value is None:
+        raise typer.BadParameter(f"{text!r} is not a whole number (write 1000000, 1_000_000 or 1e6)")
+    return value
+
+
+def real_number(text: str) -> float:
+    """Parse a real-number argument, naming the value when it is not one."""
+    try:
+        return float(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a number") from None
+
+
+_RULES = "Dice rules"
+_RULE_PARAMETERS = [
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[
+        kind, typer.Option(flag, help=text, rich_help_panel=_RULES, parser=whole_number if kind is int else None)])
+    for name, kind, default, flag, text in [
+        ("attacker_dice", int, 3, "--attacker-dice", "Most dice the attacker may roll (1-3)."),
+        ("defender_dice", int, 2, "--defender-dice", "Most dice the defender may roll (1-3)."),
+        ("attacker_sides", int, 6, "--attacker-sides", "Faces of the attacker's dice."),
+        ("defender_sides", int, 6, "--defender-sides", "Faces of the defender's dice."),
+        ("ties", str, "defender", "--ties", "Who wins ties: defender or attacker."),
+        ("defender_modifier", int, 0, "--defender-modifier",
+         "Added to the defender's highest die (+1 bunker, -1 ammo shortage)."),
+    ]
+]
+
+
+def with_rules(command):
+    """Give a command the shared dice-rule options; it receives them as one ``rules`` argument."""
+    signature = inspect.signature(command)
+    names = [p.name for p in _RULE_PARAMETERS]
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        rules = DiceRules(**{name: kwargs.pop(name) for name in names})
+        return command(*args, rules=rules, **kwargs)
+
+    kept = [p for p in signature.parameters.values() if p.name != "rules"]
+    wrapper.__signature__ = signature.replace(parameters=kept + _RULE_PARAMETERS)
+    return wrapper
+
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def _number(value):
+    """JSON form of a probability or expectation: a float, or "numerator/denominator" when exact."""
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    return float(value)
+
+
+def _print_json(payload: dict) -> None:
+    typer.echo(json.dumps(payload, indent=2))
+
+
+PIPE_WIDTH = 1000
+"""Width of the rich console when stdout is no terminal (a pipe or a file) and COLUMNS is not set: tables
+are written whole, not cut to rich's default of 80 columns."""
+
+
+def _console(**options):
+    """A rich console on stdout: the terminal's width, or `PIPE_WIDTH` when writing to a pipe or a file."""
+    from rich.console import Console
+
+    if not sys.stdout.isatty() and not os.environ.get("COLUMNS"):
+        options.setdefault("width", PIPE_WIDTH)
+    return Console(**options)
+
+
+def _print_table(title: str, columns: list[str], rows, caption: str | None = None, compact: bool = False) -> None:
+    """Print a rich table; ``compact``: no vertical lines, for tables that must fit 80 columns."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title=title, caption=caption,
+                  **({"box": box.SIMPLE_HEAD, "show_edge": False, "padding": 0} if compact else {}))
+    for i, column in enumerate(columns):
+        table.add_column(column, justify="left" if compact and i == 0 else "right")
+    for row in rows:
+        table.add_row(*(str(cell) for cell in row))
+    _console().print(table)
+
+
+def _percent(p) -> str:
+    return f"{100 * float(p):.4f}%"
+
+
+def _rate(p) -> str:
+    """A win rate estimated from games: one decimal, as its interval."""
+    return f"{100 * float(p):.1f}%"
+
+
+def _positive_count(option: str, text: str) -> int:
+    """Parse a count given as ``1000000``, ``1_000_000`` or ``1e6`` (`_whole`); anything else is a
+    `RiskstatsError`."""
+    value = _whole(text)
+    if value is None or value < 1:
+        raise RiskstatsError(f"{option} must be a positive whole number like 1e6, got {text!r}")
+    return value
+
+
+class _LateProgress:
+    """A ``progress(done, total)`` callback that shows a rich bar once a run has lasted ``after`` seconds."""
+
+    def __init__(self, label: str, enabled: bool, after: float = 2.0):
+        self.label, self.enabled, self.after = label, enabled, after
+        self.start = time.perf_counter()
+        self.bar = self.task = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if not self.enabled or time.perf_counter() - self.start < self.after:
+                return
+            from rich.progress import Progress
+
+            self.bar = Progress(transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=total)
+        self.bar.update(self.task, completed=done)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@contextlib.contextmanager
+def _progress(enabled: bool, label: str):
+    """A rich progress bar with games/s and ETA, as a ``progress(done, total)`` callback (None when off)."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]} games/s"),
+                  TextColumn("ETA"), TimeRemainingColumn()) as bar:
+        state = {}
+
+        def update(done, total):
+            now = time.perf_counter()
+            if not state:
+                state.update(task=bar.add_task(label, total=total, completed=done, rate="-"), t0=now, done0=done)
+            rate = (done - state["done0"]) / max(now - state["t0"], 1e-9)
+            shown = f"{rate:,.0f}" if done > state["done0"] else "-"
+            bar.update(state["task"], completed=done, total=total, rate=shown)
+
+        yield update
+
+
+def _interval(r) -> str:
+    return f"{100 * r['ci_low']:.1f}-{100 * r['ci_high']:.1f}%"
+
+
+_EVERY_SEAT = "- (every seat)"
+"""In place of the interval of a bot that sits in every seat of every game: its share is fixed by construction."""
+
+
+def _every_seat_note(fixed: list, players: int) -> str | None:
+    """The caption under a win-rate-by-bot table with a bot in every seat."""
+    if not any(fixed):
+        return None
+    return (f"- (every seat): a bot in all {players} seats of every game wins every decided game by construction: "
+            "no interval, the rate says nothing about its strength")

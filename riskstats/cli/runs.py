@@ -1,0 +1,301 @@
+"""The commands that play many games, a skin over `riskstats.runs`: selfplay, experiment, tune, compile.
+
+It owns what a long run does on the command line: resuming (a note of what was already there), Ctrl-C
+and SIGTERM (finished work is kept, exit 130), the worker and Dask options, and tune's verdict on the
+fresh games.
+"""
+import contextlib
+import functools
+import json
+import sys
+import time
+from typing import Annotated
+
+import typer
+
+from riskstats.cli.common import (
+    _EVERY_SEAT,
+    BOT_NAMES,
+    JsonFlag,
+    _compile_notice,
+    _every_seat_note,
+    _interval,
+    _print_json,
+    _print_table,
+    _progress,
+    _rate,
+    whole_number,
+)
+from riskstats.errors import RiskstatsError
+
+Workers = Annotated[int | None, typer.Option("--workers", parser=whole_number, help="Threads (default: all cores).")]
+Scheduler = Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask scheduler (tcp://host:port).")]
+DaskLocal = Annotated[int | None, typer.Option("--dask-local", parser=whole_number,
+                                               help="Start a local Dask cluster with N worker processes.")]
+
+
+@contextlib.contextmanager
+def _resumable(out):
+    """Turn Ctrl-C into a one-line note that finished chunks are kept (exit 130)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        where = f" in {out}" if out else ""
+        typer.echo(f"interrupted: finished chunks are kept{where}; run the same command again to resume", err=True)
+        raise typer.Exit(130) from None
+
+
+def selfplay(
+    games: Annotated[int, typer.Option("--games", parser=whole_number, help="Number of games.")],
+    players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game (2: two-player).")],
+    bots: Annotated[str, typer.Option("--bots", help=f"Bots, comma-separated, each a name with optional "
+                                                      f"parameters (continent:threshold=0.6,aggressive); seats in "
+                                                      f"order, cyclic. Built in: {', '.join(BOT_NAMES)}; see "
+                                                      f"riskstats bots.")],
+    variant: Annotated[str, typer.Option("--variant", help="classic, two-player, mission or capital.")] = "classic",
+    seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the whole run.")] = 0,
+    out: Annotated[str | None, typer.Option(
+        "--out", help="Write the games: a directory of Parquet parts, or one .parquet or .csv file. "
+                      "Resumes a run already there.")] = None,
+    mission_deck: Annotated[str, typer.Option("--mission-deck", help="mission: standard (12) or european (14).")]
+    = "standard",
+    mission_target_lost: Annotated[str, typer.Option(
+        "--mission-target-lost", help="mission: a target eliminated by another counts as achieved or "
+                                      "becomes 24_territories.")] = "achieved",
+    capital_short: Annotated[bool, typer.Option("--capital-short", help="capital: the short game.")] = False,
+    as_json: JsonFlag = False,
+    workers: Workers = None,
+    chunk_size: Annotated[int, typer.Option("--chunk-size", parser=whole_number, help="Games per chunk.")] = 1000,
+    scheduler: Scheduler = None,
+    dask_local: DaskLocal = None,
+):
+    """Play complete games between built-in bots (seats rotate by game; seat 0 moves first)."""
+    from pathlib import Path
+
+    from riskstats.runs.results import iter_results
+    from riskstats.runs.tournament import RunConfig, run_selfplay
+    from riskstats.stats.report import SUMMARY_COLUMNS, SummaryTally
+
+    if out is not None and Path(out).suffix not in ("", ".parquet", ".csv"):
+        raise RiskstatsError(f"--out must be a directory or end in .parquet or .csv, got {out!r}")
+    given = {"mission_deck": mission_deck, "mission_target_lost": mission_target_lost, "capital_short": capital_short}
+    defaults = {"mission_deck": "standard", "mission_target_lost": "achieved", "capital_short": False}
+    rules = {name: value for name, value in given.items() if value != defaults[name]}
+    variant = "two-player" if players == 2 and variant == "classic" else variant  # 2 players: the neutral game
+    config = RunConfig(games=games, players=players, bots=bots, variant=variant, seed=seed, rules=rules,
+                       chunk_size=chunk_size)
+    present = []  # the games already in --out, from run_selfplay's first progress call
+
+    def track(done, total, bar):
+        if not present:
+            present.append(done)
+            if out is not None and done == total:
+                typer.echo(f"complete, nothing to play: {total:,} games in {out}", err=True)
+            elif done:
+                typer.echo(f"resumed: {done:,} of {total:,} games present in {out}", err=True)
+        if bar:
+            bar(done, total)
+
+    with (_resumable(out), _compile_notice(),
+          _progress(not as_json and sys.stdout.isatty(), "self-play") as bar):
+        frame = run_selfplay(config, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
+                             progress=functools.partial(track, bar=bar), load=out is None)
+    before = present[0] if present else 0
+    played = games - before
+    tally = SummaryTally()
+    if out is not None:  # the summary streams the run back one piece at a time: memory stays flat
+        if played:
+            typer.echo(f"wrote {played:,} games to {out}" + (f" ({games:,} in all)" if before else ""), err=True)
+        for piece in iter_results(out, SUMMARY_COLUMNS):
+            tally.add(piece)
+    else:
+        tally.add(frame)
+    result = tally.result()
+    reasons = tally.reasons()
+    if as_json:
+        _print_json({"games": games, "players": players, "variant": variant, "seed": seed, **result,
+                     "win_reasons": reasons, **({"out": out, "games_played": played} if out is not None else {})})
+        return
+    fixed = [r["seats"] == result["games"] * players for r in result["bots"].values()]
+    _print_table(f"Win rate by bot ({games:,} games, {variant}, {players} players)",
+                 ["bot", "decided games", "wins", "win rate", "95% CI"],
+                 [(b, r["decided"], r["wins"], _rate(r["win_rate"]),
+                   _EVERY_SEAT if f else f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
+                  for (b, r), f in zip(result["bots"].items(), fixed)], caption=_every_seat_note(fixed, players))
+    _print_table("Win rate by seat (seat 0 moves first)", ["seat", "wins", "win rate", "95% CI"],
+                 [(s, r["wins"], _rate(r["win_rate"]), f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
+                  for s, r in result["seats"].items()],
+                 caption=f"mean turns {result['mean_turns']:.1f}, mean rounds {result['mean_rounds']:.1f}, "
+                         f"truncated {result['truncated']}; ended by: "
+                         + ", ".join(f"{k} {v}" for k, v in reasons.items()))
+
+
+def experiment(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="Experiment TOML file (see riskstats.runs.experiment).")],
+    out: Annotated[str, typer.Option("--out", help="Directory for the cells' results (resumed if there).")],
+    as_json: JsonFlag = False,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
+    dask_local: DaskLocal = None,
+):
+    """Play every cell of an experiment grid, each into its own sub-directory of --out."""
+    from riskstats.runs.experiment import run_experiment
+    from riskstats.stats.report import cell_win_rates
+
+    with _resumable(out), _compile_notice(), _progress(not as_json and sys.stdout.isatty(), "experiment") as progress:
+        table = run_experiment(file, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
+                               progress=progress)
+    present = table.attrs.get("games_present", 0)
+    if present == len(table):
+        typer.echo(f"complete, nothing to play: {len(table):,} games in {out}", err=True)
+    elif present:
+        typer.echo(f"resumed: {present:,} of {len(table):,} games were present in {out}", err=True)
+    rows = cell_win_rates(table).to_dict("records")
+    if as_json:
+        _print_json({"out": out, "games": len(table), "cells": rows})
+        return
+    extra = [k for k in (rows[0] if rows else {}) if k.startswith(("rules.", "params."))]
+    _print_table(f"Experiment {file}: {len(table)} games in {out}",
+                 ["cell", "variant", "players", *extra, "bot", "decided games", "win rate", "95% CI", "mean turns"],
+                 [(r["cell"], r["variant"], r["players"], *(r[k] for k in extra), r["bot"], r["trials"],
+                   _rate(r["win_rate"]), _interval(r), f"{r['mean_turns']:.1f}") for r in rows])
+
+
+def tune(
+    bot: Annotated[str, typer.Argument(metavar="BOT", help="The bot to tune; parameters given (name:key=value) "
+                                                           "stay fixed.")],
+    against: Annotated[str, typer.Option("--against", help="Line-up in the other seats, comma-separated, cyclic.")],
+    players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game.")],
+    trials: Annotated[int, typer.Option("--trials", parser=whole_number, help="Complete trials the study "
+                                                                              "should hold.")],
+    games_per_trial: Annotated[int, typer.Option("--games-per-trial", parser=whole_number,
+                                                 help="Games played by each trial.")],
+    storage: Annotated[str, typer.Option("--storage", help="Optuna storage URL, e.g. sqlite:///runs/tune.db; "
+                                                           "rerun the same command to resume.")],
+    variant: Annotated[str, typer.Option("--variant", help="classic, two-player, mission or capital.")] = "classic",
+    seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the study.")] = 0,
+    study: Annotated[str | None, typer.Option("--study", help="Study name (default: made from the "
+                                                              "arguments).")] = None,
+    check_games: Annotated[int, typer.Option("--check-games", parser=whole_number,
+                                             help="Fresh games measuring the best parameters and the "
+                                                  "defaults again.")] = 4000,
+    as_json: JsonFlag = False,
+):
+    """Tune a bot's parameters for win rate against a line-up (Optuna; resumable study)."""
+    from riskstats.runs.tune import tune as run_tune
+
+    try:
+        with _terminate_as_interrupt(), _trial_progress(not as_json and sys.stdout.isatty()) as progress:
+            table = run_tune(bot, against, players, variant, trials=trials, games_per_trial=games_per_trial,
+                             seed=seed, storage=storage, study=study, check_games=check_games, progress=progress,
+                             found=_found_trials)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: finished trials are kept in {storage} (the one cut short is marked failed); "
+                   "run the same command again to resume", err=True)
+        raise typer.Exit(130) from None
+    best, default = table.attrs.get("best"), table.attrs.get("default")
+    if as_json:
+        _print_json({"study": table.attrs["study"], "storage": storage, **table.attrs["config"],
+                     "trials": json.loads(table.to_json(orient="records")), "best": best, "default": default,
+                     "found": table.attrs.get("found")})
+        return
+    done = table[table.state == "complete"]
+    rows = done.sort_values(["win_rate", "number"], ascending=[False, True]).head(5)
+    params = [c for c in table.columns if c not in ("number", "state", "bot", "games", "wins", "win_rate",
+                                                       "ci_low", "ci_high")]
+    _print_table(f"Study {table.attrs['study']!r}: {len(done)} complete trials (top 5, tuning games)",
+                 ["trial", *params, "games", "win rate", "95% CI"],
+                 [(r["number"], *(f"{r[p]:.4g}" for p in params), r["games"], _rate(r["win_rate"]), _interval(r))
+                  for r in rows.to_dict("records")])
+    if best is None:
+        return
+    _print_table(f"Measured again on {best['games']} fresh games (seeds never used in tuning)",
+                 ["bot", "wins", "win rate", "95% CI"],
+                 [(f"best (trial {best['trial']}): {best['bot']}", best["wins"], _rate(best["win_rate"]),
+                   _interval(best)),
+                  (f"defaults: {default['bot']}", default["wins"], _rate(default["win_rate"]), _interval(default))],
+                 caption=_tune_verdict(best, default))
+
+
+def _tune_verdict(best: dict, default: dict) -> str:
+    """Which side the fresh games favour: the tuned parameters, the defaults, or neither."""
+    rates = f"{_rate(best['win_rate'])} against {_rate(default['win_rate'])}"
+    if best["ci_low"] > default["ci_high"]:
+        return f"the intervals separate in favour of the tuned parameters: best beats the defaults, {rates}"
+    if best["ci_high"] < default["ci_low"]:
+        return (f"the intervals separate in favour of the defaults: they beat best, {rates} (the tuning "
+                "games' best was luck, or overfitted those games)")
+    leader = "best" if best["win_rate"] > default["win_rate"] else "the defaults"
+    if best["win_rate"] == default["win_rate"]:
+        return f"the intervals overlap: no ranking ({rates})"
+    return f"the intervals overlap: no ranking ({leader} ahead, {rates}, within the noise)"
+
+
+def _found_trials(counts: dict) -> None:
+    """Say what a study already held when `tune` opened it (nothing for a new study)."""
+    if not counts["trials"]:
+        return
+    parts = [f"{counts['complete']} complete", f"{counts['failed']} failed"]
+    if counts["marked_failed"]:
+        parts[-1] += f" ({counts['marked_failed']} left running by an interrupted run, marked failed now)"
+    if counts["running"]:
+        parts.append(f"{counts['running']} running elsewhere")
+    typer.echo(f"resumed: the study holds {counts['trials']} trials ({', '.join(parts)})", err=True)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """Within the block, SIGTERM (``kill``, ``timeout``) interrupts like Ctrl-C, so cleanup code runs."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, interrupt)
+    except (ValueError, OSError):  # not the main thread: leave the default
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+@contextlib.contextmanager
+def _trial_progress(enabled: bool):
+    """A rich progress bar over trials, showing the best win rate so far."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("tuning"), BarColumn(), MofNCompleteColumn(), TextColumn("best {task.fields[best]}"),
+                  TextColumn("ETA"), TimeRemainingColumn()) as bar:
+        task = bar.add_task("tuning", total=None, best="-")
+
+        def update(done, total, best):
+            bar.update(task, completed=done, total=total, best="-" if best is None else _rate(best))
+
+        yield update
+
+
+def compile_kernels(
+    only: Annotated[str | None, typer.Option(
+        "--only", help="Comma-separated steps: game, selfplay, evaluate, step, odds, search (default all).")] = None,
+):
+    """Compile every kernel ahead into numba's cache (once after installing or upgrading; minutes), so that
+    no first run waits; a step already cached only loads (seconds)."""
+    from riskstats.runs.warmup import warm_cache
+
+    def show(k, n, step, seconds, compiled):
+        if seconds is None:
+            typer.echo(f"[{k}/{n}] {step.name}: {step.covers}…", err=True)
+        else:
+            typer.echo(f"[{k}/{n}] {step.name}: {'compiled' if compiled else 'cached'} in {seconds:.0f} s", err=True)
+
+    start = time.perf_counter()
+    steps = None if only is None else [name.strip() for name in only.split(",") if name.strip()]
+    table = warm_cache(steps, progress=show)
+    typer.echo(f"compiled {int(table['compiled'].sum())} of {len(table)} steps in {time.perf_counter() - start:.0f} s; "
+               "later runs load them from the cache")
