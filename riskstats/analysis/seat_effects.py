@@ -248,7 +248,8 @@ def first_out(table: pd.DataFrame, by: str = "bot", groups: Iterable[str] = ARM)
     Returns
     -------
     pandas.DataFrame
-        One row per group and ``by`` value: the ``groups`` columns, ``by``, ``trials``, ``first_out``, ``share``
+        One row per group and ``by`` value: the ``groups`` columns, ``bots`` (the group's first game as
+        seated), ``by``, ``trials``, ``first_out``, ``share``
         (first_out / trials), ``ci_low``, ``ci_high`` (95% Wilson), ``fair`` (the share with no bot or seat
         effect), ``p_value`` (exact binomial test against ``fair``; NaN where a bot's seats vary between
         games), ``no_elimination``.
@@ -300,7 +301,7 @@ def first_out(table: pd.DataFrame, by: str = "bot", groups: Iterable[str] = ARM)
             fair = float(held[games, i].mean() / players) if trials else np.nan
             low, high = wilson_interval(k, trials) if trials else (np.nan, np.nan)
             p = float(binomtest(k, trials, fair).pvalue) if trials and len(fair_seats) == 1 else np.nan
-            rows.append({**key, by: label, "trials": trials, "first_out": k, "share": k / trials if trials else np.nan,
+            rows.append({**key, "bots": part["bots"].iloc[0], by: label, "trials": trials, "first_out": k, "share": k / trials if trials else np.nan,
                          "ci_low": low, "ci_high": high, "fair": fair, "p_value": p,
                          "no_elimination": int((~counted).sum())})
     return pd.DataFrame(rows)
