@@ -301,7 +301,8 @@ def first_out(table: pd.DataFrame, by: str = "bot", groups: Iterable[str] = ARM)
             fair = float(held[games, i].mean() / players) if trials else np.nan
             low, high = wilson_interval(k, trials) if trials else (np.nan, np.nan)
             p = float(binomtest(k, trials, fair).pvalue) if trials and len(fair_seats) == 1 else np.nan
-            rows.append({**key, "bots": part["bots"].iloc[0], by: label, "trials": trials, "first_out": k, "share": k / trials if trials else np.nan,
+            rows.append({**key, "bots": part["bots"].iloc[0], by: label, "trials": trials, "first_out": k,
+                         "share": k / trials if trials else np.nan,
                          "ci_low": low, "ci_high": high, "fair": fair, "p_value": p,
                          "no_elimination": int((~counted).sum())})
     return pd.DataFrame(rows)
