@@ -11,6 +11,8 @@ checks it on the returned Axes):
 - **Labelled units**: every axis says what it counts ("win rate (wins / decided games)", "turns (all
   players)", "Elo points").
 - **Counts shown**: each estimate's sample size is in its tick label (``n=...``), or in the legend.
+- **No empty legend entries**: every entry has a visible handle; a note about what an entry counts goes in
+  that entry's text, never in a handle-less entry or a legend title that reads as one.
 
 matplotlib is imported here only, never at CLI start-up.
 """
@@ -219,13 +221,15 @@ def ratings(fit: pd.DataFrame, ax=None, title: str = "Luce ratings (who wins; El
     names = [f"{b} (rank {r})" for b, r in zip(frame["bot"], frame["rank"])] if "rank" in frame else frame["bot"]
     names = [f"{n}, open interval" if not (np.isfinite(lo) and np.isfinite(hi)) else n
              for n, lo, hi in zip(names, frame["ci_low"], frame["ci_high"])]
+    if "rank" in frame:
+        what += "\n(equal ranks: not separated)"
     ax.barh(range(len(frame)), frame["elo"], xerr=_errors(frame, "elo"), capsize=4, color="tab:green", label=what)
     ax.set_yticks(range(len(frame)), _counted(names, frame[column]))
     ax.axvline(0, color="k", linewidth=0.8)
     ax.set_xlabel("rating (Elo points; 400 = 10:1 odds)")
     ax.set_ylabel(f"bot (n = {column})")
     ax.set_title(title)
-    legend_outside(ax, title="equal ranks: not separated")
+    legend_outside(ax)
     return ax
 
 
@@ -242,11 +246,12 @@ def game_length_histogram(games: pd.DataFrame, ax=None, title: str = "Game lengt
     longer = int((finished > cap).sum())
     shown = np.minimum(finished, cap)
     bins = np.histogram_bin_edges(shown if len(shown) else turns, bins=min(50, max(5, len(finished) // 20)))
-    ax.hist(shown, bins=bins, color="tab:blue", label=f"finished games (n={len(finished):,})")
+    label = [f"finished games (n={len(finished):,})"]  # one entry: what else was counted is said in its text
     if longer:
-        ax.plot([], [], " ", label=f"longer than {cap:,.0f} turns, counted in the last bar (n={longer:,}; "
-                                   f"longest {finished.max():,.0f})")
-    ax.plot([], [], " ", label=f"stopped at the turn cap, not shown (n={int(truncated.sum()):,})")
+        label.append(f"longer than {cap:,.0f} turns, counted in the last bar (n={longer:,}; "
+                     f"longest {finished.max():,.0f})")
+    label.append(f"stopped at the turn cap, not shown (n={int(truncated.sum()):,})")
+    ax.hist(shown, bins=bins, color="tab:blue", label="\n".join(label))
     ax.set_xlabel("turns (all players)")
     ax.set_ylabel("games")
     ax.set_title(title)

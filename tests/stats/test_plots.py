@@ -40,6 +40,22 @@ def legend_is_outside(ax):
     return legend is not None and legend.get_window_extent().x0 >= ax.get_window_extent().x1
 
 
+def no_empty_entries(ax):
+    """Every legend entry has a visible handle (a bar, a line or a marker), and the legend has no title
+    that would read as an entry without one."""
+    from matplotlib.lines import Line2D
+
+    legend = ax.get_legend()
+
+    def visible(handle):
+        if isinstance(handle, Line2D):
+            return handle.get_linestyle() not in ("None", " ", "") or handle.get_marker() not in ("None", " ", "", None)
+        return handle.get_visible()
+
+    return (legend is not None and not legend.get_title().get_text()
+            and all(visible(h) for h in legend.legend_handles))
+
+
 def error_bars(ax):
     from matplotlib.container import BarContainer, ErrorbarContainer
 
@@ -82,6 +98,7 @@ def test_ratings_plot_shows_intervals_ranks_and_games():
     # by rank, ties by name (not by rating): the plot draws no order the intervals do not support
     assert ticks(ax, "y")[::-1] == ["a (rank 1)\n(n=50)", "b (rank 1)\n(n=50)", "c (rank 3)\n(n=50)"]
     assert legend_is_outside(ax) and error_bars(ax) and "Elo points" in ax.get_xlabel()
+    assert no_empty_entries(ax) and "equal ranks: not separated" in ax.get_legend().get_texts()[0].get_text()
 
 
 def test_lines_drop_thin_points_and_say_how_many_games_each_rests_on():
@@ -103,7 +120,8 @@ def test_game_length_axis_spans_finished_games_and_counts_both():
     ax = plots.game_length_histogram(games)
     assert ax.get_xlim()[1] < 100 and legend_is_outside(ax)
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert "n=4" in texts[0] and "n=1" in texts[1] and "turns" in ax.get_xlabel()
+    assert len(texts) == 1 and "finished games (n=4)" in texts[0] and "turn cap, not shown (n=1)" in texts[0]
+    assert "turns" in ax.get_xlabel() and no_empty_entries(ax)
 
 
 def test_an_open_interval_is_drawn_and_said():
@@ -124,7 +142,7 @@ def test_game_length_plot_clips_a_long_tail():
     ax = plots.game_length_histogram(games)
     assert ax.get_xlim()[1] < 200  # the 5,000-turn game does not stretch the axis
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert any("counted in the last bar (n=1; longest 5,000)" in t for t in texts)
+    assert any("counted in the last bar (n=1; longest 5,000)" in t for t in texts) and no_empty_entries(ax)
     assert sum(p.get_height() for p in ax.patches) == len(turns)  # every finished game is in a bar
 
 
@@ -134,7 +152,7 @@ def test_win_rate_by_bot_draws_the_fair_share_and_no_interval_for_a_bot_in_every
     rates = pd.DataFrame({"bot": ["a", "b"], "trials": [30, 30], "wins": [12, 8], "win_rate": [0.4, 8 / 30],
                           "ci_low": [0.25, 0.14], "ci_high": [0.57, 0.44]})
     ax = plots.win_rates(rates, baseline=1 / 3, fixed=[True, False])
-    assert any("fair share 0.333" in t.get_text() for t in ax.get_legend().get_texts())
+    assert any("fair share 0.333" in t.get_text() for t in ax.get_legend().get_texts()) and no_empty_entries(ax)
     assert ticks(ax)[0].startswith("a (every seat)")
     bars = [c for c in ax.containers if hasattr(c, "has_yerr") and c.has_yerr]
     segments = bars[0].lines[2][0].get_segments()
