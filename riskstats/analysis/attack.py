@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from riskstats.errors import RiskstatsError
+from riskstats.errors import RiskstatsError, check_int
 from riskstats.odds.battle import battle_odds, win_values
 from riskstats.odds.dice import DiceRules
 
@@ -110,36 +110,58 @@ def stop_rule_odds(attackers: int, defenders: int, stops: Iterable[int]) -> pd.D
                                        "expected_defender_losses", "armies_kept"])
 
 
-def rules_of_thumb(max_defenders: int = 60) -> pd.DataFrame:
+COUNTS = ("attackers", "territory")
+"""How `rules_of_thumb` counts an attack's armies: "attackers", the armies able to roll (riskstats'
+convention), or "territory", every army on the attacking territory (one more: the one that stays behind),
+as players count them."""
+
+
+def rules_of_thumb(max_defenders: int = 60, count: str = "attackers") -> pd.DataFrame:
     """Common rules of thumb checked against the exact odds, for 1..max_defenders defenders.
+
+    ``count`` says what "armies" means in the claims that compare the two sides (equal armies, one army
+    more, twice the armies): "attackers", the armies able to roll, or "territory", the armies on the
+    attacking territory (attackers + 1), as players count them (`COUNTS`). The even-chance rule is stated
+    in territory armies either way; the one-roll claim does not depend on it.
 
     Columns ``claim``, ``holds`` (for every case checked), ``fails_for`` (the defender counts, or
     cases, where it fails) and ``evidence`` (the exact numbers behind the verdict).
+
+    Examples
+    --------
+    >>> t = rules_of_thumb(20, count="territory").set_index("claim")
+    >>> t.fails_for["One army more than the defender wins more often than not"]
+    [1, 2, 3, 4]
     """
+    if count not in COUNTS:
+        raise RiskstatsError(f"count must be one of {', '.join(COUNTS)}, got {count!r}")
+    check_int("max_defenders", max_defenders, 1)
     values = win_values(DiceRules(), 3 * max_defenders + 20, max_defenders)
     ds = np.arange(1, max_defenders + 1)
+    behind = 1 if count == "territory" else 0  # territory armies = attackers able to roll + 1
+    name = "territory armies" if behind else "attackers"
     rows = []
 
-    even = values[ds, ds]
+    even = values[ds - behind, ds]
     rows.append(("With equal armies the defender is favoured (ties go to it)",
                  ds[even >= 0.5].tolist(),
-                 f"P(win) at A = D: {even[0]:.3f} at 1, {even[3]:.3f} at 4, {even[4]:.3f} at 5, "
+                 f"P(win) at {name} = D: {even[0]:.3f} at 1, {even[3]:.3f} at 4, {even[4]:.3f} at 5, "
                  f"{even[-1]:.3f} at {max_defenders}"))
-    ahead = values[ds + 1, ds]
+    ahead = values[ds + 1 - behind, ds]
     rows.append(("One army more than the defender wins more often than not",
                  ds[ahead <= 0.5].tolist(),
-                 f"P(win) at A = D + 1 ranges from {ahead.min():.3f} to {ahead.max():.3f}"))
+                 f"P(win) at {name} = D + 1 ranges from {ahead.min():.3f} to {ahead.max():.3f}"))
     needed50 = np.array([int(np.argmax(values[:, d] >= 0.5)) for d in ds])
-    hendel = 0.86 * ds + 2  # Hendel et al.: territory armies for an even chance
-    miss = np.abs(needed50 + 1 - np.ceil(hendel))
-    rows.append(("An even chance needs 86% of the defenders plus 2 armies on the territory (Hendel et al.)",
+    folk = 0.86 * ds + 2  # a rule of thumb in territory armies for an even chance
+    miss = np.abs(needed50 + 1 - np.ceil(folk))
+    rows.append(("An even chance needs 86% of the defenders plus 2 armies on the territory",
                  ds[miss > 1].tolist(),
                  f"largest miss {miss.max():.0f} army; exact territory armies for 50% at D = {ds[-1]}: "
-                 f"{needed50[-1] + 1} vs rule {hendel[-1]:.1f}"))
-    double = values[2 * ds, ds]
+                 f"{needed50[-1] + 1} vs rule {folk[-1]:.1f}"))
+    double = values[2 * ds - behind, ds]
     rows.append(("Twice the defender's armies makes a win near certain (90%+)",
                  ds[double < 0.9].tolist(),
-                 f"P(win) at A = 2D: {double[0]:.3f} at 1, {double[1]:.3f} at 2, {double[2]:.3f} at 3"))
+                 f"P(win) at {name} = 2D: {double[0]:.3f} at 1, {double[1]:.3f} at 2, {double[2]:.3f} at 3"))
     one_roll = DiceRules().outcome_fractions(3, 2)
     attacker_loss = float(one_roll[1] + 2 * one_roll[2])
     rows.append(("A 3-v-2 roll favours the defender, since it wins ties",
@@ -148,3 +170,36 @@ def rules_of_thumb(max_defenders: int = 60) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=["claim", "fails_for", "evidence"])
     frame.insert(1, "holds", frame.fails_for.map(len) == 0)
     return frame
+
+
+def _ranges(values) -> str:
+    """Whole numbers as runs: [1, 2, 3, 5] -> "1-3, 5"; "none" when empty; other cases listed as they are."""
+    if not values:
+        return "none"
+    if not all(isinstance(v, int | np.integer) for v in values):
+        return ", ".join(map(str, values))
+    runs, start = [], values[0]
+    for prev, cur in zip(values, [*values[1:], None]):
+        if cur != prev + 1 if cur is not None else True:
+            runs.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = cur
+    return ", ".join(runs)
+
+
+def verdicts_by_count(max_defenders: int = 60) -> pd.DataFrame:
+    """`rules_of_thumb` counted both ways, side by side: for each claim, whether it holds and where it fails
+    (defender counts as runs, "1-4") with armies counted as attackers able to roll and as armies on the
+    attacking territory.
+
+    Examples
+    --------
+    >>> v = verdicts_by_count(20).set_index("claim")
+    >>> v.loc["One army more than the defender wins more often than not", "fails_for (territory)"]
+    '1-4'
+    """
+    tables = {count: rules_of_thumb(max_defenders, count) for count in COUNTS}
+    out = tables["attackers"][["claim"]].copy()
+    for count, table in tables.items():
+        out[f"holds ({count})"] = table.holds
+        out[f"fails_for ({count})"] = table.fails_for.map(_ranges)
+    return out

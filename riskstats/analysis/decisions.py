@@ -123,3 +123,80 @@ def dice_choices(attackers: int, defenders: int, values: Iterable[float],
                                                odd[["attackers", "defenders", "dice", "defender_dice"]]
                                                .head(3).itertuples(index=False))})
     return pd.DataFrame(rows)
+
+
+MC_LEVEL = 0.95
+"""The family-wise confidence of `monte_carlo_check`: the exact values pass when no Holm-adjusted p-value
+falls below 1 - this."""
+
+
+def monte_carlo_check(policies: Mapping[str, AttackPolicy], trials: int, seeds: Iterable[int],
+                      level: float = MC_LEVEL) -> pd.DataFrame:
+    """Play each solved policy ``trials`` times per seed (`riskstats.odds.policy_simulate.simulate_policy`)
+    and test its exact value against each simulated mean, Holm-adjusted over the whole family.
+
+    One row per (policy, seed) with ``exact``, ``simulated``, its normal ``ci_low``/``ci_high`` (95%),
+    ``z`` = (simulated - exact) / standard error, the two-sided normal ``p_value`` and ``p_holm`` (Holm
+    over every compared row), and ``status``: "pass" (p_holm at least 1 - ``level``), "fail", or
+    "excluded" when the sample has no spread and equals the exact value (e.g. a policy that never attacks:
+    0 = 0 tests nothing, so it is neither a pass nor in the family). A sample with no spread that differs
+    from the exact value fails (z infinite, p 0). `monte_carlo_verdict` summarises the table.
+
+    Examples
+    --------
+    >>> from riskstats.odds.policy import policy
+    >>> solved = {"never attacks": policy(1, 9, 1), "10 v 5": policy(10, 5, 3, kill_value=1)}
+    >>> check = monte_carlo_check(solved, 2_000, [0, 1])
+    >>> check.status.tolist()
+    ['excluded', 'excluded', 'pass', 'pass']
+    """
+    from scipy.stats import norm
+    from statsmodels.stats.multitest import multipletests
+
+    from riskstats.errors import RiskstatsError
+    from riskstats.odds.policy_simulate import simulate_policy
+
+    if not 0 < level < 1:
+        raise RiskstatsError(f"level must lie in (0, 1), got {level}")
+    seeds = list(seeds)
+    if not policies or not seeds:
+        raise RiskstatsError("give at least one policy and one seed")
+    rows = []
+    for name, solved in policies.items():
+        exact = float(solved.expected_value)
+        for seed in seeds:
+            sample = simulate_policy(solved, trials, seed=seed)
+            low, high = sample.interval
+            se = sample.sd / np.sqrt(sample.trials)
+            diff = sample.mean - exact
+            if se > 0:
+                z = diff / se
+            else:  # no spread: equal is no test at all, unequal is a certain miss
+                z = 0.0 if abs(diff) <= 1e-12 * max(1.0, abs(exact)) else np.copysign(np.inf, diff)
+            rows.append({"policy": name, "seed": seed, "exact": exact, "simulated": sample.mean, "ci_low": low,
+                         "ci_high": high, "z": z if se > 0 or np.isinf(z) else np.nan,
+                         "p_value": float(2 * norm.sf(abs(z))) if se > 0 or np.isinf(z) else np.nan,
+                         "trials": sample.trials, "exact_p_win": float(solved.p_win), "simulated_p_win": sample.p_win})
+    table = pd.DataFrame(rows)
+    compared = table.p_value.notna()
+    table["p_holm"] = np.nan
+    if compared.any():
+        table.loc[compared, "p_holm"] = multipletests(table.p_value[compared].to_numpy(), method="holm")[1]
+    table["status"] = np.where(~compared, "excluded", np.where(table.p_holm >= 1 - level, "pass", "fail"))
+    return table
+
+
+def monte_carlo_verdict(check: pd.DataFrame, level: float = MC_LEVEL) -> pd.DataFrame:
+    """One row summarising a `monte_carlo_check`: ``comparisons`` (rows tested), ``excluded`` (rows with
+    nothing to test), ``inside_95`` (tested rows whose 95% interval holds the exact value), ``max_abs_z``,
+    ``min_p_holm``, ``failed`` and ``family_pass`` (True only if something was tested and nothing failed
+    after Holm at ``level``)."""
+    tested = check[check.status != "excluded"]
+    inside = int(((tested.ci_low <= tested.exact) & (tested.exact <= tested.ci_high)).sum())
+    failed = int((tested.status == "fail").sum())
+    return pd.DataFrame([{
+        "comparisons": len(tested), "excluded": int((check.status == "excluded").sum()), "inside_95": inside,
+        "max_abs_z": float(tested.z.abs().max()) if len(tested) else np.nan,
+        "min_p_holm": float(tested.p_holm.min()) if len(tested) else np.nan,
+        "failed": failed, "family_pass": bool(len(tested) > 0 and failed == 0), "level": level,
+        "trials_each": int(check.trials.iloc[0]) if len(check) else 0}])

@@ -31,7 +31,14 @@ import numpy as np
 
 from riskstats._numba import inline_jit, jit, lean_jit, lowest_bit, popcount
 from riskstats.game.engine import _find_set, _fortify_ok, _hand, _hand_size, _randint, _reachable, _set_kind, _uniform
-from riskstats.game.registry import BOTS, N_PARAMS, bot_spec, check_lineup  # noqa: F401 (the names' old home)
+from riskstats.game.registry import (  # noqa: F401 (BOTS, N_PARAMS, bot_spec, check_lineup: the names' old home)
+    BOTS,
+    FRONTIER_AT,
+    FRONTIER_DEFENDERS,
+    N_PARAMS,
+    bot_spec,
+    check_lineup,
+)
 from riskstats.game.rules import (
     R_ADICE,
     R_DDICE,
@@ -599,6 +606,17 @@ def _target_continent(st, B, R, p, entrance_weight, first):  # pragma: no cover 
 
 
 @lean_jit
+def _attack_pays(params, pw, attackers, defenders, threshold):  # pragma: no cover - compiled
+    """The continent bot's decision to roll (again) against ``defenders`` with ``attackers`` (armies able to
+    roll): with attack=rule (params[5] == 0) P(conquer) ``pw`` at least ``threshold``; with attack=solved the
+    solved policy's frontier (`riskstats.game.solved_attack`) at params[FRONTIER_AT + defenders - 1]."""
+    if params[5] == 0:
+        return pw >= threshold
+    m = params[FRONTIER_AT + min(defenders, FRONTIER_DEFENDERS) - 1]
+    return m > 0 and attackers >= m
+
+
+@lean_jit
 def _continent_base(st, B, p, k):  # pragma: no cover - compiled
     """p's strongest territory next to enemy land in continent k; -1 if none."""
     best = -1
@@ -635,11 +653,11 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
         k = _target_continent(st, B, R, p, params[2], params[3])
         if k >= 0:
             a, b, pw = _best_attack(st, B, V, p, k)
-            if a >= 0 and pw >= params[0]:
+            if a >= 0 and _attack_pays(params, pw, st.armies[a] - 1, st.armies[b], params[0]):
                 return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
         if info[I_CONQUERED] == 0:
             a, b, pw = _best_attack(st, B, V, p, -1)
-            if a >= 0 and pw >= params[1]:
+            if a >= 0 and _attack_pays(params, pw, st.armies[a] - 1, st.armies[b], params[1]):
                 return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:

@@ -13,7 +13,7 @@ given keep their defaults. A spec's label (how results name the bot) lists the g
 declared order, so equal specs get equal labels.
 
 >>> spec = parse_bot("continent:card_threshold=0.8:threshold=0.60")
->>> spec.label, spec.values
+>>> spec.label, spec.values[:5]
 ('continent:threshold=0.6:card_threshold=0.8', (0.6, 0.8, 2.0, -1.0, 3.0))
 >>> parse_bot("continent:treshold=0.6")
 Traceback (most recent call last):
@@ -29,8 +29,15 @@ import numpy as np
 
 from riskstats.errors import RiskstatsError
 
-N_PARAMS = 5
-"""Length of the parameter vector handed to every compiled bot (a bot reads its first few)."""
+FRONTIER_AT = 8
+"""Where a bot's parameter vector holds the solved attack policy's frontier (after the declared parameters;
+filled only for a spec with ``attack=solved``, see `riskstats.game.solved_attack`)."""
+FRONTIER_DEFENDERS = 40
+"""The frontier's length: the fewest attackers to attack with, for 1..this many defenders (more defenders
+read the last entry)."""
+N_PARAMS = FRONTIER_AT + FRONTIER_DEFENDERS
+"""Length of the parameter vector handed to every compiled bot (a bot reads its first few, and the continent
+bot with ``attack=solved`` the frontier)."""
 
 
 class Param(NamedTuple):
@@ -113,7 +120,15 @@ BUILT_IN = {
                "board's continent order; Classic: 5 Australia, 1 South America), then chooses as usual; -1: "
                "never; a number the board lacks is ignored; or the continent's name, first=Australia",
                integer=True, tunable=False, names="continents"),
-         _trade_at(3.0))),
+         _trade_at(3.0),
+         Param("attack", 0.0, 0.0, 1.0, "how it decides to roll again: rule (P(conquer) at least threshold in "
+               "its target continent, card_threshold for a card) or solved (riskstats.policy's optimal stop rule "
+               "for a conquest worth `value` armies and each defender destroyed worth `kill`, against a defender "
+               "rolling its most dice; the same best attack is picked either way)", integer=True,
+               tunable=False, choices=("rule", "solved")),
+         Param("value", 4.0, 0.0, 50.0, "attack=solved: what a conquest is worth, in armies", tunable=False),
+         Param("kill", 1.0, 0.0, 1.0, "attack=solved: what each defending army destroyed is worth, in armies "
+               "(1: zero-sum, as in a duel)", tunable=False))),
     "defensive": BotInfo(3, (
         "Trades cards only when forced (trade_at); puts every army on its most threatened border (enemy armies next "
         "to it minus its own); attacks when P(conquer) >= threshold, at most max_conquests times a turn "
@@ -211,9 +226,15 @@ class BotSpec(NamedTuple):
     given: tuple[str, ...]
 
     def vector(self) -> np.ndarray:
-        """The float64 vector of length `N_PARAMS` a compiled bot reads."""
+        """The float64 vector of length `N_PARAMS` a compiled bot reads: its values, then, for a spec with
+        ``attack=solved``, the solved policy's frontier from `FRONTIER_AT` on."""
         out = np.zeros(N_PARAMS)
         out[:len(self.values)] = self.values
+        names = [p.name for p in CATALOG[self.name].params]
+        if "attack" in names and self.values[names.index("attack")] == 1:
+            from riskstats.game.solved_attack import frontier
+
+            out[FRONTIER_AT:] = frontier(self.values[names.index("value")], self.values[names.index("kill")])
         return out
 
 

@@ -67,3 +67,27 @@ def test_rules_of_thumb_verdicts():
     assert not even.holds and even.fails_for == list(range(5, 41))
     assert verdicts.loc["One army more than the defender wins more often than not"].holds
     assert not verdicts.loc["A 3-v-2 roll favours the defender, since it wins ties"].holds
+
+
+def test_rules_of_thumb_counted_in_territory_armies():
+    """Counted as players count (armies on the attacking territory, one more than can roll), equal armies
+    favour the defender up to 11 a side and one army more fails for 1 to 4 defenders."""
+    verdicts = rules_of_thumb(40, count="territory").set_index("claim")
+    even = verdicts.loc["With equal armies the defender is favoured (ties go to it)"]
+    assert even.fails_for == list(range(12, 41))
+    one_more = verdicts.loc["One army more than the defender wins more often than not"]
+    assert not one_more.holds and one_more.fails_for == [1, 2, 3, 4]
+    p = {(a, d): battle_odds(a, d).p_win for a, d in [(10, 11), (11, 12), (4, 4), (5, 5)]}
+    assert p[10, 11] < 0.5 < p[11, 12] and p[4, 4] < 0.5 < p[5, 5]  # the exact odds behind both verdicts
+    with pytest.raises(RiskstatsError, match="count must be one of"):
+        rules_of_thumb(10, count="dice")
+
+
+def test_verdicts_by_count_side_by_side():
+    from riskstats.analysis.attack import verdicts_by_count
+
+    v = verdicts_by_count(30).set_index("claim")
+    even = "With equal armies the defender is favoured (ties go to it)"
+    assert v.loc[even, "fails_for (attackers)"] == "5-30" and v.loc[even, "fails_for (territory)"] == "12-30"
+    assert v.loc["A 3-v-2 roll favours the defender, since it wins ties", "fails_for (territory)"] == "always"
+    assert v["holds (attackers)"].dtype == bool

@@ -46,3 +46,27 @@ def test_dice_choices_finds_the_bunker_defenders_one_die():
                      kill_value=1, survivor_value=1).set_index("variant")
     assert t.defender_fewer["standard"] == 0
     assert t.defender_fewer["bunker"] == 2 and "3 v 2: attacker 3, defender 1" in t.examples["bunker"]
+
+
+def test_monte_carlo_check_never_counts_an_empty_comparison_as_a_pass():
+    from riskstats.analysis.decisions import monte_carlo_check, monte_carlo_verdict
+
+    never = policy(1, 9, 1)  # never attacks: every sample is 0 = the exact 0
+    assert never.expected_value == 0 and never.table.action.eq("stop").all()
+    check = monte_carlo_check({"never attacks": never}, 1_000, [0, 1])
+    assert check.status.eq("excluded").all() and check.p_value.isna().all()
+    verdict = monte_carlo_verdict(check).iloc[0]
+    assert verdict.comparisons == 0 and verdict.excluded == 2 and not verdict.family_pass
+
+
+def test_monte_carlo_check_holm_over_the_family():
+    from riskstats.analysis.decisions import monte_carlo_check, monte_carlo_verdict
+
+    solved = policy(10, 5, 3, kill_value=1)
+    check = monte_carlo_check({"10 v 5": solved, "never": policy(1, 9, 1)}, 20_000, [0, 1, 2])
+    tested = check[check.status != "excluded"]
+    assert len(tested) == 3 and tested.status.eq("pass").all()
+    assert (tested.p_holm >= tested.p_value).all() and tested.p_holm.min() == pytest.approx(
+        min(1.0, 3 * tested.p_value.min()))
+    verdict = monte_carlo_verdict(check).iloc[0]
+    assert verdict.comparisons == 3 and verdict.excluded == 3 and verdict.family_pass
