@@ -14,7 +14,7 @@ declared order, so equal specs get equal labels.
 
 >>> spec = parse_bot("continent:card_threshold=0.8:threshold=0.60")
 >>> spec.label, spec.values
-('continent:threshold=0.6:card_threshold=0.8', (0.6, 0.8, 2.0, -1.0, 3.0))
+('continent:threshold=0.6:card_threshold=0.8', (0.6, 0.8, 2.0, -1.0, 3.0, 0.0))
 >>> parse_bot("continent:treshold=0.6")
 Traceback (most recent call last):
 ...
@@ -29,7 +29,7 @@ import numpy as np
 
 from riskstats.errors import RiskstatsError
 
-N_PARAMS = 5
+N_PARAMS = 6
 """Length of the parameter vector handed to every compiled bot (a bot reads its first few)."""
 
 
@@ -109,11 +109,15 @@ BUILT_IN = {
         (Param("threshold", 0.5, 0.0, 1.0, "attacks into its target continent while P(conquer) is at least this"),
          Param("card_threshold", 0.75, 0.0, 1.0, _CARD),
          Param("entrance_weight", 2.0, 0.0, 10.0, "cost of each entrance of a continent, in enemy armies"),
-         Param("first", -1.0, -1.0, 63.0, "forces the target while it does not hold continent number first (the "
-               "board's continent order; Classic: 5 Australia, 1 South America), then chooses as usual; -1: "
-               "never; a number the board lacks is ignored; or the continent's name, first=Australia",
+         Param("first", -1.0, -1.0, 63.0, "forces the target to continent number first (the board's continent "
+               "order; Classic: 5 Australia, 1 South America) until it first holds it, and claims its territories "
+               "first in a claiming setup; from then on it chooses as usual, also after losing it; -1: never; a "
+               "number the board lacks is ignored; or the continent's name, first=Australia",
                integer=True, tunable=False, names="continents"),
-         _trade_at(3.0))),
+         _trade_at(3.0),
+         Param("again", 0.0, 0.0, 1.0, "1: first is forced again whenever it does not hold it, and claims are "
+               "greedy (the search bot's one-turn plans); 0: only until it first holds it", integer=True,
+               tunable=False))),
     "defensive": BotInfo(3, (
         "Trades cards only when forced (trade_at); puts every army on its most threatened border (enemy armies next "
         "to it minus its own); attacks when P(conquer) >= threshold, at most max_conquests times a turn "
@@ -172,7 +176,11 @@ BUILT_IN = {
                integer=True, tunable=False),
          Param("plans", 4.0, 1.0, 8.0, "how many of the search bot's candidate plans to compare (the first ones: "
                "continent-tuned, going for Australia or South America, aggressive, ...)", integer=True,
-               tunable=False))),
+               tunable=False),
+         Param("first", -1.0, -1.0, 63.0, "forces its plan to continent-tuned going for continent number first "
+               "(continent's first) on every turn until it first holds that continent, then searches as usual; "
+               "-1: never; a number the board lacks is ignored; or the continent's name", integer=True,
+               tunable=False, names="continents"))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
