@@ -39,23 +39,23 @@ def test_old_names_still_work():
 
     assert bots.BOTS is BOTS and bots.bot_spec is bot_spec
     bot_id, vector = bot_spec("defensive")
-    assert bot_id == 3 and vector.tolist() == [0.8, 1.0, 0.97, 5.0, 0.0]
+    assert bot_id == 3 and vector.tolist() == [0.8, 1.0, 0.97, 5.0, 0.0, 0.0]
     assert bot_spec("aggressive", [0.7])[1][0] == 0.7
 
 
 def test_spec_sets_parameters_by_name():
     spec = parse_bot(" continent : card_threshold=0.8 : threshold = 0.6 ")
     assert spec.name == "continent" and spec.id == 2
-    assert spec.values == (0.6, 0.8, 2.0, -1.0, 3.0) and spec.given == ("threshold", "card_threshold")
+    assert spec.values == (0.6, 0.8, 2.0, -1.0, 3.0, 0.0) and spec.given == ("threshold", "card_threshold")
     assert spec.label == "continent:threshold=0.6:card_threshold=0.8"  # declared order, canonical numbers
-    np.testing.assert_array_equal(spec.vector(), [0.6, 0.8, 2.0, -1.0, 3.0])
+    np.testing.assert_array_equal(spec.vector(), [0.6, 0.8, 2.0, -1.0, 3.0, 0.0])
     assert parse_bot("defensive:max_conquests=3.0").label == "defensive:max_conquests=3"
     assert parse_bot("continent").label == "continent"
 
 
 def test_overrides_apply_in_order_and_the_spec_last():
     spec = parse_bot("continent:threshold=0.6", [0.1, 0.2, 3.0], {"card_threshold": 0.9, "threshold": 0.3})
-    assert spec.values == (0.6, 0.9, 3.0, -1.0, 3.0)
+    assert spec.values == (0.6, 0.9, 3.0, -1.0, 3.0, 0.0)
 
 
 @pytest.mark.parametrize("text, message", [
@@ -83,13 +83,13 @@ def test_lineup_labels_and_params_tables():
     assert check_lineup("continent:threshold=0.60, aggressive") == ("continent:threshold=0.6", "aggressive")
     specs = lineup_specs(["continent", "continent:threshold=0.6"],
                          {"continent": {"card_threshold": 0.9}, "continent:threshold=0.6": {"entrance_weight": 1}})
-    assert [s.values for s in specs] == [(0.5, 0.9, 2.0, -1.0, 3.0), (0.6, 0.9, 1.0, -1.0, 3.0)]
+    assert [s.values for s in specs] == [(0.5, 0.9, 2.0, -1.0, 3.0, 0.0), (0.6, 0.9, 1.0, -1.0, 3.0, 0.0)]
     with pytest.raises(RiskstatsError, match="not playing: defensive"):
         lineup_specs("continent", {"defensive": [0.5, 1, 0.9]})
     older = lineup_specs("continent", {"continent": [0.6, 0.9, 1.0]})[0]  # lists written before later parameters
-    assert older.values == (0.6, 0.9, 1.0, -1.0, 3.0)
-    with pytest.raises(RiskstatsError, match="takes up to 5 parameters, got 6"):
-        lineup_specs("continent", {"continent": [0.5, 0.9, 2.0, -1.0, 3.0, 4.0]})
+    assert older.values == (0.6, 0.9, 1.0, -1.0, 3.0, 0.0)
+    with pytest.raises(RiskstatsError, match="takes up to 6 parameters, got 7"):
+        lineup_specs("continent", {"continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0]})
     with pytest.raises(RiskstatsError, match="at least one bot"):
         lineup_specs(" , ")
 
@@ -121,13 +121,17 @@ def test_tuned_bots_match_their_record():
 
 def test_every_trading_bot_times_its_trades_with_its_last_parameter():
     """trade_at is appended last, with each bot's old behaviour as its default (vectors written before it
-    keep their meaning): the aggressive kind trades at once (3), the defensive bot only when forced (5)."""
+    keep their meaning): the aggressive kind trades at once (3), the defensive bot only when forced (5). Only
+    experiment switches appended later follow it (continent's again), with the old behaviour as default."""
     for name, default in (("aggressive", 3), ("continent", 3), ("defensive", 5), ("mission", 3), ("capital", 3)):
         info = BUILT_IN[name]
-        assert info.params[-1].name == "trade_at" and info.params[-1].default == default, name
-        assert info.params[-1].integer and info.params[-1].tunable
+        i = [p.name for p in info.params].index("trade_at")
+        assert info.params[i].default == default, name
+        assert info.params[i].integer and info.params[i].tunable
+        assert all(not p.tunable for p in info.params[i + 1:]), name
+    assert [p.name for p in BUILT_IN["continent"].params][4:] == ["trade_at", "again"]
     assert "trade_at" not in {p.name for p in BUILT_IN["random"].params}
-    assert CATALOG["continent-tuned"].defaults[-1] == 3
+    assert CATALOG["continent-tuned"].defaults[4] == 3
 
 
 def test_a_continent_parameter_is_given_and_shown_by_name():
