@@ -266,8 +266,8 @@ def first_choices(games: int, players: int = 4, bots="continent,aggressive,defen
     rotation, the bots' setup), played move by move to the first reinforcement of each seat of ``bot`` (a
     ``continent`` bot or one tuned from it, as its label stands in ``bots``); there its target continent
     is read as the bot computes it (its own choice: ``first`` is not consulted). One row per game and such
-    seat: ``game``, ``seat``, ``target`` (the continent's name; "none" if it holds them all or has no
-    turn).
+    seat: ``game``, ``seat``, ``target`` (the continent's name; "none" for a seat knocked out before its
+    first turn, or one that holds every continent).
     """
     from riskstats.game.bots import _target_continent
     from riskstats.game.play import Game
