@@ -6,7 +6,7 @@ import pytest
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 SMALL = {  # parameter overrides that keep each run to seconds; the committed runs use the defaults
     "01_attack_odds.ipynb": {"MAX_ARMIES": 10, "BIG": 25, "NEEDED_UP_TO": 12, "SIM_TRIALS": 20_000},
-    "02_continent_value.ipynb": {"OPENINGS": 4},  # reads the committed experiment in data/
+    "02_continent_value.ipynb": {"OPENINGS": 4, "CHOICES": 12, "RESAMPLES": 200},  # reads the committed experiments
     "03_card_escalation.ipynb": {"TIMING_GAMES": 120, "RULE_GAMES": 40, "MIN_GAMES": 10, "CAPTURE_GAMES": 16,
                                  "ROLLOUTS": 8, "SIM_TRIALS": 20_000},
     "04_selfplay_statistics.ipynb": {"TOURNAMENT_GAMES": 200, "BOOT": 50, "VARIANT_GAMES": 20,

@@ -96,6 +96,7 @@ from riskstats.game.state import (
     SC_DST,
     SC_GOAL,
     SC_HEAD,
+    SC_HELD,
     SC_MARK,
     SC_MEMO_DIST,
     SC_MEMO_GOAL,
@@ -574,6 +575,59 @@ def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
 
 
 @lean_jit
+def _forced_first(st, B, p, first):  # pragma: no cover - compiled
+    """The continent ``first`` forces on seat p now: ``first`` until p first holds all of it, then -1 for
+    the rest of the game, held or lost (bit p of the state's scratch[SC_HELD] remembers, `SCRATCH`); -1
+    if ``first`` is -1 or a number the board lacks."""
+    k = int(first)
+    if k < 0 or k >= B.continent_bonus.shape[0]:
+        return -1
+    held = st.scratch[SC_HELD]
+    if (held >> p) & 1:
+        return -1
+    n = 0
+    for t in range(st.owner.shape[0]):
+        if B.continent_of[t] == k and st.owner[t] == p:
+            n += 1
+    if n == B.continent_size[k]:
+        st.scratch[SC_HELD] = held | (1 << p)
+        return -1
+    return k
+
+
+@lean_jit
+def _claim_toward(st, B, k):  # pragma: no cover - compiled
+    """A claim for the target continent k: its unclaimed territory next to the most of our own (ties at
+    random); `_claim_greedy`'s choice once k has none left (or k is -1)."""
+    if k < 0:
+        return _claim_greedy(st, B)
+    p = st.info[I_PLAYER]
+    best = -1
+    best_score = -1.0
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != -1 or B.continent_of[t] != k:
+            continue
+        score = _uniform(st.rng) * 0.1
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            if st.owner[B.nbr_idx[i]] == p:
+                score += 0.5
+        if score > best_score:
+            best_score = score
+            best = t
+    return best if best >= 0 else _claim_greedy(st, B)
+
+
+@lean_jit
+def _continent_first(st, B, p, params):  # pragma: no cover - compiled
+    """The continent bot's forced target now: with ``again`` (params[8]) its ``first`` (params[3]) whenever
+    it does not hold it (the search bot's one-turn plans); else ``first`` until it first holds it
+    (`_forced_first`)."""
+    if params[8] != 0:
+        return params[3]
+    return float(_forced_first(st, B, p, params[3]))
+
+
+@lean_jit
 def _target_continent(st, B, R, p, entrance_weight, first):  # pragma: no cover - compiled
     """Continent ``first`` while p does not hold it (if the board has it), else the continent p does not
     hold with the best bonus / (1 + enemy armies + weight x entrances)."""
@@ -638,11 +692,13 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     if phase == CLAIM:
-        return PLACE, _claim_greedy(st, B), 1, 0, 0
+        if params[8] != 0:
+            return PLACE, _claim_greedy(st, B), 1, 0, 0
+        return PLACE, _claim_toward(st, B, _forced_first(st, B, p, params[3])), 1, 0, 0
     if phase == TRADE or phase == ELIM_TRADE:
         return _trade_timed(st, B, R, params[4])
     if phase == SETUP_PLACE or phase == REINFORCE:
-        k = _target_continent(st, B, R, p, params[2], params[3])
+        k = _target_continent(st, B, R, p, params[2], _continent_first(st, B, p, params))
         t = _continent_base(st, B, p, k) if k >= 0 else -1
         if t < 0:
             t = _most_threatened(st, B, R, p)
@@ -650,7 +706,7 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
             return _setup_place(st, B, R, t)
         return PLACE, t, info[I_RESERVE], 0, 0
     if phase == ATTACK:
-        k = _target_continent(st, B, R, p, params[2], params[3])
+        k = _target_continent(st, B, R, p, params[2], _continent_first(st, B, p, params))
         if k >= 0:
             a, b, pw = _best_attack(st, B, V, p, k)
             if a >= 0 and _attack_pays(params, pw, st.armies[a] - 1, st.armies[b], params[0]):

@@ -148,6 +148,7 @@ from riskstats.game.state import (
     PASS,
     PLACE,
     REINFORCE,
+    SC_HELD,
     SC_MARK,
     SC_STACK,
     SC_STAMP,
@@ -481,6 +482,7 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
     st.mission[:, :] = -1
     st.capital[:] = -1
     st.scratch[SC_STAMP] = -1
+    st.scratch[SC_HELD] = 0
     st.out[:] = 0
     if R[R_SETUP] == 1 or N >= 0:  # deal: round robin over the seats (neutral included) from a random seat
         order = np.arange(T)

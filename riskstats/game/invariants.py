@@ -105,9 +105,9 @@ from riskstats.game.state import (
     WIN_ALL,
     WIN_CAP,
     WIN_CAPITALS,
-    WIN_MOVE_CAP,
     WIN_ELIMINATED,
     WIN_MISSION,
+    WIN_MOVE_CAP,
     _new_state,
     _seat_lineup,
 )

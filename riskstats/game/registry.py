@@ -29,7 +29,7 @@ import numpy as np
 
 from riskstats.errors import RiskstatsError
 
-FRONTIER_AT = 8
+FRONTIER_AT = 9
 """Where a bot's parameter vector holds the solved attack policy's frontier (after the declared parameters;
 filled only for a spec with ``attack=solved``, see `riskstats.game.solved_attack`)."""
 FRONTIER_DEFENDERS = 40
@@ -116,9 +116,10 @@ BUILT_IN = {
         (Param("threshold", 0.5, 0.0, 1.0, "attacks into its target continent while P(conquer) is at least this"),
          Param("card_threshold", 0.75, 0.0, 1.0, _CARD),
          Param("entrance_weight", 2.0, 0.0, 10.0, "cost of each entrance of a continent, in enemy armies"),
-         Param("first", -1.0, -1.0, 63.0, "forces the target while it does not hold continent number first (the "
-               "board's continent order; Classic: 5 Australia, 1 South America), then chooses as usual; -1: "
-               "never; a number the board lacks is ignored; or the continent's name, first=Australia",
+         Param("first", -1.0, -1.0, 63.0, "forces the target to continent number first (the board's continent "
+               "order; Classic: 5 Australia, 1 South America) until it first holds it, and claims its territories "
+               "first in a claiming setup; from then on it chooses as usual, also after losing it; -1: never; a "
+               "number the board lacks is ignored; or the continent's name, first=Australia",
                integer=True, tunable=False, names="continents"),
          _trade_at(3.0),
          Param("attack", 0.0, 0.0, 1.0, "how it decides to roll again: rule (P(conquer) at least threshold in "
@@ -128,7 +129,10 @@ BUILT_IN = {
                tunable=False, choices=("rule", "solved")),
          Param("value", 4.0, 0.0, 50.0, "attack=solved: what a conquest is worth, in armies", tunable=False),
          Param("kill", 1.0, 0.0, 1.0, "attack=solved: what each defending army destroyed is worth, in armies "
-               "(1: zero-sum, as in a duel)", tunable=False))),
+               "(1: zero-sum, as in a duel)", tunable=False),
+         Param("again", 0.0, 0.0, 1.0, "1: first is forced again whenever it does not hold it, and claims are "
+               "greedy (the search bot's one-turn plans); 0: only until it first holds it", integer=True,
+               tunable=False))),
     "defensive": BotInfo(3, (
         "Trades cards only when forced (trade_at); puts every army on its most threatened border (enemy armies next "
         "to it minus its own); attacks when P(conquer) >= threshold, at most max_conquests times a turn "
@@ -187,7 +191,11 @@ BUILT_IN = {
                integer=True, tunable=False),
          Param("plans", 4.0, 1.0, 8.0, "how many of the search bot's candidate plans to compare (the first ones: "
                "continent-tuned, going for Australia or South America, aggressive, ...)", integer=True,
-               tunable=False))),
+               tunable=False),
+         Param("first", -1.0, -1.0, 63.0, "forces its plan to continent-tuned going for continent number first "
+               "(continent's first) on every turn until it first holds that continent, then searches as usual; "
+               "-1: never; a number the board lacks is ignored; or the continent's name", integer=True,
+               tunable=False, names="continents"))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""

@@ -60,10 +60,10 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import jit
-from riskstats.game.bots import _bot_move
+from riskstats.game.bots import _bot_move, _forced_first
 from riskstats.game.engine import _give_mission, _lose_target, _seed, _shuffle
 from riskstats.game.loop import NO_HORIZON, _play
-from riskstats.game.registry import N_PARAMS, bot_spec
+from riskstats.game.registry import CATALOG, N_PARAMS, bot_spec
 from riskstats.game.rules import R_MISSION_DECK, R_PLAYERS, R_VARIANT, V_MISSION
 from riskstats.game.state import (
     ASIDE,
@@ -111,17 +111,23 @@ search seat's setup."""
 
 PLANS = (
     "continent-tuned",
-    "continent-tuned:first=5",
-    "continent-tuned:first=1",
+    "continent-tuned:first=5:again=1",
+    "continent-tuned:first=1:again=1",
     "aggressive",
     "defensive",
-    "continent-tuned:first=3",
-    "continent-tuned:first=0",
-    "continent-tuned:first=2",
+    "continent-tuned:first=3:again=1",
+    "continent-tuned:first=0:again=1",
+    "continent-tuned:first=2:again=1",
 )
 """The candidate plans, in order: ``plans=K`` compares the first K. On the Classic board ``first=5`` is
-Australia, 1 South America, 3 Africa, 0 North America, 2 Europe (`continent`'s ``first``: a target it
-goes for until it holds it); a board without that continent plays such a plan as plain continent-tuned."""
+Australia, 1 South America, 3 Africa, 0 North America, 2 Europe (`continent`'s ``first`` with ``again=1``:
+a target it goes for whenever it does not hold it, with no memory from earlier turns); a board without
+that continent plays such a plan as plain continent-tuned."""
+FORCED_PLAN = len(PLANS)
+"""The plan of a value seat with ``first=k`` until it first holds continent k: `POLICY` going for k
+(continent's ``first=k``, which remembers when k was first held; `riskstats.game.bots._forced_first`)."""
+_FIRST = [p.name for p in CATALOG["continent"].params].index("first")
+_VALUE_FIRST = [p.name for p in CATALOG["value"].params].index("first")
 
 VALUE_INCOME = 2.0
 """Weight of a player's income (max(3, territories // 3) plus continent bonuses) in its strength, in armies."""
@@ -336,16 +342,35 @@ def _budget(bot, params):  # pragma: no cover - compiled
 @jit
 def _plan(st, B, R, CUT, V, p, bot, params, memory, work, scores):  # pragma: no cover - compiled
     """The plan look-ahead seat p (bot id ``bot`` with parameters ``params``) plays now: -1 (`POLICY`) in
-    setup, else this turn's plan from ``memory``, searched for first if memory holds an earlier turn's."""
+    setup, else this turn's plan from ``memory``, searched for first if memory holds an earlier turn's
+    (`FORCED_PLAN`, no search, for a value seat whose ``first`` continent is still forced on it)."""
     phase = st.info[I_PHASE]
     if phase == CLAIM or phase == SETUP_PLACE or phase == CAPITAL or phase == OVER:
         return -1
     turn = st.info[I_TURN]
     if memory[p, 0] != turn:
-        rollouts, horizon, plans, leaf = _budget(bot, params)
-        memory[p, 1] = _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf)
+        if bot == VALUE_ID and _forced_first(st, B, p, params[_VALUE_FIRST]) >= 0:
+            memory[p, 1] = FORCED_PLAN
+        else:
+            rollouts, horizon, plans, leaf = _budget(bot, params)
+            memory[p, 1] = _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf)
         memory[p, 0] = turn
     return memory[p, 1]
+
+
+@jit
+def _plan_bot(k, params, out):  # pragma: no cover - compiled
+    """The bot id of plan k (-1: `POLICY`; `FORCED_PLAN`: POLICY going for the value bot's ``first``, read
+    from the look-ahead seat's ``params``), its parameters written into ``out``."""
+    if k < 0:
+        out[:] = _POLICY_PARAMS
+        return _POLICY_ID
+    if k == FORCED_PLAN:
+        out[:] = _POLICY_PARAMS
+        out[_FIRST] = params[_VALUE_FIRST]
+        return _POLICY_ID
+    out[:] = _PLAN_PARAMS[k]
+    return _PLAN_IDS[k]
 
 
 @jit
@@ -369,12 +394,7 @@ def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, m
         for s in range(bots.shape[0]):
             if bots[s] == SEARCH_ID or bots[s] == VALUE_ID:
                 k = _plan(st, B, R, CUT, V, s, bots[s], params[s], memory, work, scores) if s == p else -1
-                if k < 0:
-                    eff_ids[s] = _POLICY_ID
-                    eff_params[s] = _POLICY_PARAMS
-                else:
-                    eff_ids[s] = _PLAN_IDS[k]
-                    eff_params[s] = _PLAN_PARAMS[k]
+                eff_ids[s] = _plan_bot(k, params[s], eff_params[s])
         error = _play(st, B, R, CUT, V, eff_ids, eff_params, check, min(info[I_TURN], last_turn), last_round)
         if error != 0:
             return error
@@ -391,13 +411,8 @@ def _search_move(st, B, R, CUT, V, bot, params, memory):  # pragma: no cover - c
         work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
         k = _plan(st, B, R, CUT, V, p, bot, params, memory, work, np.zeros(_PLAN_IDS.shape[0]))
     prm = np.empty(N_PARAMS)
-    bot = _POLICY_ID
-    if k < 0:
-        prm[:] = _POLICY_PARAMS
-    else:
-        prm[:] = _PLAN_PARAMS[k]
-        bot = _PLAN_IDS[k]
-    return _bot_move(st, B, R, V, bot, prm)
+    plan_bot = _plan_bot(k, params, prm)
+    return _bot_move(st, B, R, V, plan_bot, prm)
 
 
 @jit

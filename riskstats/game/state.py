@@ -165,8 +165,8 @@ total_armies    armies on the board after the row
  L_FROM_CONTINENTS, L_FROM_CARDS, L_MISSION, L_REASON, L_TOTAL) = range(len(LOG_COLS))
 N_LOG = len(LOG_COLS)
 
-SCRATCH = ("stamp", "player", "src", "dst")
-SC_STAMP, SC_PLAYER, SC_SRC, SC_DST = range(len(SCRATCH))
+SCRATCH = ("stamp", "player", "src", "dst", "held")
+SC_STAMP, SC_PLAYER, SC_SRC, SC_DST, SC_HELD = range(len(SCRATCH))
 SC_HEAD = 8
 SC_MARK, SC_STACK, SC_GOAL, SC_DIST, SC_MEMO_GOAL, SC_MEMO_DIST = range(6)
 SC_BLOCKS = 6
@@ -184,7 +184,13 @@ continent-indexed count may use a block's first K entries); SC_MEMO_GOAL and SC_
 `riskstats.game.bots._goal_distance` alone (a goal and its distances, kept from move to move). After the
 blocks, S * N_MISSION words hold the missions as the seat to move sees them
 (`riskstats.game.bots._seat_view`), then the edge bits, `EDGE_BITS` to a word (room for every pair of
-territories)."""
+territories).
+
+One word of the head is not a cache but a bot's memory over the game: scratch[SC_HELD] has bit s set once
+seat s has held the continent its bot was forced to go for first (the ``first`` parameter of ``continent``
+and ``value``, `riskstats.game.bots._forced_first`), after which that seat chooses its target freely. It
+is 0 in a new game (`_new_state`, `riskstats.game.engine._init`) and copied with a position
+(`_copy_state`); a position read from a file (`riskstats.game.position`) starts with it at 0."""
 
 
 @inline_jit
@@ -209,12 +215,14 @@ def _seat_lineup(lineup_bots, lineup_params, g):  # pragma: no cover - compiled
 @jit
 def _new_state(T, C, S, log_rows):  # pragma: no cover - compiled
     """Allocate a blank state (the engine's `_init` fills it)."""
-    return State(np.full(T, -1, np.int64), np.zeros(T, np.int64), np.full(C, DECK, np.int64),
+    st = State(np.full(T, -1, np.int64), np.zeros(T, np.int64), np.full(C, DECK, np.int64),
                  np.arange(C).astype(np.int64), np.zeros(S, np.int64), np.zeros(S, np.int64),
                  np.zeros(S, np.int64), np.zeros(I_SIZE, np.int64), np.ones(1, np.uint64),
                  np.zeros((log_rows, N_LOG), np.int64), np.full((S, N_MISSION), -1, np.int64),
                  np.full(S, -1, np.int64), np.zeros(S, np.int64),
                  np.full(SC_HEAD + SC_BLOCKS * T + S * N_MISSION + _edge_words(T), -1, np.int64))
+    st.scratch[SC_HELD] = 0
+    return st
 
 
 @jit
@@ -234,6 +242,7 @@ def _copy_state(src, dst):  # pragma: no cover - compiled
     dst.capital[:] = src.capital
     dst.out[:] = src.out
     dst.scratch[SC_STAMP] = -1
+    dst.scratch[SC_HELD] = src.scratch[SC_HELD]
 
 
 @inline_jit

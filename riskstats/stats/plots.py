@@ -46,6 +46,15 @@ def _counted(labels, counts):
     return [f"{a}\n(n={int(n):,})" for a, n in zip(labels, counts)]
 
 
+def _counted_once(labels, counts):
+    """Tick labels with each bar's count, one line each, and a note for the axis label: where every bar
+    rests on the same count, the ticks are the bare labels and the note says "n = N each" once."""
+    counts = [int(n) for n in counts]
+    if counts and len(set(counts)) == 1:
+        return list(labels), f" (n = {counts[0]:,} each)"
+    return [f"{a} (n={n:,})" for a, n in zip(labels, counts)], ""
+
+
 def _errors(frame, value):
     """Error-bar lengths below and above each estimate; an open (infinite) side is drawn without a bar."""
     v = frame[value].to_numpy(float)
@@ -137,14 +146,14 @@ def rates(frame: pd.DataFrame, label: str, value: str = "win_rate", ax=None, tit
     frame = natural_order(frame, label).iloc[::-1]  # barh draws bottom-up: first row on top
     names = frame[label].astype(str).tolist()
     column = _count_column(frame)
-    ticks = _counted(names, frame[column]) if column else names
+    ticks, note = _counted_once(names, frame[column]) if column else (names, "")
     ax.barh(range(len(frame)), frame[value], xerr=_errors(frame, value), color="tab:blue", alpha=0.8, capsize=3,
             label="estimate with 95% interval")
     ax.set_yticks(range(len(frame)), ticks)
     if baseline is not None:
         ax.axvline(baseline, color="k", linestyle="--", linewidth=1, label=f"baseline {baseline:.3f}")
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(label.replace("_", " "))
+    ax.set_ylabel(label.replace("_", " ") + note)
     ax.set_title(title)
     legend_outside(ax)
     return ax
@@ -160,9 +169,9 @@ def bars(frame: pd.DataFrame, label: str, value: str, ax=None, title: str = "", 
     column = _count_column(frame) if estimate else None
     ax.bar(range(len(frame)), frame[value], yerr=_errors(frame, value) if estimate else None, capsize=3,
            color="tab:blue", alpha=0.8, label="estimate with 95% interval" if estimate else None)
-    ax.set_xticks(range(len(frame)), _counted(names, frame[column]) if column else names, rotation=30,
-                  ha="right")
-    ax.set_xlabel(label.replace("_", " "))
+    ticks, note = _counted_once(names, frame[column]) if column else (names, "")
+    ax.set_xticks(range(len(frame)), ticks, rotation=30, ha="right", rotation_mode="anchor")
+    ax.set_xlabel(label.replace("_", " ") + note)
     ax.set_ylabel(ylabel or value.replace("_", " "))
     ax.set_title(title)
     if estimate:

@@ -102,3 +102,68 @@ def test_the_capital_bot_finishes_games_without_capitals():
     for players, rules in ((2, GameRules(variant="two-player")), (3, GameRules())):
         table = play_games(50, players, ["capital"], rules=rules, seed=5)
         assert table.truncated.sum() <= 2 and table.turns.median() < 100 and table.turns.max() < 500
+
+
+# ---------------------------------------------------------------- a forced first continent (continent's `first`)
+def _australia(game):
+    return np.flatnonzero(game.board.arrays.continent_of == game.board.continents.index("Australia"))
+
+
+def _reinforce_position(seed=5):
+    """A 4-player game at seat 0's first reinforcement, seat 0 not holding Australia (continent bots)."""
+    game = Game(4, seed=seed)
+    while not (game.phase == "reinforce" and game.player == 0):
+        game.step(game.bot_move("continent"))
+    return game
+
+
+def test_a_forced_continent_is_the_target_only_until_it_is_first_held():
+    from riskstats.game.bots import _continent_first, _forced_first
+    from riskstats.game.registry import parse_bot
+    from riskstats.game.state import SC_HELD, _copy_state, _new_state
+
+    game = _reinforce_position()
+    st, B = game.state, game.board.arrays
+    aus = _australia(game)
+    k = game.board.continents.index("Australia")
+    assert st.scratch[SC_HELD] == 0 and not (st.owner[aus] == 0).all()
+    assert _forced_first(st, B, 0, float(k)) == k  # not held yet: forced
+    assert _forced_first(st, B, 0, -1.0) == -1 and _forced_first(st, B, 0, 99.0) == -1  # none; not on the board
+    lost_to = st.owner[aus].copy()
+    st.owner[aus] = 0  # seat 0 now holds Australia
+    assert _forced_first(st, B, 0, float(k)) == -1 and st.scratch[SC_HELD] == 1  # remembered: bit 0
+    st.owner[aus] = lost_to  # ... and loses it again: its target stays free
+    assert (st.owner[aus] != 0).any()
+    assert _forced_first(st, B, 0, float(k)) == -1
+    assert _forced_first(st, B, 1, float(k)) == k  # another seat's memory is its own
+    again = parse_bot("continent:first=Australia:again=1").vector()
+    once = parse_bot("continent:first=Australia").vector()
+    assert _continent_first(st, B, 0, again) == k and _continent_first(st, B, 0, once) == -1
+    copy = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
+    assert copy.scratch[SC_HELD] == 0
+    _copy_state(st, copy)  # a copied position keeps the memory (rollouts, search)
+    assert copy.scratch[SC_HELD] == 1
+    assert Game(4, seed=5).state.scratch[SC_HELD] == 0  # a new game starts with none
+
+
+def test_the_forced_bot_plays_freely_after_holding_and_losing_its_continent():
+    game = _reinforce_position()
+    st = game.state
+    aus = _australia(game)
+    forced, free, again = "continent:first=Australia", "continent", "continent:first=Australia:again=1"
+    assert game.bot_move(forced) == game.bot_move(again) != game.bot_move(free)  # goes for Australia first
+    lost_to = st.owner[aus].copy()
+    st.owner[aus] = 0
+    game.bot_move(forced)  # sees Australia held: remembered
+    st.owner[aus] = lost_to
+    assert game.bot_move(forced) == game.bot_move(free) != game.bot_move(again)
+
+
+def test_a_forced_bot_drafts_its_continent_in_the_claims():
+    for seed in range(3):
+        game = Game(4, seed=seed)
+        assert game.phase == "claim"
+        game.play(["continent:first=Australia", "continent", "continent", "continent"], max_moves=4)
+        claims = game.events().query("move == 'claim'")
+        first = claims[claims.player == 0].dst.iloc[0]
+        assert first in set(_australia(game))

@@ -46,16 +46,17 @@ def test_old_names_still_work():
 def test_spec_sets_parameters_by_name():
     spec = parse_bot(" continent : card_threshold=0.8 : threshold = 0.6 ")
     assert spec.name == "continent" and spec.id == 2
-    assert spec.values == (0.6, 0.8, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0) and spec.given == ("threshold", "card_threshold")
+    values = (0.6, 0.8, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0)
+    assert spec.values == values and spec.given == ("threshold", "card_threshold")
     assert spec.label == "continent:threshold=0.6:card_threshold=0.8"  # declared order, canonical numbers
-    np.testing.assert_array_equal(spec.vector(), [0.6, 0.8, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0] + [0.0] * (N_PARAMS - 8))
+    np.testing.assert_array_equal(spec.vector(), list(values) + [0.0] * (N_PARAMS - 9))
     assert parse_bot("defensive:max_conquests=3.0").label == "defensive:max_conquests=3"
     assert parse_bot("continent").label == "continent"
 
 
 def test_overrides_apply_in_order_and_the_spec_last():
     spec = parse_bot("continent:threshold=0.6", [0.1, 0.2, 3.0], {"card_threshold": 0.9, "threshold": 0.3})
-    assert spec.values == (0.6, 0.9, 3.0, -1.0, 3.0, 0.0, 4.0, 1.0)
+    assert spec.values == (0.6, 0.9, 3.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0)
 
 
 @pytest.mark.parametrize("text, message", [
@@ -83,14 +84,14 @@ def test_lineup_labels_and_params_tables():
     assert check_lineup("continent:threshold=0.60, aggressive") == ("continent:threshold=0.6", "aggressive")
     specs = lineup_specs(["continent", "continent:threshold=0.6"],
                          {"continent": {"card_threshold": 0.9}, "continent:threshold=0.6": {"entrance_weight": 1}})
-    assert [s.values for s in specs] == [(0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0),
-                                         (0.6, 0.9, 1.0, -1.0, 3.0, 0.0, 4.0, 1.0)]
+    assert [s.values for s in specs] == [(0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0),
+                                         (0.6, 0.9, 1.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0)]
     with pytest.raises(RiskstatsError, match="not playing: defensive"):
         lineup_specs("continent", {"defensive": [0.5, 1, 0.9]})
     older = lineup_specs("continent", {"continent": [0.6, 0.9, 1.0]})[0]  # lists written before later parameters
-    assert older.values == (0.6, 0.9, 1.0, -1.0, 3.0, 0.0, 4.0, 1.0)
-    with pytest.raises(RiskstatsError, match="takes up to 8 parameters, got 9"):
-        lineup_specs("continent", {"continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 1.0]})
+    assert older.values == (0.6, 0.9, 1.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0)
+    with pytest.raises(RiskstatsError, match="takes up to 9 parameters, got 10"):
+        lineup_specs("continent", {"continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0, 1.0]})
     with pytest.raises(RiskstatsError, match="at least one bot"):
         lineup_specs(" , ")
 
@@ -123,13 +124,14 @@ def test_tuned_bots_match_their_record():
 def test_every_trading_bot_times_its_trades_with_its_last_parameter():
     """trade_at was appended last, with each bot's old behaviour as its default (vectors written before it
     keep their meaning): the aggressive kind trades at once (3), the defensive bot only when forced (5). Only
-    the continent bot has parameters appended after it since (attack, value, kill)."""
+    the continent bot has parameters appended after it since (attack, value, kill, again), none of them tunable."""
     for name, default in (("aggressive", 3), ("continent", 3), ("defensive", 5), ("mission", 3), ("capital", 3)):
         names = [p.name for p in BUILT_IN[name].params]
         at = names.index("trade_at")
-        assert names[at + 1:] == (["attack", "value", "kill"] if name == "continent" else []), name
+        assert names[at + 1:] == (["attack", "value", "kill", "again"] if name == "continent" else []), name
         trade_at = BUILT_IN[name].params[at]
         assert trade_at.default == default and trade_at.integer and trade_at.tunable, name
+        assert all(not p.tunable for p in BUILT_IN[name].params[at + 1:]), name
     assert "trade_at" not in {p.name for p in BUILT_IN["random"].params}
     assert CATALOG["continent-tuned"].defaults[4] == 3
 

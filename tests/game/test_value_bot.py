@@ -101,3 +101,36 @@ def test_the_value_bot_beats_continent_tuned_two_player():
     wins = wins_of(table, "value")
     low, _ = wilson_interval(wins, len(table))
     assert low > 0.5, (wins, len(table))
+
+
+def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it():
+    """value's ``first``: continent-tuned going for it each turn (no search) until the seat first holds it."""
+    from riskstats.game.search import FORCED_PLAN, PLANS, VALUE_ID, _new_state, _plan
+    from riskstats.game.state import SC_HELD
+
+    assert parse_bot("value").values == (1.0, 4.0, -1.0)
+    spec = parse_bot("value:first=Australia")
+    assert spec.label == "value:first=5" and spec.values[2] == 5.0
+    game = Game(4, seed=5)
+    while not (game.phase == "reinforce" and game.player == 0):
+        game.step(game.bot_move("continent-tuned"))
+    st, B = game.state, game.board.arrays
+    aus = np.flatnonzero(B.continent_of == game.board.continents.index("Australia"))
+    assert not (st.owner[aus] == 0).all()
+
+    def plan(bot):
+        memory = np.full((4, 2), -1, np.int64)
+        work = _new_state(st.owner.shape[0], st.card_owner.shape[0], 4, 0)
+        return _plan(st, B, game._R, game._cut, game._V, 0, VALUE_ID, parse_bot(bot).vector(), memory, work,
+                     np.zeros(len(PLANS)))
+
+    assert plan("value:first=Australia") == FORCED_PLAN and plan("value") < len(PLANS)
+    assert game.bot_move("value:first=Australia") == game.bot_move("continent-tuned:first=Australia")
+    lost_to = st.owner[aus].copy()
+    st.owner[aus] = 0  # seat 0 holds Australia: from now on it searches
+    assert plan("value:first=Australia") < len(PLANS) and st.scratch[SC_HELD] == 1
+    st.owner[aus] = lost_to  # and keeps searching after losing it
+    assert plan("value:first=Australia") == plan("value")
+    for seed in range(2):
+        played = play_game(4, ["value:first=Asia", "value"], seed=seed)
+        assert played.over and (played.winner >= 0) != played.truncated

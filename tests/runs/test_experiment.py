@@ -79,8 +79,8 @@ def test_bot_parameters_in_line_ups_and_tables(tmp_path):
             "grid": {"players": [3], "bots": ["continent:threshold=0.6,aggressive"],
                      "params": {"continent": [{"card_threshold": 0.9}, {"card_threshold": 0.7}]}}}
     cells = experiment_cells(spec)
-    assert [c["config"].params for c in cells] == [{"continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0]},
-                                                        {"continent": [0.5, 0.7, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0]}]
+    assert [c["config"].params for c in cells] == [{"continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0]},
+                                                        {"continent": [0.5, 0.7, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0]}]
     assert cells[0]["config"].bots == ("continent:threshold=0.6", "aggressive")
     table = run_experiment(spec, tmp_path / "exp")
     expected = play_games(6, 3, "continent:threshold=0.6:card_threshold=0.9,aggressive", seed=2)

@@ -85,8 +85,59 @@ def test_win_rates_plot_follows_the_style():
 
 def test_rates_plot_keeps_natural_order_top_to_bottom():
     ax = plots.rates(seat_rates(), "seat", baseline=1 / 3)
-    assert ticks(ax, "y")[::-1] == ["0\n(n=100)", "1\n(n=100)", "2\n(n=100)"]  # top row first
+    assert ticks(ax, "y")[::-1] == ["0", "1", "2"]  # top row first; the one count is said once
+    assert ax.get_ylabel() == "seat (n = 100 each)"
     assert legend_is_outside(ax) and error_bars(ax)
+
+
+def overlapping_ticks(ax, axis="x"):
+    """Pairs of neighbouring tick labels that run into each other on the drawn figure. Level labels: their
+    boxes overlap. Labels rotated by r degrees lie on parallel lines dx * sin(r) apart (dx: the tick spacing),
+    so they collide where their lines' height (all text lines of a label) exceeds that."""
+    import math
+
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    labels = [t for t in (ax.get_xticklabels() if axis == "x" else ax.get_yticklabels()) if t.get_text()]
+    pairs = []
+    for i, (a, b) in enumerate(zip(labels, labels[1:])):
+        angle = math.radians(a.get_rotation())
+        if abs(math.sin(angle)) < 1e-6:
+            if a.get_window_extent(renderer).overlaps(b.get_window_extent(renderer)):
+                pairs.append((i, i + 1))
+            continue
+        ticks = ax.get_xticks() if axis == "x" else ax.get_yticks()
+        dx = abs(ax.transData.transform((ticks[i + 1], 0))[0] - ax.transData.transform((ticks[i], 0))[0])
+        height = a.get_fontsize() * fig.dpi / 72 * 1.2 * (a.get_text().count("\n") + 1)
+        if height >= dx * abs(math.sin(angle)):
+            pairs.append((i, i + 1))
+    return pairs
+
+
+def test_rate_and_bar_labels_do_not_collide():
+    """Notebook 02's panels: seven continents in a half-width panel, counts equal (said once on the axis) or
+    not (one line per tick)."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    names = ["own choice", "North America", "South America", "Europe", "Africa", "Asia", "Australia"]
+    for counts in ([20_000] * 7, [400, 400, 396, 400, 400, 12_000, 400]):
+        frame = pd.DataFrame({"continent": names, "games": counts, "win_rate": 0.3, "ci_low": 0.28,
+                              "ci_high": 0.32})
+        fig, axes = plt.subplots(1, 3, figsize=(18, 4.5))
+        rated = plots.rates(frame, "continent", ax=axes[0], title="rates")
+        barred = plots.bars(frame, "continent", "win_rate", ax=axes[1], title="bars")
+        old = plots.bars(frame, "continent", "win_rate", ax=axes[2], title="two-line labels")
+        old.set_xticks(range(7), [f"{n}\n(n={c:,})" for n, c in zip(names, counts)], rotation=30, ha="right")
+        assert overlapping_ticks(old, "x")  # the labels notebook 02 had: the check sees them collide
+        assert not overlapping_ticks(rated, "y") and not overlapping_ticks(barred, "x")
+        assert all("\n" not in t for t in ticks(rated, "y") + ticks(barred))
+        if len(set(counts)) == 1:
+            assert "n = 20,000 each" in rated.get_ylabel() and "n = 20,000 each" in barred.get_xlabel()
+        else:
+            assert ticks(barred)[5] == "Asia (n=12,000)"
+        plt.close(fig)
 
 
 def test_ratings_plot_shows_intervals_ranks_and_games():
