@@ -170,8 +170,9 @@ BUILT_IN = {
     "value": BotInfo(7, (
         "Chooses its turn plan by the fitted position value (riskstats.game.value), with no long rollouts: at "
         "the start of each of its turns it plays the rest of the turn with each of the first `plans` candidate "
-        "plans of the search bot, over `rollouts` determinised rollouts each (what it cannot see redrawn; the "
-        "same seeds for every plan), and scores each end-of-turn position by the model's P(win). It plays "
+        "plans of the search bot (or of its own `order`; with `closer`, the aggressive plan too on the turns "
+        "where the model says it is ahead), over `rollouts` determinised rollouts each (what it cannot see "
+        "redrawn; the same seeds for every plan), and scores each end-of-turn position by the model's P(win). It plays "
         "the turn with the best plan; setup as continent-tuned; defends with the most dice."),
         (Param("rollouts", 1.0, 1.0, 1000.0, "determinised rollouts of the rest of the turn per plan",
                integer=True, tunable=False),

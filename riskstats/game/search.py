@@ -42,7 +42,12 @@ Games without a search seat never come here (`riskstats.game.play.Game` and
 
 **The value bot** is this search with ``horizon=0`` (each plan plays the rest of the turn and no more),
 the fitted model as the leaf value, and a small budget (``rollouts`` x ``plans`` turn rollouts a turn):
-the model stands in for the long rollouts.
+the model stands in for the long rollouts. Its ``order`` lists the plans it compares (digits of `PLAN_LIST`,
+which adds `EXTRA_PLANS` to `PLANS`; the search bot takes an ``order`` too), and ``closer`` adds the
+aggressive plan on the turns where the model gives it at least that P(win) (read on a redrawn copy, so
+hidden information stays hidden). A plan that would play the turn exactly as an earlier one (going first
+for a continent the seat already holds) is not played again but takes that plan's score (`_same_play`):
+the same choice at less cost.
 
 **Memory.** A seat's chosen plan is kept in ``memory[seat] = (turn, plan)``, an array passed beside the
 state (`Game` keeps one per game; self-play one per game played); a plan is valid only during the turn
