@@ -13,7 +13,8 @@ On fixed seeds (``--seed``), with the seats rotating one place a game
    heuristic), ``--games`` games. Target: at least 40%, with the Wilson lower bound above the fair 25%.
 3. **Speed:** games and decisions per CPU second (one thread) of every bot playing itself, two-player.
 4. **A rating ladder:** every line-up of 4 distinct bots from all built-in and tuned bots plus the
-   search bot at two budgets (``--bot`` and ``--strong``), ``--ladder-games`` games each, rated by
+   search bot at two budgets (``--bot`` and ``--strong``) and any ``--ladder-extra`` specs, ``--ladder-games``
+   games each (``--ladder-only``: this table alone), rated by
    the Luce model of who wins with a bootstrap over games (ranks shared where the intervals of the
    differences do not separate), with the model's goodness-of-fit test.
 
@@ -29,6 +30,8 @@ Each table is printed; a target row says MET or MISSED.
 3. ``--value-bot`` playing itself, four-player Classic, one thread: >= 300 games per CPU second;
 4. ``--new-search`` (default ``search:value=model``) against today's ``search``, two-player: >= 55%, with
    the CPU per game of both.
+5. with ``--search-four N``: one ``--new-search`` against three of today's ``search``, four-player Classic:
+   >= 30%, lower bound above 25%.
 """
 import argparse
 import sys
@@ -43,7 +46,7 @@ from riskstats.stats.ratings import luce_model
 from riskstats.stats.report import fit_words
 
 TWO_PLAYER_TARGET, FOUR_PLAYER_TARGET = 0.65, 0.40
-VALUE_TWO, VALUE_FOUR, VALUE_SPEED, NEW_SEARCH_TWO = 0.70, 0.40, 300.0, 0.55
+VALUE_TWO, VALUE_FOUR, VALUE_SPEED, NEW_SEARCH_TWO, NEW_SEARCH_FOUR = 0.70, 0.40, 300.0, 0.55, 0.30
 
 
 def _show(title: str, table: pd.DataFrame, columns) -> None:
@@ -63,6 +66,8 @@ def main(args) -> None:
     start = time.perf_counter()
     print(f"bot {bot}, strong budget {strong}, opponents {', '.join(others)}, seed {args.seed}")
     tables = {}
+    if args.ladder_only:
+        return _ladder(args, [*others, bot, strong, *args.ladder_extra], tables, start)
 
     two = _verdict(head_to_head(bot, others, 2, args.games, args.seed), TWO_PLAYER_TARGET)
     columns = ["opponent", "games", "wins", "win_rate", "ci_low", "ci_high", "truncated", "mean_rounds",
@@ -80,22 +85,33 @@ def main(args) -> None:
     tables["speed"] = fast
 
     if args.ladder_games:
-        pool = [*others, bot, strong]
-        games = ladder_games(pool, 4, args.ladder_games, args.seed)
-        ratings, _, fit = luce_model(games, boot=args.boot, seed=args.seed)
-        _show(f"rating ladder: Luce (who wins) over {len(games):,} four-player games of every line-up of 4 of "
-              f"{len(pool)} bots ({args.ladder_games} games each), {args.boot} bootstrap resamples", ratings,
-              ["bot", "rank", "elo", "ci_low", "ci_high", "wins", "games", "truncated"])
-        print(fit_words(fit.iloc[0].to_dict()))
-        tables["ladder"] = ratings
-        tables["ladder_fit"] = fit
+        _ladder(args, [*others, bot, strong, *args.ladder_extra], tables, start)
+    else:
+        _write(args, tables)
+    met = all((t.verdict == "MET").all() for t in (two, four))
+    print(f"\ntargets {'MET' if met else 'MISSED'}; {time.perf_counter() - start:.0f} s in all")
 
+
+def _ladder(args, pool, tables, start) -> None:
+    """The rating ladder of ``pool`` (every line-up of 4), written with ``tables``."""
+    pool = list(dict.fromkeys(parse_bot(b).label for b in pool))
+    games = ladder_games(pool, 4, args.ladder_games, args.seed)
+    ratings, _, fit = luce_model(games, boot=args.boot, seed=args.seed)
+    _show(f"rating ladder: Luce (who wins) over {len(games):,} four-player games of every line-up of 4 of "
+          f"{len(pool)} bots ({args.ladder_games} games each), {args.boot} bootstrap resamples", ratings,
+          ["bot", "rank", "elo", "ci_low", "ci_high", "wins", "games", "truncated"])
+    print(fit_words(fit.iloc[0].to_dict()))
+    tables["ladder"] = ratings
+    tables["ladder_fit"] = fit
+    _write(args, tables)
+    print(f"{time.perf_counter() - start:.0f} s in all")
+
+
+def _write(args, tables) -> None:
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         for name, table in tables.items():
             table.to_csv(args.out / f"{name}.csv", index=False)
-    met = all((t.verdict == "MET").all() for t in (two, four))
-    print(f"\ntargets {'MET' if met else 'MISSED'}; {time.perf_counter() - start:.0f} s in all")
 
 
 def issue18(args) -> None:
@@ -124,6 +140,10 @@ def issue18(args) -> None:
         _show("CPU per game: the new search and today's, each playing itself, two-player", cost,
               ["bot", "games", "games_per_cpu_s", "decisions_per_cpu_s", "mean_rounds"])
         tables.update(new_search=duel, search_speed=cost)
+    if args.search_four:
+        four_search = _verdict(head_to_head(new, ["search"], 4, args.search_four, args.seed), NEW_SEARCH_FOUR)
+        _show(f"four-player Classic: one {new} against three of today's search", four_search, columns)
+        tables.update(new_search_four_player=four_search)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         for name, table in tables.items():
@@ -140,6 +160,8 @@ if __name__ == "__main__":
     parser.add_argument("--speed-games", type=int, default=100, help="games per bot for the speed table")
     parser.add_argument("--ladder-games", type=int, default=20, help="games per ladder line-up (0: no ladder)")
     parser.add_argument("--boot", type=int, default=1000, help="bootstrap resamples of the ladder")
+    parser.add_argument("--ladder-extra", nargs="*", default=[], help="more bots (specs) for the ladder's pool")
+    parser.add_argument("--ladder-only", action="store_true", help="the rating ladder alone (no other tables)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, help="write the tables here as CSV")
     parser.add_argument("--issue18", action="store_true", help="measure issue #18's targets (module docstring)")
@@ -147,6 +169,8 @@ if __name__ == "__main__":
     parser.add_argument("--new-search", default="search:value=model", help="the new search (--issue18)")
     parser.add_argument("--search-games", type=int, default=400,
                         help="games of the new search against today's (--issue18; 0: skip)")
+    parser.add_argument("--search-four", type=int, default=0,
+                        help="four-player games of one new search against three of today's (--issue18; 0: skip)")
     try:
         parsed = parser.parse_args()
         issue18(parsed) if parsed.issue18 else main(parsed)

@@ -57,6 +57,9 @@ class Param(NamedTuple):
     choices: tuple[str, ...] = ()
     """Names of the values 0, 1, ... of a parameter that picks one of a few options (a spec may name the
     option, ``value=model``, or give its number); empty for a numeric parameter."""
+    digits: int = 0
+    """Not 0 for a parameter whose value lists items by number, one decimal digit each (1..digits, none
+    twice; 0 alone: the default list), such as the value bot's plan ``order``."""
 
 
 @dataclass(frozen=True)
@@ -180,12 +183,15 @@ BUILT_IN = {
                integer=True, tunable=False),
          Param("value", 0.0, 0.0, 1.0, "the rollouts' leaf value: formula (the share of strength squared) or "
                "model (the fitted position value, riskstats.game.value)", integer=True, tunable=False,
-               choices=("formula", "model")))),
+               choices=("formula", "model")),
+         Param("order", 0.0, 0.0, 98765432.0, "the candidate plans in the order compared, one digit each, as the "
+               "value bot's order; 0: the order above (12345678)", integer=True, tunable=False, digits=9))),
     "value": BotInfo(7, (
         "Chooses its turn plan by the fitted position value (riskstats.game.value), with no long rollouts: at "
         "the start of each of its turns it plays the rest of the turn with each of the first `plans` candidate "
-        "plans of the search bot, over `rollouts` determinised rollouts each (what it cannot see redrawn; the "
-        "same seeds for every plan), and scores each end-of-turn position by the model's P(win). It plays "
+        "plans of the search bot (or of its own `order`; with `closer`, the aggressive plan too on the turns "
+        "where the model says it is ahead), over `rollouts` determinised rollouts each (what it cannot see "
+        "redrawn; the same seeds for every plan), and scores each end-of-turn position by the model's P(win). It plays "
         "the turn with the best plan; setup as continent-tuned; defends with the most dice."),
         (Param("rollouts", 1.0, 1.0, 1000.0, "determinised rollouts of the rest of the turn per plan",
                integer=True, tunable=False),
@@ -195,7 +201,15 @@ BUILT_IN = {
          Param("first", -1.0, -1.0, 63.0, "forces its plan to continent-tuned going for continent number first "
                "(continent's first) on every turn until it first holds that continent, then searches as usual; "
                "-1: never; a number the board lacks is ignored; or the continent's name", integer=True,
-               tunable=False, names="continents"))),
+               tunable=False, names="continents"),
+         Param("order", 0.0, 0.0, 98765432.0, "the candidate plans in the order compared, one digit each (the "
+               "1-based numbers of riskstats.game.search.PLAN_LIST: 1 continent-tuned, 2 going for Australia, 3 "
+               "South America, 4 aggressive, 5 defensive, 6 Africa, 7 North America, 8 Europe, 9 continent-tuned "
+               "attacking at P(conquer) >= 0.35), of which the first `plans` are compared; 0: the search bot's "
+               "order (12345678)", integer=True, tunable=False, digits=9),
+         Param("closer", 0.0, 0.0, 1.0, "also compares the aggressive plan (when its plans lack it) at the turns "
+               "where the model gives it at least this P(win), read with what it cannot see redrawn; 0: never",
+               tunable=False))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
@@ -275,6 +289,11 @@ def check_value(bot: str, param: Param, value) -> float:
                              f"[{param.low:g}, {param.high:g}]")
     if param.integer and not number.is_integer():
         raise RiskstatsError(f"parameter {param.name} of bot {bot!r} must be a whole number, got {value!r}")
+    if param.digits and number != 0:
+        listed = str(int(number))
+        if "0" in listed or max(listed) > str(param.digits) or len(set(listed)) < len(listed):
+            raise RiskstatsError(f"parameter {param.name}={value} of bot {bot!r} must list items 1..{param.digits} "
+                                 f"as digits, none twice (0: the default)")
     return number
 
 

@@ -42,7 +42,12 @@ Games without a search seat never come here (`riskstats.game.play.Game` and
 
 **The value bot** is this search with ``horizon=0`` (each plan plays the rest of the turn and no more),
 the fitted model as the leaf value, and a small budget (``rollouts`` x ``plans`` turn rollouts a turn):
-the model stands in for the long rollouts.
+the model stands in for the long rollouts. Its ``order`` lists the plans it compares (digits of `PLAN_LIST`,
+which adds `EXTRA_PLANS` to `PLANS`; the search bot takes an ``order`` too), and ``closer`` adds the
+aggressive plan on the turns where the model gives it at least that P(win) (read on a redrawn copy, so
+hidden information stays hidden). A plan that would play the turn exactly as an earlier one (going first
+for a continent the seat already holds) is not played again but takes that plan's score (`_same_play`):
+the same choice at less cost.
 
 **Memory.** A seat's chosen plan is kept in ``memory[seat] = (turn, plan)``, an array passed beside the
 state (`Game` keeps one per game; self-play one per game played); a plan is valid only during the turn
@@ -123,11 +128,9 @@ PLANS = (
 Australia, 1 South America, 3 Africa, 0 North America, 2 Europe (`continent`'s ``first`` with ``again=1``:
 a target it goes for whenever it does not hold it, with no memory from earlier turns); a board without
 that continent plays such a plan as plain continent-tuned."""
-FORCED_PLAN = len(PLANS)
-"""The plan of a value seat with ``first=k`` until it first holds continent k: `POLICY` going for k
-(continent's ``first=k``, which remembers when k was first held; `riskstats.game.bots._forced_first`)."""
 _FIRST = [p.name for p in CATALOG["continent"].params].index("first")
-_VALUE_FIRST = [p.name for p in CATALOG["value"].params].index("first")
+_VALUE_FIRST, _VALUE_ORDER, _VALUE_CLOSER = ([p.name for p in CATALOG["value"].params].index(name)
+                                             for name in ("first", "order", "closer"))
 
 VALUE_INCOME = 2.0
 """Weight of a player's income (max(3, territories // 3) plus continent bonuses) in its strength, in armies."""
@@ -136,6 +139,18 @@ VALUE_CARD = 1.0
 VALUE_POWER = 2.0
 """A player's value is strength ** VALUE_POWER over the sum of every player's (a share sharpened toward
 the strongest: two players at 60:40 strength score 0.69:0.31)."""
+
+EXTRA_PLANS = ("continent-tuned:threshold=0.35",)
+"""Candidate plans after `PLANS`, reachable only through a plan order (the value bot's ``order``): plan 9 is
+continent-tuned attacking into its target only at P(conquer) >= 0.35 (tuned: 0.13)."""
+PLAN_LIST = PLANS + EXTRA_PLANS
+"""Every candidate plan, numbered from 1 in a plan order (the value bot's ``order``, one digit a plan:
+``value:order=1452`` compares continent-tuned, aggressive, defensive and going for Australia)."""
+FORCED_PLAN = len(PLAN_LIST)
+"""The plan of a value seat with ``first=k`` until it first holds continent k: `POLICY` going for k
+(continent's ``first=k``, which remembers when k was first held; `riskstats.game.bots._forced_first`)."""
+MAX_PLANS = 8
+"""The most plans one search compares (the registry's ``plans`` range)."""
 
 _SALT = 0x5EA2C4
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -151,7 +166,12 @@ def _table(specs):
     return ids, params
 
 
-_PLAN_IDS, _PLAN_PARAMS = _table(PLANS)
+_PLAN_IDS, _PLAN_PARAMS = _table(PLAN_LIST)
+_CONTINENT_ID = bot_spec("continent")[0]
+_AGGRESSIVE = PLAN_LIST.index("aggressive")
+"""The aggressive plan's index in `PLAN_LIST` (the value bot's ``closer``)."""
+_FIRST = 3
+"""The continent bot's ``first`` parameter (its index in the parameter vector)."""
 (_POLICY_ID,), _POLICY_PARAMS = _table([POLICY])
 _POLICY_PARAMS = _POLICY_PARAMS[0]
 
@@ -286,40 +306,121 @@ def _value(st, B, R, p):  # pragma: no cover - compiled
 
 
 @jit
-def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf):  # pragma: no cover
-    """The plan (an index into `PLANS`, < ``plans``) with the best mean leaf value for seat p, whose turn it
-    is, over ``rollouts`` rollouts each (the same seeds for every plan); ties go to the earlier plan.
-    ``work`` is a working state (same board and seats); scores[k] gets plan k's summed value. ``leaf``:
-    `VALUE_FORMULA` (`_value`) or `VALUE_MODEL` (`riskstats.game.value._model_value`)."""
+def _effective_first(st, B, p, k):  # pragma: no cover - compiled
+    """The continent plan k goes for first during p's turn: its ``first``, or -1 (none) if it has none, the
+    board lacks that continent, or p holds it already (p loses no territory during its own turn, so a
+    continent it holds now it holds until the turn ends and the plan plays as plain continent-tuned)."""
+    if _PLAN_IDS[k] != _CONTINENT_ID:
+        return -1
+    first = int(_PLAN_PARAMS[k, _FIRST])
+    if first < 0 or first >= B.continent_size.shape[0]:
+        return -1
+    for t in range(st.owner.shape[0]):
+        if B.continent_of[t] == first and st.owner[t] != p:
+            return first
+    return -1
+
+
+@jit
+def _same_play(st, B, p, a, b):  # pragma: no cover - compiled
+    """Whether plans a and b play p's turn from here move for move alike: the same bot and parameters, but
+    for a ``first`` that neither plays (`_effective_first`). Such plans meet the same rollout seeds, so
+    they reach the same positions and the same scores: one of them need not be played."""
+    if _PLAN_IDS[a] != _PLAN_IDS[b]:
+        return False
+    for i in range(_PLAN_PARAMS.shape[1]):
+        if i == _FIRST and _PLAN_IDS[a] == _CONTINENT_ID:
+            continue
+        if _PLAN_PARAMS[a, i] != _PLAN_PARAMS[b, i]:
+            return False
+    return _PLAN_IDS[a] != _CONTINENT_ID or _effective_first(st, B, p, a) == _effective_first(st, B, p, b)
+
+
+@jit
+def _plan_order(order, plans, out):  # pragma: no cover - compiled
+    """Write the plan indices (into `PLAN_LIST`) a search compares into out and return how many: the first
+    ``plans`` of `PLANS` if ``order`` is 0, else the first ``plans`` digits of ``order`` (each a plan's
+    1-based number in `PLAN_LIST`, most significant first)."""
+    if order <= 0:
+        for k in range(plans):
+            out[k] = k
+        return plans
+    digits = np.empty(20, np.int64)
+    n = 0
+    while order > 0:
+        digits[n] = order % 10 - 1
+        order //= 10
+        n += 1
+    m = min(plans, n)
+    for k in range(m):
+        out[k] = digits[n - 1 - k]
+    return m
+
+
+@jit
+def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf, order, closer):  # pragma: no cover
+    """The plan (an index into `PLAN_LIST`) with the best mean leaf value for seat p, whose turn it is, over
+    ``rollouts`` rollouts each (the same seeds for every plan); ties go to the earlier plan. The plans
+    compared are the first ``plans`` of `PLANS`, or of the plan order ``order`` (`_plan_order`).
+    ``work`` is a working state (same board and seats); scores[k] gets the k-th plan compared's summed value.
+    ``leaf``: `VALUE_FORMULA` (`_value`) or `VALUE_MODEL` (`riskstats.game.value._model_value`).
+    A plan that plays as an earlier one this turn (`_same_play`) is not played again: it gets that plan's
+    score, which it would reach move for move, so the choice is the same as playing it out.
+    ``closer`` > 0: the aggressive plan is compared too (last, if the plans lack it) when the model gives p
+    at least this P(win) now, read from a position with what p cannot see redrawn (`_resample`)."""
     S = st.alive.shape[0]
     ids = np.empty(S, np.int64)
     prm = np.empty((S, N_PARAMS))
+    cand = np.empty(_PLAN_IDS.shape[0], np.int64)
+    n = _plan_order(order, plans, cand)
+    base = _visible_seed(st, p)
+    if closer > 0:
+        missing = True
+        for k in range(n):
+            if cand[k] == _AGGRESSIVE:
+                missing = False
+        if missing:
+            _copy_state(st, work)
+            _resample(work, B, R, p, _mix(base, -1))
+            if _model_value(work, B, R, p) >= closer:
+                cand[n] = _AGGRESSIVE
+                n += 1
+    twin = np.empty(n, np.int64)
+    for k in range(n):
+        twin[k] = k
+        for j in range(k):
+            if twin[j] == j and _same_play(st, B, p, cand[j], cand[k]):
+                twin[k] = j
+                break
     turn = st.info[I_TURN]
     last = turn + horizon * R[R_PLAYERS]
-    base = _visible_seed(st, p)
-    for k in range(plans):
+    for k in range(n):
         scores[k] = 0.0
     for r in range(rollouts):
         seed = _mix(base, r)
-        for k in range(plans):
+        for k in range(n):
+            if twin[k] != k:
+                continue
             _copy_state(st, work)
             _resample(work, B, R, p, seed)
             for s in range(S):
                 ids[s] = _POLICY_ID
                 prm[s] = _POLICY_PARAMS
-            ids[p] = _PLAN_IDS[k]
-            prm[p] = _PLAN_PARAMS[k]
+            ids[p] = _PLAN_IDS[cand[k]]
+            prm[p] = _PLAN_PARAMS[cand[k]]
             _play(work, B, R, CUT, V, ids, prm, False, turn, NO_HORIZON)
             if work.info[I_PHASE] != OVER and horizon > 0:
                 ids[p] = _POLICY_ID
                 prm[p] = _POLICY_PARAMS
                 _play(work, B, R, CUT, V, ids, prm, False, last, NO_HORIZON)
             scores[k] += _value(work, B, R, p) if leaf == VALUE_FORMULA else _model_value(work, B, R, p)
+    for k in range(n):
+        scores[k] = scores[twin[k]]
     best = 0
-    for k in range(1, plans):
+    for k in range(1, n):
         if scores[k] > scores[best]:
             best = k
-    return best
+    return cand[best]
 
 
 @jit
@@ -332,11 +433,13 @@ def _turn_player(st):  # pragma: no cover - compiled
 
 @jit
 def _budget(bot, params):  # pragma: no cover - compiled
-    """(rollouts, horizon, plans, leaf) of a look-ahead seat: the search bot's four parameters, or the value
-    bot's (rollouts, plans) with no rounds after the turn and the fitted model's leaf values."""
+    """(rollouts, horizon, plans, leaf, order, closer) of a look-ahead seat: the search bot's five parameters
+    (closer 0), or the value bot's (rollouts, plans, order, closer) with no rounds after the turn and the
+    fitted model's leaf values."""
     if bot == VALUE_ID:
-        return int(params[0]), 0, min(int(params[1]), _PLAN_IDS.shape[0]), VALUE_MODEL
-    return int(params[0]), int(params[1]), min(int(params[2]), _PLAN_IDS.shape[0]), int(params[3])
+        return (int(params[0]), 0, min(int(params[1]), MAX_PLANS), VALUE_MODEL, int(params[_VALUE_ORDER]),
+                params[_VALUE_CLOSER])
+    return int(params[0]), int(params[1]), min(int(params[2]), MAX_PLANS), int(params[3]), int(params[4]), 0.0
 
 
 @jit
@@ -352,8 +455,9 @@ def _plan(st, B, R, CUT, V, p, bot, params, memory, work, scores):  # pragma: no
         if bot == VALUE_ID and _forced_first(st, B, p, params[_VALUE_FIRST]) >= 0:
             memory[p, 1] = FORCED_PLAN
         else:
-            rollouts, horizon, plans, leaf = _budget(bot, params)
-            memory[p, 1] = _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf)
+            rollouts, horizon, plans, leaf, order, closer = _budget(bot, params)
+            memory[p, 1] = _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf, order,
+                                        closer)
         memory[p, 0] = turn
     return memory[p, 1]
 
@@ -483,11 +587,16 @@ def search_plans(game, bot: str = "search"):
     phase = int(game.state.info[I_PHASE])
     if phase in (CLAIM, SETUP_PLACE, CAPITAL, OVER):
         raise RiskstatsError("search_plans needs a turn under way (not setup, not a finished game)")
-    rollouts, horizon, plans, leaf = _budget(spec.id, spec.vector())
+    rollouts, horizon, plans, leaf, order, closer = _budget(spec.id, spec.vector())
     st = game.state
     work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
-    scores = np.zeros(len(PLANS))
+    scores = np.full(len(PLAN_LIST), np.nan)
+    cand = np.empty(len(PLAN_LIST), np.int64)
+    n = _plan_order(order, plans, cand)
     best = _search_plan(st, game.board.arrays, game._R, game._cut, game._V, _turn_player(st), rollouts, horizon,
-                        plans, work, scores, leaf)
-    return pd.DataFrame({"plan": list(PLANS[:plans]), "value": scores[:plans] / rollouts,
-                         "rollouts": rollouts, "chosen": np.arange(plans) == best})
+                        plans, work, scores, leaf, order, closer)
+    if n < len(PLAN_LIST) and not np.isnan(scores[n]):  # the aggressive plan was added (closer)
+        cand[n] = PLAN_LIST.index("aggressive")
+        n += 1
+    return pd.DataFrame({"plan": [PLAN_LIST[k] for k in cand[:n]], "value": scores[:n] / rollouts,
+                         "rollouts": rollouts, "chosen": cand[:n] == best})

@@ -224,17 +224,16 @@ def _features(st, B, R, out):  # pragma: no cover - compiled
                 break
         if faces:
             border[q] += st.armies[t]
-    for s in range(P):  # enemy armies next to s's land, each enemy territory counted once
-        if st.alive[s] == 0:
+    counted = np.full(S, -1, np.int64)  # enemy armies next to s's land, each enemy territory counted once
+    for u in range(T):  # (one pass over the territories: for each s the same sum, in the same order)
+        q = st.owner[u]
+        if q < 0 or q == N:
             continue
-        for u in range(T):
-            q = st.owner[u]
-            if q == s or q < 0 or q == N:
-                continue
-            for i in range(B.nbr_ptr[u], B.nbr_ptr[u + 1]):
-                if st.owner[B.nbr_idx[i]] == s:
-                    enemy[s] += st.armies[u]
-                    break
+        for i in range(B.nbr_ptr[u], B.nbr_ptr[u + 1]):
+            s = st.owner[B.nbr_idx[i]]
+            if 0 <= s < P and s != q and counted[s] != u and st.alive[s] == 1:
+                enemy[s] += st.armies[u]
+                counted[s] = u
     for s in range(S):
         armies[s] += st.to_place[s]
     if mover >= 0 and mover < S:

@@ -40,7 +40,7 @@ def wins_of(table, bot):
 
 def test_the_search_bot_is_in_the_catalogue_with_its_budget():
     spec = parse_bot("search:rollouts=16:horizon=2")
-    assert spec.values == (16.0, 2.0, 6.0, 0.0) and spec.label == "search:rollouts=16:horizon=2"
+    assert spec.values == (16.0, 2.0, 6.0, 0.0, 0.0) and spec.label == "search:rollouts=16:horizon=2"
     for bad, words in (("search:rollouts=0", "out of range"), ("search:horizon=1.5", "whole number"),
                        ("search:plans=9", "out of range"), ("search:depth=2", "unknown parameter 'depth'")):
         with pytest.raises(RiskstatsError, match=words):

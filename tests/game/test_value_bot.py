@@ -105,10 +105,10 @@ def test_the_value_bot_beats_continent_tuned_two_player():
 
 def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it():
     """value's ``first``: continent-tuned going for it each turn (no search) until the seat first holds it."""
-    from riskstats.game.search import FORCED_PLAN, PLANS, VALUE_ID, _new_state, _plan
+    from riskstats.game.search import FORCED_PLAN, PLAN_LIST, PLANS, VALUE_ID, _new_state, _plan
     from riskstats.game.state import SC_HELD
 
-    assert parse_bot("value").values == (1.0, 4.0, -1.0)
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0)
     spec = parse_bot("value:first=Australia")
     assert spec.label == "value:first=5" and spec.values[2] == 5.0
     game = Game(4, seed=5)
@@ -122,7 +122,7 @@ def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it(
         memory = np.full((4, 2), -1, np.int64)
         work = _new_state(st.owner.shape[0], st.card_owner.shape[0], 4, 0)
         return _plan(st, B, game._R, game._cut, game._V, 0, VALUE_ID, parse_bot(bot).vector(), memory, work,
-                     np.zeros(len(PLANS)))
+                     np.zeros(len(PLAN_LIST)))
 
     assert plan("value:first=Australia") == FORCED_PLAN and plan("value") < len(PLANS)
     assert game.bot_move("value:first=Australia") == game.bot_move("continent-tuned:first=Australia")
@@ -134,3 +134,89 @@ def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it(
     for seed in range(2):
         played = play_game(4, ["value:first=Asia", "value"], seed=seed)
         assert played.over and (played.winner >= 0) != played.truncated
+
+
+ORDERED = "value:plans=3:order=937:closer=0.3"
+"""A value bot with its own plan order (plan 9 is one of `EXTRA_PLANS`, beyond the search's), adding the
+aggressive plan once it is a little ahead."""
+
+
+def test_a_plan_order_is_read_and_checked():
+    from riskstats.game.search import PLAN_LIST
+
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0) and parse_bot("search").values[4] == 0.0
+    spec = parse_bot("value:order=9471:plans=3")
+    assert spec.label == "value:plans=3:order=9471" and spec.values[3] == 9471.0
+    assert len(PLAN_LIST) == 9  # the order's digits run 1..9
+    for bad in ("value:order=1021", "value:order=1231", "search:order=120"):
+        with pytest.raises(RiskstatsError, match="must list items 1..9 as digits, none twice"):
+            parse_bot(bad)
+
+
+def test_search_plans_follows_the_order():
+    from riskstats.game.search import PLAN_LIST
+
+    game = turn_start(4, GameRules(), 2, 9)
+    table = search_plans(game, "value:rollouts=2:plans=3:order=9471")
+    assert table["plan"].tolist() == [PLAN_LIST[8], PLAN_LIST[3], PLAN_LIST[6]]
+    assert table["chosen"].sum() == 1 and table["value"].between(0, 1).all()
+    every = search_plans(game, "search:rollouts=2:plans=8:order=87654321:value=model:horizon=0")
+    default = search_plans(game, "search:rollouts=2:plans=8:value=model:horizon=0")
+    assert every["plan"].tolist() == default["plan"].tolist()[::-1]
+    pd.testing.assert_series_equal(every["value"], default["value"][::-1].reset_index(drop=True))
+
+
+def test_closer_adds_the_aggressive_plan_when_the_model_says_it_is_ahead():
+    from riskstats.game.evaluate import position_value
+
+    game = turn_start(2, TWO, 7, 11)
+    ahead = float(position_value(game).set_index("player")["p_win"].iloc[game.player])
+    plain = search_plans(game, "value:plans=2:order=13")
+    assert plain["plan"].tolist() == ["continent-tuned", "continent-tuned:first=1:again=1"]
+    assert search_plans(game, "value:plans=2:order=13:closer=1").equals(plain)  # a P(win) it never reaches
+    added = search_plans(game, "value:plans=2:order=13:closer=0.01")
+    assert added["plan"].tolist() == [*plain["plan"], "aggressive"] and 0.01 < ahead < 1
+    pd.testing.assert_frame_equal(added.iloc[:2], plain.assign(chosen=added["chosen"].iloc[:2]))
+    assert search_plans(game, "value:plans=3:order=134:closer=0.01")["plan"].tolist() == added["plan"].tolist()
+
+
+def test_a_plan_that_plays_as_an_earlier_one_gets_its_score():
+    """Once a seat holds a continent, going for it first is plain continent-tuned: equal scores, and the
+    earlier plan chosen on a tie."""
+    game = Game(4, seed=2, log=False)
+    australia = np.flatnonzero(game.board.arrays.continent_of == game.board.continents.index("Australia"))
+    while not (game.phase in ("trade", "reinforce") and (game.state.owner[australia] == game.player).all()):
+        game.step(game.bot_move("continent-tuned"))
+        assert not game.over
+    table = search_plans(game, "value:rollouts=3:plans=2")
+    assert table["plan"].tolist() == ["continent-tuned", "continent-tuned:first=5:again=1"]
+    assert table["value"].iloc[0] == table["value"].iloc[1] and table["chosen"].iloc[0]
+
+
+@pytest.mark.parametrize("players, rules", VARIANTS)
+def test_an_ordered_value_bot_plays_only_legal_moves(players, rules):
+    for seed in range(2):
+        game = play_game(players, [ORDERED, "continent-tuned", "aggressive"], rules, seed=seed)
+        assert game.over and (game.winner >= 0) != game.truncated
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_an_ordered_value_bot_is_seeded_whatever_the_threads(players):
+    test_same_seed_same_games_whatever_the_threads(ORDERED, players)
+
+
+@pytest.mark.parametrize("players, rules, seed, turns", [(4, GameRules(), 2, 21), (2, TWO, 7, 11)])
+def test_an_ordered_value_bot_ignores_what_it_cannot_see(players, rules, seed, turns):
+    test_choices_ignore_what_the_bot_cannot_see(ORDERED, players, rules, seed, turns)
+
+
+def test_look_ahead_games_match_their_fingerprints():
+    """Seeded games with search and value seats, game for game as before the plan orders and the skipping of
+    plans that play as earlier ones (scripts/golden_lookahead.py wrote them): those changed no play."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    from golden_lookahead import FILE, fingerprints
+
+    pd.testing.assert_frame_equal(fingerprints(), pd.read_csv(FILE, dtype={"board": str}), check_dtype=False)
