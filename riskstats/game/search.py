@@ -42,7 +42,8 @@ Games without a search seat never come here (`riskstats.game.play.Game` and
 
 **The value bot** is this search with ``horizon=0`` (each plan plays the rest of the turn and no more),
 the fitted model as the leaf value, and a small budget (``rollouts`` x ``plans`` turn rollouts a turn):
-the model stands in for the long rollouts.
+the model stands in for the long rollouts. Its ``trade_at`` (0 by default: each plan keeps its own card
+timing) imposes one timing on every plan, in the rollouts and in play (`_plan_params`).
 
 **Memory.** A seat's chosen plan is kept in ``memory[seat] = (turn, plan)``, an array passed beside the
 state (`Game` keeps one per game; self-play one per game played); a plan is valid only during the turn
@@ -63,7 +64,7 @@ from riskstats._numba import jit
 from riskstats.game.bots import _bot_move
 from riskstats.game.engine import _give_mission, _lose_target, _seed, _shuffle
 from riskstats.game.loop import NO_HORIZON, _play
-from riskstats.game.registry import N_PARAMS, bot_spec
+from riskstats.game.registry import N_PARAMS, bot_info, bot_spec
 from riskstats.game.rules import R_MISSION_DECK, R_PLAYERS, R_VARIANT, V_MISSION
 from riskstats.game.state import (
     ASIDE,
@@ -146,6 +147,11 @@ def _table(specs):
 
 
 _PLAN_IDS, _PLAN_PARAMS = _table(PLANS)
+_PLAN_TRADE = np.array([[p.name for p in bot_info(spec.split(":")[0]).params].index("trade_at") for spec in PLANS],
+                       np.int64)
+"""Where each plan's parameter vector holds its ``trade_at`` (the value bot's ``trade_at`` overrides it)."""
+VALUE_TRADE_AT = [p.name for p in bot_info("value").params].index("trade_at")
+"""Where the value bot's parameter vector holds its ``trade_at`` (0: each plan's own timing)."""
 (_POLICY_ID,), _POLICY_PARAMS = _table([POLICY])
 _POLICY_PARAMS = _POLICY_PARAMS[0]
 
@@ -280,11 +286,12 @@ def _value(st, B, R, p):  # pragma: no cover - compiled
 
 
 @jit
-def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf):  # pragma: no cover
+def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf, trade_at):  # pragma: no cover
     """The plan (an index into `PLANS`, < ``plans``) with the best mean leaf value for seat p, whose turn it
     is, over ``rollouts`` rollouts each (the same seeds for every plan); ties go to the earlier plan.
     ``work`` is a working state (same board and seats); scores[k] gets plan k's summed value. ``leaf``:
-    `VALUE_FORMULA` (`_value`) or `VALUE_MODEL` (`riskstats.game.value._model_value`)."""
+    `VALUE_FORMULA` (`_value`) or `VALUE_MODEL` (`riskstats.game.value._model_value`). ``trade_at``: the
+    plans' card timing (`_plan_params`; 0 keeps each plan's own)."""
     S = st.alive.shape[0]
     ids = np.empty(S, np.int64)
     prm = np.empty((S, N_PARAMS))
@@ -302,7 +309,7 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
                 ids[s] = _POLICY_ID
                 prm[s] = _POLICY_PARAMS
             ids[p] = _PLAN_IDS[k]
-            prm[p] = _PLAN_PARAMS[k]
+            _plan_params(k, trade_at, prm[p])
             _play(work, B, R, CUT, V, ids, prm, False, turn, NO_HORIZON)
             if work.info[I_PHASE] != OVER and horizon > 0:
                 ids[p] = _POLICY_ID
@@ -334,6 +341,22 @@ def _budget(bot, params):  # pragma: no cover - compiled
 
 
 @jit
+def _trade_override(bot, params):  # pragma: no cover - compiled
+    """The card timing a look-ahead seat imposes on its plans: the value bot's ``trade_at`` (0: none)."""
+    if bot == VALUE_ID:
+        return params[VALUE_TRADE_AT]
+    return 0.0
+
+
+@jit
+def _plan_params(k, trade_at, out):  # pragma: no cover - compiled
+    """Write plan k's parameter vector into ``out``, its ``trade_at`` replaced by ``trade_at`` if that is > 0."""
+    out[:] = _PLAN_PARAMS[k]
+    if trade_at > 0:
+        out[_PLAN_TRADE[k]] = trade_at
+
+
+@jit
 def _plan(st, B, R, CUT, V, p, bot, params, memory, work, scores):  # pragma: no cover - compiled
     """The plan look-ahead seat p (bot id ``bot`` with parameters ``params``) plays now: -1 (`POLICY`) in
     setup, else this turn's plan from ``memory``, searched for first if memory holds an earlier turn's."""
@@ -343,7 +366,8 @@ def _plan(st, B, R, CUT, V, p, bot, params, memory, work, scores):  # pragma: no
     turn = st.info[I_TURN]
     if memory[p, 0] != turn:
         rollouts, horizon, plans, leaf = _budget(bot, params)
-        memory[p, 1] = _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf)
+        memory[p, 1] = _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf,
+                                    _trade_override(bot, params))
         memory[p, 0] = turn
     return memory[p, 1]
 
@@ -374,7 +398,7 @@ def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, m
                     eff_params[s] = _POLICY_PARAMS
                 else:
                     eff_ids[s] = _PLAN_IDS[k]
-                    eff_params[s] = _PLAN_PARAMS[k]
+                    _plan_params(k, _trade_override(bots[s], params[s]), eff_params[s])
         error = _play(st, B, R, CUT, V, eff_ids, eff_params, check, min(info[I_TURN], last_turn), last_round)
         if error != 0:
             return error
@@ -391,13 +415,13 @@ def _search_move(st, B, R, CUT, V, bot, params, memory):  # pragma: no cover - c
         work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
         k = _plan(st, B, R, CUT, V, p, bot, params, memory, work, np.zeros(_PLAN_IDS.shape[0]))
     prm = np.empty(N_PARAMS)
-    bot = _POLICY_ID
+    move_bot = _POLICY_ID
     if k < 0:
         prm[:] = _POLICY_PARAMS
     else:
-        prm[:] = _PLAN_PARAMS[k]
-        bot = _PLAN_IDS[k]
-    return _bot_move(st, B, R, V, bot, prm)
+        _plan_params(k, _trade_override(bot, params), prm)
+        move_bot = _PLAN_IDS[k]
+    return _bot_move(st, B, R, V, move_bot, prm)
 
 
 @jit
@@ -473,6 +497,6 @@ def search_plans(game, bot: str = "search"):
     work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
     scores = np.zeros(len(PLANS))
     best = _search_plan(st, game.board.arrays, game._R, game._cut, game._V, _turn_player(st), rollouts, horizon,
-                        plans, work, scores, leaf)
+                        plans, work, scores, leaf, _trade_override(spec.id, spec.vector()))
     return pd.DataFrame({"plan": list(PLANS[:plans]), "value": scores[:plans] / rollouts,
                          "rollouts": rollouts, "chosen": np.arange(plans) == best})

@@ -101,3 +101,35 @@ def test_the_value_bot_beats_continent_tuned_two_player():
     wins = wins_of(table, "value")
     low, _ = wilson_interval(wins, len(table))
     assert low > 0.5, (wins, len(table))
+
+
+def early_trades(lineup, seed):
+    """(turn starts where seat 0 held 3 or 4 cards, so was not forced to trade; sets it traded at them)."""
+    from riskstats.game.state import I_PHASE, TRADE, TRADE_SET
+
+    game, chances, traded = Game(4, seed=seed), 0, 0
+    while not game.over:
+        p, bot = game.player, lineup[game.player]
+        move = game.bot_move(bot)
+        hand = int((game.state.card_owner == p).sum())
+        if p == 0 and game.state.info[I_PHASE] == TRADE and 3 <= hand < 5:
+            chances += 1
+            traded += move[0] == TRADE_SET
+        game.step(move)
+    return chances, traded
+
+
+def test_the_value_bots_trade_at_sets_the_card_timing_of_every_plan():
+    from riskstats.game.search import VALUE_TRADE_AT
+
+    assert parse_bot("value").values[VALUE_TRADE_AT] == 0.0  # the default: each plan's own timing, as before
+    assert parse_bot("value:trade_at=5").label == "value:trade_at=5"
+    held = [early_trades(["value:trade_at=5", "value", "value", "value"], seed) for seed in range(3)]
+    free = [early_trades(["value", "value", "value", "value"], seed) for seed in range(3)]
+    assert sum(c for c, _ in held) > 0 and sum(t for _, t in held) == 0  # holds until forced
+    assert sum(t for _, t in free) > 0  # the plans' own timing trades early
+    fast = play_games(6, 4, ["value:trade_at=5", "value"], seed=9)
+    slow = [play_game(4, row.bots.split(","), seed=int(row.seed)).winner for row in fast.itertuples()]
+    assert fast.winner.tolist() == slow  # the compiled loop and step by step agree
+    assert not play_games(40, 4, ["value:trade_at=3", "value"], seed=9).turns.equals(
+        play_games(40, 4, ["value:trade_at=5", "value"], seed=9).turns)
