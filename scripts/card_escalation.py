@@ -1,16 +1,18 @@
 """Notebook 03's card experiments for one bot population, written to CSV for the notebook to read (issue #19 §2).
 
     python scripts/card_escalation.py --population strong --out data/card_escalation
-    python scripts/card_escalation.py --population search --timing-games 600 --rule-games 0 --out data/card_escalation
+    python scripts/card_escalation.py --population search --rule-games 500 --out data/card_escalation
 
 A population is a line-up (`POPULATIONS`): ``strong`` is the value bot in every seat, ``search`` the search
-bot in every seat (a smaller check), ``heuristic`` notebook 03's own line-up. The first seat of the strong
-line-ups is the same bot written with its parameters (``value:rollouts=1:plans=4``), so its label tells it
-apart: it is the seat a trade-timing treatment changes, and it plays exactly as the others in the control.
+bot in every seat (a smaller check of the rule comparisons; it has no card-timing parameter), ``heuristic``
+notebook 03's own line-up. The first seat of the strong line-up is the same bot written with its parameters
+(``value:rollouts=1:plans=4``), so its label tells it apart: it is the seat a trade-timing treatment
+changes, and it plays exactly as the others in the control.
 
 Steps, each written to ``<out>/<population>_<step>.csv`` and skipped if that file exists (resumable):
 
-- ``timing``: `riskstats.analysis.cards.trade_timing`, ``--timing-games`` games per arm: the control, the
+- ``timing`` (populations with a treated seat): `riskstats.analysis.cards.trade_timing`, ``--timing-games``
+  games per arm: the control, the
   first seat trading at once (``trade_at=3``) and holding until forced (``5``). The games of every arm.
 - ``rules``: `compare_rules` with logs, ``--rule-games`` games per arm, one card per turn (RULES.md)
   against one per conquest; ``escalation``: progressive, fixed and no escalation. The per-game tables
@@ -35,9 +37,10 @@ import pandas as pd  # noqa: E402
 from riskstats.analysis import cards  # noqa: E402
 from riskstats.game.rules import GameRules  # noqa: E402
 
-FOCAL = {"strong": "value:rollouts=1:plans=4", "search": "search:rollouts=8:horizon=1:plans=6"}
+FOCAL = {"strong": "value:rollouts=1:plans=4"}
+"""The treated seat of a population's trade-timing experiment (the search bot has no ``trade_at``: none)."""
 POPULATIONS = {"strong": f"{FOCAL['strong']},value,value,value",
-               "search": f"{FOCAL['search']},search,search,search",
+               "search": "search,search,search,search",
                "heuristic": "continent-tuned,aggressive,continent,defensive"}
 """The line-ups (seats rotate game by game); the strong ones' first seat is the treated seat."""
 RANKING_LINEUP = "value,continent-tuned,aggressive,continent"

@@ -312,3 +312,29 @@ def test_bot_ranking_ranks_only_where_win_rates_separate():
     assert ranks.loc[("x", "d"), "rank"] == 4 and ranks.loc[("y", "d"), "rank"] == 1
     assert ranks.loc[("x", "b"), "rank"] > 1 and (ranks.trials == 120).all()
     assert ranks.loc[("x", "a"), "elo"] > ranks.loc[("x", "d"), "elo"]
+
+
+def test_the_card_escalation_script_writes_resumable_runs_the_notebook_reads(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    from riskstats.analysis.cards import length_decomposition, timing_effects
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "card_escalation.py"
+    spec = importlib.util.spec_from_file_location("card_escalation", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    argv = ["--population", "strong", "--timing-games", "12", "--rule-games", "10", "--ranking-games", "8",
+            "--out", str(tmp_path)]
+    script.main(argv)
+    names = {"strong_timing", "strong_rules", "strong_escalation", "strong_rounds", "strong_ranking", "runs"}
+    assert {f.stem for f in tmp_path.glob("*.csv")} == names
+    timing = pd.read_csv(tmp_path / "strong_timing.csv")
+    assert timing.groupby("arm").seed.apply(tuple).nunique() == 1 and len(timing) == 36
+    effects = timing_effects(timing, {"trade at once": (script.FOCAL["strong"], 3),
+                                      "hold until forced": (script.FOCAL["strong"], 5)})
+    assert effects.bot.eq("value:rollouts=1:plans=4").all() and effects.games.eq(12).all()
+    parts = length_decomposition(pd.read_csv(tmp_path / "strong_escalation.csv"))
+    assert set(parts.arm) == {"fixed", "none"}
+    script.main(argv)  # resumable: every step is done already
+    assert len(pd.read_csv(tmp_path / "runs.csv")) == 4
