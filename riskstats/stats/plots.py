@@ -261,7 +261,8 @@ def line_panels(frame: pd.DataFrame, panels, x: str, y: str = "mean", hue: str |
     of ``hue`` in each, and one legend for the whole figure below the panels (so no panel gives up width
     to a legend). ``frame`` is long form with a ``measure`` column (as `riskstats.analysis.cards.per_round`
     gives). With ``log`` a panel whose values are all positive gets a log y axis (curves that grow by
-    orders of magnitude stay readable); a panel with zeros keeps a linear one and says so in its title.
+    orders of magnitude stay readable), one with zeros a symmetric log axis (linear below 1) if its values
+    exceed 10, else a linear one (said in its title).
     ``count``/``min_count`` leave out thin points as in `lines`; the legend says how many games each
     remaining point rests on at least. Returns the array of Axes (unused ones hidden).
     """
@@ -277,8 +278,11 @@ def line_panels(frame: pd.DataFrame, panels, x: str, y: str = "mean", hue: str |
         if log and len(shown) and (shown[y] > 0).all():
             ax.set_yscale("log")
             ax.set_ylabel(f"{ylabel} (log scale)")
+        elif log and len(shown) and shown[y].max() > 10:  # zeros, and values over orders of magnitude
+            ax.set_yscale("symlog", linthresh=1.0)
+            ax.set_ylabel(f"{ylabel} (log scale above 1)")
         elif log:
-            ax.set_title(f"{title} (linear: some values are 0)")
+            ax.set_title(f"{title} (linear scale)")
     for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
     handles, labels = axes.flat[0].get_legend_handles_labels()
