@@ -1,7 +1,7 @@
 """Notebook 03's card experiments for one bot population, written to CSV for the notebook to read (issue #19 §2).
 
     python scripts/card_escalation.py --population strong --out data/card_escalation
-    python scripts/card_escalation.py --population search --rule-games 500 --out data/card_escalation
+    python scripts/card_escalation.py --population search --rule-games 300 --steps escalation --out data/card_escalation
 
 A population is a line-up (`POPULATIONS`): ``strong`` is the value bot in every seat, ``search`` the search
 bot in every seat (a smaller check of the rule comparisons; it has no card-timing parameter), ``heuristic``
@@ -9,14 +9,14 @@ notebook 03's own line-up. The first seat of the strong line-up is the same bot 
 (``value:rollouts=1:plans=4``), so its label tells it apart: it is the seat a trade-timing treatment
 changes, and it plays exactly as the others in the control.
 
-Steps, each written to ``<out>/<population>_<step>.csv`` and skipped if that file exists (resumable):
+Steps, each written to ``<out>/<population>_<step>.csv.gz`` and skipped if that file exists (resumable):
 
 - ``timing`` (populations with a treated seat): `riskstats.analysis.cards.trade_timing`, ``--timing-games``
   games per arm: the control, the
   first seat trading at once (``trade_at=3``) and holding until forced (``5``). The games of every arm.
 - ``rules``: `compare_rules` with logs, ``--rule-games`` games per arm, one card per turn (RULES.md)
   against one per conquest; ``escalation``: progressive, fixed and no escalation. The per-game tables
-  (`LOGGED_MEASURES`), and for ``escalation`` also ``<population>_rounds.csv`` (`per_round` by scheme, every
+  (`LOGGED_MEASURES`), and for ``escalation`` also ``<population>_rounds.csv.gz`` (`per_round` by scheme, every
   round reached by at least 10 games).
 - ``ranking`` (``--ranking-games``, 0 to skip): the line-up ``--ranking-lineup`` under the four card rule
   settings, to see whether the rules reorder the bots.
@@ -62,6 +62,8 @@ def main(argv=None):
     parser.add_argument("--ranking-games", type=int, default=0)
     parser.add_argument("--ranking-lineup", default=RANKING_LINEUP)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--steps", default="timing,rules,escalation,ranking",
+                        help="the steps to run (comma-separated), of those the sizes allow")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -80,8 +82,9 @@ def main(argv=None):
         steps.append(("ranking", lambda: _keep(cards.compare_rules(
             args.ranking_games, 4, args.ranking_lineup, {**SCHEMES, "per conquest": RULE_ARMS["per conquest"]},
             seed=args.seed)["games"])))
-    for step, run in steps:
-        path = args.out / f"{name}_{step}.csv"
+    wanted = set(args.steps.split(","))
+    for step, run in [(step, run) for step, run in steps if step in wanted]:
+        path = args.out / f"{name}_{step}.csv.gz"
         if path.exists():
             print(f"{path}: done already, skipped")
             continue
@@ -100,7 +103,7 @@ def _escalation(args, lineup, name):
     result = cards.compare_rules(args.rule_games, 4, lineup, SCHEMES, seed=args.seed, log=True)
     rounds = cards.per_round(result["activity"].rename(columns={"arm": "escalation"}), by="escalation",
                              min_games=10)
-    rounds.to_csv(args.out / f"{name}_rounds.csv", index=False)
+    rounds.to_csv(args.out / f"{name}_rounds.csv.gz", index=False)
     return _keep(result["games"])
 
 
