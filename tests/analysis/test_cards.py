@@ -328,13 +328,13 @@ def test_the_card_escalation_script_writes_resumable_runs_the_notebook_reads(tmp
             "--out", str(tmp_path)]
     script.main(argv)
     names = {"strong_timing", "strong_rules", "strong_escalation", "strong_rounds", "strong_ranking", "runs"}
-    assert {f.stem for f in tmp_path.glob("*.csv")} == names
-    timing = pd.read_csv(tmp_path / "strong_timing.csv")
+    assert {f.name.split(".")[0] for f in tmp_path.glob("*.csv*")} == names
+    timing = pd.read_csv(tmp_path / "strong_timing.csv.gz")
     assert timing.groupby("arm").seed.apply(tuple).nunique() == 1 and len(timing) == 36
     effects = timing_effects(timing, {"trade at once": (script.FOCAL["strong"], 3),
                                       "hold until forced": (script.FOCAL["strong"], 5)})
     assert effects.bot.eq("value:rollouts=1:plans=4").all() and effects.games.eq(12).all()
-    parts = length_decomposition(pd.read_csv(tmp_path / "strong_escalation.csv"))
+    parts = length_decomposition(pd.read_csv(tmp_path / "strong_escalation.csv.gz"))
     assert set(parts.arm) == {"fixed", "none"}
     script.main(argv)  # resumable: every step is done already
     assert len(pd.read_csv(tmp_path / "runs.csv")) == 4
