@@ -13,6 +13,7 @@ from riskstats.stats.plots import (
     game_length_histogram,
     heatmap,
     legend_outside,
+    line_panels,
     lines,
     natural_order,
     rates,
@@ -21,4 +22,5 @@ from riskstats.stats.plots import (
 )
 
 __all__ = ["bars", "board_layout", "board_map", "end_states", "game_length_histogram", "heatmap", "legend_outside",
-           "lines", "map_state", "natural_order", "rates", "ratings", "seat_colours", "spring_layout", "win_rates"]
+           "line_panels", "lines", "map_state", "natural_order", "rates", "ratings", "seat_colours", "spring_layout",
+           "win_rates"]

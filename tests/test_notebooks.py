@@ -8,7 +8,7 @@ SMALL = {  # parameter overrides that keep each run to seconds; the committed ru
     "01_attack_odds.ipynb": {"MAX_ARMIES": 10, "BIG": 25, "NEEDED_UP_TO": 12, "SIM_TRIALS": 20_000},
     "02_continent_value.ipynb": {"OPENINGS": 4, "CHOICES": 12, "RESAMPLES": 200},  # reads the committed experiments
     "03_card_escalation.ipynb": {"TIMING_GAMES": 120, "RULE_GAMES": 40, "MIN_GAMES": 10, "CAPTURE_GAMES": 16,
-                                 "ROLLOUTS": 8, "SIM_TRIALS": 20_000},
+                                 "ROLLOUTS": 8, "SIM_TRIALS": 20_000, "BOOT": 50},
     "04_selfplay_statistics.ipynb": {"TOURNAMENT_GAMES": 200, "BOOT": 50, "VARIANT_GAMES": 20,
                                      "LOG_GAMES": 12},  # reads the committed experiments in data/
     "05_attack_decisions.ipynb": {"A": 8, "D": 6, "VALUES": [1, 4], "STARTS": [(5, 3), (8, 6)], "SIM_TRIALS": 20_000},

@@ -416,29 +416,47 @@ def trade_timing(games: int, players: int, bots, treatments, seed: int = 0,
     trade_at, then `treatment_effect`'s columns, p_holm, significant) and ``lengths`` (`rule_effects`
     on turns and rounds).
     """
-    from statsmodels.stats.multitest import multipletests
-
     from riskstats.game.registry import parse_bot
     from riskstats.runs.selfplay import play_games
-    from riskstats.stats.compare import treatment_effect
 
     treatments = dict(treatments)
     if not treatments:
         raise RiskstatsError("give at least one treatment (name -> (bot, trade_at))")
     for bot, trade_at in treatments.values():
         parse_bot(f"{bot}:trade_at={trade_at}")  # a bot that takes trade_at, and a valid value
-    control = play_games(games, players, bots, seed=seed).assign(arm="control")
-    tables, rows = [control], []
+    tables = [play_games(games, players, bots, seed=seed).assign(arm="control")]
     for name, (bot, trade_at) in treatments.items():
-        treated = play_games(games, players, bots, seed=seed, params={bot: {"trade_at": trade_at}}).assign(arm=name)
-        tables.append(treated)
-        effect = treatment_effect(treated, control, bot, level).iloc[0].to_dict()
+        treated = play_games(games, players, bots, seed=seed, params={bot: {"trade_at": trade_at}})
+        tables.append(treated.assign(arm=name))
+    stacked = pd.concat(tables, ignore_index=True)
+    return {"games": stacked, "effects": timing_effects(stacked, treatments, level),
+            "lengths": rule_effects(stacked, ["turns", "rounds"], level=level)}
+
+
+def timing_effects(games: pd.DataFrame, treatments, level: float = 0.95) -> pd.DataFrame:
+    """The effects of a trade-timing experiment's games (`trade_timing`'s ``games``, or the same tables
+    read back from a file): for each treatment arm (``treatments``: name -> (bot, trade_at)), the change
+    in that bot's win rate against the ``"control"`` arm, paired game by game
+    (`riskstats.stats.compare.treatment_effect`), with ``p_holm`` (Holm over the treatments) and
+    ``significant``."""
+    from statsmodels.stats.multitest import multipletests
+
+    from riskstats.stats.compare import treatment_effect
+
+    treatments = dict(treatments)
+    arms = set(games["arm"])
+    missing = ({"control"} | set(treatments)) - arms
+    if missing:
+        raise RiskstatsError(f"no arm {', '.join(sorted(missing))} in the games")
+    control = games[games["arm"] == "control"]
+    rows = []
+    for name, (bot, trade_at) in treatments.items():
+        effect = treatment_effect(games[games["arm"] == name], control, bot, level).iloc[0].to_dict()
         rows.append({"arm": name, "trade_at": int(trade_at), **effect})
     effects = pd.DataFrame(rows)
     effects["p_holm"] = multipletests(effects.p_value, method="holm")[1]
     effects["significant"] = effects.p_holm < 1 - level
-    stacked = pd.concat(tables, ignore_index=True)
-    return {"games": stacked, "effects": effects, "lengths": rule_effects(stacked, ["turns", "rounds"], level=level)}
+    return effects
 
 
 def compare_escalation(games: int, players: int, bots, seed: int = 0,
@@ -538,3 +556,100 @@ def capture_value(positions: list[dict], rollouts: int, seed: int = 0, params: d
                              "win_with": per_position.win_with.mean(), "win_without": per_position.win_without.mean(),
                              "effect": effect, "ci_low": low, "ci_high": high}])
     return per_position, summary
+
+
+LENGTH_PARTS = ("rounds", "armies_destroyed", "destroyed_per_round")
+"""The parts of `length_decomposition`: a game's rounds = its armies destroyed / armies destroyed per round."""
+
+
+def length_decomposition(games: pd.DataFrame, arm: str = "arm", level: float = 0.95, boot: int = 1000,
+                         seed: int = 0) -> pd.DataFrame:
+    """Why one arm's games are longer than another's, in parts that add up exactly.
+
+    A game lasts ``rounds`` = ``armies_destroyed`` / ``destroyed_per_round`` (armies destroyed in it over
+    armies destroyed per round), so log(rounds) = log(armies_destroyed) - log(destroyed_per_round) game by
+    game, and the mean paired difference of the logs (each arm against the first, by seed) splits the
+    same way: the change in log rounds is the change in log armies destroyed minus the change in log
+    destroyed per round, to rounding. (Means of per-game ratios, or ratios of means, do not add up.)
+
+    ``games`` holds the arms stacked (`compare_rules` with ``log=True``: columns ``arm``, ``seed``,
+    ``rounds``, ``armies_destroyed``), every arm with the same seeds. One row per treatment arm and part:
+    ``games``, ``log_effect`` (mean paired difference of the part's log) with its normal interval
+    ``ci_low``..``ci_high``, ``ratio`` = exp(log_effect) (the geometric-mean ratio, treated over control)
+    with ``ratio_low``..``ratio_high``, and ``contribution`` (the part's term in the change of log rounds:
+    +log_effect for armies destroyed, -log_effect for the pace, the whole for rounds) with
+    ``contribution_low``..``contribution_high`` and ``share`` (contribution / change of log rounds; the two
+    parts' shares sum to 1).
+
+    Examples
+    --------
+    >>> games = pd.DataFrame({"arm": ["a", "a", "b", "b"], "seed": [1, 2, 1, 2], "rounds": [10, 20, 5, 20],
+    ...                       "armies_destroyed": [100, 400, 25, 200]})
+    >>> parts = length_decomposition(games).set_index("part")
+    >>> parts.contribution.round(4).to_dict()
+    {'rounds': -0.3466, 'armies_destroyed': -1.0397, 'destroyed_per_round': 0.6931}
+    """
+    missing = {arm, "seed", "rounds", "armies_destroyed"} - set(games.columns)
+    if missing:
+        raise RiskstatsError(f"no column {', '.join(sorted(missing))} to decompose (log the games)")
+    if (games.rounds <= 0).any() or (games.armies_destroyed <= 0).any():
+        raise RiskstatsError("a game with no rounds or no armies destroyed has no log length to decompose")
+    logs = games.assign(rounds=np.log(games.rounds.astype(float)),
+                        armies_destroyed=np.log(games.armies_destroyed.astype(float)))
+    logs["destroyed_per_round"] = logs.armies_destroyed - logs.rounds
+    effects = rule_effects(logs, LENGTH_PARTS, arm=arm, level=level).rename(columns={"measure": "part"})
+    effects = effects.rename(columns={"effect": "log_effect"}).drop(columns=["control_mean", "treated_mean"])
+    sign = effects.part.map({"rounds": 1.0, "armies_destroyed": 1.0, "destroyed_per_round": -1.0})
+    for column in ("ratio", "ratio_low", "ratio_high"):
+        effects[column] = np.exp(effects[{"ratio": "log_effect", "ratio_low": "ci_low",
+                                          "ratio_high": "ci_high"}[column]])
+    effects["contribution"] = sign * effects.log_effect
+    bounds = np.sort(np.stack([sign * effects.ci_low, sign * effects.ci_high]), axis=0)
+    effects["contribution_low"], effects["contribution_high"] = bounds
+    total = effects[effects.part == "rounds"].set_index(arm).log_effect
+    effects["share"] = effects.contribution / effects[arm].map(total)
+    low, high = {}, {}
+    rng = np.random.default_rng(seed)
+    names = list(dict.fromkeys(logs[arm]))
+    control = logs[logs[arm] == names[0]].set_index("seed").sort_index()
+    for name in names[1:]:  # the shares' percentile interval: games resampled, the pairs kept together
+        d = logs[logs[arm] == name].set_index("seed").sort_index()[list(LENGTH_PARTS)] - control[list(LENGTH_PARTS)]
+        picks = rng.integers(0, len(d), (boot, len(d)))
+        means = d.to_numpy()[picks].mean(axis=1)
+        alpha = (1 - level) / 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            shares = means[:, 1] / means[:, 0]
+            for part, draws in zip(LENGTH_PARTS, (np.ones(boot), shares, 1 - shares)):
+                low[(name, part)], high[(name, part)] = np.nanquantile(draws, [alpha, 1 - alpha])
+    keys = list(zip(effects[arm], effects.part))
+    effects["share_low"], effects["share_high"] = [low[k] for k in keys], [high[k] for k in keys]
+    return effects
+
+
+def bot_ranking(games: pd.DataFrame, arm: str = "arm", boot: int = 200, seed: int = 0,
+                level: float = 0.95) -> pd.DataFrame:
+    """How the bots rank in each arm (a rule setting): win rates and the Luce (who wins) ratings.
+
+    ``games`` holds the arms' self-play tables stacked (`compare_rules`). Per arm and bot: ``trials``
+    (decided games it played), ``wins``, ``win_rate`` with its 95% Wilson interval ``ci_low``..``ci_high``,
+    ``rank`` (1 + the bots whose win rate is significantly higher, Holm over the arm's pairs:
+    `riskstats.stats.compare.rank_rates`; bots not separated share a rank), ``elo`` with its bootstrap
+    interval ``elo_low``..``elo_high`` and ``rating_rank`` (`riskstats.stats.ratings.luce`, ``boot``
+    resamples), and ``fit_p`` (the Luce model's goodness-of-fit p-value in that arm, `luce_model`).
+    """
+    from riskstats.stats.compare import rank_rates
+    from riskstats.stats.ratings import luce_model
+    from riskstats.stats.report import win_rates
+
+    if arm not in games.columns:
+        raise RiskstatsError(f"no column {arm!r} naming the arms")
+    frames = []
+    for name, table in games.groupby(arm, sort=False):
+        rates = rank_rates(win_rates(table, "bot"), "bot", level)
+        ratings, _, fit = luce_model(table, boot=boot, seed=seed, level=level)
+        ratings = ratings.rename(columns={"ci_low": "elo_low", "ci_high": "elo_high", "rank": "rating_rank"})
+        merged = rates.merge(ratings[["bot", "elo", "elo_low", "elo_high", "rating_rank"]], on="bot")
+        frames.append(merged.assign(**{arm: name}, fit_p=float(fit.p_value.iloc[0])))
+    columns = [arm, "bot", "trials", "wins", "win_rate", "ci_low", "ci_high", "rank", "elo", "elo_low",
+               "elo_high", "rating_rank", "fit_p"]
+    return pd.concat(frames, ignore_index=True)[columns]

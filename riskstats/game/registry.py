@@ -209,7 +209,10 @@ BUILT_IN = {
                "order (12345678)", integer=True, tunable=False, digits=9),
          Param("closer", 0.0, 0.0, 1.0, "also compares the aggressive plan (when its plans lack it) at the turns "
                "where the model gives it at least this P(win), read with what it cannot see redrawn; 0: never",
-               tunable=False))),
+               tunable=False),
+         Param("trade_at", 0.0, 0.0, 6.0, "card timing: 0 = each plan's own (trade_at 3, the defensive plan 5); "
+               "3-6 = every plan, in the search and in play, trades a set once it holds this many cards and "
+               "whenever forced (1 and 2 act as 3)", integer=True, tunable=False))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""

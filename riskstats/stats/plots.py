@@ -266,3 +266,41 @@ def game_length_histogram(games: pd.DataFrame, ax=None, title: str = "Game lengt
     ax.set_title(title)
     legend_outside(ax)
     return ax
+
+
+def line_panels(frame: pd.DataFrame, panels, x: str, y: str = "mean", hue: str | None = None, *,
+                measure: str = "measure", log: bool = True, ncols: int = 3, count: str | None = None,
+                min_count: int = 1, size: tuple[float, float] = (5.5, 3.6)):
+    """Small multiples of `lines`: one panel per ``(measure value, title, ylabel)`` of ``panels``, the lines
+    of ``hue`` in each, and one legend for the whole figure below the panels (so no panel gives up width
+    to a legend). ``frame`` is long form with a ``measure`` column (as `riskstats.analysis.cards.per_round`
+    gives). With ``log`` a panel whose values are all positive gets a log y axis (curves that grow by
+    orders of magnitude stay readable), one with zeros a symmetric log axis (linear below 1) if its values
+    exceed 10, else a linear one (said in its title).
+    ``count``/``min_count`` leave out thin points as in `lines`; the legend says how many games each
+    remaining point rests on at least. Returns the array of Axes (unused ones hidden).
+    """
+    panels = [tuple(p) for p in panels]
+    rows = -(-len(panels) // ncols)
+    fig, axes = plt.subplots(rows, ncols, figsize=(size[0] * ncols, size[1] * rows + 0.6), squeeze=False)
+    for ax, (name, title, ylabel) in zip(axes.flat, panels):
+        part = frame[frame[measure] == name]
+        lines(part, x, y, hue=hue, ax=ax, count=count, min_count=min_count, title=title, ylabel=ylabel)
+        if ax.get_legend() is not None:
+            ax.get_legend().remove()
+        shown = part[part[count] >= min_count] if count is not None else part
+        if log and len(shown) and (shown[y] > 0).all():
+            ax.set_yscale("log")
+            ax.set_ylabel(f"{ylabel} (log scale)")
+        elif log and len(shown) and shown[y].max() > 10:  # zeros, and values over orders of magnitude
+            ax.set_yscale("symlog", linthresh=1.0)
+            ax.set_ylabel(f"{ylabel} (log scale above 1)")
+        elif log:
+            ax.set_title(f"{title} (linear scale)")
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    if labels:
+        fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 4), frameon=False)
+    fig.tight_layout(rect=(0, 0.6 / (size[1] * rows + 0.6), 1, 1))
+    return axes

@@ -275,3 +275,66 @@ def test_group_means_carry_their_intervals():
     assert means.ci_high[0] - 2.0 == pytest.approx(1.959964 * 1.0 / np.sqrt(3), rel=1e-5)
     with pytest.raises(RiskstatsError, match="no column y"):
         group_means(frame, ["y"])
+
+
+def test_length_decomposition_parts_add_up_exactly(logged):
+    from riskstats.analysis.cards import game_activity, length_decomposition, round_activity
+
+    table, events = logged
+    per_game = table.merge(game_activity(round_activity(events)), on="game")
+    rng = np.random.default_rng(5)
+    treated = per_game.assign(rounds=per_game.rounds * rng.integers(1, 4, len(per_game)),
+                              armies_destroyed=per_game.armies_destroyed * rng.integers(1, 9, len(per_game)))
+    games = pd.concat([per_game.assign(arm="control"), treated.assign(arm="treated")], ignore_index=True)
+    parts = length_decomposition(games).set_index("part")
+    c = parts.contribution
+    assert c["rounds"] == pytest.approx(c["armies_destroyed"] + c["destroyed_per_round"], abs=1e-12)
+    assert parts.share[["armies_destroyed", "destroyed_per_round"]].sum() == pytest.approx(1.0, abs=1e-12)
+    ratio = treated.rounds / per_game.rounds  # the rounds' geometric-mean ratio, by hand
+    assert parts.ratio["rounds"] == pytest.approx(float(np.exp(np.log(ratio).mean())), rel=1e-12)
+    assert (parts.ci_low <= parts.log_effect).all() and (parts.log_effect <= parts.ci_high).all()
+    assert (parts.contribution_low <= parts.contribution_high).all()
+    assert (parts.share_low <= parts.share).all() and (parts.share <= parts.share_high).all()
+    with pytest.raises(RiskstatsError, match="no column armies_destroyed"):
+        length_decomposition(games.drop(columns="armies_destroyed"))
+    with pytest.raises(RiskstatsError, match="no armies destroyed"):
+        length_decomposition(games.assign(armies_destroyed=0))
+
+
+def test_bot_ranking_ranks_only_where_win_rates_separate():
+    from riskstats.analysis.cards import bot_ranking
+
+    winners = [0] * 60 + [1] * 30 + [2] * 28 + [3] * 2
+    rotated = pd.DataFrame({"bots": ["a,b,c,d"] * 120, "winner": winners, "seed": range(120)})
+    games = pd.concat([rotated.assign(arm="x"), rotated.assign(arm="y", winner=[3 - w for w in winners])])
+    ranks = bot_ranking(games, boot=50, seed=1).set_index(["arm", "bot"])
+    assert ranks.loc[("x", "a"), "rank"] == 1 and ranks.loc[("x", "b"), "rank"] == ranks.loc[("x", "c"), "rank"]
+    assert ranks.loc[("x", "d"), "rank"] == 4 and ranks.loc[("y", "d"), "rank"] == 1
+    assert ranks.loc[("x", "b"), "rank"] > 1 and (ranks.trials == 120).all()
+    assert ranks.loc[("x", "a"), "elo"] > ranks.loc[("x", "d"), "elo"]
+
+
+def test_the_card_escalation_script_writes_resumable_runs_the_notebook_reads(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    from riskstats.analysis.cards import length_decomposition, timing_effects
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "card_escalation.py"
+    spec = importlib.util.spec_from_file_location("card_escalation", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    argv = ["--population", "strong", "--timing-games", "12", "--rule-games", "10", "--ranking-games", "8",
+            "--out", str(tmp_path)]
+    script.main(argv)
+    names = {"strong_timing", "strong_rules", "strong_escalation", "strong_rounds", "strong_ranking", "runs"}
+    assert {f.name.split(".")[0] for f in tmp_path.glob("*.csv*")} == names
+    timing = pd.read_csv(tmp_path / "strong_timing.csv.gz")
+    assert timing.groupby("arm").seed.apply(tuple).nunique() == 1 and len(timing) == 36
+    effects = timing_effects(timing, {"trade at once": (script.FOCAL["strong"], 3),
+                                      "hold until forced": (script.FOCAL["strong"], 5)})
+    assert effects.bot.eq("value:rollouts=1:plans=4").all() and effects.games.eq(12).all()
+    parts = length_decomposition(pd.read_csv(tmp_path / "strong_escalation.csv.gz"))
+    assert set(parts.arm) == {"fixed", "none"}
+    script.main(argv)  # resumable: every step is done already
+    assert len(pd.read_csv(tmp_path / "runs.csv")) == 4

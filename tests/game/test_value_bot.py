@@ -108,7 +108,7 @@ def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it(
     from riskstats.game.search import FORCED_PLAN, PLAN_LIST, PLANS, VALUE_ID, _new_state, _plan
     from riskstats.game.state import SC_HELD
 
-    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0)
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0)
     spec = parse_bot("value:first=Australia")
     assert spec.label == "value:first=5" and spec.values[2] == 5.0
     game = Game(4, seed=5)
@@ -144,7 +144,7 @@ aggressive plan once it is a little ahead."""
 def test_a_plan_order_is_read_and_checked():
     from riskstats.game.search import PLAN_LIST
 
-    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0) and parse_bot("search").values[4] == 0.0
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0) and parse_bot("search").values[4] == 0.0
     spec = parse_bot("value:order=9471:plans=3")
     assert spec.label == "value:plans=3:order=9471" and spec.values[3] == 9471.0
     assert len(PLAN_LIST) == 9  # the order's digits run 1..9
@@ -220,3 +220,35 @@ def test_look_ahead_games_match_their_fingerprints():
     from golden_lookahead import FILE, fingerprints
 
     pd.testing.assert_frame_equal(fingerprints(), pd.read_csv(FILE, dtype={"board": str}), check_dtype=False)
+
+
+def early_trades(lineup, seed):
+    """(turn starts where seat 0 held 3 or 4 cards, so was not forced to trade; sets it traded at them)."""
+    from riskstats.game.state import I_PHASE, TRADE, TRADE_SET
+
+    game, chances, traded = Game(4, seed=seed), 0, 0
+    while not game.over:
+        p, bot = game.player, lineup[game.player]
+        move = game.bot_move(bot)
+        hand = int((game.state.card_owner == p).sum())
+        if p == 0 and game.state.info[I_PHASE] == TRADE and 3 <= hand < 5:
+            chances += 1
+            traded += move[0] == TRADE_SET
+        game.step(move)
+    return chances, traded
+
+
+def test_the_value_bots_trade_at_sets_the_card_timing_of_every_plan():
+    from riskstats.game.search import VALUE_TRADE_AT
+
+    assert parse_bot("value").values[VALUE_TRADE_AT] == 0.0  # the default: each plan's own timing, as before
+    assert parse_bot("value:trade_at=5").label == "value:trade_at=5"
+    held = [early_trades(["value:trade_at=5", "value", "value", "value"], seed) for seed in range(3)]
+    free = [early_trades(["value", "value", "value", "value"], seed) for seed in range(3)]
+    assert sum(c for c, _ in held) > 0 and sum(t for _, t in held) == 0  # holds until forced
+    assert sum(t for _, t in free) > 0  # the plans' own timing trades early
+    fast = play_games(6, 4, ["value:trade_at=5", "value"], seed=9)
+    slow = [play_game(4, row.bots.split(","), seed=int(row.seed)).winner for row in fast.itertuples()]
+    assert fast.winner.tolist() == slow  # the compiled loop and step by step agree
+    assert not play_games(40, 4, ["value:trade_at=3", "value"], seed=9).turns.equals(
+        play_games(40, 4, ["value:trade_at=5", "value"], seed=9).turns)

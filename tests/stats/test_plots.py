@@ -208,3 +208,24 @@ def test_win_rate_by_bot_draws_the_fair_share_and_no_interval_for_a_bot_in_every
     bars = [c for c in ax.containers if hasattr(c, "has_yerr") and c.has_yerr]
     segments = bars[0].lines[2][0].get_segments()
     assert [len(s) for s in segments] == [0, 2]  # no bar for "a", a bar for "b"
+
+
+def test_line_panels_share_one_legend_below_and_use_log_scales():
+    import pandas as pd
+
+    values = {"grows": lambda k, r: k * 10 ** r, "zeros": lambda k, r: float(r % 2),
+              "late": lambda k, r: 0.0 if r < 3 else k * 10 ** r}
+    rows = [(arm, m, r, f(k, r), 50 - r) for arm, k in (("a", 1.0), ("b", 3.0)) for m, f in values.items()
+            for r in range(1, 8)]
+    frame = pd.DataFrame(rows, columns=["arm", "measure", "round", "mean", "games"])
+    panels = [("grows", "Grows", "armies"), ("zeros", "Zeros", "count"), ("late", "Late", "armies")]
+    axes = plots.line_panels(frame, panels, "round", hue="arm", ncols=2, count="games", min_count=44)
+    fig = axes.flat[0].figure
+    fig.canvas.draw()
+    assert all(ax.get_legend() is None for ax in axes.flat)  # no panel gives up room to a legend
+    legend = fig.legends[0]
+    assert legend.get_window_extent().y1 <= min(ax.get_window_extent().y0 for ax in axes.flat[:3])
+    assert [t.get_text() for t in legend.get_texts()] == ["arm = a (n >= 44 per point)", "arm = b (n >= 44 per point)"]
+    assert [ax.get_yscale() for ax in axes.flat[:3]] == ["log", "linear", "symlog"]
+    assert "linear" in axes.flat[1].get_title() and not axes.flat[3].get_visible()
+    assert list(axes.flat[0].get_lines()[0].get_xdata()) == [1, 2, 3, 4, 5, 6]  # round 7 rests on 43 games
