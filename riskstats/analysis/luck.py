@@ -7,11 +7,13 @@
   again (up to ``max_games``); the normal approximation (statsmodels) is given beside it.
 - `seed_share`: a paired design on one seed list. Two runs play the same games (same seeds: the same
   deal, the same dice stream) with the two bots' seats swapped. Three figures, each with its interval:
-  the stronger bot's edge (its win rate), the first mover's edge (seat 0's win rate), and how often the
-  same seat wins both games of a pair beyond chance: the phi correlation of "seat 0 won" between the two
-  games, the share of the seat outcome's variance that the seed (deal and dice) fixes whoever sits where.
-  The dice stream is shared, but the games part as soon as the bots play differently, so the correlation
-  measures the deal and the early dice more than the late ones.
+  the stronger bot's edge (its win rate), the first mover's edge (seat 0's win rate), and how far the
+  same seat wins both games of a pair beyond what the line-ups predict: the correlation of "seat 0 won"
+  between the two games after removing each line-up's mean (the bots' edge would otherwise dominate
+  it), the share of the seat outcome's variance that the seed (deal and dice) fixes whoever sits where.
+  Positive: the seed favours a seat; negative: it favours a bot, whatever its seat; 0: it decides
+  nothing the bots do not. The dice stream is shared, but the games part as soon as the bots play
+  differently, so the correlation measures the deal and the early dice more than the late ones.
 """
 from __future__ import annotations
 
@@ -118,8 +120,8 @@ def seed_share(first: pd.DataFrame, second: pd.DataFrame, bot: str, boot: int = 
     -------
     DataFrame
         Rows ``bot edge`` (``bot``'s win rate over both runs' decided games), ``seat edge`` (seat 0's win
-        rate) and ``seed correlation`` (phi of "seat 0 won" between a pair's games, over pairs decided in
-        both runs; percentile bootstrap interval), each with ``estimate``, ``ci_low``, ``ci_high``, ``n``
+        rate) and ``seed correlation`` (of "seat 0 won" between a pair's games, each centred on its line-up's
+        mean, over pairs decided in both runs; percentile bootstrap interval), each with ``estimate``, ``ci_low``, ``ci_high``, ``n``
         (games, or pairs for the correlation) and ``truncated`` (games, or pairs, left out as stalled).
     """
     from statistics import NormalDist
@@ -146,14 +148,19 @@ def seed_share(first: pd.DataFrame, second: pd.DataFrame, bot: str, boot: int = 
     a, b = _seat0_won(first), _seat0_won(second)
     keep = (a >= 0) & (b >= 0)
     a, b = a[keep].astype(float), b[keep].astype(float)
+    _, lineup = np.unique(first["bots"].to_numpy()[keep], return_inverse=True)
 
-    def phi(x, y):
-        sx, sy = x.std(), y.std()
-        return float(((x - x.mean()) * (y - y.mean())).mean() / (sx * sy)) if sx > 0 and sy > 0 else np.nan
+    def phi(i):  # the correlation of the pairs i's outcomes, each centred on its line-up's mean
+        x, y, g = a[i], b[i], lineup[i]
+        counts = np.bincount(g).clip(1)
+        x = x - (np.bincount(g, x) / counts)[g]
+        y = y - (np.bincount(g, y) / counts)[g]
+        norm = np.sqrt((x * x).sum() * (y * y).sum())
+        return float((x * y).sum() / norm) if norm > 0 else np.nan
 
     rng = np.random.default_rng(seed)
-    draws = [phi(a[i], b[i]) for i in rng.integers(0, len(a), (boot, len(a)))] if len(a) else []
+    draws = [phi(i) for i in rng.integers(0, len(a), (boot, len(a)))] if len(a) else []
     low, high = (np.nanquantile(draws, [(1 - level) / 2, (1 + level) / 2]) if len(draws) else (np.nan, np.nan))
-    rows.append({"measure": "seed correlation", "estimate": phi(a, b) if len(a) else np.nan, "ci_low": float(low),
+    rows.append({"measure": "seed correlation", "estimate": phi(np.arange(len(a))) if len(a) else np.nan, "ci_low": float(low),
                  "ci_high": float(high), "n": int(keep.sum()), "truncated": int((~keep).sum())})
     return pd.DataFrame(rows)

@@ -2,8 +2,9 @@
 with the estimate, its 95% interval, its sample size and whether the finding's claim holds there.
 
 This module owns the row format (`ROBUSTNESS_COLUMNS`), `robustness_rows` (rows of one finding from a table
-of estimates) and `write_robustness` (``data/robustness/<notebook>.csv``, written by
-`riskstats.runs.results.write_files`). Whether a claim holds is the caller's judgement from the interval
+of estimates), `write_robustness` (``data/robustness/<notebook>.csv``, written by
+`riskstats.runs.results.write_files`) and `read_robustness` (every notebook's rows, each population put in
+one of the `GROUPS`, and the findings' verdicts per group). Whether a claim holds is the caller's judgement from the interval
 (for example ``ci_low > share`` for "seat 0 wins more than its fair share"), passed in as ``holds``.
 
 >>> import pandas as pd
@@ -19,6 +20,9 @@ import pandas as pd
 
 ROBUSTNESS_COLUMNS = ("notebook", "finding", "population", "bots", "n", "estimate", "ci_low", "ci_high", "holds")
 """The columns of a robustness row: ``bots`` are the full specs of the bots that played (with parameters)."""
+GROUPS = ("heuristic", "strong", "search check", "mixed")
+"""The population groups of the table: one-ply heuristics only; `value` in every seat (the strong population);
+`search` in every seat (a smaller check); and line-ups mixing `value` with heuristics."""
 
 
 def robustness_rows(notebook: str, finding: str, estimates: pd.DataFrame, holds,
@@ -60,3 +64,58 @@ def write_robustness(rows, folder, notebook: str) -> pd.DataFrame:
     frame = frame[list(ROBUSTNESS_COLUMNS)].reset_index(drop=True)
     write_files(folder, {notebook: frame}, {})
     return frame
+
+
+def population_group(population: str) -> str:
+    """The group (`GROUPS`) of a notebook's population label.
+
+    >>> [population_group(p) for p in ("continent in every seat (heuristic)", "value in every seat (strong)",
+    ...                                "search in every seat (strong, small check)", "search", "value vs heuristics")]
+    ['heuristic', 'strong', 'search check', 'search check', 'mixed']
+    """
+    text = population.lower()
+    if "search" in text:
+        return "search check"
+    if "strong" in text:
+        return "strong"
+    if "heuristic" in text and "value" not in text:
+        return "heuristic"
+    return "mixed"
+
+
+def read_robustness(folder) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every notebook's robustness rows from ``folder`` (``data/robustness``), and the verdicts per group.
+
+    Returns
+    -------
+    rows : DataFrame
+        The rows of every ``<notebook>.csv`` (notebook cut to its number, ``"03"``), with ``group`` and
+        ``interval`` (estimate [low, high]) added.
+    verdicts : DataFrame
+        One row per notebook and finding, one column per group that measured it: ``holds`` if the claim holds
+        in every row of that group, ``fails`` if in none, ``mixed`` otherwise (rows of one group may be
+        several line-ups or player counts).
+    """
+    from pathlib import Path
+
+    from riskstats.errors import RiskstatsError
+
+    files = sorted(Path(folder).glob("*.csv"))
+    if not files:
+        raise RiskstatsError(f"no robustness rows (*.csv) in {folder}")
+    rows = pd.concat([pd.read_csv(f, dtype={"notebook": str}) for f in files], ignore_index=True)
+    missing = set(ROBUSTNESS_COLUMNS) - set(rows.columns)
+    if missing:
+        raise RiskstatsError(f"robustness rows lack the columns {', '.join(sorted(missing))}")
+    rows["notebook"] = rows["notebook"].str.extract(r"^(\d+)", expand=False).fillna(rows["notebook"])
+    rows["group"] = [population_group(p) for p in rows["population"]]
+    rows["interval"] = [f"{e:.3g} [{lo:.3g}, {hi:.3g}]" for e, lo, hi in
+                        zip(rows["estimate"], rows["ci_low"], rows["ci_high"])]
+
+    def verdict(holds):
+        return "holds" if holds.all() else ("fails" if not holds.any() else "mixed")
+
+    verdicts = rows.pivot_table(index=["notebook", "finding"], columns="group", values="holds", aggfunc=verdict)
+    verdicts = verdicts[[g for g in GROUPS if g in verdicts.columns]]
+    verdicts.columns.name = None
+    return rows, verdicts.reset_index()

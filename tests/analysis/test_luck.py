@@ -47,7 +47,22 @@ def test_seed_share_on_swapped_runs():
     assert frame.loc["bot edge", "ci_low"] > 0.5
     assert frame.loc["bot edge", "n"] + frame.loc["bot edge", "truncated"] == 240
     r = frame.loc["seed correlation"]
-    assert -1 <= r.ci_low <= r.ci_high <= 1
+    assert -1 <= r.ci_low <= r.estimate <= r.ci_high <= 1
+
+
+def test_the_seed_correlation_is_one_when_the_seed_alone_decides_the_seat():
+    import pandas as pd
+
+    rng = np.random.default_rng(1)
+    seat = rng.integers(0, 2, 400)  # the seed's favoured seat wins both games of its pair
+    first = pd.DataFrame({"seed": np.arange(400), "players": 2, "bots": np.where(np.arange(400) % 2, "b,a", "a,b"),
+                          "winner": seat})
+    first["winner_bot"] = [row.bots.split(",")[w] for row, w in zip(first.itertuples(), seat)]
+    second = first.assign(bots=np.where(np.arange(400) % 2, "a,b", "b,a"))
+    second["winner_bot"] = [row.bots.split(",")[w] for row, w in zip(second.itertuples(), seat)]
+    frame = seed_share(first, second, "a", boot=100).set_index("measure")
+    assert frame.loc["seed correlation", "estimate"] == pytest.approx(1.0)
+    assert frame.loc["bot edge", "ci_low"] < 0.5 < frame.loc["bot edge", "ci_high"]  # a is no stronger than b
     with pytest.raises(RiskstatsError, match="other way round"):
         seed_share(first, first, "random")
     with pytest.raises(RiskstatsError, match="same seeds"):

@@ -21,3 +21,21 @@ def test_one_flag_per_row():
                         "ci_high": [0.2]})
     with pytest.raises(RiskstatsError, match="one holds flag per row"):
         robustness_rows("04", "x", est, [True, False])
+
+
+def test_read_robustness_groups_populations_and_judges_each_finding(tmp_path):
+    from riskstats.stats.robustness import read_robustness
+
+    est = pd.DataFrame({"population": ["continent in every seat (heuristic)", "random in every seat (heuristic)",
+                                       "value in every seat (strong)"],
+                        "bots": ["c,c", "r,r", "v,v"], "trials": [100, 100, 200],
+                        "win_rate": [0.6, 0.49, 0.62], "ci_low": [0.51, 0.4, 0.55], "ci_high": [0.69, 0.58, 0.69]})
+    write_robustness(robustness_rows("04", "seat 0 wins more than 1/2", est, est.ci_low > 0.5),
+                     tmp_path, "04_selfplay")
+    rows, verdicts = read_robustness(tmp_path)
+    assert rows["notebook"].unique().tolist() == ["04"] and rows["group"].tolist() == ["heuristic"] * 2 + ["strong"]
+    assert rows["interval"].iloc[0] == "0.6 [0.51, 0.69]"
+    assert verdicts.to_dict("records") == [{"notebook": "04", "finding": "seat 0 wins more than 1/2",
+                                            "heuristic": "mixed", "strong": "holds"}]
+    with pytest.raises(RiskstatsError, match="no robustness rows"):
+        read_robustness(tmp_path / "empty")
