@@ -21,7 +21,7 @@ Steps, each written to ``<out>/<population>_<step>.csv.gz`` and skipped if that 
 - ``ranking`` (``--ranking-games``, 0 to skip): the line-up ``--ranking-lineup`` under the four card rule
   settings, to see whether the rules reorder the bots.
 
-Every run is single-threaded (``NUMBA_NUM_THREADS=1`` is set here) and records its CPU seconds in
+Every run is single-threaded (``NUMBA_NUM_THREADS=1`` is set here when run as a script) and records its CPU seconds in
 ``<out>/runs.csv`` with the command.
 """
 import argparse
@@ -30,7 +30,8 @@ import sys
 import time
 from pathlib import Path
 
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+if __name__ == "__main__":  # run as a script: one thread (imported, e.g. by the tests, it leaves numba alone)
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import pandas as pd  # noqa: E402
 

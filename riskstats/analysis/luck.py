@@ -121,7 +121,8 @@ def seed_share(first: pd.DataFrame, second: pd.DataFrame, bot: str, boot: int = 
     DataFrame
         Rows ``bot edge`` (``bot``'s win rate over both runs' decided games), ``seat edge`` (seat 0's win
         rate) and ``seed correlation`` (of "seat 0 won" between a pair's games, each centred on its line-up's
-        mean, over pairs decided in both runs; percentile bootstrap interval), each with ``estimate``, ``ci_low``, ``ci_high``, ``n``
+        mean, over pairs decided in both runs; percentile bootstrap interval), each with ``estimate``,
+        ``ci_low``, ``ci_high``, ``n``
         (games, or pairs for the correlation) and ``truncated`` (games, or pairs, left out as stalled).
     """
     from statistics import NormalDist
@@ -161,6 +162,7 @@ def seed_share(first: pd.DataFrame, second: pd.DataFrame, bot: str, boot: int = 
     rng = np.random.default_rng(seed)
     draws = [phi(i) for i in rng.integers(0, len(a), (boot, len(a)))] if len(a) else []
     low, high = (np.nanquantile(draws, [(1 - level) / 2, (1 + level) / 2]) if len(draws) else (np.nan, np.nan))
-    rows.append({"measure": "seed correlation", "estimate": phi(np.arange(len(a))) if len(a) else np.nan, "ci_low": float(low),
+    rows.append({"measure": "seed correlation", "estimate": phi(np.arange(len(a))) if len(a) else np.nan,
+                 "ci_low": float(low),
                  "ci_high": float(high), "n": int(keep.sum()), "truncated": int((~keep).sum())})
     return pd.DataFrame(rows)

@@ -28,13 +28,11 @@ from typing import NamedTuple
 import numpy as np
 
 from riskstats.errors import RiskstatsError
+from riskstats.game.solved_attack import FRONTIER_DEFENDERS
 
 FRONTIER_AT = 9
 """Where a bot's parameter vector holds the solved attack policy's frontier (after the declared parameters;
 filled only for a spec with ``attack=solved``, see `riskstats.game.solved_attack`)."""
-FRONTIER_DEFENDERS = 40
-"""The frontier's length: the fewest attackers to attack with, for 1..this many defenders (more defenders
-read the last entry)."""
 N_PARAMS = FRONTIER_AT + FRONTIER_DEFENDERS
 """Length of the parameter vector handed to every compiled bot (a bot reads its first few, and the continent
 bot with ``attack=solved`` the frontier)."""

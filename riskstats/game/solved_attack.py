@@ -17,8 +17,10 @@ from functools import lru_cache
 import numpy as np
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.registry import FRONTIER_DEFENDERS
 
+FRONTIER_DEFENDERS = 40
+"""The frontier's length: the fewest attackers to attack with, for 1..this many defenders (more defenders
+read the last entry)."""
 FRONTIER_ATTACKERS = 200
 """The most attackers the frontier is solved for (the bots' P(conquer) table's size); a frontier entry
 above it would never be reached and is stored as 0 (never attack)."""

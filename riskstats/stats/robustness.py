@@ -4,8 +4,9 @@ with the estimate, its 95% interval, its sample size and whether the finding's c
 This module owns the row format (`ROBUSTNESS_COLUMNS`), `robustness_rows` (rows of one finding from a table
 of estimates), `write_robustness` (``data/robustness/<notebook>.csv``, written by
 `riskstats.runs.results.write_files`) and `read_robustness` (every notebook's rows, each population put in
-one of the `GROUPS`, and the findings' verdicts per group). Whether a claim holds is the caller's judgement from the interval
-(for example ``ci_low > share`` for "seat 0 wins more than its fair share"), passed in as ``holds``.
+one of the `GROUPS`, and the findings' verdicts per group). Whether a claim holds is the caller's judgement
+from the interval (for example ``ci_low > share`` for "seat 0 wins more than its fair share"), passed in as
+``holds``.
 
 >>> import pandas as pd
 >>> est = pd.DataFrame({"population": ["p"], "bots": ["a,a"], "trials": [100], "win_rate": [0.6],

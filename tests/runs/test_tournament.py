@@ -160,7 +160,7 @@ def test_record_round_trips():
     again = RunConfig.from_record(c.record(), chunk_size=16)
     assert again.record() == c.record() and again.game_rules() == c.game_rules()
     assert c.record()["bot_params"] == {"random": [0.0, 0.5], "aggressive": [0.7, 3.0],
-                                        "continent": [0.5, 0.75, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0],
+                                        "continent": [0.5, 0.75, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0],
                                         "defensive": [0.8, 1.0, 0.97, 5.0]}
 
 
@@ -169,8 +169,8 @@ def test_bot_specs_round_trip_and_play_as_given():
     c = config(games=8, bots=("continent:threshold=0.60", "continent", "aggressive"),
                params={"continent": {"card_threshold": 0.9}})
     assert c.bots == ("continent:threshold=0.6", "continent", "aggressive")
-    assert c.record()["bot_params"] == {"continent:threshold=0.6": [0.6, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0],
-                                        "continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0],
+    assert c.record()["bot_params"] == {"continent:threshold=0.6": [0.6, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0],
+                                        "continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0],
                                         "aggressive": [0.5, 3.0]}
     again = RunConfig.from_record(c.record(), chunk_size=16)
     assert again.record() == c.record()
