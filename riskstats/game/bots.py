@@ -33,6 +33,8 @@ from riskstats._numba import inline_jit, jit, lean_jit, lowest_bit, popcount
 from riskstats.game.engine import _find_set, _fortify_ok, _hand, _hand_size, _randint, _reachable, _set_kind, _uniform
 from riskstats.game.registry import (  # noqa: F401 (BOTS, N_PARAMS, bot_spec, check_lineup: the names' old home)
     BOTS,
+    CONTINENT_AGAIN,
+    CONTINENT_ATTACK,
     FRONTIER_AT,
     FRONTIER_DEFENDERS,
     N_PARAMS,
@@ -187,6 +189,15 @@ def _random_border(st, B, q):  # pragma: no cover - compiled
 
 
 @lean_jit
+def _with_neighbours(st, B, t, p, score):  # pragma: no cover - compiled
+    """A claim's score plus 0.5 for each neighbour of territory t that seat p owns (added one by one)."""
+    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+        if st.owner[B.nbr_idx[i]] == p:
+            score += 0.5
+    return score
+
+
+@lean_jit
 def _claim_greedy(st, B):  # pragma: no cover - compiled
     """An unclaimed territory next to the most of our own, preferring continents we already hold most of."""
     p = st.info[I_PLAYER]
@@ -207,10 +218,7 @@ def _claim_greedy(st, B):  # pragma: no cover - compiled
         if st.owner[t] != -1:
             continue
         k = B.continent_of[t]
-        score = 2.0 * (mine[k] + free[k]) / B.continent_size[k] + _uniform(st.rng) * 0.1
-        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-            if st.owner[B.nbr_idx[i]] == p:
-                score += 0.5
+        score = _with_neighbours(st, B, t, p, 2.0 * (mine[k] + free[k]) / B.continent_size[k] + _uniform(st.rng) * 0.1)
         if score > best_score:
             best_score = score
             best = t
@@ -607,10 +615,7 @@ def _claim_toward(st, B, k):  # pragma: no cover - compiled
     for t in range(st.owner.shape[0]):
         if st.owner[t] != -1 or B.continent_of[t] != k:
             continue
-        score = _uniform(st.rng) * 0.1
-        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-            if st.owner[B.nbr_idx[i]] == p:
-                score += 0.5
+        score = _with_neighbours(st, B, t, p, _uniform(st.rng) * 0.1)
         if score > best_score:
             best_score = score
             best = t
@@ -619,10 +624,10 @@ def _claim_toward(st, B, k):  # pragma: no cover - compiled
 
 @lean_jit
 def _continent_first(st, B, p, params):  # pragma: no cover - compiled
-    """The continent bot's forced target now: with ``again`` (params[8]) its ``first`` (params[3]) whenever
-    it does not hold it (the search bot's one-turn plans); else ``first`` until it first holds it
+    """The continent bot's forced target now: with ``again`` (params[CONTINENT_AGAIN]) its ``first`` (params[3])
+    whenever it does not hold it (the search bot's one-turn plans); else ``first`` until it first holds it
     (`_forced_first`)."""
-    if params[8] != 0:
+    if params[CONTINENT_AGAIN] != 0:
         return params[3]
     return float(_forced_first(st, B, p, params[3]))
 
@@ -662,9 +667,10 @@ def _target_continent(st, B, R, p, entrance_weight, first):  # pragma: no cover 
 @lean_jit
 def _attack_pays(params, pw, attackers, defenders, threshold):  # pragma: no cover - compiled
     """The continent bot's decision to roll (again) against ``defenders`` with ``attackers`` (armies able to
-    roll): with attack=rule (params[5] == 0) P(conquer) ``pw`` at least ``threshold``; with attack=solved the
+    roll): with attack=rule (params[CONTINENT_ATTACK] == 0) P(conquer) ``pw`` at least ``threshold``; with
+    attack=solved the
     solved policy's frontier (`riskstats.game.solved_attack`) at params[FRONTIER_AT + defenders - 1]."""
-    if params[5] == 0:
+    if params[CONTINENT_ATTACK] == 0:
         return pw >= threshold
     m = params[FRONTIER_AT + min(defenders, FRONTIER_DEFENDERS) - 1]
     return m > 0 and attackers >= m
@@ -692,7 +698,7 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     if phase == CLAIM:
-        if params[8] != 0:
+        if params[CONTINENT_AGAIN] != 0:
             return PLACE, _claim_greedy(st, B), 1, 0, 0
         return PLACE, _claim_toward(st, B, _forced_first(st, B, p, params[3])), 1, 0, 0
     if phase == TRADE or phase == ELIM_TRADE:

@@ -214,6 +214,9 @@ BUILT_IN = {
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
+CONTINENT_ATTACK, CONTINENT_AGAIN = ([p.name for p in BUILT_IN["continent"].params].index(name)
+                                     for name in ("attack", "again"))
+"""Where the continent bot's parameter vector holds ``attack`` and ``again`` (its compiled kernel reads them)."""
 
 TUNED = {
     "continent-tuned": ("continent", {"threshold": 0.13, "card_threshold": 0.42, "entrance_weight": 0.3}),
