@@ -220,6 +220,7 @@ CONTINENT_ATTACK, CONTINENT_AGAIN = ([p.name for p in BUILT_IN["continent"].para
 
 TUNED = {
     "continent-tuned": ("continent", {"threshold": 0.13, "card_threshold": 0.42, "entrance_weight": 0.3}),
+    "value-tuned": ("value", {"plans": 5, "order": 12367, "closer": 0.5}),
 }
 """Tuned bots: name -> (base bot, tuned parameter values). Each one's tuning record (command, seeds,
 games, win rate and interval) is in ``data/tuned_bots.json``."""
@@ -229,8 +230,8 @@ def _tuned(base: str, values: dict) -> BotInfo:
     info = BUILT_IN[base]
     params = tuple(p._replace(default=float(values.get(p.name, p.default))) for p in info.params)
     tuned = ", ".join(f"{k}={v}" for k, v in values.items())
-    text = (f"{base} with its parameters tuned for win rate by riskstats tune ({tuned}); the setting it was "
-            f"tuned in and the tuning record are in data/tuned_bots.json. {info.description}")
+    text = (f"{base} with its parameters tuned for win rate ({tuned}); how they were chosen, the setting and "
+            f"the check on fresh seeds are in data/tuned_bots.json. {info.description}")
     return BotInfo(info.id, text, params, base)
 
 
