@@ -32,6 +32,11 @@ Each table is printed; a target row says MET or MISSED.
    the CPU per game of both.
 5. with ``--search-four N``: one ``--new-search`` against three of today's ``search``, four-player Classic:
    >= 30%, lower bound above 25%.
+
+``--new-search`` takes several specs to compare them on the same seeds (``--games 0`` skips 1-3)::
+
+    python scripts/bench_strength.py --issue18 --games 0 --search-games 600 --search-four 300 --seed 11 \
+        --new-search search:value=model search:rollouts=8:horizon=1:plans=8:value=model
 """
 import argparse
 import sys
@@ -118,31 +123,34 @@ def issue18(args) -> None:
     from riskstats.game.rules import GameRules
 
     start = time.perf_counter()
-    value, new = parse_bot(args.value_bot).label, parse_bot(args.new_search).label
+    value, news = parse_bot(args.value_bot).label, [parse_bot(spec).label for spec in args.new_search]
     columns = ["bot", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high", "mean_rounds", "cpu_s",
                "games_per_cpu_s", "target", "verdict"]
     tables = {}
-    two = _verdict(head_to_head(value, [args.best], 2, args.games, args.seed), VALUE_TWO)
-    _show(f"two-player with the neutral: {value} against {args.best}", two, columns)
-    four = _verdict(head_to_head(value, [args.best], 4, args.games, args.seed), VALUE_FOUR)
-    _show(f"four-player Classic: one {value} against three {args.best}", four, columns)
-    fast = speed([value], 4, args.speed_games, args.seed, GameRules())
-    fast = fast.assign(target=VALUE_SPEED, verdict=(fast.games_per_cpu_s >= VALUE_SPEED).map({True: "MET",
-                                                                                               False: "MISSED"}))
-    _show(f"speed: {value} playing itself, four-player Classic, one thread", fast,
-          ["bot", "games", "decisions", "games_per_cpu_s", "decisions_per_cpu_s", "mean_rounds", "target",
-           "verdict"])
-    tables.update(value_two_player=two, value_four_player=four, value_speed=fast)
+    if args.games:
+        two = _verdict(head_to_head(value, [args.best], 2, args.games, args.seed), VALUE_TWO)
+        _show(f"two-player with the neutral: {value} against {args.best}", two, columns)
+        four = _verdict(head_to_head(value, [args.best], 4, args.games, args.seed), VALUE_FOUR)
+        _show(f"four-player Classic: one {value} against three {args.best}", four, columns)
+        fast = speed([value], 4, args.speed_games, args.seed, GameRules())
+        fast = fast.assign(target=VALUE_SPEED, verdict=(fast.games_per_cpu_s >= VALUE_SPEED).map(
+            {True: "MET", False: "MISSED"}))
+        _show(f"speed: {value} playing itself, four-player Classic, one thread", fast,
+              ["bot", "games", "decisions", "games_per_cpu_s", "decisions_per_cpu_s", "mean_rounds", "target",
+               "verdict"])
+        tables.update(value_two_player=two, value_four_player=four, value_speed=fast)
     if args.search_games:
-        duel = _verdict(head_to_head(new, ["search"], 2, args.search_games, args.seed), NEW_SEARCH_TWO)
-        _show(f"two-player with the neutral: {new} against today's search", duel, columns)
-        cost = speed([new, "search"], 2, args.speed_games, args.seed)
+        duel = pd.concat([_verdict(head_to_head(new, ["search"], 2, args.search_games, args.seed), NEW_SEARCH_TWO)
+                          for new in news], ignore_index=True)
+        _show("two-player with the neutral: the new search against today's search", duel, columns)
+        cost = speed([*news, "search"], 2, args.speed_games, args.seed)
         _show("CPU per game: the new search and today's, each playing itself, two-player", cost,
               ["bot", "games", "games_per_cpu_s", "decisions_per_cpu_s", "mean_rounds"])
         tables.update(new_search=duel, search_speed=cost)
     if args.search_four:
-        four_search = _verdict(head_to_head(new, ["search"], 4, args.search_four, args.seed), NEW_SEARCH_FOUR)
-        _show(f"four-player Classic: one {new} against three of today's search", four_search, columns)
+        four_search = pd.concat([_verdict(head_to_head(new, ["search"], 4, args.search_four, args.seed),
+                                          NEW_SEARCH_FOUR) for new in news], ignore_index=True)
+        _show("four-player Classic: one new search against three of today's search", four_search, columns)
         tables.update(new_search_four_player=four_search)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -156,7 +164,8 @@ if __name__ == "__main__":
     parser.add_argument("--bot", default="search", help="the bot measured (a spec)")
     parser.add_argument("--strong", default="search:rollouts=32", help="its second budget, for the ladder")
     parser.add_argument("--best", default="continent-tuned", help="the strongest heuristic (4-player opponent)")
-    parser.add_argument("--games", type=int, default=2000, help="games per head-to-head series")
+    parser.add_argument("--games", type=int, default=2000,
+                        help="games per head-to-head series (--issue18: of the value bot; 0: skip it)")
     parser.add_argument("--speed-games", type=int, default=100, help="games per bot for the speed table")
     parser.add_argument("--ladder-games", type=int, default=20, help="games per ladder line-up (0: no ladder)")
     parser.add_argument("--boot", type=int, default=1000, help="bootstrap resamples of the ladder")
@@ -166,7 +175,8 @@ if __name__ == "__main__":
     parser.add_argument("--out", type=Path, help="write the tables here as CSV")
     parser.add_argument("--issue18", action="store_true", help="measure issue #18's targets (module docstring)")
     parser.add_argument("--value-bot", default="value", help="the value bot measured (--issue18)")
-    parser.add_argument("--new-search", default="search:value=model", help="the new search (--issue18)")
+    parser.add_argument("--new-search", nargs="+", default=["search:value=model"],
+                        help="the new search, or several specs to compare on the same seeds (--issue18)")
     parser.add_argument("--search-games", type=int, default=400,
                         help="games of the new search against today's (--issue18; 0: skip)")
     parser.add_argument("--search-four", type=int, default=0,
