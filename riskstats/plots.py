@@ -18,9 +18,10 @@ from riskstats.stats.plots import (
     natural_order,
     rates,
     ratings,
+    reliability_diagram,
     win_rates,
 )
 
 __all__ = ["bars", "board_layout", "board_map", "end_states", "game_length_histogram", "heatmap", "legend_outside",
-           "line_panels", "lines", "map_state", "natural_order", "rates", "ratings", "seat_colours", "spring_layout",
-           "win_rates"]
+           "line_panels", "lines", "map_state", "natural_order", "rates", "ratings", "reliability_diagram",
+           "seat_colours", "spring_layout", "win_rates"]

@@ -304,3 +304,24 @@ def line_panels(frame: pd.DataFrame, panels, x: str, y: str = "mean", hue: str |
         fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 4), frameon=False)
     fig.tight_layout(rect=(0, 0.6 / (size[1] * rows + 0.6), 1, 1))
     return axes
+
+
+def reliability_diagram(table: pd.DataFrame, hue: str | None = "estimator", ax=None,
+                        title: str = "Reliability (10 bins, 95% Wilson intervals)"):
+    """Observed win rate against mean predicted P(win), one point per bin with its ``ci_low``..``ci_high``
+    interval, one series per ``hue`` (its predictions counted in the legend), and the diagonal of perfect
+    calibration. ``table``: `riskstats.game.value_fit.reliability` rows (``predicted``, ``observed``,
+    ``ci_low``, ``ci_high``, ``count``), stacked with a ``hue`` column for several estimators."""
+    ax = _axes(ax)
+    ax.plot([0, 1], [0, 1], color="k", linestyle="--", linewidth=1, label="perfect calibration")
+    groups = table.groupby(hue, sort=False) if hue else [("estimate", table)]
+    for name, part in groups:
+        ax.errorbar(part.predicted, part.observed, yerr=_errors(part, "observed"), marker="o", capsize=3,
+                    label=f"{name} (n={int(part['count'].sum()):,} predictions)")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("predicted P(win) (bin mean)")
+    ax.set_ylabel("observed win rate (wins / predictions)")
+    ax.set_title(title)
+    legend_outside(ax)
+    return ax

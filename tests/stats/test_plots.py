@@ -229,3 +229,15 @@ def test_line_panels_share_one_legend_below_and_use_log_scales():
     assert [ax.get_yscale() for ax in axes.flat[:3]] == ["log", "linear", "symlog"]
     assert "linear" in axes.flat[1].get_title() and not axes.flat[3].get_visible()
     assert list(axes.flat[0].get_lines()[0].get_xdata()) == [1, 2, 3, 4, 5, 6]  # round 7 rests on 43 games
+
+
+def test_reliability_diagram_draws_each_estimator_with_its_intervals():
+    import pandas as pd
+
+    table = pd.DataFrame({"estimator": ["a", "a", "b"], "bin": [0, 9, 5], "count": [10, 20, 5],
+                          "predicted": [0.05, 0.95, 0.5], "observed": [0.1, 0.9, 0.4], "ci_low": [0.0, 0.7, 0.1],
+                          "ci_high": [0.4, 0.98, 0.8]})
+    ax = plots.reliability_diagram(table)
+    assert labelled(ax) and legend_is_outside(ax)
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts == ["perfect calibration", "a (n=30 predictions)", "b (n=5 predictions)"]

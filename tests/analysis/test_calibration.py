@@ -1,0 +1,83 @@
+"""Calibration: positions of real games with their winners, each estimator's P(win), and scores that a
+perfectly calibrated sample passes and a confident wrong one fails, with intervals from a bootstrap by game."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from riskstats.analysis.calibration import (
+    calibration_positions,
+    calibration_predictions,
+    calibration_reliability,
+    calibration_scores,
+)
+from riskstats.errors import RiskstatsError
+from riskstats.runs.selfplay import play_games
+
+
+def _synthetic(positions=4000, players=2, per_game=4, seed=0, calibrated=True):
+    """Positions whose winner is drawn from the predicted probabilities (calibrated) or against them."""
+    rng = np.random.default_rng(seed)
+    p0 = rng.uniform(0, 1, positions)
+    truth = p0 if calibrated else 1 - p0
+    winner = (rng.uniform(size=positions) >= truth).astype(int)  # seat 0 wins with probability truth
+    rows = []
+    for i in range(positions):
+        for s in range(players):
+            rows.append((i // per_game, i, s, True, int(winner[i] == s), p0[i] if s == 0 else 1 - p0[i]))
+    return pd.DataFrame(rows, columns=["game", "turn", "player", "alive", "won", "p_model"])
+
+
+def test_perfect_calibration_has_small_ece_and_its_interval():
+    preds = _synthetic()
+    s = calibration_scores(preds, ["model"], boot=100).iloc[0]
+    assert s.positions == 4000 and s.games == 1000
+    assert s.ece < 0.03 and s.ece_low <= s.ece <= s.ece_high
+    assert abs(s.brier - 2 * (1 / 6)) < 0.03  # E[2 p (1 - p)] = 1/3 for p uniform
+    rel = calibration_reliability(preds, ["model"])
+    assert len(rel) == 10 and ((rel.ci_low <= rel.predicted + 0.05) & (rel.predicted - 0.05 <= rel.ci_high)).all()
+
+
+def test_miscalibration_is_detected():
+    good = calibration_scores(_synthetic(), ["model"], boot=50).iloc[0]
+    bad = calibration_scores(_synthetic(calibrated=False), ["model"], boot=50).iloc[0]
+    assert bad.ece > 0.3 and bad.ece_low > good.ece_high and bad.brier > good.brier
+
+
+def test_bootstrap_resamples_games_not_positions():
+    """Positions copied within a game add no information: the interval must not shrink."""
+    one = _synthetic(positions=400, per_game=1, seed=3)
+    copies = pd.concat([one.assign(turn=one.turn * 10 + k) for k in range(10)], ignore_index=True)
+    a = calibration_scores(one, ["model"], boot=300, seed=1).iloc[0]
+    b = calibration_scores(copies, ["model"], boot=300, seed=1).iloc[0]
+    assert np.isclose(a.brier, b.brier) and b.games == a.games == 400 and b.positions == 4000
+    width = lambda s: s.brier_high - s.brier_low  # noqa: E731
+    assert width(b) > 0.8 * width(a)
+
+
+@pytest.fixture(scope="module")
+def real():
+    games = play_games(3, 4, "continent-tuned", seed=8)
+    return games, calibration_positions(games, per_game=3, seed=1)
+
+
+def test_positions_are_turn_starts_with_the_games_winner(real):
+    games, positions = real
+    winners = games.set_index("game").winner
+    assert 0 < len(positions) <= 9
+    for entry in positions:
+        assert entry["position"].phase in ("trade", "reinforce") and entry["winner"] == winners[entry["game"]]
+        assert entry["position"].turn == entry["turn"] >= 1
+
+
+def test_predictions_of_every_estimator(real):
+    _, positions = real
+    preds = calibration_predictions(positions[:4], rollouts=20, own_rollouts=4, seed=2)
+    assert len(preds) == 16 and preds.groupby(["game", "turn"]).won.sum().eq(1).all()
+    for column in ("p_evaluate", "p_model", "p_own"):
+        assert preds[column].between(0, 1).all()
+        assert (preds.groupby(["game", "turn"])[column].sum() <= 1 + 1e-9).all()
+    assert np.allclose(preds.groupby(["game", "turn"]).p_model.sum(), 1)
+    scores = calibration_scores(preds, ["evaluate", "model", "own"], boot=20)
+    assert list(scores.estimator) == ["evaluate", "model", "own"] and (scores.positions == 4).all()
+    with pytest.raises(RiskstatsError):
+        calibration_scores(preds, ["nothing"])
