@@ -32,9 +32,12 @@ import numpy as np
 from riskstats._numba import inline_jit, jit, lean_jit, lowest_bit, popcount
 from riskstats.game.engine import _find_set, _fortify_ok, _hand, _hand_size, _randint, _reachable, _set_kind, _uniform
 from riskstats.game.registry import (  # noqa: F401 (BOTS, N_PARAMS, bot_spec, check_lineup: the names' old home)
+    AGGRESSIVE_STYLE,
     BOTS,
     CONTINENT_AGAIN,
     CONTINENT_ATTACK,
+    CONTINENT_STYLE,
+    DEFENSIVE_STYLE,
     FRONTIER_AT,
     FRONTIER_DEFENDERS,
     N_PARAMS,
@@ -336,6 +339,19 @@ def _trade_timed(st, B, R, trade_at):  # pragma: no cover - compiled
 
 
 @lean_jit
+def _fortify_reach(st, B, R, p, src, seen):  # pragma: no cover - compiled
+    """Mark 1 in ``seen`` (a scratch block) the territories a fortification from src may reach under the
+    rules' fortify rule: p's connected territories, or src's neighbours."""
+    seen[:] = 0
+    if R[R_FORTIFY] == 0:
+        _reachable(st, B, p, src, seen)
+    else:
+        for i in range(B.nbr_ptr[src], B.nbr_ptr[src + 1]):
+            seen[B.nbr_idx[i]] = 1
+    return seen
+
+
+@lean_jit
 def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
     """Move the largest interior stack to the most threatened border territory it can reach."""
     T = st.owner.shape[0]
@@ -347,12 +363,7 @@ def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
     if src < 0:
         return END_TURN, 0, 0, 0, 0
     seen = _scratch_block(st.scratch, T, SC_MARK)
-    seen[:] = 0
-    if R[R_FORTIFY] == 0:
-        _reachable(st, B, p, src, seen)
-    else:
-        for i in range(B.nbr_ptr[src], B.nbr_ptr[src + 1]):
-            seen[B.nbr_idx[i]] = 1
+    _fortify_reach(st, B, R, p, src, seen)
     dst = -1
     best = -1e18
     for t in range(T):
@@ -367,12 +378,80 @@ def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
 
 
 @lean_jit
+def _fortify_spread(st, B, R, p):  # pragma: no cover - compiled
+    """fortify=spread, evening out the borders: the largest interior stack moves to the border territory with
+    the fewest armies it can reach; with no interior stack to move, the largest border stack sends half its
+    lead over the thinnest border territory it can reach (nothing if that is under one army)."""
+    T = st.owner.shape[0]
+    src = -1
+    inner = False
+    for t in range(T):
+        if st.owner[t] != p or st.armies[t] < 2:
+            continue
+        interior = not _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t)
+        if src < 0 or (interior and not inner) or (interior == inner and st.armies[t] > st.armies[src]):
+            src = t
+            inner = interior
+    if src < 0:
+        return END_TURN, 0, 0, 0, 0
+    seen = _scratch_block(st.scratch, T, SC_MARK)
+    _fortify_reach(st, B, R, p, src, seen)
+    dst = -1
+    for t in range(T):
+        if seen[t] == 1 and t != src and st.owner[t] == p and _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t):
+            if dst < 0 or st.armies[t] < st.armies[dst]:
+                dst = t
+    if dst < 0:
+        return END_TURN, 0, 0, 0, 0
+    n = st.armies[src] - 1 if inner else (st.armies[src] - st.armies[dst]) // 2
+    if n < 1:
+        return END_TURN, 0, 0, 0, 0
+    return FORTIFY_MOVE, src, dst, n, 0
+
+
+@lean_jit
+def _fortify_styled(st, B, R, p, fortify):  # pragma: no cover - compiled
+    """The fortification of a bot with placement parameter ``fortify`` (registry.STYLE): 0 border
+    (`_fortify_to_border`), 1 spread (`_fortify_spread`), 2 none."""
+    if fortify == 1:
+        return _fortify_spread(st, B, R, p)
+    if fortify == 2:
+        return END_TURN, 0, 0, 0, 0
+    return _fortify_to_border(st, B, R, p)
+
+
+@lean_jit
+def _claim_styled(st, B, claim, t):  # pragma: no cover - compiled
+    """A claim with placement parameter ``claim``: 0 the bot's own choice t (computed by the caller, so
+    that the default draws from the random stream as before), 1 uniform over the unclaimed territories."""
+    if claim != 0:
+        return PLACE, _random_owned(st, -1), 1, 0, 0
+    return PLACE, t, 1, 0, 0
+
+
+@lean_jit
 def _setup_place(st, B, R, target):  # pragma: no cover - compiled
     """Setup placement: the neutral's armies block the opponent; our own go on ``target``."""
     info = st.info
     if info[I_PLACE_FOR] != info[I_PLAYER]:
         return PLACE, _place_neutral(st, B, R), info[I_QUOTA], 0, 0
     return PLACE, target, info[I_QUOTA], 0, 0
+
+
+@lean_jit
+def _placement(st, B, R, target, spread):  # pragma: no cover - compiled
+    """A setup placement or reinforcement with placement parameter ``reinforce`` = ``spread``: 0 stack (the
+    whole quota or reserve on ``target``; the neutral's armies as `_setup_place`), 1 spread (one army at a
+    time on the most threatened own territory, `_most_threatened`, so the armies even out over the
+    threatened borders)."""
+    info = st.info
+    p = info[I_PLAYER]
+    setup = info[I_PHASE] == SETUP_PLACE
+    if spread != 0 and not (setup and info[I_PLACE_FOR] != p):
+        return PLACE, _most_threatened(st, B, R, p), 1, 0, 0
+    if setup:
+        return _setup_place(st, B, R, target)
+    return PLACE, target, info[I_RESERVE], 0, 0
 
 
 # ---------------------------------------------------------------- the bots
@@ -562,13 +641,12 @@ def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     if phase == CLAIM:
-        return PLACE, _claim_greedy(st, B), 1, 0, 0
-    if phase == SETUP_PLACE:
-        return _setup_place(st, B, R, _strike_base(st, B, p))
+        return _claim_styled(st, B, params[AGGRESSIVE_STYLE + 2],
+                             _claim_greedy(st, B) if params[AGGRESSIVE_STYLE + 2] == 0 else -1)
+    if phase == SETUP_PLACE or phase == REINFORCE:
+        return _placement(st, B, R, _strike_base(st, B, p), params[AGGRESSIVE_STYLE + 1])
     if phase == TRADE or phase == ELIM_TRADE:
         return _trade_timed(st, B, R, params[1])
-    if phase == REINFORCE:
-        return PLACE, _strike_base(st, B, p), info[I_RESERVE], 0, 0
     if phase == ATTACK:
         a, b, pw = _best_attack(st, B, V, p, -1)
         if a >= 0 and pw >= params[0]:
@@ -579,7 +657,7 @@ def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
         if _is_border(st.owner, B.nbr_ptr, B.nbr_idx, info[I_OCC_FROM]):
             extra = extra // 2
         return OCCUPY_MOVE, extra, 0, 0, 0
-    return _fortify_to_border(st, B, R, p)
+    return _fortify_styled(st, B, R, p, params[AGGRESSIVE_STYLE])
 
 
 @lean_jit
@@ -698,6 +776,9 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     if phase == CLAIM:
+        claim = params[CONTINENT_STYLE + 2]
+        if claim != 0:
+            return _claim_styled(st, B, claim, -1)
         if params[CONTINENT_AGAIN] != 0:
             return PLACE, _claim_greedy(st, B), 1, 0, 0
         return PLACE, _claim_toward(st, B, _forced_first(st, B, p, params[3])), 1, 0, 0
@@ -708,9 +789,7 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
         t = _continent_base(st, B, p, k) if k >= 0 else -1
         if t < 0:
             t = _most_threatened(st, B, R, p)
-        if phase == SETUP_PLACE:
-            return _setup_place(st, B, R, t)
-        return PLACE, t, info[I_RESERVE], 0, 0
+        return _placement(st, B, R, t, params[CONTINENT_STYLE + 1])
     if phase == ATTACK:
         k = _target_continent(st, B, R, p, params[2], _continent_first(st, B, p, params))
         if k >= 0:
@@ -731,7 +810,7 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
         elif src_border:
             extra = extra // 2
         return OCCUPY_MOVE, extra, 0, 0, 0
-    return _fortify_to_border(st, B, R, p)
+    return _fortify_styled(st, B, R, p, params[CONTINENT_STYLE])
 
 
 @inline_jit
@@ -740,13 +819,12 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     if phase == CLAIM:
-        return PLACE, _claim_greedy(st, B), 1, 0, 0
-    if phase == SETUP_PLACE:
-        return _setup_place(st, B, R, _most_threatened(st, B, R, p))
+        return _claim_styled(st, B, params[DEFENSIVE_STYLE + 2],
+                             _claim_greedy(st, B) if params[DEFENSIVE_STYLE + 2] == 0 else -1)
+    if phase == SETUP_PLACE or phase == REINFORCE:
+        return _placement(st, B, R, _most_threatened(st, B, R, p), params[DEFENSIVE_STYLE + 1])
     if phase == TRADE or phase == ELIM_TRADE:
         return _trade_timed(st, B, R, params[3])
-    if phase == REINFORCE:
-        return PLACE, _most_threatened(st, B, R, p), info[I_RESERVE], 0, 0
     if phase == ATTACK:
         a, b, pw = _best_attack(st, B, V, p, -1)
         if a >= 0 and ((info[I_CONQUERED] < params[1] and pw >= params[0]) or pw >= params[2]):
@@ -755,7 +833,7 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == OCCUPY:
         src = info[I_OCC_FROM]
         return OCCUPY_MOVE, 0 if _is_border(st.owner, B.nbr_ptr, B.nbr_idx, src) else st.armies[src] - 1, 0, 0, 0
-    return _fortify_to_border(st, B, R, p)
+    return _fortify_styled(st, B, R, p, params[DEFENSIVE_STYLE])
 
 
 # ---------------------------------------------------------------- objective-aware bots (Secret Mission, Capital)

@@ -30,9 +30,11 @@ import numpy as np
 from riskstats.errors import RiskstatsError
 from riskstats.game.solved_attack import FRONTIER_DEFENDERS
 
-FRONTIER_AT = 9
-"""Where a bot's parameter vector holds the solved attack policy's frontier (after the declared parameters;
-filled only for a spec with ``attack=solved``, see `riskstats.game.solved_attack`)."""
+FRONTIER_AT = 12
+"""Where a bot's parameter vector holds the solved attack policy's frontier (after the declared parameters,
+the continent bot's 12 the most; filled only for a spec with ``attack=solved``, see
+`riskstats.game.solved_attack`). It was 9 before the placement parameters (``fortify``, ``reinforce``,
+``claim``) were appended; the frontier is never stored, so no record depends on it."""
 N_PARAMS = FRONTIER_AT + FRONTIER_DEFENDERS
 """Length of the parameter vector handed to every compiled bot (a bot reads its first few, and the continent
 bot with ``attack=solved`` the frontier)."""
@@ -88,6 +90,31 @@ def _trade_at(default: float) -> Param:
                  "whenever the rules force a trade: 3 = as soon as it holds a set; with the default rules (a "
                  "trade forced at 5 cards) 5 or 6 = only when forced", integer=True)
 
+STYLE = ("fortify", "reinforce", "claim")
+"""The placement parameters (issue 19 §4), appended in this order, last, to the aggressive, continent,
+defensive and value bots; each one's 0 is the bot's old behaviour."""
+
+
+def _style(whose: str = "") -> tuple[Param, ...]:
+    """The placement parameters: how a bot fortifies, reinforces and claims (0: as before they existed).
+    ``whose`` = "plans": the value bot's, imposed on every plan it compares and plays and on its setup."""
+    every = (" (imposed on every plan, in the search and in play, and on its setup; border, stack and greedy "
+             "are what every plan does anyway)") if whose == "plans" else ""
+    return (
+        Param("fortify", 0.0, 0.0, 2.0, "how it fortifies at the end of a turn: border (its largest interior stack "
+              "to the most threatened border territory it can reach), spread (evens out the borders: its "
+              "largest interior stack to the reachable border territory with the fewest armies, or, with no "
+              "interior stack, half the lead of its largest border stack over that territory) or none (never)"
+              + every, integer=True, tunable=False, choices=("border", "spread", "none")),
+        Param("reinforce", 0.0, 0.0, 1.0, "where it places armies (setup and reinforcement): stack (all on the "
+              "territory its play picks) or spread (one army at a time on its most threatened territory, enemy "
+              "armies next to it minus its own, so that the reserve evens out over the threatened borders)"
+              + every, integer=True, tunable=False, choices=("stack", "spread")),
+        Param("claim", 0.0, 0.0, 1.0, "how it claims territories in a claiming setup: greedy (its own claim "
+              "rule) or random (uniform over the unclaimed territories)" + every, integer=True, tunable=False,
+              choices=("greedy", "random")))
+
+
 BUILT_IN = {
     "random": BotInfo(0, (
         "As close to uniform over legal moves as still ends games; each decision is uniform over its "
@@ -107,7 +134,7 @@ BUILT_IN = {
         "win_values table) is at least threshold; after a conquest it moves everything forward unless the "
         "old territory still faces enemies (then half). Fortifies the largest interior stack toward the "
         "most threatened border."),
-        (Param("threshold", 0.5, 0.0, 1.0, _THRESHOLD), _trade_at(3.0))),
+        (Param("threshold", 0.5, 0.0, 1.0, _THRESHOLD), _trade_at(3.0), *_style())),
     "continent": BotInfo(2, (
         "Picks the cheapest continent to take and hold: bonus / (1 + enemy armies in it + entrance_weight "
         "x its entrances). Reinforces its strongest territory touching enemy land in that continent, "
@@ -133,7 +160,7 @@ BUILT_IN = {
                "(1: zero-sum, as in a duel)", tunable=False),
          Param("again", 0.0, 0.0, 1.0, "1: first is forced again whenever it does not hold it, and claims are "
                "greedy (the search bot's one-turn plans); 0: only until it first holds it", integer=True,
-               tunable=False))),
+               tunable=False), *_style())),
     "defensive": BotInfo(3, (
         "Trades cards only when forced (trade_at); puts every army on its most threatened border (enemy armies next "
         "to it minus its own); attacks when P(conquer) >= threshold, at most max_conquests times a turn "
@@ -142,7 +169,7 @@ BUILT_IN = {
         (Param("threshold", 0.8, 0.0, 1.0, "attacks, up to max_conquests a turn, when P(conquer) is at least this"),
          Param("max_conquests", 1.0, 0.0, 50.0, "conquests a turn made at threshold", integer=True),
          Param("sure_threshold", 0.97, 0.0, 1.0, "attacks beyond max_conquests when P(conquer) is at least this"),
-         _trade_at(5.0))),
+         _trade_at(5.0), *_style())),
     "mission": BotInfo(4, (
         "Secret Mission: reads its own mission card (never another seat's) and marks goal territories: the "
         "missing territories of its two continents (and of the cheapest third one when 'any third continent' "
@@ -210,13 +237,17 @@ BUILT_IN = {
                tunable=False),
          Param("trade_at", 0.0, 0.0, 6.0, "card timing: 0 = each plan's own (trade_at 3, the defensive plan 5); "
                "3-6 = every plan, in the search and in play, trades a set once it holds this many cards and "
-               "whenever forced (1 and 2 act as 3)", integer=True, tunable=False))),
+               "whenever forced (1 and 2 act as 3)", integer=True, tunable=False), *_style("plans"))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
 CONTINENT_ATTACK, CONTINENT_AGAIN = ([p.name for p in BUILT_IN["continent"].params].index(name)
                                      for name in ("attack", "again"))
 """Where the continent bot's parameter vector holds ``attack`` and ``again`` (its compiled kernel reads them)."""
+AGGRESSIVE_STYLE, CONTINENT_STYLE, DEFENSIVE_STYLE = ([p.name for p in BUILT_IN[bot].params].index(STYLE[0])
+                                                      for bot in ("aggressive", "continent", "defensive"))
+"""Where those bots' parameter vectors hold ``fortify``; ``reinforce`` and ``claim`` follow it (`STYLE`)."""
+assert all(len(info.params) <= FRONTIER_AT for info in BUILT_IN.values())
 
 TUNED = {
     "continent-tuned": ("continent", {"threshold": 0.13, "card_threshold": 0.42, "entrance_weight": 0.3}),

@@ -49,7 +49,9 @@ hidden information stays hidden). A plan that would play the turn exactly as an 
 for a continent the seat already holds) is not played again but takes that plan's score (`_same_play`):
 the same choice at less cost.
 Its ``trade_at`` (0 by default: each plan keeps its own card timing) imposes one timing on
-every plan, in the rollouts and in play (`_plan_params`).
+every plan, in the rollouts and in play (`_plan_params`); so do its placement parameters ``fortify``,
+``reinforce`` and ``claim`` (`riskstats.game.registry.STYLE`; 0, the default, is what every plan does
+anyway), on its plans and on its setup (`_plan_bot`).
 
 **Memory.** A seat's chosen plan is kept in ``memory[seat] = (turn, plan)``, an array passed beside the
 state (`Game` keeps one per game; self-play one per game played); a plan is valid only during the turn
@@ -70,7 +72,7 @@ from riskstats._numba import jit
 from riskstats.game.bots import _bot_move, _forced_first
 from riskstats.game.engine import _give_mission, _lose_target, _seed, _shuffle
 from riskstats.game.loop import NO_HORIZON, _play
-from riskstats.game.registry import CATALOG, N_PARAMS, bot_info, bot_spec
+from riskstats.game.registry import CATALOG, N_PARAMS, STYLE, bot_info, bot_spec
 from riskstats.game.rules import R_MISSION_DECK, R_PLAYERS, R_VARIANT, V_MISSION
 from riskstats.game.state import (
     ASIDE,
@@ -179,6 +181,15 @@ _POLICY_TRADE = [p.name for p in bot_info(POLICY).params].index("trade_at")
 """Where `POLICY`'s parameter vector holds its ``trade_at``."""
 VALUE_TRADE_AT = [p.name for p in bot_info("value").params].index("trade_at")
 """Where the value bot's parameter vector holds its ``trade_at`` (0: each plan's own timing)."""
+_PLAN_STYLE = np.array([[[p.name for p in bot_info(spec.split(":")[0]).params].index(name) for name in STYLE]
+                        for spec in PLAN_LIST], np.int64)
+"""Where each plan's parameter vector holds ``fortify``, ``reinforce`` and ``claim`` (the value bot's override
+them)."""
+_POLICY_STYLE = np.array([[p.name for p in bot_info(POLICY).params].index(name) for name in STYLE], np.int64)
+"""Where `POLICY`'s parameter vector holds them."""
+VALUE_STYLE = [p.name for p in bot_info("value").params].index(STYLE[0])
+"""Where the value bot's parameter vector holds ``fortify`` (``reinforce`` and ``claim`` follow; 0: the plans'
+own)."""
 (_POLICY_ID,), _POLICY_PARAMS = _table([POLICY])
 _POLICY_PARAMS = _POLICY_PARAMS[0]
 
@@ -366,7 +377,7 @@ def _plan_order(order, plans, out):  # pragma: no cover - compiled
 
 @jit
 def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf, order, closer,
-                 trade_at):  # pragma: no cover
+                 trade_at, style):  # pragma: no cover
     """The plan (an index into `PLAN_LIST`) with the best mean leaf value for seat p, whose turn it is, over
     ``rollouts`` rollouts each (the same seeds for every plan); ties go to the earlier plan. The plans
     compared are the first ``plans`` of `PLANS`, or of the plan order ``order`` (`_plan_order`).
@@ -376,7 +387,8 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
     score, which it would reach move for move, so the choice is the same as playing it out.
     ``closer`` > 0: the aggressive plan is compared too (last, if the plans lack it) when the model gives p
     at least this P(win) now, read from a position with what p cannot see redrawn (`_resample`).
-    ``trade_at``: the plans' card timing (`_plan_params`; 0 keeps each plan's own)."""
+    ``trade_at``, ``style``: the plans' card timing and placement parameters (`_plan_params`; 0 keeps each
+    plan's own)."""
     S = st.alive.shape[0]
     ids = np.empty(S, np.int64)
     prm = np.empty((S, N_PARAMS))
@@ -416,7 +428,7 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
                 ids[s] = _POLICY_ID
                 prm[s] = _POLICY_PARAMS
             ids[p] = _PLAN_IDS[cand[k]]
-            _plan_params(cand[k], trade_at, prm[p])
+            _plan_params(cand[k], trade_at, style, prm[p])
             _play(work, B, R, CUT, V, ids, prm, False, turn, NO_HORIZON)
             if work.info[I_PHASE] != OVER and horizon > 0:
                 ids[p] = _POLICY_ID
@@ -460,11 +472,30 @@ def _trade_override(bot, params):  # pragma: no cover - compiled
 
 
 @jit
-def _plan_params(k, trade_at, out):  # pragma: no cover - compiled
-    """Write plan k's parameter vector into ``out``, its ``trade_at`` replaced by ``trade_at`` if that is > 0."""
+def _style_override(bot, params):  # pragma: no cover - compiled
+    """The placement parameters (fortify, reinforce, claim) a look-ahead seat imposes on its plans and its
+    setup: the value bot's (0: none)."""
+    if bot == VALUE_ID:
+        return params[VALUE_STYLE], params[VALUE_STYLE + 1], params[VALUE_STYLE + 2]
+    return 0.0, 0.0, 0.0
+
+
+@jit
+def _set_style(style, at, out):  # pragma: no cover - compiled
+    """Write each of ``style``'s placement parameters that is > 0 into ``out`` at its place ``at[j]``."""
+    for j in range(at.shape[0]):
+        if style[j] > 0:
+            out[at[j]] = style[j]
+
+
+@jit
+def _plan_params(k, trade_at, style, out):  # pragma: no cover - compiled
+    """Write plan k's parameter vector into ``out``, its ``trade_at`` replaced by ``trade_at`` if that is > 0,
+    and its placement parameters by those of ``style`` that are > 0 (`_style_override`)."""
     out[:] = _PLAN_PARAMS[k]
     if trade_at > 0:
         out[_PLAN_TRADE[k]] = trade_at
+    _set_style(style, _PLAN_STYLE[k], out)
 
 
 @jit
@@ -482,26 +513,29 @@ def _plan(st, B, R, CUT, V, p, bot, params, memory, work, scores):  # pragma: no
         else:
             rollouts, horizon, plans, leaf, order, closer = _budget(bot, params)
             memory[p, 1] = _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf, order,
-                                        closer, _trade_override(bot, params))
+                                        closer, _trade_override(bot, params), _style_override(bot, params))
         memory[p, 0] = turn
     return memory[p, 1]
 
 
 @jit
-def _plan_bot(k, params, out, trade_at):  # pragma: no cover - compiled
+def _plan_bot(k, params, out, trade_at, style):  # pragma: no cover - compiled
     """The bot id of plan k (-1: `POLICY`; `FORCED_PLAN`: POLICY going for the value bot's ``first``, read
     from the look-ahead seat's ``params``), its parameters written into ``out``; a plan's ``trade_at``
-    replaced by ``trade_at`` if that is > 0 (`_plan_params`)."""
+    replaced by ``trade_at`` if that is > 0, and its placement parameters by ``style``'s that are > 0
+    (`_plan_params`; `POLICY` in setup takes ``style`` too, not ``trade_at``, as before)."""
     if k < 0:
         out[:] = _POLICY_PARAMS
+        _set_style(style, _POLICY_STYLE, out)
         return _POLICY_ID
     if k == FORCED_PLAN:
         out[:] = _POLICY_PARAMS
         out[_FIRST] = params[_VALUE_FIRST]
         if trade_at > 0:
             out[_POLICY_TRADE] = trade_at
+        _set_style(style, _POLICY_STYLE, out)
         return _POLICY_ID
-    _plan_params(k, trade_at, out)
+    _plan_params(k, trade_at, style, out)
     return _PLAN_IDS[k]
 
 
@@ -526,7 +560,8 @@ def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, m
         for s in range(bots.shape[0]):
             if bots[s] == SEARCH_ID or bots[s] == VALUE_ID:
                 k = _plan(st, B, R, CUT, V, s, bots[s], params[s], memory, work, scores) if s == p else -1
-                eff_ids[s] = _plan_bot(k, params[s], eff_params[s], _trade_override(bots[s], params[s]))
+                eff_ids[s] = _plan_bot(k, params[s], eff_params[s], _trade_override(bots[s], params[s]),
+                                       _style_override(bots[s], params[s]))
         error = _play(st, B, R, CUT, V, eff_ids, eff_params, check, min(info[I_TURN], last_turn), last_round)
         if error != 0:
             return error
@@ -543,7 +578,7 @@ def _search_move(st, B, R, CUT, V, bot, params, memory):  # pragma: no cover - c
         work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
         k = _plan(st, B, R, CUT, V, p, bot, params, memory, work, np.zeros(_PLAN_IDS.shape[0]))
     prm = np.empty(N_PARAMS)
-    plan_bot = _plan_bot(k, params, prm, _trade_override(bot, params))
+    plan_bot = _plan_bot(k, params, prm, _trade_override(bot, params), _style_override(bot, params))
     return _bot_move(st, B, R, V, plan_bot, prm)
 
 
@@ -623,7 +658,7 @@ def search_plans(game, bot: str = "search"):
     n = _plan_order(order, plans, cand)
     best = _search_plan(st, game.board.arrays, game._R, game._cut, game._V, _turn_player(st), rollouts, horizon,
                         plans, work, scores, leaf, order, closer,
-                        _trade_override(spec.id, spec.vector()))
+                        _trade_override(spec.id, spec.vector()), _style_override(spec.id, spec.vector()))
     if n < len(PLAN_LIST) and not np.isnan(scores[n]):  # the aggressive plan was added (closer)
         cand[n] = PLAN_LIST.index("aggressive")
         n += 1

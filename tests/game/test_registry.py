@@ -11,6 +11,7 @@ from riskstats.game.registry import (
     BUILT_IN,
     CATALOG,
     N_PARAMS,
+    STYLE,
     TUNED,
     bot_spec,
     catalog_rows,
@@ -46,17 +47,17 @@ def test_old_names_still_work():
 def test_spec_sets_parameters_by_name():
     spec = parse_bot(" continent : card_threshold=0.8 : threshold = 0.6 ")
     assert spec.name == "continent" and spec.id == 2
-    values = (0.6, 0.8, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0)
+    values = (0.6, 0.8, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0)
     assert spec.values == values and spec.given == ("threshold", "card_threshold")
     assert spec.label == "continent:threshold=0.6:card_threshold=0.8"  # declared order, canonical numbers
-    np.testing.assert_array_equal(spec.vector(), list(values) + [0.0] * (N_PARAMS - 9))
+    np.testing.assert_array_equal(spec.vector(), list(values) + [0.0] * (N_PARAMS - 12))
     assert parse_bot("defensive:max_conquests=3.0").label == "defensive:max_conquests=3"
     assert parse_bot("continent").label == "continent"
 
 
 def test_overrides_apply_in_order_and_the_spec_last():
     spec = parse_bot("continent:threshold=0.6", [0.1, 0.2, 3.0], {"card_threshold": 0.9, "threshold": 0.3})
-    assert spec.values == (0.6, 0.9, 3.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0)
+    assert spec.values == (0.6, 0.9, 3.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @pytest.mark.parametrize("text, message", [
@@ -84,21 +85,24 @@ def test_lineup_labels_and_params_tables():
     assert check_lineup("continent:threshold=0.60, aggressive") == ("continent:threshold=0.6", "aggressive")
     specs = lineup_specs(["continent", "continent:threshold=0.6"],
                          {"continent": {"card_threshold": 0.9}, "continent:threshold=0.6": {"entrance_weight": 1}})
-    assert [s.values for s in specs] == [(0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0),
-                                         (0.6, 0.9, 1.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0)]
+    assert [s.values for s in specs] == [(0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0),
+                                         (0.6, 0.9, 1.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0)]
     with pytest.raises(RiskstatsError, match="not playing: defensive"):
         lineup_specs("continent", {"defensive": [0.5, 1, 0.9]})
     older = lineup_specs("continent", {"continent": [0.6, 0.9, 1.0]})[0]  # lists written before later parameters
-    assert older.values == (0.6, 0.9, 1.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0)
-    with pytest.raises(RiskstatsError, match="takes up to 9 parameters, got 10"):
-        lineup_specs("continent", {"continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0, 1.0]})
+    assert older.values == (0.6, 0.9, 1.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0)
+    nine = lineup_specs("continent", {"continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0]})[0]
+    assert nine.values[9:] == (0.0, 0.0, 0.0)  # a vector from before the placement parameters keeps its meaning
+    with pytest.raises(RiskstatsError, match="takes up to 12 parameters, got 13"):
+        lineup_specs("continent", {"continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]})
     with pytest.raises(RiskstatsError, match="at least one bot"):
         lineup_specs(" , ")
 
 
 def test_full_spec_writes_every_value():
     spec = full_spec("defensive:threshold=0.7", {"max_conquests": 2})
-    assert spec.label == "defensive:threshold=0.7:max_conquests=2:sure_threshold=0.97:trade_at=5"
+    assert spec.label == ("defensive:threshold=0.7:max_conquests=2:sure_threshold=0.97:trade_at=5:fortify=border:"
+                          "reinforce=stack:claim=greedy")
     assert parse_bot(spec.label).values == spec.values
 
 
@@ -123,12 +127,16 @@ def test_tuned_bots_match_their_record():
 
 def test_every_trading_bot_times_its_trades_with_its_last_parameter():
     """trade_at was appended last, with each bot's old behaviour as its default (vectors written before it
-    keep their meaning): the aggressive kind trades at once (3), the defensive bot only when forced (5). Only
-    the continent bot has parameters appended after it since (attack, value, kill, again), none of them tunable."""
+    keep their meaning): the aggressive kind trades at once (3), the defensive bot only when forced (5). Since
+    then the continent bot has had parameters appended after it (attack, value, kill, again), and it, the
+    aggressive and the defensive bot the placement parameters (fortify, reinforce, claim; issue 19 §4),
+    none of them tunable, each 0 by default (the old play)."""
+    after = {"continent": ["attack", "value", "kill", "again", *STYLE], "aggressive": list(STYLE),
+             "defensive": list(STYLE)}
     for name, default in (("aggressive", 3), ("continent", 3), ("defensive", 5), ("mission", 3), ("capital", 3)):
         names = [p.name for p in BUILT_IN[name].params]
         at = names.index("trade_at")
-        assert names[at + 1:] == (["attack", "value", "kill", "again"] if name == "continent" else []), name
+        assert names[at + 1:] == after.get(name, []), name
         trade_at = BUILT_IN[name].params[at]
         assert trade_at.default == default and trade_at.integer and trade_at.tunable, name
         assert all(not p.tunable for p in BUILT_IN[name].params[at + 1:]), name
