@@ -21,7 +21,8 @@ def test_bots_lists_every_bot_with_its_parameters():
     payload = json.loads(runner.invoke(app, ["bots", "--json"]).output)
     assert [b["name"] for b in payload["bots"]] == list(CATALOG)
     defensive = next(b for b in payload["bots"] if b["name"] == "defensive")
-    assert [p["name"] for p in defensive["params"]] == ["threshold", "max_conquests", "sure_threshold", "trade_at"]
+    assert [p["name"] for p in defensive["params"]] == ["threshold", "max_conquests", "sure_threshold", "trade_at",
+                                                      "fortify", "reinforce", "claim"]
     assert defensive["params"][1]["integer"] and defensive["description"].startswith("Trades cards only")
     result = runner.invoke(app, ["bots"])
     assert result.exit_code == 0 and "entrance_weight" in result.output and "continent-tuned" in result.output

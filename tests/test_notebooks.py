@@ -15,6 +15,7 @@ SMALL = {  # parameter overrides that keep each run to seconds; the committed ru
     "06_strong_play.ipynb": {"MISSION_GAMES": 200, "CAPITAL_GAMES": 200, "LUCK_GAMES": 100, "PYRISK_GAMES": 60,
                              "BREAK_GAMES": 6, "BREAK_OUTCOMES": 2, "BREAK_ROLLOUTS": 2, "CALIBRATION_GAMES": 4,
                              "CAL_ROLLOUTS": 20, "CAL_OWN": 2, "CAL_BOOT": 50},  # computes small samples
+    "07_placement.ipynb": {"DEMO_TURNS": 8, "LIVE_GAMES": 40},  # reads the committed experiment in data/
 }
 
 

@@ -156,3 +156,35 @@ def placement_robustness(effects: pd.DataFrame, alpha: float = 0.05) -> pd.DataF
     rows = [robustness_rows("07", FINDINGS.get(t, f"the default beats {t}"), estimates.iloc[[i]], holds.iloc[[i]])
             for i, t in enumerate(effects.treatment)]
     return pd.concat(rows, ignore_index=True)
+
+
+def decision_pairs(bot: str, treatment: dict, seed: int = 0, players: int = 4, turns: int = 30) -> pd.DataFrame:
+    """What a treatment changes, decision by decision: one seeded game played by ``bot`` in every seat, and
+    at each of its decisions (claims, placements, fortifications; not attacks) the move ``bot`` plays and
+    the one it would play with ``treatment`` (its overrides by name), asked on a copy of the game.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per decision until turn ``turns``: turn, player, phase, default and treated (the moves, with
+        the board's names), differ (whether they differ).
+    """
+    import copy
+
+    from riskstats.game.play import Game
+    from riskstats.game.registry import parse_bot
+
+    parse_bot(bot, treatment)  # checks the spec and the overrides
+    turns = check_int("turns", turns, 0)
+    game = Game(check_int("players", players, 2), seed=seed)
+    rows = []
+    while not game.over and game.turn <= turns:
+        if game.phase not in ("claim", "setup_place", "reinforce", "fortify"):
+            game.step(game.bot_move(bot))
+            continue
+        twin = copy.deepcopy(game)  # the same position and random stream
+        default, treated = game.bot_move(bot), twin.bot_move(bot, treatment)
+        rows.append({"turn": game.turn, "player": game.player, "phase": game.phase, "default": repr(default),
+                     "treated": repr(treated), "differ": tuple(default) != tuple(treated)})
+        game.step(default)
+    return pd.DataFrame(rows, columns=["turn", "player", "phase", "default", "treated", "differ"])

@@ -637,14 +637,22 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
 
 @inline_jit
 def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
+    return _aggressive_styled(st, B, R, V, params, params[AGGRESSIVE_STYLE], params[AGGRESSIVE_STYLE + 1],
+                              params[AGGRESSIVE_STYLE + 2])
+
+
+@inline_jit
+def _aggressive_styled(st, B, R, V, params, fortify, reinforce, claim):  # pragma: no cover - compiled
+    """The aggressive bot with placement parameters fortify, reinforce, claim (registry.STYLE) given apart from
+    ``params``: the mission and capital bots play some phases as aggressive with their own vectors, whose
+    slots there hold other parameters, so they pass 0, 0, 0 (the aggressive bot's defaults)."""
     info = st.info
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     if phase == CLAIM:
-        return _claim_styled(st, B, params[AGGRESSIVE_STYLE + 2],
-                             _claim_greedy(st, B) if params[AGGRESSIVE_STYLE + 2] == 0 else -1)
+        return _claim_styled(st, B, claim, _claim_greedy(st, B) if claim == 0 else -1)
     if phase == SETUP_PLACE or phase == REINFORCE:
-        return _placement(st, B, R, _strike_base(st, B, p), params[AGGRESSIVE_STYLE + 1])
+        return _placement(st, B, R, _strike_base(st, B, p), reinforce)
     if phase == TRADE or phase == ELIM_TRADE:
         return _trade_timed(st, B, R, params[1])
     if phase == ATTACK:
@@ -657,7 +665,7 @@ def _aggressive_bot(st, B, R, V, params):  # pragma: no cover - compiled
         if _is_border(st.owner, B.nbr_ptr, B.nbr_idx, info[I_OCC_FROM]):
             extra = extra // 2
         return OCCUPY_MOVE, extra, 0, 0, 0
-    return _fortify_styled(st, B, R, p, params[AGGRESSIVE_STYLE])
+    return _fortify_styled(st, B, R, p, fortify)
 
 
 @lean_jit
@@ -981,7 +989,7 @@ def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == TRADE or phase == ELIM_TRADE:
         return _trade_timed(st, B, R, params[2])
     if phase == CLAIM or phase == FORTIFY:
-        return _aggressive_bot(st, B, R, V, params)
+        return _aggressive_styled(st, B, R, V, params, 0.0, 0.0, 0.0)
     m = st.mission[p]  # only our own card: the others' are secret
     kind = m[M_KIND]
     goal = _scratch_block(st.scratch, T, SC_GOAL)  # every branch below sets all of it
@@ -1029,7 +1037,7 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == TRADE or phase == ELIM_TRADE:
         return _trade_timed(st, B, R, params[3])
     if phase == CLAIM or phase == SETUP_PLACE:
-        return _aggressive_bot(st, B, R, V, params)
+        return _aggressive_styled(st, B, R, V, params, 0.0, 0.0, 0.0)
     own = st.capital[p]
     held = own >= 0 and st.owner[own] == p
     goal = _scratch_block(st.scratch, T, SC_GOAL)

@@ -47,3 +47,15 @@ def test_robustness_rows_say_whether_the_default_beats_each_treatment():
     assert rows.estimate.tolist() == [0.05, -0.01] and rows.ci_low.tolist() == [0.02, -0.04]
     assert [population_group(p) for p in rows.population] == ["strong", "heuristic"]
     assert "never fortifying" in rows.finding[0]
+
+
+def test_decision_pairs_show_what_a_treatment_changes():
+    from riskstats.analysis.placement import decision_pairs
+
+    pairs = decision_pairs("continent-tuned", {"fortify": "spread"}, seed=3, turns=20)
+    assert set(pairs.phase) == {"claim", "setup_place", "reinforce", "fortify"}
+    assert not pairs[pairs.phase != "fortify"].differ.any() and pairs[pairs.phase == "fortify"].differ.any()
+    same = decision_pairs("continent-tuned", {"fortify": "border"}, seed=3, turns=5)
+    assert not same.differ.any() and len(same) > 42  # every claim at least
+    with pytest.raises(RiskstatsError, match="must be one of"):
+        decision_pairs("continent-tuned", {"fortify": "sideways"})

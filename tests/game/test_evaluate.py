@@ -85,7 +85,7 @@ def test_describe_moves():
     ({"rollouts": -1}, "rollouts must be"),
     ({"seed": -1}, "seed must be"),
     ({"bot": "genius"}, "unknown bot 'genius'"),
-    ({"bot": ("aggressive", [1, 3, 2])}, "takes up to 2 parameters, got 3"),
+    ({"bot": ("random", [0, 0.5, 2])}, "takes up to 2 parameters, got 3"),
 ])
 def test_bad_input(kwargs, message):
     with pytest.raises(RiskstatsError, match=message):
