@@ -10,7 +10,7 @@ def test_small_sample_effects_are_paired_and_holm_corrected():
                                 treatments={"fortify=none": {"fortify": "none"},
                                             "reinforce=spread": {"reinforce": "spread"}})
     assert len(effects) == 2 and (effects.games == 40).all() and (effects.players == 4).all()
-    assert effects.lineup.iloc[0] == f"{treated_seat('continent-tuned')},continent-tuned,continent-tuned,continent-tuned"
+    assert effects.lineup.iloc[0] == ",".join([treated_seat("continent-tuned")] + ["continent-tuned"] * 3)
     assert effects.control_wins.nunique() == 1  # one control arm, shared by both treatments
     assert effects.effect.to_numpy() == pytest.approx((effects.treated_rate - effects.control_rate).to_numpy())
     assert ((effects.ci_low <= effects.effect) & (effects.effect <= effects.ci_high)).all()

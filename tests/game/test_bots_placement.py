@@ -115,7 +115,8 @@ def test_random_claims_are_legal_and_differ_from_the_claim_rule():
 def test_whole_games_with_treatments_keep_every_invariant():
     from riskstats.game.invariants import sweep
 
-    lineup = "continent-tuned:fortify=spread,aggressive:reinforce=spread:fortify=none,defensive:claim=random,value:fortify=spread:reinforce=spread"
+    lineup = ("continent-tuned:fortify=spread,aggressive:reinforce=spread:fortify=none,defensive:claim=random,"
+              "value:fortify=spread:reinforce=spread")
     table = sweep(8, 4, lineup, seed=5)
     assert table.violations.eq("").all() and (table.winner >= 0).all()
 

@@ -144,7 +144,8 @@ aggressive plan once it is a little ahead."""
 def test_a_plan_order_is_read_and_checked():
     from riskstats.game.search import PLAN_LIST
 
-    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0) and parse_bot("search").values[4] == 0.0
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert parse_bot("search").values[4] == 0.0
     spec = parse_bot("value:order=9471:plans=3")
     assert spec.label == "value:plans=3:order=9471" and spec.values[3] == 9471.0
     assert len(PLAN_LIST) == 9  # the order's digits run 1..9
