@@ -15,7 +15,8 @@ EXAMPLE = pathlib.Path(__file__).parents[2] / "scripts" / "experiment_example.to
 def test_example_file_is_valid():
     cells = experiment_cells(load_experiment(EXAMPLE))
     assert len(cells) == 4
-    assert cells[0]["config"].params == {"aggressive": [0.6, 3.0]}  # the file's vector, then the defaults
+    # the file's vector, then the defaults
+    assert cells[0]["config"].params == {"aggressive": [0.6, 3.0, 0.0, 0.0, 0.0]}
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -79,8 +80,9 @@ def test_bot_parameters_in_line_ups_and_tables(tmp_path):
             "grid": {"players": [3], "bots": ["continent:threshold=0.6,aggressive"],
                      "params": {"continent": [{"card_threshold": 0.9}, {"card_threshold": 0.7}]}}}
     cells = experiment_cells(spec)
-    assert [c["config"].params for c in cells] == [{"continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0]},
-                                                        {"continent": [0.5, 0.7, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0]}]
+    tail = [-1.0, 3.0, 0.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+    assert [c["config"].params for c in cells] == [{"continent": [0.5, 0.9, 2.0, *tail]},
+                                                   {"continent": [0.5, 0.7, 2.0, *tail]}]
     assert cells[0]["config"].bots == ("continent:threshold=0.6", "aggressive")
     table = run_experiment(spec, tmp_path / "exp")
     expected = play_games(6, 3, "continent:threshold=0.6:card_threshold=0.9,aggressive", seed=2)
@@ -120,7 +122,7 @@ def test_runs_recorded_before_newer_options_and_parameters_still_resume(tmp_path
     def older(self):
         old = record(self)
         old["rules"] = {k: v for k, v in old["rules"].items() if k != "cards_per_turn"}
-        old["bot_params"] = {k: v[:-1] for k, v in old["bot_params"].items()}
+        old["bot_params"] = {k: v[:-4] for k, v in old["bot_params"].items()}  # no trade_at, no placement
         return old
 
     with monkeypatch.context() as old_version:

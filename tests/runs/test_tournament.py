@@ -159,9 +159,9 @@ def test_record_round_trips():
     c = config(rules={"escalation": "fixed", "dice": {"defender_modifier": 1}}, params={"aggressive": [0.7]})
     again = RunConfig.from_record(c.record(), chunk_size=16)
     assert again.record() == c.record() and again.game_rules() == c.game_rules()
-    assert c.record()["bot_params"] == {"random": [0.0, 0.5], "aggressive": [0.7, 3.0],
-                                        "continent": [0.5, 0.75, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0],
-                                        "defensive": [0.8, 1.0, 0.97, 5.0]}
+    assert c.record()["bot_params"] == {"random": [0.0, 0.5], "aggressive": [0.7, 3.0, 0.0, 0.0, 0.0],
+                                        "continent": [0.5, 0.75, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+                                        "defensive": [0.8, 1.0, 0.97, 5.0, 0.0, 0.0, 0.0]}
 
 
 
@@ -169,9 +169,10 @@ def test_bot_specs_round_trip_and_play_as_given():
     c = config(games=8, bots=("continent:threshold=0.60", "continent", "aggressive"),
                params={"continent": {"card_threshold": 0.9}})
     assert c.bots == ("continent:threshold=0.6", "continent", "aggressive")
-    assert c.record()["bot_params"] == {"continent:threshold=0.6": [0.6, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0],
-                                        "continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0],
-                                        "aggressive": [0.5, 3.0]}
+    tail = [-1.0, 3.0, 0.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+    assert c.record()["bot_params"] == {"continent:threshold=0.6": [0.6, 0.9, 2.0, *tail],
+                                        "continent": [0.5, 0.9, 2.0, *tail],
+                                        "aggressive": [0.5, 3.0, 0.0, 0.0, 0.0]}
     again = RunConfig.from_record(c.record(), chunk_size=16)
     assert again.record() == c.record()
     pd.testing.assert_frame_equal(run_selfplay(again), run_selfplay(c))

@@ -23,7 +23,8 @@ def test_a_trial_plays_its_own_seeds(tmp_path):
     assert table["state"].tolist() == ["complete", "complete"] and table["games"].tolist() == [12, 12]
     for row in table.itertuples():
         spec = parse_bot(row.bot)
-        assert spec.values == (row.threshold, row.trade_at) and spec.given == ("threshold", "trade_at")
+        assert spec.values == (row.threshold, row.trade_at, 0.0, 0.0, 0.0)
+        assert spec.given == ("threshold", "trade_at", "fortify", "reinforce", "claim")
         again = measure_bot(row.bot, TINY["against"], 3, seeds=trial_seeds(5, row.number, 12))
         assert (again["wins"], again["win_rate"]) == (row.wins, row.win_rate)
         assert row.ci_low <= row.win_rate <= row.ci_high
@@ -87,8 +88,9 @@ def test_best_is_measured_again_on_fresh_seeds(tmp_path):
     best, default = table.attrs["best"], table.attrs["default"]
     top = table.loc[table.win_rate.idxmax()]
     assert best["trial"] == top.number and best["bot"] == top.bot and best["games"] == 30
-    assert best["params"] == {"threshold": top.threshold, "trade_at": top.trade_at}
-    assert default["params"] == {"threshold": 0.5, "trade_at": 3}
+    style = {"fortify": 0.0, "reinforce": 0.0, "claim": 0.0}  # not tunable, at their defaults
+    assert best["params"] == {"threshold": top.threshold, "trade_at": top.trade_at} | style
+    assert default["params"] == {"threshold": 0.5, "trade_at": 3} | style
     assert best["ci_low"] <= best["win_rate"] <= best["ci_high"]
     fresh = set(check_seeds(5, 30).tolist())
     assert not fresh & set(np.concatenate([trial_seeds(5, n, 12) for n in table.number]).tolist())
