@@ -16,7 +16,7 @@ from riskstats.odds.chain import attackers_needed, chain_odds
 
 
 def _members(board: Board, k: int) -> list[int]:
-    return np.flatnonzero(board.arrays.continent_of == k).tolist()
+    return board.continent_territories(k).tolist()
 
 
 def continent_facts(board: Board | None = None) -> pd.DataFrame:

@@ -184,9 +184,8 @@ def render_text(game) -> str:
     lines = [f"turn {game.turn}  phase {game.phase}  to move: player_{game.player}"
              + (f"  winner: player_{game.winner}" if game.winner >= 0 else "")]
     owner, armies = game.state.owner, game.state.armies
-    continent_of = board.arrays.continent_of
     for k, name in enumerate(board.continents):
         cells = [f"{board.territories[t][:10]}={'-' if owner[t] < 0 else owner[t]}:{armies[t]}"
-                 for t in np.flatnonzero(continent_of == k)]
+                 for t in board.continent_territories(k)]
         lines.append(f"{name}: " + " ".join(cells))
     return "\n".join(lines)

@@ -163,6 +163,10 @@ class Board:
             hint = f"; did you mean {self.aliases.get(found, found)!r}?"
         raise RiskstatsError(f"unknown {what} {name!r}{where}{hint}")
 
+    def continent_territories(self, k: int) -> np.ndarray:
+        """The territories of continent number ``k``, in index order."""
+        return np.flatnonzero(self.arrays.continent_of == k)
+
     def neighbours(self, t: int) -> list[int]:
         a = self.arrays
         return a.nbr_idx[a.nbr_ptr[t]:a.nbr_ptr[t + 1]].tolist()

@@ -339,67 +339,31 @@ def _trade_timed(st, B, R, trade_at):  # pragma: no cover - compiled
 
 
 @lean_jit
-def _fortify_reach(st, B, R, p, src, seen):  # pragma: no cover - compiled
-    """Mark 1 in ``seen`` (a scratch block) the territories a fortification from src may reach under the
-    rules' fortify rule: p's connected territories, or src's neighbours."""
+def _fortify_from(st, B, R, p, src, inner, spread):  # pragma: no cover - compiled
+    """Fortify from ``src`` (-1: none) to a border territory of p's that the rules' fortify rule lets it reach
+    (p's connected territories, or src's neighbours): the most threatened net of its armies, or with
+    ``spread`` the one with the fewest armies (the first such). An interior ``src`` (``inner``) sends all but
+    one army; a border one half its lead over the destination (nothing if that is under one army)."""
+    if src < 0:
+        return END_TURN, 0, 0, 0, 0
+    T = st.owner.shape[0]
+    seen = _scratch_block(st.scratch, T, SC_MARK)
     seen[:] = 0
     if R[R_FORTIFY] == 0:
         _reachable(st, B, p, src, seen)
     else:
         for i in range(B.nbr_ptr[src], B.nbr_ptr[src + 1]):
             seen[B.nbr_idx[i]] = 1
-    return seen
-
-
-@lean_jit
-def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
-    """Move the largest interior stack to the most threatened border territory it can reach."""
-    T = st.owner.shape[0]
-    src = -1
-    for t in range(T):
-        if st.owner[t] == p and st.armies[t] >= 2 and not _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t):
-            if src < 0 or st.armies[t] > st.armies[src]:
-                src = t
-    if src < 0:
-        return END_TURN, 0, 0, 0, 0
-    seen = _scratch_block(st.scratch, T, SC_MARK)
-    _fortify_reach(st, B, R, p, src, seen)
     dst = -1
     best = -1e18
     for t in range(T):
         if seen[t] == 1 and t != src and st.owner[t] == p and _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t):
-            score = _threat(st.owner, st.armies, B.nbr_ptr, B.nbr_idx, R[R_NEUTRAL], t) - st.armies[t]
+            if spread:
+                score = -1.0 * st.armies[t]
+            else:
+                score = _threat(st.owner, st.armies, B.nbr_ptr, B.nbr_idx, R[R_NEUTRAL], t) - st.armies[t]
             if score > best:
                 best = score
-                dst = t
-    if dst < 0:
-        return END_TURN, 0, 0, 0, 0
-    return FORTIFY_MOVE, src, dst, st.armies[src] - 1, 0
-
-
-@lean_jit
-def _fortify_spread(st, B, R, p):  # pragma: no cover - compiled
-    """fortify=spread, evening out the borders: the largest interior stack moves to the border territory with
-    the fewest armies it can reach; with no interior stack to move, the largest border stack sends half its
-    lead over the thinnest border territory it can reach (nothing if that is under one army)."""
-    T = st.owner.shape[0]
-    src = -1
-    inner = False
-    for t in range(T):
-        if st.owner[t] != p or st.armies[t] < 2:
-            continue
-        interior = not _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t)
-        if src < 0 or (interior and not inner) or (interior == inner and st.armies[t] > st.armies[src]):
-            src = t
-            inner = interior
-    if src < 0:
-        return END_TURN, 0, 0, 0, 0
-    seen = _scratch_block(st.scratch, T, SC_MARK)
-    _fortify_reach(st, B, R, p, src, seen)
-    dst = -1
-    for t in range(T):
-        if seen[t] == 1 and t != src and st.owner[t] == p and _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t):
-            if dst < 0 or st.armies[t] < st.armies[dst]:
                 dst = t
     if dst < 0:
         return END_TURN, 0, 0, 0, 0
@@ -407,6 +371,34 @@ def _fortify_spread(st, B, R, p):  # pragma: no cover - compiled
     if n < 1:
         return END_TURN, 0, 0, 0, 0
     return FORTIFY_MOVE, src, dst, n, 0
+
+
+@lean_jit
+def _fortify_to_border(st, B, R, p):  # pragma: no cover - compiled
+    """Move the largest interior stack to the most threatened border territory it can reach."""
+    src = -1
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] == p and st.armies[t] >= 2 and not _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t):
+            if src < 0 or st.armies[t] > st.armies[src]:
+                src = t
+    return _fortify_from(st, B, R, p, src, True, False)
+
+
+@lean_jit
+def _fortify_spread(st, B, R, p):  # pragma: no cover - compiled
+    """fortify=spread, evening out the borders: the largest interior stack moves to the border territory with
+    the fewest armies it can reach; with no interior stack to move, the largest border stack sends half its
+    lead over the thinnest border territory it can reach (nothing if that is under one army)."""
+    src = -1
+    inner = False
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p or st.armies[t] < 2:
+            continue
+        interior = not _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t)
+        if src < 0 or (interior and not inner) or (interior == inner and st.armies[t] > st.armies[src]):
+            src = t
+            inner = interior
+    return _fortify_from(st, B, R, p, src, inner, True)
 
 
 @lean_jit
@@ -421,12 +413,9 @@ def _fortify_styled(st, B, R, p, fortify):  # pragma: no cover - compiled
 
 
 @lean_jit
-def _claim_styled(st, B, claim, t):  # pragma: no cover - compiled
-    """A claim with placement parameter ``claim``: 0 the bot's own choice t (computed by the caller, so
-    that the default draws from the random stream as before), 1 uniform over the unclaimed territories."""
-    if claim != 0:
-        return PLACE, _random_owned(st, -1), 1, 0, 0
-    return PLACE, t, 1, 0, 0
+def _random_claim(st):  # pragma: no cover - compiled
+    """A claim uniform over the unclaimed territories (the random bot's, and ``claim=random``'s)."""
+    return PLACE, _random_owned(st, -1), 1, 0, 0
 
 
 @lean_jit
@@ -615,7 +604,7 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
             return END_ATTACK, 0, 0, 0, 0
         return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
     if phase == CLAIM:
-        return PLACE, _random_owned(st, -1), 1, 0, 0
+        return _random_claim(st)
     if phase == SETUP_PLACE:
         return PLACE, _random_owned(st, info[I_PLACE_FOR]), 1 + _randint(rng, info[I_QUOTA]), 0, 0
     if phase == CAPITAL:
@@ -650,7 +639,9 @@ def _aggressive_styled(st, B, R, V, params, fortify, reinforce, claim):  # pragm
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     if phase == CLAIM:
-        return _claim_styled(st, B, claim, _claim_greedy(st, B) if claim == 0 else -1)
+        if claim != 0:
+            return _random_claim(st)
+        return PLACE, _claim_greedy(st, B), 1, 0, 0
     if phase == SETUP_PLACE or phase == REINFORCE:
         return _placement(st, B, R, _strike_base(st, B, p), reinforce)
     if phase == TRADE or phase == ELIM_TRADE:
@@ -784,9 +775,8 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     if phase == CLAIM:
-        claim = params[CONTINENT_STYLE + 2]
-        if claim != 0:
-            return _claim_styled(st, B, claim, -1)
+        if params[CONTINENT_STYLE + 2] != 0:
+            return _random_claim(st)
         if params[CONTINENT_AGAIN] != 0:
             return PLACE, _claim_greedy(st, B), 1, 0, 0
         return PLACE, _claim_toward(st, B, _forced_first(st, B, p, params[3])), 1, 0, 0
@@ -827,8 +817,9 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     if phase == CLAIM:
-        return _claim_styled(st, B, params[DEFENSIVE_STYLE + 2],
-                             _claim_greedy(st, B) if params[DEFENSIVE_STYLE + 2] == 0 else -1)
+        if params[DEFENSIVE_STYLE + 2] != 0:
+            return _random_claim(st)
+        return PLACE, _claim_greedy(st, B), 1, 0, 0
     if phase == SETUP_PLACE or phase == REINFORCE:
         return _placement(st, B, R, _most_threatened(st, B, R, p), params[DEFENSIVE_STYLE + 1])
     if phase == TRADE or phase == ELIM_TRADE:

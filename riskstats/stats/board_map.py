@@ -301,7 +301,7 @@ def board_map(game_or_position, ax=None, *, board: Board | None = None, layout=N
     radius = 2.1
 
     for k, continent in enumerate(board.continents):
-        members = np.flatnonzero(board.arrays.continent_of == k)
+        members = board.continent_territories(k)
         colour = CONTINENT_COLOURS[k % len(CONTINENT_COLOURS)]
         outline = _halo(xy[members], radius + 1.3)
         ax.add_patch(Polygon(outline, closed=True, facecolor=colour, alpha=0.35, edgecolor=colour, linewidth=2.5,
