@@ -59,8 +59,7 @@ def _options(game, board) -> list[tuple]:
 
 def _members(board) -> list[np.ndarray]:
     """Each continent's territories."""
-    of = board.arrays.continent_of
-    return [np.flatnonzero(of == k) for k in range(len(board.continents))]
+    return [board.continent_territories(k) for k in range(board.n_continents)]
 
 
 def _p_conquer(attackers: int, defenders: int, rules) -> float:
@@ -86,9 +85,11 @@ def break_positions(table: pd.DataFrame, rules=None, board=None, min_p: float = 
     in), ``bot_breaks`` (the mover's bot would itself open with an attack into that continent), ``bots``
     (the seat bots) and ``position`` (a `riskstats.game.play.Game` at that moment).
     """
+    from riskstats.analysis.trajectories import replay_game
     from riskstats.game.board import classic_board
     from riskstats.game.play import Game
     from riskstats.game.rules import GameRules
+    from riskstats.game.state import ATTACK_MOVE
 
     if not 0 <= float(min_p) <= 1:
         raise RiskstatsError(f"min_p must be a probability, got {min_p!r}")
@@ -99,11 +100,10 @@ def break_positions(table: pd.DataFrame, rules=None, board=None, min_p: float = 
     found = []
     for row in table.itertuples():
         rules_here = rules or GameRules(variant=str(row.variant))
-        game = Game(int(row.players), rules_here, board=board, seed=int(row.seed))
         bots = row.bots.split(",")
         specs = [(b, (params or {}).get(b)) for b in bots]
         seen_turn, moments = -1, []
-        while not game.over:
+        for game in replay_game(row, rules_here, board, params):
             if game.phase == "attack" and game.turn != seen_turn:
                 seen_turn = game.turn
                 options = [(_p_conquer(o[4], o[5], rules_here), o) for o in _options(game, board)]
@@ -114,8 +114,6 @@ def break_positions(table: pd.DataFrame, rules=None, board=None, min_p: float = 
                                         "continent": names[k], "bonus": int(bonus[k]), "source": src, "target": dst,
                                         "attackers": att, "defenders": dfd, "p_conquer": p,
                                         "json": game.to_json(indent=None)})
-            bot, values = specs[game.player]
-            game.step(game.bot_move(bot, values))
         if not moments:
             continue
         pick = np.random.default_rng([seed, int(row.game)]).integers(len(moments))
@@ -123,15 +121,9 @@ def break_positions(table: pd.DataFrame, rules=None, board=None, min_p: float = 
         position = Game.from_json(entry.pop("json"), board)
         first = Game.from_json(position.to_json(indent=None), board).bot_move(*specs[entry["mover"]])
         member = _members(board)[names.index(entry["continent"])]
-        entry["bot_breaks"] = bool(first.kind == _attack_kind() and first.b in set(member.tolist()))
+        entry["bot_breaks"] = bool(first.kind == ATTACK_MOVE and first.b in set(member.tolist()))
         found.append({"game": row.game, **entry, "bots": bots, "position": position})
     return found
-
-
-def _attack_kind() -> int:
-    from riskstats.game.state import ATTACK_MOVE
-
-    return ATTACK_MOVE
 
 
 def force_break(position, source: int, target: int, seed: int, defender=("random", None)):

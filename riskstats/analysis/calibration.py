@@ -33,10 +33,9 @@ def calibration_positions(table: pd.DataFrame, per_game: int = 4, rules=None, bo
     Each entry: ``game``, ``turn``, ``round``, ``winner`` (the game's; turn-capped games give no entry),
     ``bots`` and ``position`` (a `riskstats.game.play.Game`).
     """
-    from riskstats.analysis.trajectories import TURN_PHASES
+    from riskstats.analysis.trajectories import TURN_PHASES, replay_game
     from riskstats.game.board import classic_board
     from riskstats.game.play import Game
-    from riskstats.game.rules import GameRules
 
     per_game = check_int("per_game", per_game, 1, 100)
     seed = check_int("seed", seed, 0)
@@ -45,17 +44,12 @@ def calibration_positions(table: pd.DataFrame, per_game: int = 4, rules=None, bo
     for row in table.itertuples():
         if row.winner < 0:
             continue
-        game = Game(int(row.players), rules or GameRules(variant=str(row.variant)), board=board, seed=int(row.seed))
         bots = row.bots.split(",")
-        specs = [(b, (params or {}).get(b)) for b in bots]
         starts, last = [], -1
-        while not game.over:
-            if game.turn >= 1 and game.turn != last and game.phase in TURN_PHASES:
+        for game in replay_game(row, rules, board, params):
+            if not game.over and game.turn >= 1 and game.turn != last and game.phase in TURN_PHASES:
                 last = game.turn
                 starts.append((game.turn, game.round, game.to_json(indent=None)))
-            game.step(game.bot_move(*specs[game.player]))
-        if game.winner != row.winner:
-            raise RiskstatsError(f"game {row.game} did not replay the same (rules or bots differ from the table)")
         keep = min(per_game, len(starts))
         u = np.random.default_rng([seed, int(row.game)]).random()
         for j in range(keep):

@@ -483,25 +483,25 @@ def capture_positions(table: pd.DataFrame, rules=None, board=None, min_cards: in
     """
     import json
 
+    from riskstats.analysis.trajectories import replay_game
     from riskstats.game.board import classic_board
     from riskstats.game.play import Game
     from riskstats.game.position import card_label
-    from riskstats.game.rules import GameRules
 
     min_cards = check_int("min_cards", min_cards, 1)
     board = board or classic_board()
     found = []
     for row in table.itertuples():
-        game = Game(int(row.players), rules or GameRules(variant=str(row.variant)), board=board, seed=int(row.seed))
         bots = row.bots.split(",")
-        specs = [(b, (params or {}).get(b)) for b in bots]
-        while not game.over:
-            alive = game.state.alive.copy()
-            owner = game.state.card_owner.copy()
-            bot, values = specs[game.player]
-            game.step(game.bot_move(bot, values))
+        before = None
+        for game in replay_game(row, rules, board, params):
+            if before is None or game.over:
+                before = game.state.alive.copy(), game.state.card_owner.copy()
+                continue
+            alive, owner = before
+            before = game.state.alive.copy(), game.state.card_owner.copy()
             out = np.flatnonzero((alive == 1) & (game.state.alive == 0))
-            if len(out) == 0 or game.over:
+            if len(out) == 0:
                 continue
             taken = np.flatnonzero((owner == out[0]) & (game.state.card_owner != out[0]))
             if len(taken) < min_cards:

@@ -5,9 +5,13 @@ bots' moves, so replaying a row with the step API (`riskstats.game.play.Game`) r
 time stopping at the start of every turn to record each seat's territories, armies, cards and the
 continents it holds, and keeping the event log. The continent, card and self-play notebooks read
 these records; they cost Python speed (about a tenth of a second per game), so analyses replay a few
-hundred games while `play_games` plays the millions.
+hundred games while `play_games` plays the millions. `replay_game` is the replay itself, which every
+analysis that stops a game somewhere (`replay`, `positions_at`, `riskstats.analysis.cards`, ``.breaking``,
+``.calibration``) walks.
 """
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import numpy as np
 import pandas as pd
@@ -19,6 +23,27 @@ from riskstats.game.rules import GameRules
 
 TURN_PHASES = ("trade", "reinforce")
 """The phases a turn can start in."""
+
+
+def replay_game(row, rules: GameRules | None = None, board: Board | None = None,
+                params: dict | None = None) -> Iterator[Game]:
+    """Replay one game of a `play_games` table move by move: yields the game before each of its moves and
+    once more when it is over (the same `Game`, stepped on by its seat's bot after each yield).
+
+    ``row`` is one row of the table (a Series or a namedtuple); ``rules``, ``board`` and ``params`` (bot name
+    -> parameters) must be those it was played with (default: the row's variant with default options, the
+    classic board, each bot's defaults). Run to its end, a game that does not end as the row says (winner
+    and turns) is an error.
+    """
+    board = board or classic_board()
+    game = Game(int(row.players), rules or GameRules(variant=str(row.variant)), board=board, seed=int(row.seed))
+    specs = [(b, (params or {}).get(b)) for b in str(row.bots).split(",")]
+    while not game.over:
+        yield game
+        game.step(game.bot_move(*specs[game.player]))
+    yield game
+    if (game.winner, game.turn) != (row.winner, row.turns):
+        raise RiskstatsError(f"game {row.game} did not replay the same (rules or bots differ from the table)")
 
 
 def replay(table: pd.DataFrame, rules: GameRules | None = None, board: Board | None = None
@@ -44,16 +69,11 @@ def replay(table: pd.DataFrame, rules: GameRules | None = None, board: Board | N
     member[board.arrays.continent_of, np.arange(board.n_territories)] = True
     turn_rows, event_frames = [], []
     for row in table.itertuples():
-        game = Game(int(row.players), rules, board=board, seed=int(row.seed))
-        bots = row.bots.split(",")
         last_turn = -1
-        while not game.over:
-            if game.turn != last_turn and game.phase in TURN_PHASES:
+        for game in replay_game(row, rules, board):
+            if not game.over and game.turn != last_turn and game.phase in TURN_PHASES:
                 last_turn = game.turn
                 turn_rows.append(_snapshot(game, row.game, member))
-            game.step(game.bot_move(bots[game.player]))
-        if (game.winner, game.turn) != (row.winner, row.turns):
-            raise RiskstatsError(f"game {row.game} did not replay the same (rules or bots differ from the table)")
         event_frames.append(game.events().assign(game=row.game))
     columns = ["game", "turn", "round", "to_move", "seat", "territories", "armies", "cards", "alive", *continents]
     turns = pd.DataFrame([r for rows in turn_rows for r in rows], columns=columns)
@@ -78,18 +98,10 @@ def positions_at(row, rounds, rules: GameRules | None = None, board: Board | Non
     ``rules`` and ``board`` as there. Returns {round: position dict (`Game.to_json`)} for each of
     ``rounds`` the game reached (taken as the first turn of that round starts), and ``"end"``: the last one.
     """
-    board = board or classic_board()
-    rules = rules or GameRules(variant=str(row.variant))
     wanted = sorted({int(r) for r in rounds})
-    game = Game(int(row.players), rules, board=board, seed=int(row.seed))
-    bots = str(row.bots).split(",")
     out = {}
-    while not game.over:
-        if wanted and game.round >= wanted[0] and game.phase in TURN_PHASES:
+    for game in replay_game(row, rules, board):
+        while not game.over and wanted and game.round >= wanted[0] and game.phase in TURN_PHASES:
             out[wanted.pop(0)] = game.to_json()
-            continue
-        game.step(game.bot_move(bots[game.player]))
-    if (game.winner, game.turn) != (row.winner, row.turns):
-        raise RiskstatsError(f"game {row.game} did not replay the same (rules or bots differ from the table)")
     out["end"] = game.to_json()
     return out
