@@ -1,13 +1,18 @@
 """Fit the position value on seeded self-play and validate it on games it never saw (issue #18 §1).
 
     python scripts/fit_value.py fit        # sample positions, fit, write riskstats/game/data/value_model.json
-    python scripts/fit_value.py validate   # other seeds and bots (search games too): data/position_value/*.csv
-                                           # and docs/position_value.png
+    python scripts/fit_value.py fit --model strong   # the same line-ups plus search self-play (`SEARCH_DESIGN`):
+                                           # riskstats/game/data/value_model_strong.json
+    python scripts/fit_value.py validate   # other seeds and bots (search games too), and strong play (the value
+                                           # bot and search in every seat): every model beside the baselines,
+                                           # data/position_value/*.csv and docs/position_value.png
     python scripts/fit_value.py golden     # the small seeded fit the tests reproduce (tests/golden/)
 
-Run ``fit`` then ``validate`` after any change to the features, the rules or the bots, and ``golden`` after
-a change that alters seeded games (as regenerate_golden.py for the playthroughs). One coefficient vector per
-variant; the player count is covered by the inputs (`riskstats.game.value`).
+Run ``fit`` (both models) then ``validate`` after any change to the features, the rules or the bots, and
+``golden`` after a change that alters seeded games (as regenerate_golden.py for the playthroughs). One
+coefficient vector per variant; the player count is covered by the inputs (`riskstats.game.value`). Every
+line-up fitted on is played by bots that do not read a fitted model (heuristics; search with its formula
+leaf), so a fit never depends on an earlier one.
 """
 import argparse
 import json
@@ -16,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from riskstats.game.rules import GameRules
-from riskstats.game.value import FEATURES, MODEL_FILE, model_weights
+from riskstats.game.rules import VARIANTS, GameRules
+from riskstats.game.value import _WS, FEATURES, MODELS
 from riskstats.game.value_fit import (
     _pad,
     fit_model,
@@ -48,6 +53,17 @@ DESIGN = {
 }
 """variant -> (players, bots, games) line-ups of the fit: heuristics at every table size, some search games."""
 SEED = 18_000
+SEARCH_DESIGN = {
+    "classic": [(4, ["search"], 800), (3, ["search"], 400), (5, ["search"], 300), (6, ["search"], 200),
+                (4, ["search", "continent-tuned", "aggressive", "defensive"], 300)],
+    "two-player": [(2, ["search"], 1500), (2, ["search", "continent-tuned"], 500)],
+    "mission": [(4, ["search"], 400), (4, ["search", "mission", "continent-tuned", "aggressive"], 300)],
+    "capital": [(4, ["search"], 400), (4, ["search", "capital", "continent-tuned", "aggressive"], 300)],
+}
+"""variant -> line-ups the ``strong`` model adds to `DESIGN` (after them, so on seeds SEED + len(DESIGN[v]) on):
+today's search (formula leaf) in every seat at every table size, and beside heuristics."""
+FITS = {"model": DESIGN, "strong": {v: DESIGN[v] + SEARCH_DESIGN[v] for v in DESIGN}}
+"""model name (`riskstats.game.value.MODELS`) -> its design."""
 
 VALIDATION = {
     "classic": [(4, ["search", "continent-tuned", "aggressive:threshold=0.35", "mission"], 300),
@@ -63,6 +79,14 @@ VALIDATION = {
 """variant -> line-ups never fitted on: other seeds (`VALIDATION_SEED`), other bots and parameters, the
 search bot in every first line-up."""
 VALIDATION_SEED = 918_000
+STRONG_VALIDATION = {
+    "classic": [(4, ["value:rollouts=1:plans=4"], 600), (4, ["search"], 200)],
+    "two-player": [(2, ["value:rollouts=1:plans=4"], 800), (2, ["search"], 400)],
+}
+"""variant -> strong play (the value bot, and search, in every seat) on `STRONG_SEED`'s seeds: a second
+validation population, of which neither model saw a game (the value bot's games depend on the default
+model, which plays them)."""
+STRONG_SEED = 928_000
 
 SMALL_DESIGN = {"classic": [(4, HEUR4, 40)], "two-player": [(2, ["continent-tuned", "aggressive"], 60)]}
 """The small seeded fit the tests reproduce (`golden`)."""
@@ -71,46 +95,55 @@ SMALL_SEED = 7
 
 def fit(args) -> None:
     start = time.process_time()
-    model = fit_model(DESIGN, SEED, l2=1.0)
+    model = fit_model(FITS[args.model], SEED, l2=1.0)
     model["cpu_s"] = round(time.process_time() - start, 1)
-    path = ROOT / "riskstats" / "game" / MODEL_FILE
+    path = ROOT / "riskstats" / "game" / MODELS[args.model]
     path.write_text(json.dumps(model, indent=1) + "\n")
     print(f"wrote {path}: positions {model['positions']}, {model['cpu_s']} CPU s (this process)")
+
+
+def _scored(population: str, variant: str, lineups, seed: int, rows: list, cells: dict, reliab: list) -> None:
+    """Score every committed model and both baselines on the positions of ``lineups`` (line-up k on seed
+    seed + k); the models' predictions are kept in ``cells[model]`` for the pooled rows, the reliability of
+    each model in ``reliab``."""
+    rules = GameRules(variant=variant)
+    v = VARIANTS.index(variant)
+    data = _pad([sample_positions(games, players, bots, rules, seed + k)
+                 for k, (players, bots, games) in enumerate(lineups)])
+    alive, winner = data["alive"], data["winner"]
+    preds = {name: predict(data["X"], alive, _WS[m, v]) for m, name in enumerate(MODELS)}
+    baselines = {"formula": normalise(data["formula"], alive), "territory share": normalise(data["territory"], alive)}
+    for name, p in (preds | baselines).items():
+        rows.append({"population": population, "variant": variant, "value": name, **scores(p, alive, winner)})
+    for name, p in preds.items():
+        cells.setdefault((population, name), []).append((alive, winner, p))
+        reliab.append(reliability(p, alive, winner).assign(population=population, variant=variant, model=name))
 
 
 def validate(args) -> None:
     import pandas as pd
 
-    W = model_weights()
-    rows, cells, reliab = [], [], []
+    rows, cells, reliab = [], {}, []
     start = time.process_time()
     for variant, lineups in VALIDATION.items():
-        rules = GameRules(variant=variant)
-        v = W[["classic", "two-player", "mission", "capital"].index(variant)]
-        samples = [sample_positions(games, players, bots, rules, VALIDATION_SEED + k)
-                   for k, (players, bots, games) in enumerate(lineups)]
-        data = _pad(samples)
-        alive, winner = data["alive"], data["winner"]
-        preds = {"model": predict(data["X"], alive, v), "formula": normalise(data["formula"], alive),
-                 "territory share": normalise(data["territory"], alive)}
-        for name, p in preds.items():
-            rows.append({"variant": variant, "value": name, **scores(p, alive, winner)})
-        cells.append((alive, winner, preds["model"]))
-        reliab.append(reliability(preds["model"], alive, winner).assign(variant=variant))
-    alive = np.concatenate([np.pad(a, ((0, 0), (0, 5 - a.shape[1]))) for a, _, _ in cells])
-    winner = np.concatenate([w for _, w, _ in cells])
-    p = np.concatenate([np.pad(q, ((0, 0), (0, 5 - q.shape[1]))) for _, _, q in cells])
-    rows.append({"variant": "all", "value": "model", **scores(p, alive, winner)})
+        _scored("unseen", variant, lineups, VALIDATION_SEED, rows, cells, reliab)
+    for variant, lineups in STRONG_VALIDATION.items():
+        _scored("strong", variant, lineups, STRONG_SEED, rows, cells, reliab)
+    for (population, name), parts in cells.items():
+        alive = np.concatenate([np.pad(a, ((0, 0), (0, 6 - a.shape[1]))) for a, _, _ in parts])
+        winner = np.concatenate([w for _, w, _ in parts])
+        p = np.concatenate([np.pad(q, ((0, 0), (0, 6 - q.shape[1]))) for _, _, q in parts])
+        rows.append({"population": population, "variant": "all", "value": name, **scores(p, alive, winner)})
+        reliab.append(reliability(p, alive, winner).assign(population=population, variant="all", model=name))
     table = pd.DataFrame(rows)
-    overall = reliability(p, alive, winner).assign(variant="all")
+    reliab = pd.concat(reliab)
     out = ROOT / "data" / "position_value"
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "validation.csv", index=False)
-    pd.concat(reliab + [overall]).to_csv(out / "reliability.csv", index=False)
+    reliab.to_csv(out / "reliability.csv", index=False)
     print(table.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-    print(overall.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     print(f"{time.process_time() - start:.0f} CPU s (this process)")
-    _plot(pd.concat(reliab + [overall]), ROOT / "docs" / "position_value.png")
+    _plot(reliab, ROOT / "docs" / "position_value.png")
 
 
 def _plot(reliab, path: Path) -> None:
@@ -119,20 +152,25 @@ def _plot(reliab, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    variants = list(dict.fromkeys(reliab["variant"]))
-    fig, axes = plt.subplots(1, len(variants), figsize=(3.2 * len(variants), 3.4), sharey=True)
-    for ax, variant in zip(axes, variants):
-        part = reliab[reliab["variant"] == variant]
+    panels = list(dict.fromkeys(zip(reliab["population"], reliab["variant"])))
+    cols = (len(panels) + 1) // 2
+    fig, axes = plt.subplots(2, cols, figsize=(3.0 * cols, 6.4), sharey=True, squeeze=False)
+    for ax, (population, variant) in zip(axes.ravel(), panels):
         ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--")
-        ax.errorbar(part["predicted"], part["observed"],
-                    yerr=[part["observed"] - part["ci_low"], part["ci_high"] - part["observed"]],
-                    fmt="o", ms=3, capsize=2)
-        ax.set_title(variant)
+        for name in MODELS:
+            part = reliab[(reliab["population"] == population) & (reliab["variant"] == variant)
+                          & (reliab["model"] == name)]
+            ax.errorbar(part["predicted"], part["observed"],
+                        yerr=[part["observed"] - part["ci_low"], part["ci_high"] - part["observed"]],
+                        fmt="o", ms=3, capsize=2, label=name)
+        ax.set_title(f"{variant} ({population})", fontsize=9)
         ax.set_xlabel("predicted P(win)")
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
-    axes[0].set_ylabel("observed win rate (95% Wilson)")
-    fig.suptitle("Position value on unseen games: reliability (10 bins)", fontsize=10)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("observed win rate (95% Wilson)")
+    axes[0, 0].legend(fontsize=8, loc="upper left")
+    fig.suptitle("Position value on unseen games (other bots; strong play): reliability (10 bins)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     print(f"wrote {path}")
@@ -148,6 +186,7 @@ def golden(args) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=["fit", "validate", "golden"])
+    parser.add_argument("--model", choices=list(MODELS), default="model", help="the model fitted (fit)")
     args = parser.parse_args()
     {"fit": fit, "validate": validate, "golden": golden}[args.step](args)
     assert FEATURES  # the features' order is the model file's

@@ -98,3 +98,21 @@ def test_evaluate_with_no_rollouts_answers_from_the_model(tmp_path):
     assert payload["moves"][0]["move"] == "attack Alaska -> Kamchatka (3 dice)"
     table = runner.invoke(app, ["evaluate", path, "--rollouts", "0"])
     assert table.exit_code == 0 and "P(win)" in table.output and "the model's value" in table.output
+
+
+def test_evaluate_with_no_rollouts_reads_the_model_asked_for(tmp_path):
+    """``--model strong``: the second fitted model (its P(win) differ from the default's, same keys); an
+    unknown model is a one-line error naming it."""
+    path = write(tmp_path, one_conquest_from_victory())
+    default = json.loads(runner.invoke(app, ["evaluate", path, "--rollouts", "0", "--json"]).stdout)
+    result = runner.invoke(app, ["evaluate", path, "--rollouts", "0", "--model", "strong", "--json"])
+    assert result.exit_code == 0, result.output
+    strong = json.loads(result.stdout)
+    assert set(strong) == set(default) and sum(p["p_win"] for p in strong["players"]) == pytest.approx(1.0)
+    assert [p["p_win"] for p in strong["players"]] != [p["p_win"] for p in default["players"]]
+    table = runner.invoke(app, ["evaluate", path, "--rollouts", "0", "--model", "strong"])
+    assert table.exit_code == 0 and "fitted position value 'strong'" in " ".join(table.output.split())
+    bad = runner.invoke(app, ["evaluate", path, "--rollouts", "0", "--model", "weak"])
+    lines = bad.output.strip().splitlines()
+    assert bad.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: ")
+    assert "unknown position-value model 'weak'" in lines[0]

@@ -57,9 +57,10 @@ def _rollout_count(text: str) -> int:
     return _positive_count("--rollouts", text)
 
 
-def _print_model_evaluation(position: str, result) -> None:
+def _print_model_evaluation(position: str, result, model: str) -> None:
     """evaluate --rollouts 0 as tables: the model's P(win) of each player and of each candidate move."""
-    _print_table(f"P(win) from {position}: the fitted position value (no rollouts)", ["player", "P(win)"],
+    name = "" if model == "model" else f" {model!r}"
+    _print_table(f"P(win) from {position}: the fitted position value{name} (no rollouts)", ["player", "P(win)"],
                  [(r.player, _percent(r.p_win)) for r in result.players.itertuples()],
                  caption="riskstats.position_value: a model fitted on self-play (docs/position_value.md)")
     if len(result.moves):
@@ -82,6 +83,9 @@ def evaluate(
                                                "instantly.")] = "500",
     seed: Annotated[int, typer.Option(parser=whole_number, help="Seed of the rollouts' dice and draw piles.")] = 0,
     top: Annotated[int, typer.Option(parser=whole_number, help="How many of the best next moves to show.")] = 5,
+    model: Annotated[str, typer.Option(help="With --rollouts 0, the fitted position value answering: model "
+                                            "(fitted on heuristic play) or strong (refitted with search "
+                                            "self-play added).")] = "model",
     as_json: JsonFlag = False,
 ):
     """Each player's chance of winning from a position (95% Wilson interval), and the best next moves of
@@ -98,12 +102,12 @@ def evaluate(
     from riskstats.game.evaluate import tied_with_best
 
     with _compile_notice():
-        result = evaluate_position(text, bot, count, seed, top=top)
+        result = evaluate_position(text, bot, count, seed, top=top, model=model)
     if as_json:
         _print_json(result.as_dict())
         return
     if count == 0:
-        _print_model_evaluation(position, result)
+        _print_model_evaluation(position, result, model)
         return
     digits = _supported_digits(result.players)
     _print_table(f"P(win) from {position}: {result.rollouts:,} rollouts with {bot} bots, seed {result.seed}",

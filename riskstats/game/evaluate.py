@@ -60,7 +60,7 @@ from riskstats.game.state import (
     State,
     _new_state,
 )
-from riskstats.game.value import _W, FEATURES, N_FEATURES, _model_probs, _model_value
+from riskstats.game.value import _WS, FEATURES, N_FEATURES, _model_probs, _model_value, model_index
 from riskstats.intervals import wilson_interval
 
 MAX_ROLLOUTS = 10_000_000
@@ -136,8 +136,8 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, search, out):
 
 
 @jit
-def _move_values(root, B, R, CUT, moves, seeds, p, out):  # pragma: no cover - compiled
-    """out[m] = the fitted model's mean value for seat p of the position candidate move m leads to, over
+def _move_values(root, B, R, CUT, moves, seeds, p, model, out):  # pragma: no cover - compiled
+    """out[m] = fitted model ``model``'s mean value for seat p of the position candidate move m leads to, over
     the seeds (fresh dice and draw pile each); an attack is answered at once with the most defender dice."""
     T = root.owner.shape[0]
     work = _new_state(T, root.card_owner.shape[0], root.alive.shape[0], 0)
@@ -150,7 +150,7 @@ def _move_values(root, B, R, CUT, moves, seeds, p, out):  # pragma: no cover - c
             _step(work, B, R, CUT, moves[m, 0], moves[m, 1], moves[m, 2], moves[m, 3], moves[m, 4])
             if work.info[I_PHASE] == DEFEND:
                 _step(work, B, R, CUT, DEFEND_MOVE, min(R[R_DDICE], work.armies[work.info[I_ATK_TO]]), 0, 0, 0)
-            total += _model_value(work, B, R, p)
+            total += _model_value(work, B, R, p, model)
         out[m] = total / seeds.shape[0]
 
 
@@ -214,7 +214,7 @@ def candidate_moves(game: Game) -> list[Move]:
 
 
 def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, top: int = 5,
-             candidates: int = 30, board=None) -> Evaluation:
+             candidates: int = 30, board=None, model: str = "model") -> Evaluation:
     """Each player's probability of winning from a position, and the best few next moves of the player to move.
 
     Every estimate plays the rest of the game ``rollouts`` times with ``bot`` in every seat, each time
@@ -242,6 +242,9 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
         The most candidate moves to compare.
     board : Board, optional
         The board, when the position names one other than "classic".
+    model : str
+        With ``rollouts=0``: the fitted model answering (`riskstats.game.value.MODELS`: ``model``, or
+        ``strong``, refitted with search self-play added).
 
     Returns
     -------
@@ -257,12 +260,13 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     seed = check_int("seed", seed, 0, 2**64 - 1)
     top = check_int("top", top, 0, 1000)
     candidates = check_int("candidates", candidates, 1, 10_000)
+    model_index(model)  # an unknown model fails before any work
     if game.over:
         raise RiskstatsError("the game is over: nothing to evaluate")
     spec = (bot, None) if isinstance(bot, str) else tuple(bot)
     ids, values = _bot_arrays([spec], game.players)  # raises on an unknown bot or wrong parameters
     if rollouts == 0:
-        return _model_evaluation(game, spec, top, candidates, seed)
+        return _model_evaluation(game, spec, top, candidates, seed, model)
 
     table = play_rollouts(game, rollouts, bots=[spec], seed=seed)
     wins = np.bincount(table["winner"].to_numpy() + 1, minlength=game.players + 2)[1:]
@@ -293,7 +297,7 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     return Evaluation(players, frame.head(top).reset_index(drop=True), rollouts, seed, mover)
 
 
-def position_value(position, *, board=None, features: bool = True):
+def position_value(position, *, board=None, features: bool = True, model: str = "model"):
     """Each player's chance of winning from a position, by the fitted model alone (no rollouts): instant.
 
     Parameters
@@ -305,6 +309,10 @@ def position_value(position, *, board=None, features: bool = True):
         The board, when the position names one other than "classic".
     features : bool
         Also return each player's `FEATURES` (the model's inputs).
+    model : str
+        The fitted model (`riskstats.game.value.MODELS`): ``model`` (fitted on heuristic play), or
+        ``strong`` (refitted with search self-play added; better calibrated on strong play,
+        data/position_value/validation.csv).
 
     Returns
     -------
@@ -314,11 +322,12 @@ def position_value(position, *, board=None, features: bool = True):
     """
     import pandas as pd
 
+    m = model_index(model)
     game = position if isinstance(position, Game) else Game.from_json(position, board)
     P = game.players
     X = np.zeros((P, N_FEATURES))
     probs = np.zeros(P)
-    _model_probs(game.state, game.board.arrays, game._R, _W, X, probs)
+    _model_probs(game.state, game.board.arrays, game._R, _WS[m], X, probs)
     table = pd.DataFrame({"player": np.arange(P), "p_win": probs})
     if features:
         for f, name in enumerate(FEATURES):
@@ -326,11 +335,11 @@ def position_value(position, *, board=None, features: bool = True):
     return table
 
 
-def _model_evaluation(game: Game, spec, top: int, candidates: int, seed: int) -> Evaluation:
-    """`evaluate` with ``rollouts=0``: the fitted model's values of the position and of each candidate move."""
+def _model_evaluation(game: Game, spec, top: int, candidates: int, seed: int, model: str) -> Evaluation:
+    """`evaluate` with ``rollouts=0``: a fitted model's values of the position and of each candidate move."""
     import pandas as pd
 
-    value = position_value(game, features=False)
+    value = position_value(game, features=False, model=model)
     players = pd.DataFrame({"player": value["player"], "p_win": value["p_win"], "ci_low": value["p_win"],
                             "ci_high": value["p_win"], "wins": 0, "rollouts": 0})
     columns = ["move", "p_win", "ci_low", "ci_high", "wins", "rollouts", "kind", "a", "b", "c", "d"]
@@ -343,7 +352,8 @@ def _model_evaluation(game: Game, spec, top: int, candidates: int, seed: int) ->
     seeds = np.random.SeedSequence(seed).generate_state(MODEL_SAMPLES, np.uint64)
     out = np.zeros(len(moves))
     mover = game.player
-    _move_values(root, game.board.arrays, game._R, cut, np.array(moves, np.int64), seeds, mover, out)
+    _move_values(root, game.board.arrays, game._R, cut, np.array(moves, np.int64), seeds, mover, model_index(model),
+                 out)
     rows = [(describe_move(m, game.board), float(v), float(v), float(v), 0, 0, *m) for m, v in zip(moves, out)]
     frame = pd.DataFrame(rows, columns=columns).sort_values("p_win", ascending=False, kind="stable")
     return Evaluation(players, frame.head(top).reset_index(drop=True), 0, seed, mover)

@@ -196,7 +196,8 @@ BUILT_IN = {
         "South America, aggressive, defensive, then continent-tuned going for Africa, North America or "
         "Europe) by `rollouts` rollouts each: the rest of the turn with the plan, then `horizon` more "
         "rounds of continent-tuned in every seat, scored 1/0 if the game ended, else by its share of "
-        "strength (armies, income, cards), or with value=model by the fitted position value. The same "
+        "strength (armies, income, cards), or with value=model by the fitted position value (value=strong: "
+        "the one refitted with search self-play added). The same "
         "rollout seeds serve every plan, and a rollout redraws what the bot cannot see (the draw pile, "
         "other hands, other missions, the dice). It plays the "
         "turn with the best plan; setup as continent-tuned; defends with the most dice."),
@@ -206,9 +207,10 @@ BUILT_IN = {
                tunable=False),
          Param("plans", 6.0, 1.0, 8.0, "how many of the candidate plans to compare (the first ones)",
                integer=True, tunable=False),
-         Param("value", 0.0, 0.0, 1.0, "the rollouts' leaf value: formula (the share of strength squared) or "
-               "model (the fitted position value, riskstats.game.value)", integer=True, tunable=False,
-               choices=("formula", "model")),
+         Param("value", 0.0, 0.0, 2.0, "the rollouts' leaf value: formula (the share of strength squared), "
+               "model (the fitted position value, riskstats.game.value) or strong (that value refitted with "
+               "search self-play added, riskstats.game.value.MODELS)", integer=True, tunable=False,
+               choices=("formula", "model", "strong")),
          Param("order", 0.0, 0.0, 98765432.0, "the candidate plans in the order compared, one digit each, as the "
                "value bot's order; 0: the order above (12345678)", integer=True, tunable=False, digits=9))),
     "value": BotInfo(7, (
@@ -237,7 +239,10 @@ BUILT_IN = {
                tunable=False),
          Param("trade_at", 0.0, 0.0, 6.0, "card timing: 0 = each plan's own (trade_at 3, the defensive plan 5); "
                "3-6 = every plan, in the search and in play, trades a set once it holds this many cards and "
-               "whenever forced (1 and 2 act as 3)", integer=True, tunable=False), *_style("plans"))),
+               "whenever forced (1 and 2 act as 3)", integer=True, tunable=False), *_style("plans"),
+         Param("model", 0.0, 0.0, 1.0, "the fitted position value it scores with: model (fitted on heuristic "
+               "play) or strong (refitted with search self-play added, riskstats.game.value.MODELS)",
+               integer=True, tunable=False, choices=("model", "strong")))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""

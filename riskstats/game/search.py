@@ -15,7 +15,8 @@ position is copied, what the seat cannot see is resampled (`_resample`), the res
 with the plan as the seat's policy, then every seat (itself included) plays `POLICY` for ``horizon``
 more rounds (``horizon`` x players turns); the end position is scored for the seat by `_value` (1 or 0
 if the game ended, else its share of a strength measure), or with ``value=model`` by the fitted model's
-P(win) (`riskstats.game.value._model_value`). Every plan meets the same rollout seeds
+P(win) (`riskstats.game.value._model_value`; ``value=strong``: the model refitted with search self-play
+added, `riskstats.game.value.MODELS`). Every plan meets the same rollout seeds
 (common random numbers: the comparison is paired). The seat then plays the whole turn with the best
 plan: which continent to go for, how far to attack, whether to trade (each plan's own rule), where to
 place and fortify are all the chosen plan's, so the search decides the turn's course and delegates the
@@ -111,8 +112,9 @@ VALUE_ID = 7
 (`riskstats.game.value`); like `SEARCH_ID`, never handed to `riskstats.game.bots._bot_move`."""
 LOOKAHEAD_IDS = (SEARCH_ID, VALUE_ID)
 """The ids of the bots that decide outside the plain loop (`_play_search`)."""
-VALUE_FORMULA, VALUE_MODEL = 0, 1
-"""The search's leaf values (its ``value`` parameter): the strength formula (`_value`) or the fitted model."""
+VALUE_FORMULA, VALUE_MODEL, VALUE_STRONG = 0, 1, 2
+"""The search's leaf values (its ``value`` parameter): the strength formula (`_value`) or a fitted model,
+leaf - 1 being its index in `riskstats.game.value.MODELS` (``model``, ``strong``)."""
 
 POLICY = "continent-tuned"
 """The fast default policy of the rollouts (every seat, every turn after the searched one) and of the
@@ -133,8 +135,8 @@ Australia, 1 South America, 3 Africa, 0 North America, 2 Europe (`continent`'s `
 a target it goes for whenever it does not hold it, with no memory from earlier turns); a board without
 that continent plays such a plan as plain continent-tuned."""
 _FIRST = [p.name for p in CATALOG["continent"].params].index("first")
-_VALUE_FIRST, _VALUE_ORDER, _VALUE_CLOSER = ([p.name for p in CATALOG["value"].params].index(name)
-                                             for name in ("first", "order", "closer"))
+_VALUE_FIRST, _VALUE_ORDER, _VALUE_CLOSER, _VALUE_MODEL = ([p.name for p in CATALOG["value"].params].index(name)
+                                                           for name in ("first", "order", "closer", "model"))
 
 VALUE_INCOME = 2.0
 """Weight of a player's income (max(3, territories // 3) plus continent bonuses) in its strength, in armies."""
@@ -382,7 +384,8 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
     ``rollouts`` rollouts each (the same seeds for every plan); ties go to the earlier plan. The plans
     compared are the first ``plans`` of `PLANS`, or of the plan order ``order`` (`_plan_order`).
     ``work`` is a working state (same board and seats); scores[k] gets the k-th plan compared's summed value.
-    ``leaf``: `VALUE_FORMULA` (`_value`) or `VALUE_MODEL` (`riskstats.game.value._model_value`).
+    ``leaf``: `VALUE_FORMULA` (`_value`), `VALUE_MODEL` or `VALUE_STRONG` (`riskstats.game.value._model_value`
+    of model leaf - 1; the closer's P(win) reads that model too, the committed default for a formula leaf).
     A plan that plays as an earlier one this turn (`_same_play`) is not played again: it gets that plan's
     score, which it would reach move for move, so the choice is the same as playing it out.
     ``closer`` > 0: the aggressive plan is compared too (last, if the plans lack it) when the model gives p
@@ -403,7 +406,7 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
         if missing:
             _copy_state(st, work)
             _resample(work, B, R, p, _mix(base, -1))
-            if _model_value(work, B, R, p) >= closer:
+            if _model_value(work, B, R, p, max(leaf - 1, 0)) >= closer:
                 cand[n] = _AGGRESSIVE
                 n += 1
     twin = np.empty(n, np.int64)
@@ -434,7 +437,7 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
                 ids[p] = _POLICY_ID
                 prm[p] = _POLICY_PARAMS
                 _play(work, B, R, CUT, V, ids, prm, False, last, NO_HORIZON)
-            scores[k] += _value(work, B, R, p) if leaf == VALUE_FORMULA else _model_value(work, B, R, p)
+            scores[k] += _value(work, B, R, p) if leaf == VALUE_FORMULA else _model_value(work, B, R, p, leaf - 1)
     for k in range(n):
         scores[k] = scores[twin[k]]
     best = 0
@@ -458,8 +461,8 @@ def _budget(bot, params):  # pragma: no cover - compiled
     (closer 0), or the value bot's (rollouts, plans, order, closer) with no rounds after the turn and the
     fitted model's leaf values."""
     if bot == VALUE_ID:
-        return (int(params[0]), 0, min(int(params[1]), MAX_PLANS), VALUE_MODEL, int(params[_VALUE_ORDER]),
-                params[_VALUE_CLOSER])
+        return (int(params[0]), 0, min(int(params[1]), MAX_PLANS), VALUE_MODEL + int(params[_VALUE_MODEL]),
+                int(params[_VALUE_ORDER]), params[_VALUE_CLOSER])
     return int(params[0]), int(params[1]), min(int(params[2]), MAX_PLANS), int(params[3]), int(params[4]), 0.0
 
 

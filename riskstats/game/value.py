@@ -2,7 +2,8 @@
 
 This module owns the position features (`FEATURES`, computed per seat by the compiled kernel
 `_features`), the fitted model (`_model_value`, `_model_probs`: a softmax over the players in play of
-``w[variant] . x[seat]``, with the coefficients of ``riskstats/game/data/value_model.json``); the public
+``w[variant] . x[seat]``, with the coefficients of ``riskstats/game/data/value_model.json``, or of another
+committed fit named in `MODELS`); the public
 `riskstats.position_value` that answers from it lives in `riskstats.game.evaluate`.
 It does not own fitting (`riskstats.game.value_fit` and ``scripts/fit_value.py``
 write the coefficients) or the bots that use the value (`riskstats.game.search`: ``search:value=model``
@@ -35,6 +36,7 @@ from importlib import resources
 import numpy as np
 
 from riskstats._numba import jit
+from riskstats.errors import RiskstatsError
 from riskstats.game.engine import _has_set, _progressive
 from riskstats.game.rules import (
     R_CAPITALS_NEEDED,
@@ -113,12 +115,26 @@ N_FEATURES = len(FEATURES)
 
 MODEL_FILE = "data/value_model.json"
 """The committed coefficients, package data of `riskstats.game` (written by ``scripts/fit_value.py``)."""
+MODELS = {"model": MODEL_FILE, "strong": "data/value_model_strong.json"}
+"""The fitted models by name (each a file of the same features, written by ``scripts/fit_value.py fit
+--model NAME``): ``model``, fitted on heuristic line-ups and a few cheap-search games, the one the value
+bot and ``search:value=model`` read by default; ``strong``, the same line-ups plus search self-play at every
+table size, better on strong play (data/position_value/validation.csv), read by ``search:value=strong``,
+``value:model=strong`` and ``position_value(..., model="strong")``. Model m is index m of `_WS`."""
 
 
-def load_model() -> dict:
-    """The committed model file (`MODEL_FILE`) as a dict: its coefficients (``weights``: variant -> feature ->
+def model_index(model: str) -> int:
+    """The index of a model name in `MODELS` (a clear error for an unknown one)."""
+    if model not in MODELS:
+        raise RiskstatsError(f"unknown position-value model {model!r}; choose from {', '.join(MODELS)}")
+    return list(MODELS).index(model)
+
+
+def load_model(model: str = "model") -> dict:
+    """A committed model file (`MODELS`) as a dict: its coefficients (``weights``: variant -> feature ->
     weight), the features' order and how it was fitted."""
-    return json.loads(resources.files("riskstats.game").joinpath(MODEL_FILE).read_text())
+    model_index(model)
+    return json.loads(resources.files("riskstats.game").joinpath(MODELS[model]).read_text())
 
 
 def model_weights(model: dict | None = None) -> np.ndarray:
@@ -132,9 +148,11 @@ def model_weights(model: dict | None = None) -> np.ndarray:
     return W
 
 
-_W = model_weights()
-"""The committed coefficients, compiled into the kernels as a constant (the numba cache folder's key
-includes the model file, `riskstats._numba`)."""
+_WS = np.stack([model_weights(load_model(name)) for name in MODELS])
+"""Every committed model's coefficients [models, variants, features], compiled into the kernels as a constant
+(the numba cache folder's key includes the package's data files, `riskstats._numba`)."""
+_W = _WS[0]
+"""The default model's coefficients (``model``)."""
 
 
 @jit
@@ -356,11 +374,11 @@ def _model_probs(st, B, R, W, X, probs):  # pragma: no cover - compiled
 
 
 @jit
-def _model_value(st, B, R, p):  # pragma: no cover - compiled
-    """Seat p's value of a position by the committed model: 1 if p won, 0 if another seat won, else its
-    modelled P(win) (a turn-capped game is valued like an unfinished one)."""
+def _model_value(st, B, R, p, m):  # pragma: no cover - compiled
+    """Seat p's value of a position by committed model m (its index in `MODELS`): 1 if p won, 0 if another
+    seat won, else its modelled P(win) (a turn-capped game is valued like an unfinished one)."""
     P = R[R_PLAYERS]
-    X = np.empty((P, _W.shape[1]))
+    X = np.empty((P, _WS.shape[2]))
     probs = np.empty(P)
-    _model_probs(st, B, R, _W, X, probs)
+    _model_probs(st, B, R, _WS[m], X, probs)
     return probs[p]

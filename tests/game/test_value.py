@@ -14,7 +14,9 @@ from riskstats.game.play import Game
 from riskstats.game.rules import GameRules
 from riskstats.game.value import (
     _W,
+    _WS,
     FEATURES,
+    MODELS,
     N_FEATURES,
     _model_value,
     load_model,
@@ -55,7 +57,7 @@ def test_position_value_is_the_compiled_value(players, rules):
     assert list(table.columns) == ["player", "p_win", *FEATURES]
     assert table["p_win"].between(0, 1).all() and table["p_win"].sum() == pytest.approx(1.0)
     st, B, R = game.state, game.board.arrays, game._R
-    compiled = [_model_value(st, B, R, p) for p in range(players)]
+    compiled = [_model_value(st, B, R, p, 0) for p in range(players)]
     assert table["p_win"].tolist() == compiled  # exactly
     alive = (table["territory_share"] > 0).to_numpy()[None]
     again = predict(table[list(FEATURES)].to_numpy()[None], alive, _W[int(R[0])])[0]
@@ -152,6 +154,33 @@ def test_the_fit_script_reproduces_its_small_seeded_fit():
     assert committed["design"] == json.loads(json.dumps({v: [[p, list(b), g] for p, b, g in lineups]
                                                          for v, lineups in script.DESIGN.items()}))
     assert committed["seed"] == script.SEED
+    strong = load_model("strong")  # the default design with search self-play after it, on the same seeds
+    assert strong["design"] == json.loads(json.dumps({v: [[p, list(b), g] for p, b, g in lineups]
+                                                      for v, lineups in script.FITS["strong"].items()}))
+    assert all(strong["design"][v][:len(lineups)] == committed["design"][v] for v, lineups in script.DESIGN.items())
+    assert strong["seed"] == script.SEED and all(len(script.SEARCH_DESIGN[v]) > 0 for v in script.DESIGN)
+
+
+@pytest.mark.parametrize("players, rules", VARIANTS)
+def test_the_strong_model_is_its_own_fit(players, rules):
+    """position_value(model="strong") is the compiled value of the second model (`MODELS`), a different fit
+    of the same features; an unknown model is refused by name."""
+    assert list(MODELS) == ["model", "strong"]
+    strong = load_model("strong")
+    assert strong["features"] == list(FEATURES) and (model_weights(strong) == _WS[1]).all()
+    assert np.abs(_WS[1] - _WS[0]).max() > 0.01
+    game = mid_game(players, rules, seed=4)
+    table = position_value(game, model="strong", features=False)
+    st, B, R = game.state, game.board.arrays, game._R
+    assert table["p_win"].tolist() == [_model_value(st, B, R, p, 1) for p in range(players)]
+    assert table["p_win"].sum() == pytest.approx(1.0)
+    assert not np.allclose(table["p_win"], position_value(game, features=False)["p_win"], atol=1e-6)
+    result = evaluate(game, rollouts=0, top=0, model="strong")
+    np.testing.assert_array_equal(result.players["p_win"], table["p_win"])
+    with pytest.raises(RiskstatsError, match="unknown position-value model 'weak'"):
+        position_value(game, model="weak")
+    with pytest.raises(RiskstatsError, match="'weak'"):
+        evaluate(game, rollouts=0, model="weak")
 
 
 def test_the_model_beats_territory_share_on_a_fresh_sample():

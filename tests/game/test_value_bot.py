@@ -17,6 +17,7 @@ from tests.game.test_search import copy, permute_unseen_cards, turn_start, wins_
 TWO = GameRules(variant="two-player")
 VARIANTS = [(2, TWO), (4, GameRules()), (4, GameRules(variant="mission")), (3, GameRules(variant="capital"))]
 MODEL_SEARCH = "search:rollouts=3:horizon=1:plans=4:value=model"
+STRONG_SEARCH = "search:rollouts=3:horizon=1:plans=4:value=strong"
 
 
 def test_the_value_bot_and_the_model_search_are_in_the_catalogue():
@@ -27,14 +28,17 @@ def test_the_value_bot_and_the_model_search_are_in_the_catalogue():
     assert search.label == "search:value=model" and search.values[3] == 1.0
     assert parse_bot("search").values[3] == 0.0 and parse_bot("search:value=formula").label == "search:value=formula"
     assert parse_bot("search:value=1").label == "search:value=model"
-    for bad, words in (("search:value=fitted", "must be one of formula, model"), ("value:plans=9", "out of range"),
+    assert parse_bot("search:value=strong").values[3] == 2.0 and parse_bot("value:model=strong").values[9] == 1.0
+    for bad, words in (("search:value=fitted", "must be one of formula, model, strong"),
+                       ("value:model=formula", "must be one of model, strong"), ("value:plans=9", "out of range"),
                        ("value:horizon=2", "unknown parameter 'horizon'")):
         with pytest.raises(RiskstatsError, match=words):
             parse_bot(bad)
 
 
 @pytest.mark.parametrize("players, rules", VARIANTS)
-@pytest.mark.parametrize("bot", ["value", "value:rollouts=1:plans=1", MODEL_SEARCH])
+@pytest.mark.parametrize("bot", ["value", "value:rollouts=1:plans=1", MODEL_SEARCH, STRONG_SEARCH,
+                                 "value:model=strong"])
 def test_plays_only_legal_moves(players, rules, bot):
     """Compiled play checks every move (Game.play)."""
     for seed in range(2):
@@ -49,7 +53,8 @@ def test_step_by_step_equals_the_compiled_loop():
     pd.testing.assert_frame_equal(fast.events(), slow.events())
 
 
-@pytest.mark.parametrize("bot, players", [("value", 4), (MODEL_SEARCH, 2)])
+@pytest.mark.parametrize("bot, players", [("value", 4), (MODEL_SEARCH, 2), (STRONG_SEARCH, 2),
+                                          ("value:model=strong", 4)])
 def test_same_seed_same_games_whatever_the_threads(bot, players):
     rules = TWO if players == 2 else GameRules()
     threads = numba.get_num_threads()
@@ -63,7 +68,7 @@ def test_same_seed_same_games_whatever_the_threads(bot, players):
     pd.testing.assert_frame_equal(one, two)
 
 
-@pytest.mark.parametrize("bot", ["value:rollouts=3", MODEL_SEARCH])
+@pytest.mark.parametrize("bot", ["value:rollouts=3", MODEL_SEARCH, STRONG_SEARCH, "value:rollouts=3:model=strong"])
 @pytest.mark.parametrize("players, rules, seed, turns", [(4, GameRules(), 2, 21), (2, TWO, 7, 11),
                                                          (4, GameRules(variant="mission"), 4, 13)])
 def test_choices_ignore_what_the_bot_cannot_see(bot, players, rules, seed, turns):
@@ -108,7 +113,7 @@ def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it(
     from riskstats.game.search import FORCED_PLAN, PLAN_LIST, PLANS, VALUE_ID, _new_state, _plan
     from riskstats.game.state import SC_HELD
 
-    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     spec = parse_bot("value:first=Australia")
     assert spec.label == "value:first=5" and spec.values[2] == 5.0
     game = Game(4, seed=5)
@@ -144,7 +149,7 @@ aggressive plan once it is a little ahead."""
 def test_a_plan_order_is_read_and_checked():
     from riskstats.game.search import PLAN_LIST
 
-    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     assert parse_bot("search").values[4] == 0.0
     spec = parse_bot("value:order=9471:plans=3")
     assert spec.label == "value:plans=3:order=9471" and spec.values[3] == 9471.0
@@ -253,3 +258,14 @@ def test_the_value_bots_trade_at_sets_the_card_timing_of_every_plan():
     assert fast.winner.tolist() == slow  # the compiled loop and step by step agree
     assert not play_games(40, 4, ["value:trade_at=3", "value"], seed=9).turns.equals(
         play_games(40, 4, ["value:trade_at=5", "value"], seed=9).turns)
+
+
+def test_the_strong_model_changes_the_scores_not_the_rules():
+    """The leaf values of value=strong are the second model's: the same plans and rollouts, other scores."""
+    game = turn_start(4, GameRules(), 2, 15)
+    model = search_plans(game, "search:rollouts=2:plans=4:horizon=0:value=model")
+    strong = search_plans(game, "search:rollouts=2:plans=4:horizon=0:value=strong")
+    assert model["plan"].tolist() == strong["plan"].tolist() and strong["value"].between(0, 1).all()
+    assert not np.allclose(model["value"], strong["value"])
+    bot = search_plans(game, "value:rollouts=2:model=strong")
+    np.testing.assert_allclose(bot["value"], strong["value"])
