@@ -5,7 +5,7 @@ Classic games with `value:rollouts=1:plans=4` in every seat (seeds the position 
 it was fitted on heuristic games, seed 18,000), keeps ``--per-game`` turn starts of each
 (`riskstats.analysis.calibration.calibration_positions`), and at each computes every player's P(win) by
 `evaluate` (``--rollouts`` rollouts of its default bot, aggressive), by the fitted model (``evaluate
---rollouts 0``) and by ``--own-rollouts`` rollouts with the strong bot itself in every seat. Writes
+--rollouts 0``), by the model refitted with search self-play added (``--model strong``) and by ``--own-rollouts`` rollouts with the strong bot itself in every seat. Writes
 ``predictions.csv`` (one row per position and player, with who won), ``scores.csv`` (ECE over 10 bins,
 Brier, log loss, bootstrap-by-game intervals), ``reliability.csv`` (10 bins, Wilson intervals) and
 ``runs.csv`` (the command and CPU seconds).
@@ -26,7 +26,7 @@ from riskstats.analysis.calibration import (
 from riskstats.runs.selfplay import play_games
 
 STRONG = "value:rollouts=1:plans=4"
-ESTIMATORS = ("evaluate", "model", "own")
+ESTIMATORS = ("evaluate", "model", "strong", "own")
 
 
 def main(argv=None):
@@ -46,7 +46,7 @@ def main(argv=None):
     preds = calibration_predictions(positions, args.rollouts, seed=args.seed, own_rollouts=args.own_rollouts)
     preds = preds.assign(population="strong", bots=",".join([STRONG] * 4))
     scores = calibration_scores(preds, ESTIMATORS, boot=args.boot, seed=args.seed)
-    scores.insert(1, "rollouts", [args.rollouts, 0, args.own_rollouts])
+    scores.insert(1, "rollouts", [args.rollouts, 0, 0, args.own_rollouts])
     reliability = calibration_reliability(preds, ESTIMATORS)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -65,6 +65,7 @@ def calibration_predictions(positions: list[dict], rollouts: int = 200, bot: str
 
     ``p_evaluate``: `riskstats.game.evaluate.evaluate` with ``rollouts`` rollouts of ``bot`` (its default
     bot if None) in every seat; ``p_model``: the fitted position value (``evaluate --rollouts 0``);
+    ``p_strong``: the position value refitted with search self-play added (``model="strong"``);
     ``p_own`` (if ``own_rollouts`` > 0): that many rollouts with the game's own bots in their seats. Long
     form, one row per position and player: ``game``, ``turn``, ``round``, ``player``, ``alive`` (in play),
     ``won`` (1 if the player won the game), then the estimators' columns.
@@ -86,6 +87,7 @@ def calibration_predictions(positions: list[dict], rollouts: int = 200, bot: str
                               "won": (np.arange(players) == entry["winner"]).astype(int)})
         frame["p_evaluate"] = evaluate(game, bot or DEFAULT_BOT, rollouts, int(s), top=0).players.p_win.to_numpy()
         frame["p_model"] = position_value(game, features=False).p_win.to_numpy()
+        frame["p_strong"] = position_value(game, features=False, model="strong").p_win.to_numpy()
         if own_rollouts:
             bots = [(b, (params or {}).get(b)) for b in entry["bots"]]
             winner = roll(game, own_rollouts, bots=bots, seed=int(s)).winner.to_numpy()

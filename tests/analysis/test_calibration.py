@@ -73,11 +73,13 @@ def test_predictions_of_every_estimator(real):
     _, positions = real
     preds = calibration_predictions(positions[:4], rollouts=20, own_rollouts=4, seed=2)
     assert len(preds) == 16 and preds.groupby(["game", "turn"]).won.sum().eq(1).all()
-    for column in ("p_evaluate", "p_model", "p_own"):
+    for column in ("p_evaluate", "p_model", "p_strong", "p_own"):
         assert preds[column].between(0, 1).all()
         assert (preds.groupby(["game", "turn"])[column].sum() <= 1 + 1e-9).all()
     assert np.allclose(preds.groupby(["game", "turn"]).p_model.sum(), 1)
-    scores = calibration_scores(preds, ["evaluate", "model", "own"], boot=20)
-    assert list(scores.estimator) == ["evaluate", "model", "own"] and (scores.positions == 4).all()
+    assert np.allclose(preds.groupby(["game", "turn"]).p_strong.sum(), 1)
+    assert not np.allclose(preds.p_strong, preds.p_model)  # two fits, two answers
+    scores = calibration_scores(preds, ["evaluate", "model", "strong", "own"], boot=20)
+    assert list(scores.estimator) == ["evaluate", "model", "strong", "own"] and (scores.positions == 4).all()
     with pytest.raises(RiskstatsError):
         calibration_scores(preds, ["nothing"])
