@@ -5,10 +5,10 @@ Classic games with `value:rollouts=1:plans=4` in every seat (seeds the position 
 it was fitted on heuristic games, seed 18,000), keeps ``--per-game`` turn starts of each
 (`riskstats.analysis.calibration.calibration_positions`), and at each computes every player's P(win) by
 `evaluate` (``--rollouts`` rollouts of its default bot, aggressive), by the fitted model (``evaluate
---rollouts 0``), by the model refitted with search self-play added (``--model strong``) and by ``--own-rollouts`` rollouts with the strong bot itself in every seat. Writes
-``predictions.csv`` (one row per position and player, with who won), ``scores.csv`` (ECE over 10 bins,
-Brier, log loss, bootstrap-by-game intervals), ``reliability.csv`` (10 bins, Wilson intervals) and
-``runs.csv`` (the command and CPU seconds).
+--rollouts 0``), by the model refitted with search self-play added (``--model strong``) and by
+``--own-rollouts`` rollouts with the strong bot itself in every seat. Writes ``predictions.csv`` (one row
+per position and player, with who won), ``scores.csv`` (ECE over 10 bins, Brier, log loss, bootstrap-by-game
+intervals), ``reliability.csv`` (10 bins, Wilson intervals) and ``runs.csv`` (the command and CPU seconds).
 """
 import argparse
 import sys
