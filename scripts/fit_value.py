@@ -19,8 +19,6 @@ import json
 import time
 from pathlib import Path
 
-import numpy as np
-
 from riskstats.game.rules import VARIANTS, GameRules
 from riskstats.game.value import _WS, FEATURES, MODELS
 from riskstats.game.value_fit import (
@@ -102,10 +100,10 @@ def fit(args) -> None:
     print(f"wrote {path}: positions {model['positions']}, {model['cpu_s']} CPU s (this process)")
 
 
-def _scored(population: str, variant: str, lineups, seed: int, rows: list, cells: dict, reliab: list) -> None:
-    """Score every committed model and both baselines on the positions of ``lineups`` (line-up k on seed
-    seed + k); the models' predictions are kept in ``cells[model]`` for the pooled rows, the reliability of
-    each model in ``reliab``."""
+def _scored(population: str, variant: str, lineups, seed: int):
+    """Every committed model and both baselines scored on the positions of ``lineups`` (line-up k on seed
+    seed + k): (the score rows, each model's predictions with the positions' players in play and winners, as
+    {model: sample}, for the pooled rows, and each model's reliability table)."""
     rules = GameRules(variant=variant)
     v = VARIANTS.index(variant)
     data = _pad([sample_positions(games, players, bots, rules, seed + k)
@@ -113,28 +111,32 @@ def _scored(population: str, variant: str, lineups, seed: int, rows: list, cells
     alive, winner = data["alive"], data["winner"]
     preds = {name: predict(data["X"], alive, _WS[m, v]) for m, name in enumerate(MODELS)}
     baselines = {"formula": normalise(data["formula"], alive), "territory share": normalise(data["territory"], alive)}
-    for name, p in (preds | baselines).items():
-        rows.append({"population": population, "variant": variant, "value": name, **scores(p, alive, winner)})
-    for name, p in preds.items():
-        cells.setdefault((population, name), []).append((alive, winner, p))
-        reliab.append(reliability(p, alive, winner).assign(population=population, variant=variant, model=name))
+    rows = [{"population": population, "variant": variant, "value": name, **scores(p, alive, winner)}
+            for name, p in (preds | baselines).items()]
+    reliab = [reliability(p, alive, winner).assign(population=population, variant=variant, model=name)
+              for name, p in preds.items()]
+    return rows, {name: {"p": p, "alive": alive, "winner": winner} for name, p in preds.items()}, reliab
 
 
 def validate(args) -> None:
     import pandas as pd
 
-    rows, cells, reliab = [], {}, []
+    rows, reliab, pooled = [], [], {}
     start = time.process_time()
-    for variant, lineups in VALIDATION.items():
-        _scored("unseen", variant, lineups, VALIDATION_SEED, rows, cells, reliab)
-    for variant, lineups in STRONG_VALIDATION.items():
-        _scored("strong", variant, lineups, STRONG_SEED, rows, cells, reliab)
-    for (population, name), parts in cells.items():
-        alive = np.concatenate([np.pad(a, ((0, 0), (0, 6 - a.shape[1]))) for a, _, _ in parts])
-        winner = np.concatenate([w for _, w, _ in parts])
-        p = np.concatenate([np.pad(q, ((0, 0), (0, 6 - q.shape[1]))) for _, _, q in parts])
-        rows.append({"population": population, "variant": "all", "value": name, **scores(p, alive, winner)})
-        reliab.append(reliability(p, alive, winner).assign(population=population, variant="all", model=name))
+    populations = (("unseen", VALIDATION, VALIDATION_SEED), ("strong", STRONG_VALIDATION, STRONG_SEED))
+    for population, design, seed in populations:
+        for variant, lineups in design.items():
+            scored, preds, tables = _scored(population, variant, lineups, seed)
+            rows += scored
+            reliab += tables
+            for name, sample in preds.items():
+                pooled.setdefault((population, name), []).append(sample)
+    for (population, name), samples in pooled.items():
+        d = _pad(samples, ("p", "alive"), ("winner",))
+        rows.append({"population": population, "variant": "all", "value": name,
+                     **scores(d["p"], d["alive"], d["winner"])})
+        reliab.append(reliability(d["p"], d["alive"], d["winner"]).assign(population=population, variant="all",
+                                                                         model=name))
     table = pd.DataFrame(rows)
     reliab = pd.concat(reliab)
     out = ROOT / "data" / "position_value"

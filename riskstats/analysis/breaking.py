@@ -43,7 +43,8 @@ def _options(game, board) -> list[tuple]:
     owner, armies = st.owner, st.armies
     mover = game.player
     found = []
-    for k, members in enumerate(_members(board)):
+    for k in range(board.n_continents):
+        members = board.continent_territories(k)
         holders = set(owner[members].tolist())
         if len(holders) != 1:
             continue
@@ -55,11 +56,6 @@ def _options(game, board) -> list[tuple]:
                 if owner[src] == mover and armies[src] >= 2:
                     found.append((k, int(rival), int(src), int(dst), int(armies[src]) - 1, int(armies[dst])))
     return found
-
-
-def _members(board) -> list[np.ndarray]:
-    """Each continent's territories."""
-    return [board.continent_territories(k) for k in range(board.n_continents)]
 
 
 def _p_conquer(attackers: int, defenders: int, rules) -> float:
@@ -120,7 +116,7 @@ def break_positions(table: pd.DataFrame, rules=None, board=None, min_p: float = 
         entry = moments[pick]
         position = Game.from_json(entry.pop("json"), board)
         first = Game.from_json(position.to_json(indent=None), board).bot_move(*specs[entry["mover"]])
-        member = _members(board)[names.index(entry["continent"])]
+        member = board.continent_territories(names.index(entry["continent"]))
         entry["bot_breaks"] = bool(first.kind == ATTACK_MOVE and first.b in set(member.tolist()))
         found.append({"game": row.game, **entry, "bots": bots, "position": position})
     return found

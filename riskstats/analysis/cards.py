@@ -493,13 +493,12 @@ def capture_positions(table: pd.DataFrame, rules=None, board=None, min_cards: in
     found = []
     for row in table.itertuples():
         bots = row.bots.split(",")
-        before = None
+        last = None  # the seats alive and the cards' owners before the move just played
         for game in replay_game(row, rules, board, params):
+            before, last = last, (game.state.alive.copy(), game.state.card_owner.copy())
             if before is None or game.over:
-                before = game.state.alive.copy(), game.state.card_owner.copy()
                 continue
             alive, owner = before
-            before = game.state.alive.copy(), game.state.card_owner.copy()
             out = np.flatnonzero((alive == 1) & (game.state.alive == 0))
             if len(out) == 0:
                 continue

@@ -15,10 +15,6 @@ from riskstats.intervals import wilson_interval
 from riskstats.odds.chain import attackers_needed, chain_odds
 
 
-def _members(board: Board, k: int) -> list[int]:
-    return board.continent_territories(k).tolist()
-
-
 def continent_facts(board: Board | None = None) -> pd.DataFrame:
     """Per continent: bonus, territories, border territories, entry points and the bonus per each.
 
@@ -29,8 +25,7 @@ def continent_facts(board: Board | None = None) -> pd.DataFrame:
     adjacency = board.arrays.adjacency
     rows = []
     for k, name in enumerate(board.continents):
-        inside = np.zeros(board.n_territories, bool)
-        inside[_members(board, k)] = True
+        inside = board.arrays.continent_of == k
         outside_links = adjacency[inside][:, ~inside]
         borders = int(outside_links.any(axis=1).sum())
         entries = int(adjacency[~inside][:, inside].any(axis=1).sum())
@@ -48,7 +43,7 @@ def conquest_path(board: Board, continent: str) -> list[int]:
     """
     if continent not in board.continents:
         raise RiskstatsError(f"unknown continent {continent!r}; the board has {', '.join(board.continents)}")
-    members = _members(board, board.continents.index(continent))
+    members = board.continent_territories(board.continents.index(continent)).tolist()
     inside = set(members)
     adjacency = board.arrays.adjacency
     outside = ~np.isin(np.arange(board.n_territories), members)

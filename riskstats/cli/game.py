@@ -93,10 +93,8 @@ def evaluate(
     from pathlib import Path
 
     from riskstats.game.evaluate import evaluate as evaluate_position
-    from riskstats.game.value import model_index
 
     count = _rollout_count(rollouts)
-    model_index(model)  # an unknown model is named before the position is read
     try:
         text = Path(position).read_text()
     except OSError as error:

@@ -255,12 +255,12 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     """
     import pandas as pd
 
+    model_index(model)  # an unknown model is named before the position is read
     game = position if isinstance(position, Game) else Game.from_json(position, board)
     rollouts = check_int("rollouts", rollouts, 0, MAX_ROLLOUTS)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     top = check_int("top", top, 0, 1000)
     candidates = check_int("candidates", candidates, 1, 10_000)
-    model_index(model)  # an unknown model fails before any work
     if game.over:
         raise RiskstatsError("the game is over: nothing to evaluate")
     spec = (bot, None) if isinstance(bot, str) else tuple(bot)

@@ -151,8 +151,6 @@ def model_weights(model: dict | None = None) -> np.ndarray:
 _WS = np.stack([model_weights(load_model(name)) for name in MODELS])
 """Every committed model's coefficients [models, variants, features], compiled into the kernels as a constant
 (the numba cache folder's key includes the package's data files, `riskstats._numba`)."""
-_W = _WS[0]
-"""The default model's coefficients (``model``)."""
 
 
 @jit

@@ -137,18 +137,21 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
             "variant": VARIANTS.index(rules.variant)}
 
 
-def _pad(samples: list[dict]) -> dict:
-    """Samples of different player counts stacked into one padded set (players beyond a table: not alive)."""
-    width = max(s["X"].shape[1] for s in samples)
+def _pad(samples: list[dict], padded=("X", "alive", "formula", "territory"),
+         stacked=("winner", "turn", "round")) -> dict:
+    """Samples of different player counts stacked into one padded set (players beyond a table: not alive):
+    the ``padded`` arrays, [n, players, ...], padded with zeros to the widest table; the ``stacked`` ones,
+    [n], joined."""
+    width = max(s[padded[0]].shape[1] for s in samples)
     out = {}
-    for key in ("X", "alive", "formula", "territory"):
+    for key in padded:
         parts = []
         for s in samples:
             a = s[key]
             pad = [(0, 0), (0, width - a.shape[1])] + [(0, 0)] * (a.ndim - 2)
             parts.append(np.pad(a, pad))
         out[key] = np.concatenate(parts)
-    for key in ("winner", "turn", "round"):
+    for key in stacked:
         out[key] = np.concatenate([s[key] for s in samples])
     return out
 

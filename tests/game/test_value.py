@@ -13,7 +13,6 @@ from riskstats.game.evaluate import evaluate, position_value
 from riskstats.game.play import Game
 from riskstats.game.rules import GameRules
 from riskstats.game.value import (
-    _W,
     _WS,
     FEATURES,
     MODELS,
@@ -23,6 +22,8 @@ from riskstats.game.value import (
     model_weights,
 )
 from riskstats.game.value_fit import fit_model, fit_weights, normalise, predict, sample_positions, scores
+
+_W = _WS[0]  # the default model's coefficients
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "value_fit_small.json"
 VARIANTS = [(4, GameRules()), (2, GameRules(variant="two-player")), (4, GameRules(variant="mission")),
