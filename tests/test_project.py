@@ -26,9 +26,25 @@ def test_readme_opens_with_the_two_commands_and_ci_runs_the_second():
     text = (ROOT / "README.md").read_text()
     install_and_run, install_and_test = readme_commands()
     assert text.index("```bash") < text.index("\n\n", text.index("# riskstats") + 12) + 3
-    assert "riskstats odds" in install_and_run
+    assert "riskstats odds" in install_and_run and "[" not in install_and_run  # no extras: the user's install
+    assert "compile" not in install_and_run  # an odds lookup compiles no game kernel
     assert "pytest" in install_and_test
-    assert install_and_test in (ROOT / ".ci" / "run").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert install_and_test in ci
+    assert ci.index(".ci/first_command") < ci.index(install_and_test)  # the user's command first, as written
+
+
+def test_flags_render_as_flags_in_help():
+    """typer 0.29 began to write boolean flags as ``--json <bool>`` (and ``--json true`` is refused): the
+    pinned range must render them as the flags they are."""
+    from typer.testing import CliRunner
+
+    from riskstats.cli import app
+
+    for command in (["odds"], ["table"], ["selfplay"], ["position", "new"]):
+        shown = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "120"}).stdout
+        assert "--json" in shown or "--players" in shown, command
+        assert "<bool>" not in shown, command
 
 
 @pytest.mark.slow

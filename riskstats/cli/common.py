@@ -9,6 +9,7 @@ the parts (`riskstats.cli.odds`, `.game`, `.runs`, `.stats`, `.analysis`); `risk
 Nothing here imports numba or pandas at import time.
 """
 import contextlib
+import difflib
 import functools
 import inspect
 import json
@@ -60,21 +61,22 @@ _NEGATIVE = re.compile(r"-(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 class _NumbersMayBeNegative(TyperCommand):
     """A command whose arguments are numbers: ``-5`` reaches the argument's parser and the library's check
     ("attackers must be ...") instead of click's "No such option: -5"; any other unknown option is still
-    refused as click refuses it."""
+    refused, through the context's own usage error (whichever click typer runs on: typer 0.26 on carries its
+    own, so riskstats imports no click)."""
 
     def __init__(self, *args, **kwargs):
         kwargs["context_settings"] = {**(kwargs.get("context_settings") or {}), "ignore_unknown_options": True}
         super().__init__(*args, **kwargs)
 
     def parse_args(self, ctx, args):
-        import click
-
         known = {opt for param in self.get_params(ctx) for opt in (*param.opts, *param.secondary_opts)}
         for arg in args:
             if arg == "--":
                 break
-            if arg.startswith("-") and not _NEGATIVE.fullmatch(arg) and arg.split("=", 1)[0] not in known:
-                raise click.NoSuchOption(arg.split("=", 1)[0], ctx=ctx)
+            name = arg.split("=", 1)[0]
+            if arg.startswith("-") and not _NEGATIVE.fullmatch(arg) and name not in known:
+                close = difflib.get_close_matches(name, sorted(known), n=1)
+                ctx.fail(f"No such option: {name}" + (f" (did you mean {close[0]}?)" if close else ""))
         return super().parse_args(ctx, args)
 
 
