@@ -104,3 +104,15 @@ def test_readme_simulation_is_compared_with_its_own_exact_answer():
     sample, odds = names["sample"], names["odds"]
     difference = sample.outcomes.p.sub(odds.outcomes.p, fill_value=0).abs()
     assert difference.max() < 0.005  # 10**6 battles: a standard error is at most 0.0005; allow 10
+
+
+def test_readme_command_table_names_every_command():
+    """The README is a reference: its command table names every command the CLI registers, and no other
+    (``position`` is the group of `POSITION_COMMANDS`)."""
+    from riskstats.cli import COMMANDS
+
+    text = (ROOT / "README.md").read_text()
+    table = text[text.index("| command | answers |"):]
+    table = table[:table.index("\n\n")]
+    named = set(re.findall(r"`([a-z]+)(?: [A-Z ]+)?`", table))
+    assert named == {name for name, *_ in COMMANDS} | {"position"}
