@@ -192,11 +192,6 @@ class Board:
         name = f"{count} territories" + (f" x{least}" if least > 1 else "")
         return name + (" (own colour)" if kind == 2 else "")
 
-    def card_name(self, c: int) -> str:
-        t = self.arrays.card_territory[c]
-        symbol = SYMBOLS[self.arrays.card_symbol[c]]
-        return symbol if t < 0 else f"{self.territories[t]} ({symbol})"
-
 
 def _fail(source: str, message: str):
     raise RiskstatsError(f"invalid board {source}: {message}")

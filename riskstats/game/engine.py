@@ -783,11 +783,6 @@ def _lose_target(st, R, q):  # pragma: no cover - compiled
 
 
 # ---------------------------------------------------------------- legality
-@jit
-def _can_attack(st, B, p, a, b):  # pragma: no cover - compiled
-    return st.owner[a] == p and st.armies[a] >= 2 and st.owner[b] != p and B.adjacency[a, b]
-
-
 @lean_jit
 def _reachable(st, B, p, a, out):  # pragma: no cover - compiled
     """out[t] = 1 for every territory joined to a by a chain of p's territories (a included)."""

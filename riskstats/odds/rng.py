@@ -65,13 +65,6 @@ def die_threshold(sides: int) -> np.uint64:
     return np.uint64((1 << 32) % sides)
 
 
-@jit
-def next_u64(state):  # pragma: no cover - compiled
-    """One raw 64-bit output from a ``uint64[4]`` state row, advanced in place (for ad hoc callers)."""
-    out, state[0], state[1], state[2], state[3] = _next(state[0], state[1], state[2], state[3])
-    return out
-
-
 def check_seed(seed) -> int:
     """A seed is a non-negative whole number; ``None`` draws fresh entropy (returned, so it can be reused)."""
     if seed is None:

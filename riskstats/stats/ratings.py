@@ -530,12 +530,6 @@ def plackett_luce_model(table, *, boot: int = BOOT, seed: int = 0, level: float 
     return ratings, diffs, fit
 
 
-def plackett_luce_ratings(table, *, boot: int = BOOT, seed: int = 0, level: float = 0.95):
-    """Plackett-Luce ratings and their pairwise differences: ``(ratings, differences)`` (see
-    `plackett_luce_model`, which adds the fit test)."""
-    return plackett_luce_model(table, boot=boot, seed=seed, level=level)[:2]
-
-
 def plackett_luce(table, *, boot: int = BOOT, seed: int = 0, level: float = 0.95):
     """Plackett-Luce ratings over finishing orders: the survival measure, not the rating (see the module
     docstring; `plackett_luce_fit` tests it).
