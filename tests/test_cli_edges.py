@@ -148,7 +148,7 @@ def test_version():
 
 
 def test_selfplay_help_lists_the_bots():
-    from riskstats.game.bots import BOTS
+    from riskstats.game.registry import BOTS
 
     assert BOT_NAMES == tuple(BOTS)
     text = " ".join(runner.invoke(app, ["selfplay", "--help"]).stdout.split())

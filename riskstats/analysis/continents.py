@@ -148,8 +148,8 @@ def opening_positions(games: int, players: int = 4, bots="continent,aggressive,d
     and the same seat rotation, the bots claiming and placing as in play. One row per game and territory:
     ``game``, ``territory`` (index), ``continent``, ``owner`` (seat) and ``armies``.
     """
-    from riskstats.game.bots import check_lineup
     from riskstats.game.play import Game
+    from riskstats.game.registry import check_lineup
     from riskstats.runs.selfplay import game_seeds
 
     board = board or classic_board()

@@ -15,8 +15,9 @@ test needs the game's random state, which a Python game cannot give it). There a
   parameter). The seed fixes what the engine's setup draws: the territories dealt (when dealt), the draw
   pile's order and the missions. Card draws come off that hidden pile, as from a shuffled deck.
 * each roll: once the defending seat has chosen its dice (a "defend" action), a chance node offers the
-  attacker's possible losses with their exact probabilities (`riskstats.env.chance.roll_outcomes`); the
-  outcome steers the game's random stream (`riskstats.env.chance`) and the engine plays the defence.
+  attacker's possible losses with their exact probabilities (`riskstats.game.play.Game.roll_outcomes`), and
+  the engine plays the defence with the chosen outcome as its input (`Game.step(move, outcome=...)`), leaving
+  the game's random stream as it was.
 
 Everything is then a function of the history, so OpenSpiel's default serialisation (the action history,
 replayed) restores a state exactly. Information states: the observation (`riskstats.env.observation`) with
@@ -47,14 +48,13 @@ import numpy as np
 import pyspiel
 
 from riskstats.env.actions import ActionEncoding
-from riskstats.env.chance import _steer_stream, roll_outcomes
 from riskstats.env.observation import ObservationLayout
 from riskstats.env.pettingzoo import render_text
 from riskstats.errors import RiskstatsError
 from riskstats.game.engine import _give_mission, _seed
 from riskstats.game.play import Game, Move
 from riskstats.game.rules import GameRules
-from riskstats.game.state import CAPITAL, DECK, DEFEND_MOVE, I_ATK_DICE, I_DECK_N, I_MOVES, I_PHASE, M_CARD, MK_DESTROY
+from riskstats.game.state import CAPITAL, DECK, DEFEND_MOVE, I_DECK_N, I_MOVES, I_PHASE, M_CARD, MK_DESTROY
 
 DEFAULTS = {"players": 2, "variant": "classic", "max_turns": 1000, "setup": "", "escalation": "progressive",
             "fortify": "connected", "cards_per_turn": "one", "seed": 0, "deals": 1024}
@@ -172,8 +172,7 @@ class RiskState(pyspiel.State):
         spec = self.get_game()
         if self.game is None:
             return [(i, 1.0 / spec.deals) for i in range(spec.deals)]
-        info = self.game.state.info
-        return list(enumerate(roll_outcomes(spec.rules, int(info[I_ATK_DICE]), self._roll)))
+        return [(i, float(p)) for i, p in enumerate(self.game.roll_outcomes(self._roll)) if p > 0]
 
     def _apply_action(self, action):
         spec = self.get_game()
@@ -182,9 +181,7 @@ class RiskState(pyspiel.State):
             return
         g = self.game
         if self._roll:
-            if _steer_stream(g._cut, int(g.state.info[I_ATK_DICE]), self._roll, int(action), g.state.rng) < 0:
-                raise RiskstatsError(f"roll outcome {action} cannot happen")
-            g.step(Move.defend(self._roll))
+            g.step(Move.defend(self._roll), outcome=int(action))
             self._roll = 0
             return
         move = spec.encoding.decode(g, action)
@@ -298,7 +295,8 @@ class RolloutEvaluator:
         self._work = None
 
     def evaluate(self, state: RiskState):
-        from riskstats.game.play import NO_HORIZON, _bot_arrays
+        from riskstats.game.loop import NO_HORIZON
+        from riskstats.game.play import _bot_arrays
         from riskstats.game.rollout import _rollout
         from riskstats.game.search import search_flag
         from riskstats.game.state import _new_state

@@ -1,7 +1,8 @@
 """The built-in bots: compiled policies chosen by an integer id and a float parameter vector.
 
 Each bot looks at the state and returns one legal move ``(kind, a, b, c, d)`` for the player to move
-(see `riskstats.game.state`). `BOTS` maps a bot's name to its id and default parameters; `_bot_move`
+(see `riskstats.game.state`). `riskstats.game.registry.BOTS` maps a bot's name to its id and default
+parameters; `_bot_move`
 dispatches on the id inside compiled code. A bot's randomness comes from the game's own stream.
 
 What each bot does, its parameters (names, defaults, ranges) and the tuned bots are declared in
@@ -21,8 +22,9 @@ inlined into the game loop like the others; its loops call helpers that take onl
 helpers that allocate nothing are `riskstats._numba.lean_jit` (no reference counting), and per-move
 buffers come from the state's scratch memory, `riskstats.game.state.SCRATCH`). Use the
 helpers here and `riskstats.game.engine._check` in tests, declare it with the next id, a description
-and its parameters in `riskstats.game.registry.BUILT_IN`, add one branch to `_bot_move`, and add its
-name to the conformance test's list (it runs over `BOTS`). A bot written in Python plugs into
+and its parameters in `riskstats.game.registry.BUILT_IN` and add one branch to `_bot_move`: the conformance
+test runs over every bot in `BOTS`, and `riskstats.cli.common.BOT_NAMES` (which a test holds equal to it) needs
+the name. A bot written in Python plugs into
 `riskstats.game.play.Game.play` instead (slow path).
 """
 from __future__ import annotations
@@ -31,29 +33,26 @@ import numpy as np
 
 from riskstats._numba import inline_jit, jit, lean_jit, lowest_bit, popcount
 from riskstats.game.engine import _find_set, _fortify_ok, _hand, _hand_size, _randint, _reachable, _set_kind, _uniform
-from riskstats.game.registry import (  # noqa: F401 (BOTS, N_PARAMS, bot_spec, check_lineup: the names' old home)
+from riskstats.game.registry import (
     AGGRESSIVE_STYLE,
-    BOTS,
     CONTINENT_AGAIN,
     CONTINENT_ATTACK,
     CONTINENT_STYLE,
     DEFENSIVE_STYLE,
     FRONTIER_AT,
     FRONTIER_DEFENDERS,
-    N_PARAMS,
-    bot_spec,
-    check_lineup,
 )
 from riskstats.game.rules import (
+    FORTIFY_CONNECTED,
+    OBJ_MISSION,
+    OBJ_TERRITORIES,
     R_ADICE,
     R_DDICE,
     R_FORCED,
     R_FORTIFY,
     R_NEUTRAL,
+    R_OBJECTIVE,
     R_PLAYERS,
-    R_VARIANT,
-    V_CAPITAL,
-    V_MISSION,
 )
 from riskstats.game.state import (
     ATTACK,
@@ -349,7 +348,7 @@ def _fortify_from(st, B, R, p, src, inner, spread):  # pragma: no cover - compil
     T = st.owner.shape[0]
     seen = _scratch_block(st.scratch, T, SC_MARK)
     seen[:] = 0
-    if R[R_FORTIFY] == 0:
+    if R[R_FORTIFY] == FORTIFY_CONNECTED:
         _reachable(st, B, p, src, seen)
     else:
         for i in range(B.nbr_ptr[src], B.nbr_ptr[src + 1]):
@@ -572,7 +571,7 @@ def _random_fortify(st, B, R, p):  # pragma: no cover - compiled
                 break
             k -= 1
     seen = _scratch_block(st.scratch, T, SC_MARK)
-    if R[R_FORTIFY] == 0:
+    if R[R_FORTIFY] == FORTIFY_CONNECTED:
         _reachable(st, B, p, a, seen)
     else:
         seen[:] = 0
@@ -1064,12 +1063,12 @@ def _seat_view(st, R):  # pragma: no cover - compiled
     """The state as the seat to move may see it: every other seat's mission row is -1 and, while capitals
     are being picked, so are the others' picks (the picks are simultaneous). The arrays are shared, not
     copied, except those two; a compiled bot is handed this view, as a Python bot gets `GameView`."""
-    variant = R[R_VARIANT]
-    if variant != V_MISSION and variant != V_CAPITAL:
+    objective = R[R_OBJECTIVE]
+    if objective == OBJ_TERRITORIES:
         return st
     p = st.info[I_PLAYER]
     mission = st.mission
-    if variant == V_MISSION:  # in the scratch memory's tail: no allocation on every move
+    if objective == OBJ_MISSION:  # in the scratch memory's tail: no allocation on every move
         start = SC_HEAD + SC_BLOCKS * st.owner.shape[0]
         mission = st.scratch[start:start + st.mission.size].reshape(st.mission.shape)
         mission[:, :] = -1

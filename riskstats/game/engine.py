@@ -24,6 +24,16 @@ import numpy as np
 
 from riskstats._numba import inline_jit, jit, lean_jit
 from riskstats.game.rules import (
+    BONUS_PER_SET,
+    BONUS_PER_TURN,
+    CARDS_ONE,
+    DECK_EUROPEAN,
+    ESCALATION_NONE,
+    ESCALATION_PROGRESSIVE,
+    FORTIFY_ADJACENT,
+    OBJ_CAPITAL,
+    OBJ_MISSION,
+    OBJ_TERRITORIES,
     R_ADICE,
     R_BONUS,
     R_CAPITALS_NEEDED,
@@ -41,13 +51,14 @@ from riskstats.game.rules import (
     R_MISSION_DECK,
     R_NEUTRAL,
     R_NEUTRAL_ARMIES,
+    R_OBJECTIVE,
     R_PLAYERS,
     R_SETUP,
     R_START,
     R_TARGET_LOST,
     R_VARIANT,
-    V_CAPITAL,
-    V_MISSION,
+    SETUP_DEAL,
+    TARGET_ACHIEVED,
     V_TWO_PLAYER,
 )
 from riskstats.game.state import (
@@ -324,9 +335,9 @@ def _progressive(k):  # pragma: no cover - compiled
 @jit
 def _set_value(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
     esc = R[R_ESCALATION]
-    if esc == 0:
+    if esc == ESCALATION_PROGRESSIVE:
         return _progressive(st.info[I_SETS_TRADED])
-    if esc == 2:
+    if esc == ESCALATION_NONE:
         return 4
     kind = _set_kind(B, c1, c2, c3)
     if kind < 4:
@@ -412,7 +423,7 @@ def _trade(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
     info[I_FROM_CARDS] += value
     bonus = -1
     mode = R[R_BONUS]
-    if mode == 1 or (mode == 0 and info[I_BONUS_GIVEN] == 0):
+    if mode == BONUS_PER_SET or (mode == BONUS_PER_TURN and info[I_BONUS_GIVEN] == 0):
         for c in (c1, c2, c3):
             t = B.card_territory[c]
             if t >= 0 and st.owner[t] == p:
@@ -484,7 +495,7 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
     st.scratch[SC_STAMP] = -1
     st.scratch[SC_HELD] = 0
     st.out[:] = 0
-    if R[R_SETUP] == 1 or N >= 0:  # deal: round robin over the seats (neutral included) from a random seat
+    if R[R_SETUP] == SETUP_DEAL or N >= 0:  # deal: round robin over the seats (neutral included) from a random seat
         order = np.arange(T)
         _shuffle(st.rng, order, T)
         S = P + 1 if N >= 0 else P
@@ -506,7 +517,7 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
     else:
         info[I_PHASE] = CLAIM
         info[I_PLAYER] = 0
-    if R[R_VARIANT] == V_MISSION:
+    if R[R_OBJECTIVE] == OBJ_MISSION:
         _deal_missions(st, B, R)
 
 
@@ -519,7 +530,7 @@ def _deal_missions(st, B, R):  # pragma: no cover - compiled
     n = 0
     for m in range(M):
         row = B.missions[m]
-        if (row[7] == 0 or R[R_MISSION_DECK] == 1) and (row[0] != MK_DESTROY or row[6] < P):
+        if (row[7] == 0 or R[R_MISSION_DECK] == DECK_EUROPEAN) and (row[0] != MK_DESTROY or row[6] < P):
             cards[n] = m
             n += 1
     _shuffle(st.rng, cards, n)
@@ -577,7 +588,7 @@ def _setup_next(st, B, R, after_own):  # pragma: no cover - compiled
     info[I_PLAYER] = 0
     info[I_PLACE_FOR] = -1
     info[I_QUOTA] = 0
-    if R[R_VARIANT] == V_CAPITAL:
+    if R[R_OBJECTIVE] == OBJ_CAPITAL:
         info[I_PHASE] = CAPITAL
         return
     info[I_ROUND] = 1
@@ -654,7 +665,7 @@ def _begin_turn(st, B, R):  # pragma: no cover - compiled
     info[I_FROM_CARDS] = 0
     info[I_PHASE] = TRADE
     _log(st.info, st.log, st.armies, BEGIN_TURN, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
-    if R[R_VARIANT] >= V_MISSION:
+    if R[R_OBJECTIVE] != OBJ_TERRITORIES:
         w, reason = _winner(st, B, R)
         if w >= 0:
             _finish(st, w, reason)
@@ -752,9 +763,9 @@ def _winner(st, B, R):  # pragma: no cover - compiled
     if alive == 1:
         return last, WIN_ALL if R[R_VARIANT] != V_TWO_PLAYER else WIN_ELIMINATED
     p = st.info[I_PLAYER]
-    if R[R_VARIANT] == V_MISSION and _mission_done(st, B, p):
+    if R[R_OBJECTIVE] == OBJ_MISSION and _mission_done(st, B, p):
         return p, WIN_MISSION
-    if R[R_VARIANT] == V_CAPITAL and st.capital[p] >= 0 and st.owner[st.capital[p]] == p \
+    if R[R_OBJECTIVE] == OBJ_CAPITAL and st.capital[p] >= 0 and st.owner[st.capital[p]] == p \
             and _capitals_held(st, R, p) >= R[R_CAPITALS_NEEDED]:
         return p, WIN_CAPITALS
     return -1, 0
@@ -774,7 +785,7 @@ def _lose_target(st, R, q):  # pragma: no cover - compiled
     """Seat q's "destroy" target went out to another player: its mission becomes achieved, or "24
     territories", as R[R_TARGET_LOST] says."""
     m = st.mission[q]
-    if R[R_TARGET_LOST] == 0:
+    if R[R_TARGET_LOST] == TARGET_ACHIEVED:
         m[M_KIND] = MK_ACHIEVED
     else:
         m[M_KIND] = MK_TERRITORIES
@@ -809,7 +820,7 @@ def _fortify_ok(st, B, R, p, a, b):  # pragma: no cover - compiled
         return False
     if B.adjacency[a, b]:
         return True
-    if R[R_FORTIFY] == 1:
+    if R[R_FORTIFY] == FORTIFY_ADJACENT:
         return False
     seen = np.zeros(st.owner.shape[0], np.int64)
     _reachable(st, B, p, a, seen)
@@ -892,7 +903,7 @@ def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
         if c < 1 or c > st.armies[a] - 1:
             return E_ARMIES
         if not _fortify_ok(st, B, R, p, a, b):
-            return E_ADJ if R[R_FORTIFY] == 1 else E_CONNECT
+            return E_ADJ if R[R_FORTIFY] == FORTIFY_ADJACENT else E_CONNECT
         return OK
     if kind == END_TURN:
         return OK if phase == FORTIFY else E_PHASE
@@ -923,6 +934,66 @@ def _after_occupy(info):  # pragma: no cover - compiled
         info[I_PHASE] = ELIM_TRADE
     else:
         info[I_PHASE] = ATTACK
+
+
+@inline_jit
+def _resolve_roll(st, B, R, nd, lose):  # pragma: no cover - compiled
+    """The chance step of a battle: the declared attack (``info[I_ATK_FROM]`` -> ``info[I_ATK_TO]`` with
+    ``info[I_ATK_DICE]`` dice) against ``nd`` defending dice comes out as the attacker losing ``lose`` armies
+    (the defender ``min(dice) - lose``), and everything that follows is applied: conquest, elimination, captured
+    cards, a win. `_apply` samples ``lose`` from the rules' one-roll table (the default, seeded path);
+    `_step_roll` takes it as an input, so an outcome can be set without touching the random stream."""
+    info = st.info
+    owner = st.owner
+    armies = st.armies
+    n_terr = st.n_terr
+    a = info[I_ATK_FROM]
+    b = info[I_ATK_TO]
+    na = info[I_ATK_DICE]
+    p = owner[a]
+    info[I_PLAYER] = p
+    info[I_PHASE] = ATTACK
+    k = min(na, nd)
+    armies[a] -= lose
+    armies[b] -= k - lose
+    old = owner[b]
+    moved = na if armies[b] == 0 else 0
+    elim = old if moved > 0 and n_terr[old] == 1 else -1
+    row = _log(st.info, st.log, armies, ATTACK_MOVE, a, b, moved, na, nd, lose, k - lose, -1, -1, -1, 0, -1, elim)
+    if row >= 0:
+        st.log[row, L_DEFENDER] = old
+        st.log[row, L_CONQUERED] = 1 if moved > 0 else 0
+    if moved > 0:
+        owner[b] = p
+        n_terr[old] -= 1
+        n_terr[p] += 1
+        armies[b] = na
+        armies[a] -= na
+        info[I_CONQUERED] += 1
+        info[I_OCC_FROM] = a
+        info[I_OCC_TO] = b
+        if n_terr[old] == 0:
+            st.alive[old] = 0
+            st.out[old] = 1 + st.out.max()
+            if old < R[R_PLAYERS]:
+                for card in range(st.card_owner.shape[0]):
+                    if st.card_owner[card] == old:
+                        st.card_owner[card] = p
+                        _event(st.info, st.log, armies, EV_CAPTURE, p, -1, 0, card)
+                if _hand_size(st, p) >= R[R_ELIM_TRADE]:
+                    info[I_ELIM_PENDING] = 1
+                if R[R_OBJECTIVE] == OBJ_MISSION:
+                    _target_lost(st, R, old, p)
+    if moved > 0:
+        w, reason = -1, 0  # without an elimination only a mission or capitals can win
+        if elim >= 0 or R[R_OBJECTIVE] != OBJ_TERRITORIES:
+            w, reason = _winner(st, B, R)
+        if w >= 0:
+            _finish(st, w, reason)
+        elif armies[a] > 1:
+            info[I_PHASE] = OCCUPY
+        else:
+            _after_occupy(st.info)
 
 
 @inline_jit
@@ -979,55 +1050,7 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
         info[I_PHASE] = DEFEND
         info[I_PLAYER] = _defending_seat(R, owner[b], p)
     elif kind == DEFEND_MOVE:
-        nd = a
-        a = info[I_ATK_FROM]
-        b = info[I_ATK_TO]
-        na = info[I_ATK_DICE]
-        p = owner[a]
-        info[I_PLAYER] = p
-        info[I_PHASE] = ATTACK
-        k = min(na, nd)
-        lose = roll_losses(CUT, na, nd, _bits53(st.rng))
-        armies[a] -= lose
-        armies[b] -= k - lose
-        old = owner[b]
-        moved = na if armies[b] == 0 else 0
-        elim = old if moved > 0 and n_terr[old] == 1 else -1
-        row = _log(st.info, st.log, armies, ATTACK_MOVE, a, b, moved, na, nd, lose, k - lose, -1, -1, -1, 0, -1, elim)
-        if row >= 0:
-            st.log[row, L_DEFENDER] = old
-            st.log[row, L_CONQUERED] = 1 if moved > 0 else 0
-        if moved > 0:
-            owner[b] = p
-            n_terr[old] -= 1
-            n_terr[p] += 1
-            armies[b] = na
-            armies[a] -= na
-            info[I_CONQUERED] += 1
-            info[I_OCC_FROM] = a
-            info[I_OCC_TO] = b
-            if n_terr[old] == 0:
-                st.alive[old] = 0
-                st.out[old] = 1 + st.out.max()
-                if old < R[R_PLAYERS]:
-                    for card in range(st.card_owner.shape[0]):
-                        if st.card_owner[card] == old:
-                            st.card_owner[card] = p
-                            _event(st.info, st.log, armies, EV_CAPTURE, p, -1, 0, card)
-                    if _hand_size(st, p) >= R[R_ELIM_TRADE]:
-                        info[I_ELIM_PENDING] = 1
-                    if R[R_VARIANT] == V_MISSION:
-                        _target_lost(st, R, old, p)
-        if moved > 0:
-            w, reason = -1, 0  # without an elimination only a mission or capitals can win
-            if elim >= 0 or R[R_VARIANT] >= V_MISSION:
-                w, reason = _winner(st, B, R)
-            if w >= 0:
-                _finish(st, w, reason)
-            elif armies[a] > 1:
-                info[I_PHASE] = OCCUPY
-            else:
-                _after_occupy(st.info)
+        _resolve_roll(st, B, R, a, roll_losses(CUT, info[I_ATK_DICE], a, _bits53(st.rng)))
     elif kind == OCCUPY_MOVE:
         src = info[I_OCC_FROM]
         dst = info[I_OCC_TO]
@@ -1037,7 +1060,7 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
         _after_occupy(st.info)
     elif kind == END_ATTACK:
         _log(st.info, st.log, armies, END_ATTACK, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
-        draws = min(info[I_CONQUERED], 1) if R[R_CARDS_PER_TURN] == 0 else info[I_CONQUERED]
+        draws = min(info[I_CONQUERED], 1) if R[R_CARDS_PER_TURN] == CARDS_ONE else info[I_CONQUERED]
         for _ in range(draws):  # one card if anything was conquered, or one per conquest (cards_per_turn)
             if _draw(st, p) < 0:
                 break
@@ -1046,7 +1069,7 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
         armies[a] -= c
         armies[b] += c
         _log(st.info, st.log, armies, FORTIFY_MOVE, a, b, c, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
-        if R[R_VARIANT] == V_MISSION and _mission_done(st, B, p):
+        if R[R_OBJECTIVE] == OBJ_MISSION and _mission_done(st, B, p):
             _finish(st, p, WIN_MISSION)  # still this player's turn: the fortification completed it
         else:
             _end_turn(st, B, R)
@@ -1060,7 +1083,7 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
             _reveal_capitals(st, B, R)
         else:
             info[I_PLAYER] = p + 1
-    if R[R_VARIANT] == V_MISSION and info[I_PHASE] != OVER and info[I_TURN] > 0 and info[I_PLAYER] == p \
+    if R[R_OBJECTIVE] == OBJ_MISSION and info[I_PHASE] != OVER and info[I_TURN] > 0 and info[I_PLAYER] == p \
             and kind != DEFEND_MOVE and kind != CAPITAL_PICK and _mission_done(st, B, p):
         _finish(st, p, WIN_MISSION)  # a placement, trade bonus, occupation or fortification completed it
 
@@ -1071,6 +1094,15 @@ def _step(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
     of `riskstats.game.evaluate` call it, so they share one compiled copy of the rules (the game loop
     inlines `_apply` instead: it plays every move)."""
     _apply(st, B, R, CUT, kind, a, b, c, d)
+
+
+@jit
+def _step_roll(st, B, R, nd, lose):  # pragma: no cover - compiled
+    """A DEFEND move of ``nd`` dice whose roll comes out as given (explicit chance): `_apply`'s defence with
+    ``lose`` as an input instead of a draw from the stream, which it leaves as it was. The caller checks the
+    move (`_check`) and that ``lose`` is a possible outcome."""
+    st.info[I_MOVES] += 1
+    _resolve_roll(st, B, R, nd, lose)
 
 
 # ---------------------------------------------------------------- legal-move masks
@@ -1103,7 +1135,7 @@ def _legal_masks(st, B, R, place, attack, fortify):  # pragma: no cover - compil
         seen = np.zeros(T, np.int64)
         for t in range(T):
             if st.owner[t] == p and st.armies[t] >= 2:
-                if R[R_FORTIFY] == 1:
+                if R[R_FORTIFY] == FORTIFY_ADJACENT:
                     for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
                         u = B.nbr_idx[i]
                         fortify[t, u] = st.owner[u] == p

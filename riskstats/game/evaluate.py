@@ -36,7 +36,8 @@ from numba import prange
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.engine import _seed, _shuffle, _step
-from riskstats.game.play import NO_HORIZON, Game, Move, _bot_arrays, _tables
+from riskstats.game.loop import NO_HORIZON
+from riskstats.game.play import Game, Move, _bot_arrays, _tables
 from riskstats.game.rollout import _copy_state
 from riskstats.game.rollout import rollouts as play_rollouts
 from riskstats.game.rules import R_DDICE

@@ -30,6 +30,7 @@ from riskstats.game.engine import _init
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON, _play
 from riskstats.game.registry import lineup_specs
 from riskstats.game.rules import (
+    CARDS_ONE,
     R_CAPITALS_NEEDED,
     R_CARDS_PER_TURN,
     R_ELIM_KEEP,
@@ -405,7 +406,7 @@ def _check_state(st, B, R, acc, boundary, prev):  # pragma: no cover - compiled
                     if st.capital[r] == t:
                         bad |= B_CARDS
     bound = C
-    if R[R_CARDS_PER_TURN] == 0 and R[R_FORCED] >= 5 and R[R_ELIM_KEEP] >= 4:
+    if R[R_CARDS_PER_TURN] == CARDS_ONE and R[R_FORCED] >= 5 and R[R_ELIM_KEEP] >= 4:
         bound = max(R[R_FORCED], R[R_ELIM_TRADE])
     for s in range(S):
         if held[s] > 0 and (s >= P or (st.alive[s] == 0 and phase != CLAIM)):

@@ -2,7 +2,7 @@
 
 This module owns `Game` (the step-by-step API: inspect the state, list legal moves, play a move, ask a
 built-in bot for its move, plug in a Python bot), `Move`, `play_game` (one compiled game with its event
-log) and the compiled game loop `_play` that `riskstats.runs.selfplay` runs in parallel. Every rule is
+log); the compiled game loop `_play` is `riskstats.game.loop`'s. Every rule is
 `riskstats.game.engine`'s: `Game.step` calls the same compiled `_check` and `_apply` as the fast loop, so a
 game played here move by move with built-in bots is identical to the compiled one with the same seed.
 
@@ -26,6 +26,7 @@ True
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import cache
 from typing import NamedTuple
 
@@ -34,8 +35,8 @@ import numpy as np
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.board import Board, classic_board
 from riskstats.game.bots import _bot_move
-from riskstats.game.engine import ERRORS, _check, _init, _legal_masks, _step
-from riskstats.game.loop import MAX_MOVES, NO_HORIZON, _play  # noqa: F401 (their old home)
+from riskstats.game.engine import ERRORS, _check, _init, _legal_masks, _step, _step_roll
+from riskstats.game.loop import MAX_MOVES, NO_HORIZON, _play
 from riskstats.game.registry import N_PARAMS, bot_spec
 from riskstats.game.rules import GameRules, default_rules
 from riskstats.game.search import LOOKAHEAD_IDS, _play_search, _search_move
@@ -465,14 +466,45 @@ class Game:
         return ERRORS[_check(self.state, self.board.arrays, self._R, *map(int, move))]
 
     # ------------------------------------------------------------ playing
-    def step(self, move) -> None:
-        """Play one move; an illegal move raises `RiskstatsError` saying why and changes nothing."""
+    def step(self, move, outcome: int | None = None) -> None:
+        """Play one move; an illegal move raises `RiskstatsError` saying why and changes nothing.
+
+        A defend move is the battle's chance step: without ``outcome`` the engine draws the roll from the game's
+        random stream; with it (the attacker's losses, 0 .. min of the dice) the roll comes out as given and
+        the stream is left as it was (explicit chance: `roll_outcomes` gives each outcome's probability)."""
         move = Move(*(int(x) for x in move))
         reason = self.check(move)
         if reason:
             raise RiskstatsError(f"illegal move {_named(move, self.board)} in phase {self.phase!r}: {reason}")
+        if outcome is None:
+            self._grow_log()
+            _step(self.state, self.board.arrays, self._R, self._cut, *move)
+            return
+        if move.kind != DEFEND_MOVE:
+            raise RiskstatsError(f"a roll's outcome goes with a defend move, not {_named(move, self.board)}")
+        possible = self.roll_outcomes(move.a)
+        if not (isinstance(outcome, int | np.integer) and 0 <= outcome < len(possible) and possible[outcome] > 0):
+            raise RiskstatsError(f"outcome must be the attacker's losses, one of "
+                                 f"{[i for i, p in enumerate(possible) if p > 0]}, got {outcome!r}")
         self._grow_log()
-        _step(self.state, self.board.arrays, self._R, self._cut, *move)
+        _step_roll(self.state, self.board.arrays, self._R, move.a, int(outcome))
+
+    def roll_outcomes(self, dice: int) -> tuple[Fraction, ...]:
+        """The chance step of the attack declared now, if the defending seat rolls ``dice`` dice: the exact
+        probability that the attacker loses 0, 1, ... armies, from the dice rule the odds engine uses
+        (`riskstats.odds.dice.DiceRules.outcome_fractions`); the defender loses the rest of min(dice).
+
+        >>> game = Game(2, seed=1)
+        >>> game.roll_outcomes(1)
+        Traceback (most recent call last):
+        riskstats.errors.RiskstatsError: no attack waits for its roll: the phase is 'setup', not 'defend'
+        """
+        if self.phase != "defend":
+            raise RiskstatsError(f"no attack waits for its roll: the phase is {self.phase!r}, not 'defend'")
+        reason = self.check(Move.defend(int(dice)))
+        if reason:
+            raise RiskstatsError(f"the defender cannot roll {dice!r} dice: {reason}")
+        return self.rules.dice.outcome_fractions(int(self.state.info[I_ATK_DICE]), int(dice))
 
     def bot_move(self, bot: str, params=None) -> Move:
         """The move a built-in bot would play now (it may draw from the game's random stream).

@@ -26,7 +26,8 @@ from numba import prange
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.engine import _seed, _shuffle
-from riskstats.game.play import NO_HORIZON, Game, _bot_arrays, _tables
+from riskstats.game.loop import NO_HORIZON
+from riskstats.game.play import Game, _bot_arrays, _tables
 from riskstats.game.search import _play_any, search_flag
 from riskstats.game.state import (
     I_DECK_N,

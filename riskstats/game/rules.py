@@ -30,6 +30,13 @@ from riskstats.odds.dice import DiceRules
 VARIANTS = ("classic", "two-player", "mission", "capital")
 V_CLASSIC, V_TWO_PLAYER, V_MISSION, V_CAPITAL = range(len(VARIANTS))
 """R[R_VARIANT]: the variant's index in VARIANTS."""
+OBJECTIVES = ("territories", "mission", "capital")
+OBJ_TERRITORIES, OBJ_MISSION, OBJ_CAPITAL = range(len(OBJECTIVES))
+"""R[R_OBJECTIVE]: what a player wins by besides being left alone on the board; the engine reads this, never
+the variant's place in VARIANTS."""
+OBJECTIVE = {"classic": OBJ_TERRITORIES, "two-player": OBJ_TERRITORIES, "mission": OBJ_MISSION,
+             "capital": OBJ_CAPITAL}
+"""Each variant's objective: a new variant names its own here (a test holds the keys to VARIANTS)."""
 MISSION_DECKS = ("standard", "european")
 TARGET_LOST = ("achieved", "24_territories")
 CAPITALS_SHORT = {3: 2, 4: 2, 5: 3, 6: 3}
@@ -39,6 +46,15 @@ ESCALATIONS = ("progressive", "fixed", "none")
 TERRITORY_BONUSES = ("per_turn", "per_set", "off")
 FORTIFY = ("connected", "adjacent")
 CARDS_PER_TURN = ("one", "per_conquest")
+SETUP_CHOICE, SETUP_DEAL = range(len(SETUPS))
+ESCALATION_PROGRESSIVE, ESCALATION_FIXED, ESCALATION_NONE = range(len(ESCALATIONS))
+BONUS_PER_TURN, BONUS_PER_SET, BONUS_OFF = range(len(TERRITORY_BONUSES))
+FORTIFY_CONNECTED, FORTIFY_ADJACENT = range(len(FORTIFY))
+CARDS_ONE, CARDS_PER_CONQUEST = range(len(CARDS_PER_TURN))
+DECK_STANDARD, DECK_EUROPEAN = range(len(MISSION_DECKS))
+TARGET_ACHIEVED, TARGET_24_TERRITORIES = range(len(TARGET_LOST))
+"""The kernels' names for each option's value: its index in the option's tuple, as `GameRules.vector` writes it.
+A kernel compares an option's slot with these, never with a bare number."""
 PROGRESSIVE = (4, 6, 8, 10, 12, 15)
 """The first progressive set values; then +5 each (20, 25, ...)."""
 
@@ -46,7 +62,7 @@ PROGRESSIVE = (4, 6, 8, 10, 12, 15)
 R_VARIANT, R_PLAYERS, R_NEUTRAL, R_SETUP, R_INTERLEAVED, R_ESCALATION, R_BONUS, R_FORTIFY, \
     R_MAX_TURNS, R_ADICE, R_DDICE, R_START, R_NEUTRAL_ARMIES, R_FORCED, R_ELIM_TRADE, R_ELIM_KEEP, \
     R_FIX_INF, R_FIX_CAV, R_FIX_ART, R_FIX_MIX, R_SEATS, R_MISSION_DECK, R_TARGET_LOST, R_CAPITALS_NEEDED, \
-    R_CARDS_PER_TURN, R_SIZE = range(26)
+    R_CARDS_PER_TURN, R_OBJECTIVE, R_SIZE = range(27)
 
 
 @dataclass(frozen=True)
@@ -187,6 +203,7 @@ class GameRules:
         """The int64 rule vector the kernels read (indices ``R_*``)."""
         r = np.zeros(R_SIZE, dtype=np.int64)
         r[R_VARIANT] = VARIANTS.index(self.variant)
+        r[R_OBJECTIVE] = OBJECTIVE[self.variant]
         r[R_PLAYERS] = players
         r[R_NEUTRAL] = players if self.has_neutral else -1
         r[R_SEATS] = players + 1 if self.has_neutral else players

@@ -74,7 +74,13 @@ from riskstats.game.bots import _bot_move, _forced_first
 from riskstats.game.engine import _give_mission, _lose_target, _seed, _shuffle
 from riskstats.game.loop import NO_HORIZON, _play
 from riskstats.game.registry import CATALOG, N_PARAMS, STYLE, bot_info, bot_spec
-from riskstats.game.rules import R_MISSION_DECK, R_PLAYERS, R_VARIANT, V_MISSION
+from riskstats.game.rules import (
+    DECK_EUROPEAN,
+    OBJ_MISSION,
+    R_MISSION_DECK,
+    R_OBJECTIVE,
+    R_PLAYERS,
+)
 from riskstats.game.state import (
     ASIDE,
     CAPITAL,
@@ -268,14 +274,14 @@ def _resample(st, B, R, p, seed):  # pragma: no cover - compiled
     for j in range(n - i):
         st.card_owner[pool[i + j]] = DECK
         st.deck[j] = pool[i + j]
-    if R[R_VARIANT] == V_MISSION:
+    if R[R_OBJECTIVE] == OBJ_MISSION:
         P = R[R_PLAYERS]
         M = B.missions.shape[0]
         cards = np.empty(M, np.int64)
         k = 0
         for m in range(M):
             row = B.missions[m]
-            if (row[7] == 0 or R[R_MISSION_DECK] == 1) and (row[0] != MK_DESTROY or row[6] < P) \
+            if (row[7] == 0 or R[R_MISSION_DECK] == DECK_EUROPEAN) and (row[0] != MK_DESTROY or row[6] < P) \
                     and m != st.mission[p, M_CARD]:
                 cards[k] = m
                 k += 1

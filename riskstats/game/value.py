@@ -39,15 +39,18 @@ from riskstats._numba import jit
 from riskstats.errors import RiskstatsError
 from riskstats.game.engine import _has_set, _progressive
 from riskstats.game.rules import (
+    ESCALATION_NONE,
+    ESCALATION_PROGRESSIVE,
+    OBJ_CAPITAL,
+    OBJ_MISSION,
     R_CAPITALS_NEEDED,
     R_ESCALATION,
     R_FIX_INF,
     R_FIX_MIX,
     R_NEUTRAL,
+    R_OBJECTIVE,
     R_PLAYERS,
     R_VARIANT,
-    V_CAPITAL,
-    V_MISSION,
     VARIANTS,
 )
 from riskstats.game.state import (
@@ -138,11 +141,16 @@ def load_model(model: str = "model") -> dict:
 
 
 def model_weights(model: dict | None = None) -> np.ndarray:
-    """The coefficients as the kernels read them: float64 [variants, features] (variant order `VARIANTS`)."""
+    """The coefficients as the kernels read them: float64 [variants, features] (variant order `VARIANTS`). A
+    variant the model has no coefficients for is an error, never a row of zeros (a model that knows nothing)."""
     model = load_model() if model is None else model
+    missing = [variant for variant in VARIANTS if variant not in model["weights"]]
+    if missing:
+        raise RiskstatsError(f"the position-value model has no coefficients for variant {', '.join(missing)}: "
+                             "refit it with scripts/fit_value.py fit")
     W = np.zeros((len(VARIANTS), N_FEATURES))
     for v, variant in enumerate(VARIANTS):
-        row = model["weights"].get(variant, {})
+        row = model["weights"][variant]
         for f, name in enumerate(FEATURES):
             W[v, f] = float(row.get(name, 0.0))
     return W
@@ -165,9 +173,9 @@ def _turn_seat(st):  # pragma: no cover - compiled
 def _next_set_value(st, R):  # pragma: no cover - compiled
     """The value of the next set traded (fixed sets: their mean)."""
     esc = R[R_ESCALATION]
-    if esc == 0:
+    if esc == ESCALATION_PROGRESSIVE:
         return float(_progressive(st.info[I_SETS_TRADED]))
-    if esc == 2:
+    if esc == ESCALATION_NONE:
         return 4.0
     total = 0.0
     for i in range(R_FIX_INF, R_FIX_MIX + 1):
@@ -278,7 +286,7 @@ def _features(st, B, R, out):  # pragma: no cover - compiled
         total_armies += armies[s]
         total_income += inc
     late = min(info[I_ROUND], 30) / 30.0
-    variant = R[R_VARIANT]
+    objective = R[R_OBJECTIVE]
     for s in range(P):
         if st.alive[s] == 0:
             continue
@@ -312,11 +320,11 @@ def _features(st, B, R, out):  # pragma: no cover - compiled
         x[F_ORDER] = ((s - mover) % P) / P if mover >= 0 else 0.0
         x[F_LATE] = x[F_ARMY_SHARE] * late
         x[F_DUEL] = x[F_ARMY_SHARE] if alive == 2 else 0.0
-        if variant == V_MISSION and st.mission[s, M_KIND] >= 0:
+        if objective == OBJ_MISSION and st.mission[s, M_KIND] >= 0:
             progress = _mission_progress(st, B, cnt, s)
             x[F_MISSION] = progress
             x[F_MISSION_NEAR] = progress ** 4
-        if variant == V_CAPITAL and st.capital[s] >= 0:
+        if objective == OBJ_CAPITAL and st.capital[s] >= 0:
             c = st.capital[s]
             taken = 0
             for q in range(P):

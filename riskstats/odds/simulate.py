@@ -347,7 +347,7 @@ def resolve_battles(attackers, defenders, rules: DiceRules | None = None, *, see
     attackers, defenders : int or array of int
         Starting armies of each battle, broadcast to one length (the number of battles).
     rules, stop_at, goal, cautious
-        As for `riskstats.odds.battle.battle`; one value for the whole batch.
+        As for `riskstats.odds.battle.battle_odds`; one value for the whole batch.
     seed : int, optional
         Seed of the random streams; ``None`` draws fresh entropy.
 
@@ -377,7 +377,7 @@ def resolve_battles(attackers, defenders, rules: DiceRules | None = None, *, see
 def simulate_battles(attackers, defenders, rules: DiceRules | None = None, *, trials: int | None = None,
                      seed: int | None = None, stop_at: int = 0, goal: int = 0, cautious: bool = False,
                      progress: Progress | None = None) -> BattleSample:
-    """Simulate battles to their end; the empirical counterpart of `riskstats.odds.battle.battle`.
+    """Simulate battles to their end; the empirical counterpart of `riskstats.odds.battle.battle_odds`.
 
     Parameters
     ----------
@@ -394,7 +394,7 @@ def simulate_battles(attackers, defenders, rules: DiceRules | None = None, *, tr
         Seed of the random streams; the same seed gives the same result on any number of threads.
         ``None`` draws fresh entropy, recorded in the result's ``seed``.
     stop_at, goal, cautious
-        As for `riskstats.odds.battle.battle`.
+        As for `riskstats.odds.battle.battle_odds`.
     progress : callable, optional
         ``progress(done, total)`` after each wave of chunks.
 
@@ -496,9 +496,9 @@ class ChainSample:
 
 def simulate_chain(attackers: int, defenders, rules=None, *, trials: int = DEFAULT_TRIALS, seed: int | None = None,
                    leave: int = 1, stop_at: int = 0, progress: Progress | None = None) -> ChainSample:
-    """Simulate chains of conquests; the empirical counterpart of `riskstats.odds.chain.chain`.
+    """Simulate chains of conquests; the empirical counterpart of `riskstats.odds.chain.chain_odds`.
 
-    Parameters are those of `riskstats.odds.chain.chain` (rules: one or one per territory), plus
+    Parameters are those of `riskstats.odds.chain.chain_odds` (rules: one or one per territory), plus
     ``trials``, ``seed`` and ``progress`` as for `simulate_battles`.
 
     Examples

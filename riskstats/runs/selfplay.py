@@ -5,7 +5,7 @@ This module owns `play_games` (one row per game; `riskstats.stats.report.summary
 rules, players for those rules and that board): `play_games` calls it, and so does
 `riskstats.runs.tournament.RunConfig` when it is built, so that a run's chunks are played from the
 checked `Batch` (`play_batch`) without checking it again. The rules are `riskstats.game.engine`'s and
-the bots `riskstats.game.bots`'; the per-game loop is `riskstats.game.play._play`.
+the bots `riskstats.game.bots`'; the per-game loop is `riskstats.game.loop._play`.
 
 Seats: the bots given are assigned to seats 0..P-1 in order, repeated cyclically, and game g rotates
 that line-up by g (seat s of game g plays line-up entry (s + g) mod P), so every bot sits in every seat
@@ -50,9 +50,10 @@ from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.board import Board, classic_board
 from riskstats.game.engine import _init
-from riskstats.game.play import NO_HORIZON, Game, _play, _tables, default_rules
+from riskstats.game.loop import NO_HORIZON, _play
+from riskstats.game.play import Game, _tables
 from riskstats.game.registry import check_lineup, lineup_specs
-from riskstats.game.rules import GameRules
+from riskstats.game.rules import GameRules, default_rules
 from riskstats.game.search import _play_search, search_flag
 from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state, _seat_lineup
 
@@ -253,7 +254,8 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
 def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = None, log: bool = False):
     """`play_games` for a `Batch` that `check_games` made: games ``first .. first + games - 1`` (default
     ``batch.games``) with their seeds under ``batch.seed_scheme``, or ``len(seeds)`` games with those
-    seeds (with ``log``, also their event logs); nothing is checked again."""
+    seeds (with ``log``, also their event logs). The line-up's specs are turned into the kernel's ids and
+    parameter vectors here (`lineup_specs`, once per chunk); nothing else is checked again."""
     import pandas as pd
 
     players, bots, rules, board, params, seed = (batch.players, batch.bots, batch.rules, batch.board,

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.bots import BOTS
 from riskstats.game.play import Game, Move, play_game
+from riskstats.game.registry import BOTS
 from riskstats.game.rules import GameRules
 from riskstats.game.state import ASIDE, DECK, I_DECK_N
 
@@ -254,3 +254,74 @@ def test_the_move_cap_has_its_own_reason():
     game.play(["aggressive"])
     assert game.truncated and game.winner == -1 and game.reason == "move_cap" and game.turn == 1
     assert game.state.info[I_MOVES] == MAX_MOVES
+
+
+def attack_declared(seed):
+    """A game stepped with aggressive until an attack of the most dice waits for its defence."""
+    game = Game(4, seed=seed, log=False)
+    while not (game.phase == "attack" and game.state.armies.max() >= 4):
+        game.step(game.bot_move("aggressive"))
+    mask = game.legal_mask()["attack"]
+    src, dst = max(map(tuple, np.argwhere(mask)), key=lambda e: game.state.armies[e[0]])
+    dice = min(3, int(game.state.armies[src]) - 1)
+    game.step(Move.attack(int(src), int(dst), dice))
+    return game, int(src), int(dst), dice
+
+
+def test_roll_outcomes_are_the_dice_rules_exact_table():
+    from riskstats.odds.dice import round_outcomes
+
+    game, _, dst, dice = attack_declared(5)
+    nd = min(2, int(game.state.armies[dst]))
+    exact = round_outcomes(dice, nd).sort_values("attacker_loses")["p"].tolist()
+    assert [float(p) for p in game.roll_outcomes(nd)] == pytest.approx(exact, abs=1e-15)
+    assert sum(game.roll_outcomes(nd)) == 1
+    with pytest.raises(RiskstatsError, match="cannot roll 3 dice"):
+        game.roll_outcomes(3)
+
+
+@pytest.mark.parametrize("lose", [0, 1, 2])
+def test_an_explicit_outcome_comes_out_as_given_and_leaves_the_stream(lose):
+    game, src, dst, dice = attack_declared(5)
+    nd = min(2, int(game.state.armies[dst]))
+    if lose > min(dice, nd):
+        pytest.skip("not a possible outcome of this roll")
+    before, defenders, stream = int(game.state.armies[src]), int(game.state.armies[dst]), game.state.rng.copy()
+    game.step(Move.defend(nd), outcome=lose)
+    conquered = game.state.owner[dst] == game.state.owner[src]
+    assert before - int(game.state.armies[src]) - (dice if conquered else 0) == lose
+    assert conquered or defenders - int(game.state.armies[dst]) == min(dice, nd) - lose
+    assert (game.state.rng == stream).all()
+    assert game.phase in ("attack", "occupy", "over")
+
+
+def test_sampled_rolls_are_the_same_chance_step():
+    """The default path samples the outcome and applies it by the same step: replaying a seeded game's rolls as
+    explicit outcomes (read from its event log) gives the same position, move for move (the replayed game's
+    stream, which an explicit roll leaves alone, is set to the sampled one's after each roll)."""
+    sampled = Game(3, seed=11)
+    replayed = Game(3, seed=11)
+    for _ in range(600):
+        if sampled.over:
+            break
+        move = sampled.bot_move("aggressive")
+        sampled.step(move)
+        if move.kind == Move.defend(1).kind:
+            events = sampled.events()
+            roll = events[events["move"] == "attack"].iloc[-1]
+            replayed.step(move, outcome=int(roll["attacker_loss"]))
+            replayed.state.rng[:] = sampled.state.rng
+        else:
+            replayed.step(move)
+        assert (sampled.state.armies == replayed.state.armies).all()
+        assert (sampled.state.owner == replayed.state.owner).all()
+
+
+def test_a_bad_outcome_is_refused_and_changes_nothing():
+    game, src, dst, dice = attack_declared(5)
+    armies = game.state.armies.copy()
+    with pytest.raises(RiskstatsError, match="outcome must be the attacker's losses"):
+        game.step(Move.defend(1), outcome=2)
+    with pytest.raises(RiskstatsError, match="goes with a defend move"):
+        game.step(Move.end_attack(), outcome=0)
+    assert (game.state.armies == armies).all() and game.phase == "defend"

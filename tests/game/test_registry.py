@@ -35,10 +35,7 @@ def test_every_bot_declares_its_parameters():
         assert BOTS[name] == (info.id, info.defaults)
 
 
-def test_old_names_still_work():
-    from riskstats.game import bots
-
-    assert bots.BOTS is BOTS and bots.bot_spec is bot_spec
+def test_bot_spec_gives_the_id_and_the_vector():
     bot_id, vector = bot_spec("defensive")
     assert bot_id == 3 and vector.tolist() == [0.8, 1.0, 0.97, 5.0] + [0.0] * (N_PARAMS - 4)
     assert bot_spec("aggressive", [0.7])[1][0] == 0.7

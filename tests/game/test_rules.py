@@ -2,8 +2,21 @@
 import pytest
 
 from riskstats.errors import RiskstatsError
+from riskstats.game import rules as rules_module
 from riskstats.game.board import classic_board
-from riskstats.game.rules import R_CARDS_PER_TURN, R_NEUTRAL, R_SEATS, R_START, GameRules
+from riskstats.game.rules import (
+    OBJ_CAPITAL,
+    OBJ_MISSION,
+    OBJ_TERRITORIES,
+    OBJECTIVE,
+    R_CARDS_PER_TURN,
+    R_NEUTRAL,
+    R_OBJECTIVE,
+    R_SEATS,
+    R_START,
+    VARIANTS,
+    GameRules,
+)
 
 
 def test_progressive_values():
@@ -39,3 +52,32 @@ def test_record_is_plain():
     assert GameRules(cards_per_turn="per_conquest").vector(4, classic_board())[R_CARDS_PER_TURN] == 1
     assert d["setup"] == "choice" and d["dice"]["defender_dice"] == 2
     assert GameRules(variant="two-player").as_dict()["setup"] == "deal"
+
+
+def test_every_variant_names_its_objective_and_the_vector_carries_it():
+    assert set(OBJECTIVE) == set(VARIANTS)
+    board = classic_board()
+    players = {"classic": 4, "two-player": 2, "mission": 4, "capital": 4}
+    objectives = {v: GameRules(variant=v).vector(players[v], board)[R_OBJECTIVE] for v in VARIANTS}
+    assert objectives == {"classic": OBJ_TERRITORIES, "two-player": OBJ_TERRITORIES, "mission": OBJ_MISSION,
+                          "capital": OBJ_CAPITAL}
+
+
+@pytest.mark.parametrize("option, slot, prefix", [
+    ("setup", "R_SETUP", "SETUP_"), ("escalation", "R_ESCALATION", "ESCALATION_"),
+    ("territory_bonus", "R_BONUS", "BONUS_"), ("fortify", "R_FORTIFY", "FORTIFY_"),
+    ("cards_per_turn", "R_CARDS_PER_TURN", "CARDS_"), ("mission_deck", "R_MISSION_DECK", "DECK_"),
+    ("mission_target_lost", "R_TARGET_LOST", "TARGET_")])
+def test_each_option_value_has_the_named_constant_the_kernels_compare_with(option, slot, prefix):
+    """``R[R_FORTIFY] == FORTIFY_ADJACENT``, never ``== 1``: each value of an option, written into its slot by
+    `GameRules.vector`, equals the constant named after it."""
+    board = classic_board()
+    values = {"setup": rules_module.SETUPS, "escalation": rules_module.ESCALATIONS,
+              "territory_bonus": rules_module.TERRITORY_BONUSES, "fortify": rules_module.FORTIFY,
+              "cards_per_turn": rules_module.CARDS_PER_TURN, "mission_deck": rules_module.MISSION_DECKS,
+              "mission_target_lost": rules_module.TARGET_LOST}[option]
+    for value in values:
+        variant = "mission" if option.startswith("mission") else "classic"
+        written = GameRules(variant=variant, **{option: value}).vector(4, board)[getattr(rules_module, slot)]
+        constant = prefix + value.upper()
+        assert getattr(rules_module, constant) == written, constant

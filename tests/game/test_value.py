@@ -48,6 +48,9 @@ def test_the_committed_model_covers_every_variant_and_feature():
     W = model_weights(model)
     assert W.shape == (4, N_FEATURES) and np.isfinite(W).all() and (W == _W).all()
     assert np.abs(W).sum() > 0
+    without_capital = {**model, "weights": {k: v for k, v in model["weights"].items() if k != "capital"}}
+    with pytest.raises(RiskstatsError, match="no coefficients for variant capital"):
+        model_weights(without_capital)
 
 
 @pytest.mark.parametrize("players, rules", VARIANTS)
