@@ -651,7 +651,7 @@ def _revealed_capital_cards(game, st, players, phase) -> set:
 
 
 def _capital_cards(game, st, players, phase, deck_given):
-    """Capital cards never go into sets (RULES.md): once every capital is picked, each capital's card is set
+    """Capital cards never go into sets (docs/rules.md): once every capital is picked, each capital's card is set
     aside for good. One in a hand, the discard pile or a given deck is refused; one left in the draw pile
     made of the cards listed nowhere (``aside`` left out) is set aside. No other card may be set aside."""
     board, info = game.board, st.info

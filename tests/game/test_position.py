@@ -163,7 +163,7 @@ def test_the_cards_per_turn_rule_is_part_of_a_position():
     again = Game.from_json(position)
     assert again.rules.cards_per_turn == "per_conquest"
     same_state(game.play(["aggressive"], max_moves=400), again.play(["aggressive"], max_moves=400))
-    del position["rules"]["cards_per_turn"]  # a position written before the option: RULES.md's one card
+    del position["rules"]["cards_per_turn"]  # a position written before the option: docs/rules.md's one card
     assert Game.from_json(position).rules.cards_per_turn == "one"
     with pytest.raises(RiskstatsError, match="cards_per_turn must be one of"):
         Game.from_json({**position, "rules": {"cards_per_turn": "all"}})
@@ -267,7 +267,7 @@ def capital_position(moves=400):
 @pytest.mark.parametrize("drop", [["aside"], ["aside", "deck"]])
 def test_capital_cards_are_set_aside_when_a_position_leaves_them_out(drop):
     """docs/positions.md lets a position leave `aside` out: the capital cards are set aside anyway, never
-    in the draw pile, and a game played on from it never draws or trades them (RULES.md)."""
+    in the draw pile, and a game played on from it never draws or trades them (docs/rules.md)."""
     from riskstats.game.state import ASIDE
 
     pos, capital_cards = capital_position()
