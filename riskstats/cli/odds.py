@@ -75,6 +75,18 @@ def _attackers(value: int, territory_armies: bool) -> int:
     return value - 1
 
 
+def _short_of_aim(stop_at: int, goal: int) -> tuple[str, str]:
+    """The label and the meaning of ``p_lose``, the chance the battle ends short of its aim: with no stop
+    rule and no goal that is losing every attacker; with one, stopping counts too."""
+    aim = f"did not bring the defender down to {goal}" if goal else "did not conquer"
+    if stop_at:
+        return (f"P({'goal not reached' if goal else 'not conquered'}: stopped or lost)",
+                f"{aim}: stopped with {stop_at} attackers or fewer, or lost them all")
+    if goal:
+        return "P(goal not reached: lost)", f"{aim}: lost every attacker"
+    return "P(lose)", f"{aim}: lost every attacker"
+
+
 def _rules_dict(rules: DiceRules) -> dict:
     from dataclasses import asdict
 
@@ -133,6 +145,7 @@ def odds(
         raise RiskstatsError(f"--top must be at least 1, got {top}")
     if top is not None and summary_only:
         raise RiskstatsError("give --top N or --summary, not both")
+    lose_label, lose_means = _short_of_aim(stop_at, goal)
     order = sorted(zip(result.attackers_left.tolist(), result.defenders_left.tolist(), result.p))
     states = len(order)
     if top is not None:
@@ -142,10 +155,12 @@ def odds(
         "defenders": result.defenders,
         "stop_at": stop_at,
         "goal": goal,
+        "cautious": cautious,
         "rules": _rules_dict(rules),
         "convention": CONVENTION,
         "p_win": _number(result.p_win),
         "p_lose": _number(result.p_lose),
+        "p_lose_means": lose_means,
         **({"p_goal": _number(result.p_goal)} if goal else {}),
         "expected_attacker_losses": _number(result.expected_attacker_losses),
         "expected_defender_losses": _number(result.expected_defender_losses),
@@ -163,17 +178,21 @@ def odds(
         return
     caption = CONVENTION
     if goal:  # the battle ends at the goal, so it never reaches a conquest: no P(win) row
-        summary = [(f"P(defenders <= {goal})", _percent(result.p_goal)),
-                   ("P(attacker stops first)", _percent(result.p_lose))]
+        summary = [(f"P(defenders <= {goal})", _percent(result.p_goal)), (lose_label, _percent(result.p_lose))]
         caption = f"the battle ends once the defender is down to {goal}; {CONVENTION}"
     else:
-        summary = [("P(win)", _percent(result.p_win)), ("P(lose)", _percent(result.p_lose))]
+        summary = [("P(win)", _percent(result.p_win)), (lose_label, _percent(result.p_lose))]
     summary += [
         ("attacker losses", f"{float(result.expected_attacker_losses):.3f} ± {result.sd_attacker_losses:.3f}"),
         ("defender losses", f"{float(result.expected_defender_losses):.3f} ± {result.sd_defender_losses:.3f}"),
     ]
     title = f"{result.attackers} attackers vs {defenders} defenders"
     _print_table(title, ["", "value"], summary, caption=caption)
+    if stop_at:
+        below = (result.attackers_left < stop_at).any()
+        typer.echo(f"The attacker stops once down to {stop_at} attackers or fewer" + (
+            f"; an end state can sit below {stop_at} because one roll can cost {rules.max_losses} armies "
+            f"(--cautious avoids that)." if below else "."))
     if summary_only:
         return
     note = None
