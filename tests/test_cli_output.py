@@ -161,3 +161,19 @@ def test_rollout_digits_follow_the_interval():
     assert _supported_digits(frame(25, 50)) == 0  # +-13 points: whole percents
     assert _supported_digits(frame(5000, 10_000)) == 1  # +-1.0 point
     assert _supported_digits(frame(500_000, 1_000_000)) == 2
+
+
+def test_round_titles_count_a_die_and_dice():
+    assert "One roll: 3 attacker dice vs 1 defender die" in run("round", 3, 1).stdout
+    assert "One roll: 1 attacker die vs 2 defender dice" in run("round", 1, 2).stdout
+
+
+def test_chain_says_what_the_armies_left_are():
+    """The expected armies left: every survivor on full success, standing in the last territory; otherwise the
+    attackers left where the chain stopped (JSON: the number, and what it counts)."""
+    words = " ".join(run("chain", 10, 3, 2, 4).stdout.split())
+    assert ("Expected armies left 2.000: on full success every survivor, standing in the last territory; "
+            "otherwise the attackers (armies able to roll) left where the chain stopped.") in words
+    out = run_json("chain", 10, 3, 2, 4)
+    assert out["expected_armies_left"] == pytest.approx(2.0, abs=5e-4)
+    assert out["expected_armies_left_means"].startswith("on full success every survivor")

@@ -34,6 +34,9 @@ MAX_TABLE_ROWS = 1_000_000
 """Most rows ``table`` prints (one per battle: 1,000 a side, a 25 MB CSV)."""
 ODDS_HINT_STATES = 100
 """Above this many end states ``odds`` points to ``--top`` and ``--summary`` under the table."""
+ARMIES_LEFT = ("on full success every survivor, standing in the last territory; otherwise the attackers "
+               "(armies able to roll) left where the chain stopped")
+"""What ``chain``'s expected armies left counts (`riskstats.odds.chain.ChainOdds.expected_armies_left`)."""
 MAX_NEED_DEFENDERS = 5_000
 """Most defenders (summed over a chain) ``need`` takes: its search solves many battles of that size."""
 
@@ -75,6 +78,11 @@ def _attackers(value: int, territory_armies: bool) -> int:
     return value - 1
 
 
+def _dice(n: int, side: str) -> str:
+    """``1 defender die``, ``3 attacker dice``."""
+    return f"{n} {side} {'die' if n == 1 else 'dice'}"
+
+
 def _short_of_aim(stop_at: int, goal: int) -> tuple[str, str]:
     """The label and the meaning of ``p_lose``, the chance the battle ends short of its aim: with no stop
     rule and no goal that is losing every attacker; with one, stopping counts too."""
@@ -110,7 +118,7 @@ def round_(
         _print_json({"attacker_dice": adice, "defender_dice": ddice,
                      "rules": _rules_dict(rules), "outcomes": outcomes})
         return
-    _print_table(f"One roll: {adice} attacker dice vs {ddice} defender dice",
+    _print_table(f"One roll: {_dice(adice, 'attacker')} vs {_dice(ddice, 'defender')}",
                  ["attacker loses", "defender loses", "fraction", "p"],
                  [(o["attacker_loses"], o["defender_loses"], o["fraction"], f"{o['p']:.6f}") for o in outcomes])
 
@@ -268,14 +276,15 @@ def chain(
         "p_all": _number(result.p_all),
         "p_at_least": [_number(p) for p in result.p_at_least],
         "expected_armies_left": _number(result.expected_armies_left),
+        "expected_armies_left_means": ARMIES_LEFT,
     }
     if as_json:
         _print_json(payload)
         return
     rows = [(k, d, _percent(p)) for k, (d, p) in enumerate(zip(result.defenders, result.p_at_least), 1)]
     _print_table(f"Chain from {result.attackers} attackers, leaving {leave} per territory",
-                 ["k", "defenders", "P(at least k conquered)"], rows,
-                 caption=f"expected armies left {float(result.expected_armies_left):.3f}; {CONVENTION}")
+                 ["k", "defenders", "P(at least k conquered)"], rows, caption=CONVENTION)
+    typer.echo(f"Expected armies left {float(result.expected_armies_left):.3f}: {ARMIES_LEFT}.")
 
 
 @with_rules
