@@ -363,7 +363,9 @@ def game_from_position(pos, board: Board | None = None):
         owner, armies = value
         t = board.territories.index(name)
         if not -1 <= owner < S:
-            _bad(f"territory {name!r}: owner must be a seat from 0 to {S - 1}, got {_short(owner)}")
+            neutral = f" ({players}: the neutral)" if rules.has_neutral else ""
+            unclaimed = ", or -1 while unclaimed" if phase == CLAIM else ""
+            _bad(f"territory {name!r}: owner must be a seat from 0 to {S - 1}{neutral}{unclaimed}, got {_short(owner)}")
         if armies > MAX_ARMIES:
             _bad(f"territory {name!r}: at most {MAX_ARMIES:,} armies, got {armies:,}")
         if owner == -1 and (phase != CLAIM or armies != 0):

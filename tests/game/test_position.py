@@ -135,6 +135,21 @@ def test_invalid_positions_name_the_problem(position, message):
     assert message in str(error.value) and "\n" not in str(error.value)
 
 
+def test_a_bad_owner_names_the_territory_the_value_and_every_seat_allowed():
+    """The one message `riskstats evaluate` and `riskstats show` both print: the two-player neutral's seat
+    and, in the claim phase, -1 (unclaimed) are named among the owners allowed."""
+    neutral = territories(Alaska=[5, 1]) | {"rules": "two-player"}
+    with pytest.raises(RiskstatsError) as error:
+        Game.from_json(neutral)
+    assert str(error.value) == ("invalid position: territory 'Alaska': owner must be a seat from 0 to 2 "
+                                "(2: the neutral), got 5")
+    claim = territories(Alaska=[-3, 0]) | {"phase": "claim", "turn": 0, "round": 0}
+    with pytest.raises(RiskstatsError) as error:
+        Game.from_json(claim)
+    assert str(error.value) == ("invalid position: territory 'Alaska': owner must be a seat from 0 to 1, "
+                                "or -1 while unclaimed, got -3")
+
+
 def test_missing_territory_and_player_without_land():
     pos = hand_written()
     del pos["territories"]["Peru"]
