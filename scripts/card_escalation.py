@@ -14,7 +14,7 @@ Steps, each written to ``<out>/<population>_<step>.csv.gz`` and skipped if that 
 - ``timing`` (populations with a treated seat): `riskstats.analysis.cards.trade_timing`, ``--timing-games``
   games per arm: the control, the
   first seat trading at once (``trade_at=3``) and holding until forced (``5``). The games of every arm.
-- ``rules``: `compare_rules` with logs, ``--rule-games`` games per arm, one card per turn (RULES.md)
+- ``rules``: `compare_rules` with logs, ``--rule-games`` games per arm, one card per turn (docs/rules.md)
   against one per conquest; ``escalation``: progressive, fixed and no escalation. The per-game tables
   (`LOGGED_MEASURES`), and for ``escalation`` also ``<population>_rounds.csv.gz`` (`per_round` by scheme, every
   round reached by at least 10 games).

@@ -96,6 +96,27 @@ def test_odds_top_and_summary():
         assert result.exit_code == 2 and result.output.startswith("error:") and words in result.output
 
 
+def test_odds_with_a_stop_rule_says_what_p_lose_counts():
+    """With --stop-at (or --goal), p_lose is "did not conquer (stopped or lost)", and a line under the table
+    says why an end state can sit below the stop: one roll can cost two armies."""
+    plain = run("odds", 20, 20)
+    assert "P(lose)" in plain.stdout and "stops once" not in plain.stdout
+    stopped = run("odds", 20, 20, "--stop-at", 5)
+    words = " ".join(stopped.stdout.split())
+    assert stopped.exit_code == 0 and "P(lose)" not in words
+    assert "P(not conquered: stopped or lost) │ 61.1421%" in words
+    assert "an end state can sit below 5 because one roll can cost 2 armies" in words
+    assert "│ 4 │" in words  # such an end state: 4 attackers left
+    cautious = " ".join(run("odds", 20, 20, "--stop-at", 5, "--cautious").stdout.split())
+    assert "P(not conquered: stopped or lost)" in cautious and "can sit below" not in cautious
+    assert "P(goal not reached: lost)" in run("odds", 20, 20, "--goal", 3).stdout
+    assert "P(goal not reached: stopped or lost)" in run("odds", 20, 20, "--goal", 3, "--stop-at", 5).stdout
+    out = run_json("odds", 20, 20, "--stop-at", 5, "--cautious")
+    assert out["p_lose"] == pytest.approx(0.677487, abs=1e-6) and out["cautious"] is True  # p_lose stays
+    assert out["p_lose_means"] == "did not conquer: stopped with 5 attackers or fewer, or lost them all"
+    assert run_json("odds", 20, 20)["p_lose_means"] == "did not conquer: lost every attacker"
+
+
 @pytest.mark.parametrize("players, variant", [(3, None), (2, None), (4, "mission"), (3, "capital"),
                                               (2, "two-player")])
 def test_position_new_prints_a_template_that_loads(tmp_path, players, variant):
@@ -140,3 +161,19 @@ def test_rollout_digits_follow_the_interval():
     assert _supported_digits(frame(25, 50)) == 0  # +-13 points: whole percents
     assert _supported_digits(frame(5000, 10_000)) == 1  # +-1.0 point
     assert _supported_digits(frame(500_000, 1_000_000)) == 2
+
+
+def test_round_titles_count_a_die_and_dice():
+    assert "One roll: 3 attacker dice vs 1 defender die" in run("round", 3, 1).stdout
+    assert "One roll: 1 attacker die vs 2 defender dice" in run("round", 1, 2).stdout
+
+
+def test_chain_says_what_the_armies_left_are():
+    """The expected armies left: every survivor on full success, standing in the last territory; otherwise the
+    attackers left where the chain stopped (JSON: the number, and what it counts)."""
+    words = " ".join(run("chain", 10, 3, 2, 4).stdout.split())
+    assert ("Expected armies left 2.000: on full success every survivor, standing in the last territory; "
+            "otherwise the attackers (armies able to roll) left where the chain stopped.") in words
+    out = run_json("chain", 10, 3, 2, 4)
+    assert out["expected_armies_left"] == pytest.approx(2.0, abs=5e-4)
+    assert out["expected_armies_left_means"].startswith("on full success every survivor")

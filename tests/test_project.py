@@ -116,3 +116,101 @@ def test_readme_command_table_names_every_command():
     table = table[:table.index("\n\n")]
     named = set(re.findall(r"`([a-z]+)(?: [A-Z ]+)?`", table))
     assert named == {name for name, *_ in COMMANDS} | {"position"}
+
+
+# ---------------------------------------------------------------- what the docs cite
+SKIP_DIRS = {".git", ".venv", "__pycache__", "build", "dist", ".pytest_cache", ".hypothesis", ".ruff_cache"}
+EXTENSIONS = (".md", ".py", ".ipynb", ".toml", ".json", ".csv", ".gz", ".parquet", ".png")
+TOP_FOLDERS = ("riskstats", "docs", "data", "scripts", "tests", "notebooks")
+MAY_BE_ABSENT = {"violations.csv"}  # data/invariants/README.md: written only if a game broke an invariant
+
+
+def repository_paths() -> set[str]:
+    """Every file and folder of the checkout, relative to its root ("docs/rules.md", "data/strength")."""
+    found = set()
+    for path in ROOT.rglob("*"):
+        parts = path.relative_to(ROOT).parts
+        if not SKIP_DIRS.intersection(parts) and not parts[-1].endswith(".egg-info"):
+            found.add("/".join(parts))
+    return found
+
+
+def markdown_texts() -> list[tuple[str, str]]:
+    """(file, text) of every markdown a reader meets: README.md, the .md files under docs/ and data/, and the
+    notebooks' markdown cells."""
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "data").rglob("*.md"))]
+    texts = [(str(f.relative_to(ROOT)), f.read_text()) for f in files]
+    for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(notebook.read_text())["cells"]
+        texts.append((str(notebook.relative_to(ROOT)),
+                      "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")))
+    return texts
+
+
+def cited_paths(text: str) -> list[str]:
+    """The paths a markdown text cites: relative link targets, and code spans that name a file or folder (with a
+    known extension, a trailing slash, a leading ./ or ../, or a top-level folder of the repository first);
+    spans with wildcards or placeholders (``*``, ``<…>``, ``…``) or a scheme (``s3://``) are names, not paths."""
+    cited = [target.split("#")[0] for target in re.findall(r"\]\(([^)\s]+)\)", text)
+             if not re.match(r"[a-z][a-z0-9+.-]*:|#", target)]
+    for span in re.findall(r"`([^`\s]+)`", text):
+        if not re.fullmatch(r"(\.\.?/)*[\w][\w./-]*", span):
+            continue
+        if (span.endswith(EXTENSIONS) or span.endswith("/") or span.startswith(("./", "../"))
+                or span.split("/")[0] in TOP_FOLDERS):
+            cited.append(span)
+    return cited
+
+
+@pytest.mark.parametrize("name, text", [pytest.param(name, text, id=name) for name, text in markdown_texts()])
+def test_markdown_cites_only_files_in_the_repository(name, text):
+    """A reader of the repository can open every path its markdown cites: relative to the file, to the
+    repository's root, or (a name as it appears in a listing: `ladder.csv`, `data/classic.json`) the tail of
+    a path in it. Nothing outside the repository (`../shared/...`); the rules are docs/rules.md."""
+    paths = repository_paths()
+    here = (ROOT / name).parent
+    missing = []
+    for cited in cited_paths(text):
+        target = cited.rstrip("/")
+        resolved = (here / target).resolve()
+        if resolved.is_relative_to(ROOT) and resolved.exists():
+            continue
+        if not cited.startswith(("./", "../")) and (
+                target in paths or any(p.endswith("/" + target) for p in paths)):
+            continue
+        if target not in MAY_BE_ABSENT:
+            missing.append(cited)
+    assert not missing, f"{name} cites paths not in the repository: {missing}"
+    assert "../shared" not in text, f"{name} cites ../shared, outside the repository"
+    if name != "docs/rules.md":
+        assert not re.search(r"(?<![\w/])RULES\.md", text), f"{name} cites RULES.md: cite docs/rules.md"
+
+
+def test_code_cites_docs_rules_not_rules_md():
+    """Docstrings and comments point to the rules a reader can open, docs/rules.md."""
+    for folder, pattern in [("riskstats", "*.py"), ("scripts", "*.py"), ("scripts", "*.toml"), ("tests", "*.py")]:
+        for path in (ROOT / folder).rglob(pattern):
+            if path == Path(__file__).resolve():
+                continue  # this file names it to forbid it
+            text = path.read_text()
+            assert not re.search(r"(?<![\w/])RULES\.md", text), f"{path.relative_to(ROOT)} cites RULES.md"
+
+
+def test_docs_rules_lists_every_option_with_its_default():
+    """docs/rules.md has a table row for every field of GameRules and of DiceRules, with the code's default."""
+    import ast
+    from dataclasses import MISSING, fields
+
+    from riskstats.game.rules import GameRules
+    from riskstats.odds.dice import DiceRules
+
+    text = (ROOT / "docs" / "rules.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)` \| `([^`]*)` \|", text, flags=re.M))
+    for config in (GameRules, DiceRules):
+        for f in fields(config):
+            assert f.name in rows, f"docs/rules.md has no row for {config.__name__}.{f.name}"
+            default = f.default if f.default is not MISSING else f.default_factory()
+            if default.__class__.__module__.startswith("riskstats"):
+                assert rows[f.name] == f"{type(default).__name__}()", f.name
+            else:
+                assert ast.literal_eval(rows[f.name]) == default, f"{f.name}: docs say {rows[f.name]}, code {default!r}"

@@ -1,6 +1,6 @@
 """Secret Mission strategy: which mission cards are hardest to win with.
 
-A Secret Mission game deals one mission card to each seat (RULES.md), so a card's trials are the
+A Secret Mission game deals one mission card to each seat (docs/rules.md), so a card's trials are the
 decided games in which a seat held it, and its win rate can be tested against the fair share 1/P
 exactly (`versus_share`, Holm over the rows). A name is held by one seat of a game, except the
 own-colour fallback (several seats may each be dealt their own colour's card) and the kinds, which pool

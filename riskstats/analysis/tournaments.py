@@ -123,7 +123,7 @@ TWO_PLAYER_RULES = {
     "50 each, claim by choice": GameRules(variant="two-player", two_player_classic_50=True),
     "50 each, dealt": GameRules(variant="two-player", two_player_classic_50=True, setup="deal"),
 }
-"""The two-player settings `first_player_check` compares (RULES.md, "Two-player game")."""
+"""The two-player settings `first_player_check` compares (docs/rules.md, "Variants and how each is won")."""
 
 
 def first_player_check(games: int, bots: Iterable[str] = ("random", "aggressive", "continent", "defensive"),

@@ -34,6 +34,9 @@ MAX_TABLE_ROWS = 1_000_000
 """Most rows ``table`` prints (one per battle: 1,000 a side, a 25 MB CSV)."""
 ODDS_HINT_STATES = 100
 """Above this many end states ``odds`` points to ``--top`` and ``--summary`` under the table."""
+ARMIES_LEFT = ("on full success every survivor, standing in the last territory; otherwise the attackers "
+               "(armies able to roll) left where the chain stopped")
+"""What ``chain``'s expected armies left counts (`riskstats.odds.chain.ChainOdds.expected_armies_left`)."""
 MAX_NEED_DEFENDERS = 5_000
 """Most defenders (summed over a chain) ``need`` takes: its search solves many battles of that size."""
 
@@ -75,6 +78,23 @@ def _attackers(value: int, territory_armies: bool) -> int:
     return value - 1
 
 
+def _dice(n: int, side: str) -> str:
+    """``1 defender die``, ``3 attacker dice``."""
+    return f"{n} {side} {'die' if n == 1 else 'dice'}"
+
+
+def _short_of_aim(stop_at: int, goal: int) -> tuple[str, str]:
+    """The label and the meaning of ``p_lose``, the chance the battle ends short of its aim: with no stop
+    rule and no goal that is losing every attacker; with one, stopping counts too."""
+    aim = f"did not bring the defender down to {goal}" if goal else "did not conquer"
+    if stop_at:
+        return (f"P({'goal not reached' if goal else 'not conquered'}: stopped or lost)",
+                f"{aim}: stopped with {stop_at} attackers or fewer, or lost them all")
+    if goal:
+        return "P(goal not reached: lost)", f"{aim}: lost every attacker"
+    return "P(lose)", f"{aim}: lost every attacker"
+
+
 def _rules_dict(rules: DiceRules) -> dict:
     from dataclasses import asdict
 
@@ -98,7 +118,7 @@ def round_(
         _print_json({"attacker_dice": adice, "defender_dice": ddice,
                      "rules": _rules_dict(rules), "outcomes": outcomes})
         return
-    _print_table(f"One roll: {adice} attacker dice vs {ddice} defender dice",
+    _print_table(f"One roll: {_dice(adice, 'attacker')} vs {_dice(ddice, 'defender')}",
                  ["attacker loses", "defender loses", "fraction", "p"],
                  [(o["attacker_loses"], o["defender_loses"], o["fraction"], f"{o['p']:.6f}") for o in outcomes])
 
@@ -133,6 +153,7 @@ def odds(
         raise RiskstatsError(f"--top must be at least 1, got {top}")
     if top is not None and summary_only:
         raise RiskstatsError("give --top N or --summary, not both")
+    lose_label, lose_means = _short_of_aim(stop_at, goal)
     order = sorted(zip(result.attackers_left.tolist(), result.defenders_left.tolist(), result.p))
     states = len(order)
     if top is not None:
@@ -142,10 +163,12 @@ def odds(
         "defenders": result.defenders,
         "stop_at": stop_at,
         "goal": goal,
+        "cautious": cautious,
         "rules": _rules_dict(rules),
         "convention": CONVENTION,
         "p_win": _number(result.p_win),
         "p_lose": _number(result.p_lose),
+        "p_lose_means": lose_means,
         **({"p_goal": _number(result.p_goal)} if goal else {}),
         "expected_attacker_losses": _number(result.expected_attacker_losses),
         "expected_defender_losses": _number(result.expected_defender_losses),
@@ -163,17 +186,21 @@ def odds(
         return
     caption = CONVENTION
     if goal:  # the battle ends at the goal, so it never reaches a conquest: no P(win) row
-        summary = [(f"P(defenders <= {goal})", _percent(result.p_goal)),
-                   ("P(attacker stops first)", _percent(result.p_lose))]
+        summary = [(f"P(defenders <= {goal})", _percent(result.p_goal)), (lose_label, _percent(result.p_lose))]
         caption = f"the battle ends once the defender is down to {goal}; {CONVENTION}"
     else:
-        summary = [("P(win)", _percent(result.p_win)), ("P(lose)", _percent(result.p_lose))]
+        summary = [("P(win)", _percent(result.p_win)), (lose_label, _percent(result.p_lose))]
     summary += [
         ("attacker losses", f"{float(result.expected_attacker_losses):.3f} ± {result.sd_attacker_losses:.3f}"),
         ("defender losses", f"{float(result.expected_defender_losses):.3f} ± {result.sd_defender_losses:.3f}"),
     ]
     title = f"{result.attackers} attackers vs {defenders} defenders"
     _print_table(title, ["", "value"], summary, caption=caption)
+    if stop_at:
+        below = (result.attackers_left < stop_at).any()
+        typer.echo(f"The attacker stops once down to {stop_at} attackers or fewer" + (
+            f"; an end state can sit below {stop_at} because one roll can cost {rules.max_losses} armies "
+            f"(--cautious avoids that)." if below else "."))
     if summary_only:
         return
     note = None
@@ -249,14 +276,15 @@ def chain(
         "p_all": _number(result.p_all),
         "p_at_least": [_number(p) for p in result.p_at_least],
         "expected_armies_left": _number(result.expected_armies_left),
+        "expected_armies_left_means": ARMIES_LEFT,
     }
     if as_json:
         _print_json(payload)
         return
     rows = [(k, d, _percent(p)) for k, (d, p) in enumerate(zip(result.defenders, result.p_at_least), 1)]
     _print_table(f"Chain from {result.attackers} attackers, leaving {leave} per territory",
-                 ["k", "defenders", "P(at least k conquered)"], rows,
-                 caption=f"expected armies left {float(result.expected_armies_left):.3f}; {CONVENTION}")
+                 ["k", "defenders", "P(at least k conquered)"], rows, caption=CONVENTION)
+    typer.echo(f"Expected armies left {float(result.expected_armies_left):.3f}: {ARMIES_LEFT}.")
 
 
 @with_rules

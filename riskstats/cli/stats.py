@@ -122,7 +122,8 @@ def show(
     dpi: Annotated[int, typer.Option("--dpi", parser=whole_number, help="Resolution of a .png.")] = 110,
 ):
     """Draw a position on its board: territories coloured by owner with their armies written, continents
-    outlined and labelled, borders and sea lines (riskstats.plots.board_map)."""
+    outlined and labelled, borders and sea lines, whose move it is, the phase, the reserve and each seat's
+    cards (riskstats.plots.board_map); the same is printed."""
     from pathlib import Path
 
     if Path(out).suffix.lower() not in (".png", ".svg", ".pdf"):
@@ -138,7 +139,7 @@ def show(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from riskstats.stats.board_map import board_map
+    from riskstats.stats.board_map import board_map, seat_status, status_lines
 
     ax = board_map(text, title=title or f"{Path(position).name}: territories by owner, armies written")
     try:
@@ -148,3 +149,5 @@ def show(
     finally:
         plt.close(ax.figure)
     typer.echo(f"wrote {out}")
+    for line in status_lines(seat_status(text)):
+        typer.echo(line)

@@ -3,8 +3,9 @@ an OpenSpiel game and a compiled vectorised env.
 
 Owns the action encoding (`actions`: ids, legal-action mask, round trips with `riskstats.game.play.Move`),
 the per-seat observation (`observation`), the PettingZoo environment (`pettingzoo`), the OpenSpiel game
-``python_risk`` (`openspiel`, registered on import) and `VectorEnv` (`vector`, many games per compiled step). Every rule is `riskstats.game`'s: the
-environments call the engine's legal masks, checks and apply, never a copy. `pettingzoo` and `openspiel`
+``python_risk`` (`openspiel`, registered on import) and `VectorEnv` (`vector`, many games per compiled step).
+Every rule is `riskstats.game`'s: the environments call the engine's legal masks, checks and apply, never a
+copy. `pettingzoo` and `openspiel`
 need the ``rl`` extra (``pip install "riskstats[rl]"``); nothing here is imported by ``import riskstats``
 or the CLI. docs/environments.md is the guide.
 May import: `riskstats.game`, `riskstats.odds` and the foundations.

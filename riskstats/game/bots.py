@@ -14,7 +14,7 @@ bot `_seat_view`, where those are masked.
 
 Defence: when an attack is declared, phase DEFEND asks the defending seat's bot how many dice to roll
 (`_defend_bot`, the defence policy's one entry point, which `_bot_move` calls before anything else). Every
-built-in bot rolls the most it may, RULES.md's default policy, without drawing from the random stream;
+built-in bot rolls the most it may, docs/rules.md's default policy, without drawing from the random stream;
 a bot with its own defence (a search bot, an exact decision layer) adds its branch there.
 
 Adding a fast bot: write ``@inline_jit def _mybot(st, B, R, V, params)`` returning a legal move (it is

@@ -920,7 +920,7 @@ def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
 @lean_jit
 def _defending_seat(R, defender, attacker):  # pragma: no cover - compiled
     """The seat that chooses the defender's dice: the attacked territory's owner, or for a two-player
-    neutral territory the other player (who rolls the neutral's dice, RULES.md)."""
+    neutral territory the other player (who rolls the neutral's dice, docs/rules.md)."""
     if defender == R[R_NEUTRAL]:
         return 1 - attacker
     return defender

@@ -363,7 +363,9 @@ def game_from_position(pos, board: Board | None = None):
         owner, armies = value
         t = board.territories.index(name)
         if not -1 <= owner < S:
-            _bad(f"territory {name!r}: owner must be a seat from 0 to {S - 1}, got {_short(owner)}")
+            neutral = f" ({players}: the neutral)" if rules.has_neutral else ""
+            unclaimed = ", or -1 while unclaimed" if phase == CLAIM else ""
+            _bad(f"territory {name!r}: owner must be a seat from 0 to {S - 1}{neutral}{unclaimed}, got {_short(owner)}")
         if armies > MAX_ARMIES:
             _bad(f"territory {name!r}: at most {MAX_ARMIES:,} armies, got {armies:,}")
         if owner == -1 and (phase != CLAIM or armies != 0):
@@ -651,7 +653,7 @@ def _revealed_capital_cards(game, st, players, phase) -> set:
 
 
 def _capital_cards(game, st, players, phase, deck_given):
-    """Capital cards never go into sets (RULES.md): once every capital is picked, each capital's card is set
+    """Capital cards never go into sets (docs/rules.md): once every capital is picked, each capital's card is set
     aside for good. One in a hand, the discard pile or a given deck is refused; one left in the draw pile
     made of the cards listed nowhere (``aside`` left out) is set aside. No other card may be set aside."""
     board, info = game.board, st.info

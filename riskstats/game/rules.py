@@ -1,4 +1,4 @@
-"""The rule options of a full game (RULES.md), as one frozen config recorded with every game.
+"""The rule options of a full game (docs/rules.md), as one frozen config recorded with every game.
 
 This module owns `GameRules`, its validation, the starting armies of a game, the card-set values and
 the int64 vector the kernels read (`GameRules.vector`). It does not own the dice rule
@@ -40,7 +40,7 @@ OBJECTIVE = {"classic": OBJ_TERRITORIES, "two-player": OBJ_TERRITORIES, "mission
 MISSION_DECKS = ("standard", "european")
 TARGET_LOST = ("achieved", "24_territories")
 CAPITALS_SHORT = {3: 2, 4: 2, 5: 3, 6: 3}
-"""Enemy capitals to hold in the short Capital game, by player count (RULES.md: 4 -> 2, 5 -> 3)."""
+"""Enemy capitals to hold in the short Capital game, by player count (docs/rules.md: 4 -> 2, 5 -> 3)."""
 SETUPS = ("choice", "deal")
 ESCALATIONS = ("progressive", "fixed", "none")
 TERRITORY_BONUSES = ("per_turn", "per_set", "off")
@@ -67,7 +67,7 @@ R_VARIANT, R_PLAYERS, R_NEUTRAL, R_SETUP, R_INTERLEAVED, R_ESCALATION, R_BONUS, 
 
 @dataclass(frozen=True)
 class GameRules:
-    """Every rule option of a game (defaults: RULES.md's).
+    """Every rule option of a game (docs/rules.md lists each with its default).
 
     Parameters
     ----------
@@ -89,7 +89,7 @@ class GameRules:
     fortify : {"connected", "adjacent"}
     cards_per_turn : {"one", "per_conquest"}
         Cards drawn at the end of an attack phase: exactly one if at least one territory was conquered
-        (RULES.md), or one per territory conquered (a house rule). An empty draw pile is refilled by
+        (docs/rules.md), or one per territory conquered (a house rule). An empty draw pile is refilled by
         shuffling the discards; once no card is left, no more are drawn. With progressive sets,
         "per_conquest" sends set values into the thousands: a turn can take tens of thousands of rolls,
         and a game may end at the compiled loop's move cap before ``max_turns`` (docs/event_log.md).

@@ -1,7 +1,7 @@
 """The solved attack policy as a bot's rule: the frontier a compiled bot reads to decide whether to roll again.
 
 `riskstats.policy` solves one attack exactly; against a defender who always rolls its most dice (what every
-built-in bot does, RULES.md's default) its optimal play is a stop threshold at every defender count: attack
+built-in bot does, docs/rules.md's default) its optimal play is a stop threshold at every defender count: attack
 with at least ``m(d)`` attackers (armies able to roll) against ``d`` defenders, stop below, never attack
 where ``m(d)`` is 0. `frontier` computes ``m(1..FRONTIER_DEFENDERS)`` for a conquest value and a kill
 value; `riskstats.game.registry.BotSpec.vector` writes it into the parameter vector of a spec with

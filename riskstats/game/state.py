@@ -28,7 +28,7 @@ CAPITAL     CAPITAL                             a: the territory picked as capit
 
 An ATTACK move only declares the attack: phase DEFEND then asks the defending seat (the player to move,
 ``info[I_PLAYER]``, is now the owner of the attacked territory; for a two-player neutral territory, the
-other player, who rolls the neutral's dice, RULES.md) how many dice it rolls; its DEFEND move rolls the
+other player, who rolls the neutral's dice, docs/rules.md) how many dice it rolls; its DEFEND move rolls the
 dice and gives the turn back to the attacker (phase ATTACK, or OCCUPY after a conquest). The declared
 attack waits in ``info[I_ATK_FROM]``, ``info[I_ATK_TO]`` and ``info[I_ATK_DICE]``.
 

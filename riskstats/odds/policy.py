@@ -4,14 +4,14 @@ An attack is a finite game over states (a attackers, d defenders); *attackers* a
 to roll, as everywhere in riskstats. Before each roll the attacker either stops or announces how many
 dice it rolls (1 to ``min(attacker_dice, a)``); then the defender, knowing that number (not yet the
 faces), chooses 1 to ``min(defender_dice, d)`` dice; then both roll and the one-roll table of
-`riskstats.odds.dice` decides the losses. This is the order of RULES.md ("Battle": the attacker
+`riskstats.odds.dice` decides the losses. This is the order of docs/rules.md ("Battle": the attacker
 rolls, the defender answers). Both sides see the whole state, so the game has perfect information and
 backward induction over (a, d) solves it exactly: the attacker maximises and the defender minimises
 the attacker's expected payoff (a zero-sum subgame-perfect equilibrium in pure strategies; its value
 is the minimax value). ``defender="after_roll"`` lets the defender choose after seeing the attacker's
 faces (as many tables play it): the defender then answers each attacker roll, weighted by the roll's
 probability (`DiceRules.attacker_rolls`, `DiceRules.outcome_fractions_given_roll`). ``defender="max"``
-has the defender always roll its most dice (the default policy of RULES.md), which leaves a
+has the defender always roll its most dice (the default policy of docs/rules.md), which leaves a
 one-player decision problem.
 
 Payoff, in armies: ``value`` for each conquered territory, minus ``cost`` per attacking army lost,

@@ -1,20 +1,22 @@
 """The board map: who owns what, and with how many armies, drawn at each territory's place on the board.
 
 This module owns `board_map` (a game or a position drawn on an Axes), `map_state` (what it draws: one
-row per territory with its continent, owner, armies and coordinates) and `board_layout` (where each
-territory sits). The classic board has a layout file, ``riskstats/game/data/classic_layout.json``:
-coordinates laid out to resemble the familiar world map, and the borders that cross water (the sea
-lines, drawn dashed). Any other board gets a spring layout computed here (borders pull, territories push
-apart, a continent's territories pull together; seeded, so the same board draws the same way), or the
-coordinates a caller passes. A border longer than half the map's width (Alaska-Kamchatka) is drawn
-wrapping round the edges, as on the board.
+row per territory with its continent, owner, armies and coordinates), `seat_status` and `status_lines`
+(whose move it is, the phase, the reserve and each seat's cards, as the map's title and legend and
+``riskstats show`` state them) and `board_layout` (where each territory sits). The classic board has a
+layout file, ``riskstats/game/data/classic_layout.json``: coordinates laid out to resemble the familiar
+world map, and the borders that cross water (the sea lines, drawn dashed). Any other board gets a spring
+layout computed here (borders pull, territories push apart, a continent's territories pull together;
+seeded, so the same board draws the same way), or the coordinates a caller passes. A border longer than
+half the map's width (Alaska-Kamchatka) is drawn wrapping round the edges, as on the board.
 
 Territories are circles filled with their owner's colour (the board's player colours, seat s plays
 colour s; the two-player neutral grey, unclaimed white) with their armies written inside and their
 names below; each continent is a coloured halo round its territories, labelled with its name and bonus.
-A position is read for what the map needs (board, players, territories); `riskstats.game.play.Game.from_json`
-validates all of it. It does not own the positions' format (`riskstats.game.position`) or the other
-plots (`riskstats.stats.plots`); ``riskstats.plots`` gathers both.
+A position is read and validated whole by `riskstats.game.position.game_from_position`, the reader
+behind `riskstats.game.play.Game.from_json` and ``riskstats evaluate``, so a bad position gets the same
+message everywhere. It does not own the positions' format (`riskstats.game.position`) or the other plots
+(`riskstats.stats.plots`); ``riskstats.plots`` gathers both.
 """
 from __future__ import annotations
 
@@ -27,7 +29,8 @@ import pandas as pd
 
 from riskstats.errors import RiskstatsError
 from riskstats.game.board import Board, classic_board
-from riskstats.game.position import _board
+from riskstats.game.position import game_from_position
+from riskstats.game.state import I_PHASE, I_PLAYER, I_RESERVE, I_ROUND, I_TURN, PHASES
 
 LAYOUT_FILES = {"classic": "classic_layout.json"}
 """Layout files (in ``riskstats/game/data``) by board name."""
@@ -141,42 +144,44 @@ def board_layout(board: Board, layout=None, seed: int = 0) -> Layout:
 
 
 def _read_position(position, board: Board | None):
-    """(board, owner [T], armies [T], players) of a position: a dict, JSON text, or a JSON file's path."""
+    """(board, players, state) of a position: a dict, JSON text, or a JSON file's path, validated whole by
+    the position reader (`riskstats.game.position.game_from_position`, as `Game.from_json` and ``riskstats
+    evaluate`` read it), so a bad position gets the same one-line message everywhere."""
     if isinstance(position, Path) or (isinstance(position, str) and not position.lstrip().startswith("{")):
         try:
             position = Path(position).read_text()
         except OSError as error:
             raise RiskstatsError(f"cannot read position file {str(position)!r}: {error.strerror}") from None
-    if isinstance(position, (str, bytes)):
-        try:
-            position = json.loads(position)
-        except json.JSONDecodeError as error:
-            raise RiskstatsError(f"invalid position: not JSON ({error})") from None
-    if not isinstance(position, dict):
-        raise RiskstatsError("invalid position: a position is a JSON object")
-    board = _board(position.get("board"), board)  # the position reader's own rule for the board
-    players = position.get("players")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
-        raise RiskstatsError(f"invalid position: players must be from 2 to 6, got {players!r}")
-    terr = position.get("territories")
-    if not isinstance(terr, dict):
-        raise RiskstatsError("invalid position: territories must be an object: territory name -> [owner seat, armies]")
-    owner, armies = np.full(board.n_territories, -1, np.int64), np.zeros(board.n_territories, np.int64)
-    for name, value in terr.items():
-        if name not in board.territories:
-            raise RiskstatsError(f"invalid position: unknown territory {name!r} on board {board.name!r}")
-        if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
-                                                                     for v in value)):
-            raise RiskstatsError(f"invalid position: territory {name!r}: give [owner seat, armies], got {value!r}")
-        if not -1 <= value[0] <= players or value[1] < 0:
-            raise RiskstatsError(f"invalid position: territory {name!r}: owner must be a seat from -1 to {players} "
-                                 f"and armies at least 0, got {value!r}")
-        t = board.territories.index(name)
-        owner[t], armies[t] = value
-    missing = [t for t in board.territories if t not in terr]
-    if missing:
-        raise RiskstatsError(f"invalid position: territory {missing[0]!r} is missing ({len(missing)} missing in all)")
-    return board, owner, armies, players
+    _, board, players, _, state = game_from_position(position, board)
+    return board, players, state
+
+
+def _read(game_or_position, board: Board | None):
+    """(board, players, state) of a Game or a position; state is None for a territories frame, which has
+    only owners and armies (in a stand-in state with no cards, turn or phase)."""
+    if hasattr(game_or_position, "state") and hasattr(game_or_position, "board"):
+        return game_or_position.board, game_or_position.players, game_or_position.state
+    if isinstance(game_or_position, pd.DataFrame):
+        board = board or classic_board()
+        frame = game_or_position.set_index("territory")
+        missing = [t for t in board.territories if t not in frame.index]
+        if missing:
+            raise RiskstatsError(f"territory {missing[0]!r} is missing from the frame")
+        owner = frame.loc[list(board.territories), "owner"].to_numpy(np.int64)
+        armies = frame.loc[list(board.territories), "armies"].to_numpy(np.int64)
+        return board, int(max(owner.max() + 1, 2)), _Territories(owner, armies)
+    if isinstance(game_or_position, (dict, str, bytes, Path)):
+        return _read_position(game_or_position, board)
+    raise RiskstatsError(f"board_map draws a Game, a position or a territories frame, got "
+                         f"{type(game_or_position).__name__}")
+
+
+@dataclass(frozen=True)
+class _Territories:
+    """Owners and armies alone (a territories frame): what a map needs, and no more."""
+
+    owner: np.ndarray
+    armies: np.ndarray
 
 
 def map_state(game_or_position, board: Board | None = None, layout=None, seed: int = 0):
@@ -188,29 +193,100 @@ def map_state(game_or_position, board: Board | None = None, layout=None, seed: i
     JSON file: docs/positions.md), or a territories frame (``Game.territories()``: territory, owner,
     armies) with ``board``.
     """
-    if hasattr(game_or_position, "state") and hasattr(game_or_position, "board"):
-        game = game_or_position
-        board, players = game.board, game.players
-        owner, armies = game.state.owner.copy(), game.state.armies.copy()
-    elif isinstance(game_or_position, pd.DataFrame):
-        board = board or classic_board()
-        frame = game_or_position.set_index("territory")
-        missing = [t for t in board.territories if t not in frame.index]
-        if missing:
-            raise RiskstatsError(f"territory {missing[0]!r} is missing from the frame")
-        owner = frame.loc[list(board.territories), "owner"].to_numpy(np.int64)
-        armies = frame.loc[list(board.territories), "armies"].to_numpy(np.int64)
-        players = int(max(owner.max() + 1, 2))
-    elif isinstance(game_or_position, (dict, str, bytes, Path)):
-        board, owner, armies, players = _read_position(game_or_position, board)
-    else:
-        raise RiskstatsError(f"board_map draws a Game, a position or a territories frame, got "
-                             f"{type(game_or_position).__name__}")
+    board, players, state = _read(game_or_position, board)
+    where, frame = _territory_frame(board, state, layout, seed)
+    return board, where, frame, players
+
+
+def _territory_frame(board: Board, state, layout, seed: int):
     where = board_layout(board, layout, seed)
     frame = pd.DataFrame({"territory": board.territories,
                           "continent": [board.continents[k] for k in board.arrays.continent_of],
-                          "owner": owner, "armies": armies, "x": where.xy[:, 0], "y": where.xy[:, 1]})
-    return board, where, frame, players
+                          "owner": state.owner.copy(), "armies": state.armies.copy(),
+                          "x": where.xy[:, 0], "y": where.xy[:, 1]})
+    return where, frame
+
+
+def seat_status(game_or_position, board: Board | None = None) -> pd.DataFrame:
+    """Where a game or a position stands, seat by seat: one row per seat (the two-player neutral last) with
+    its ``colour``, ``territories``, ``armies``, ``cards`` (in hand), ``setup_armies`` (still to place in
+    setup) and ``to_move`` (the seat whose move it is), and the game's ``turn``, ``round``, ``phase`` and
+    ``reserve`` (armies the player to move still has to place this turn), the same on every row.
+
+    >>> position = {"players": 3, "phase": "reinforce", "player": 1, "turn": 5, "round": 2, "reserve": 4,
+    ...             "hands": [["Peru"], [], ["wild", "Ural"]],
+    ...             "territories": {t: [i % 3, 2] for i, t in enumerate(classic_board().territories)}}
+    >>> print(seat_status(position)[["seat", "colour", "territories", "cards", "to_move"]].to_string(index=False))
+     seat colour  territories  cards  to_move
+        0  black           14      1    False
+        1   blue           14      0     True
+        2  green           14      2    False
+    """
+    board, players, state = _read(game_or_position, board)
+    if isinstance(state, _Territories):
+        raise RiskstatsError("a territories frame holds no turn, phase or cards: give a Game or a position")
+    return _status(board, players, state)
+
+
+def _status(board: Board, players: int, state) -> pd.DataFrame:
+    info = state.info
+    seats = range(len(state.alive))
+    return pd.DataFrame({
+        "seat": list(seats),
+        "colour": [_colour_name(board, players, s) for s in seats],
+        "territories": [int((state.owner == s).sum()) for s in seats],
+        "armies": [int(state.armies[state.owner == s].sum()) for s in seats],
+        "cards": [int((state.card_owner == s).sum()) for s in seats],
+        "setup_armies": [int(state.to_place[s]) for s in seats],
+        "to_move": [s == info[I_PLAYER] for s in seats],
+        "turn": int(info[I_TURN]), "round": int(info[I_ROUND]), "phase": PHASES[info[I_PHASE]],
+        "reserve": int(info[I_RESERVE]),
+    })
+
+
+def _count(n: int, one: str, many: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {one if n == 1 else many}"
+
+
+def _colour_name(board: Board, players: int, seat: int) -> str:
+    if seat >= players:
+        return "neutral"
+    return board.colours[seat] if seat < len(board.colours) else ""
+
+
+def _seat_name(seat: int, colour: str) -> str:
+    return "neutral" if colour == "neutral" else f"seat {seat}" + (f" ({colour})" if colour else "")
+
+
+def status_lines(status: pd.DataFrame) -> list[str]:
+    """Two lines of words for a `seat_status` frame: whose move it is, in which phase, with what reserve;
+    and the cards in each player's hand (in setup: the armies each seat still has to place).
+
+    >>> from riskstats.game.play import Game
+    >>> for line in status_lines(seat_status(Game(3, seed=1))):
+    ...     print(line)
+    setup: seat 0 (black) to move, phase claim
+    armies still to place: seat 0 (black) 35, seat 1 (blue) 35, seat 2 (green) 35
+    """
+    first = status.iloc[0]
+    mover = status[status.to_move]
+    who = _seat_name(int(mover.seat.iloc[0]), mover.colour.iloc[0]) if len(mover) else "nobody"
+    players = status[status.colour != "neutral"]
+    if first.phase == "over":
+        line = f"game over at turn {first.turn} (round {first['round']})"
+    elif first.turn == 0:
+        line = f"setup: {who} to move, phase {first.phase}"
+    else:
+        line = (f"turn {first.turn} (round {first['round']}): {who} to move, phase {first.phase}, "
+                f"reserve {first.reserve}")
+    if first.turn == 0 and first.phase != "over" and status.setup_armies.any():
+        counts = "armies still to place: " + ", ".join(
+            f"{_seat_name(r.seat, r.colour)} {r.setup_armies}" for r in status.itertuples())
+    else:
+        counts = "cards in hand: " + ", ".join(f"{_seat_name(r.seat, r.colour)} {r.cards}"
+                                              for r in players.itertuples())
+    return [line, counts]
 
 
 def seat_colours(board: Board, players: int) -> list[str]:
@@ -293,7 +369,9 @@ def board_map(game_or_position, ax=None, *, board: Board | None = None, layout=N
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch, Polygon
 
-    board, where, frame, players = map_state(game_or_position, board, layout, seed)
+    board, players, state = _read(game_or_position, board)
+    where, frame = _territory_frame(board, state, layout, seed)
+    status = None if isinstance(state, _Territories) else _status(board, players, state)
     if ax is None:
         ax = plt.subplots(figsize=(14, 8.6))[1]
     colours = seat_colours(board, players)
@@ -348,7 +426,8 @@ def board_map(game_or_position, ax=None, *, board: Board | None = None, layout=N
     ax.set_yticks([])
     for spine in ax.spines.values():
         spine.set_visible(False)
-    ax.set_title(title or f"{board.name} board: {players} players, territories by owner, armies written")
+    heading = title or f"{board.name} board: {players} players, territories by owner, armies written"
+    ax.set_title(heading if status is None else f"{heading}\n{status_lines(status)[0]}")
     if legend:
         handles = []
         seats = list(range(players)) + ([players] if (frame["owner"] == players).any() else [])
@@ -356,7 +435,13 @@ def board_map(game_or_position, ax=None, *, board: Board | None = None, layout=N
             mine = frame["owner"] == s
             label = ("neutral" if s == players else f"seat {s}"
                      + (f" ({board.colours[s]})" if s < len(board.colours) else ""))
-            counts = f"{int(mine.sum())} territories, {int(frame.armies[mine].sum())} armies"
+            counts = (f"{_count(int(mine.sum()), 'territory', 'territories')}, "
+                      f"{_count(int(frame.armies[mine].sum()), 'army', 'armies')}")
+            if status is not None and s < players:
+                row = status.iloc[s]
+                setup = row.turn == 0 and row.phase != "over" and status.setup_armies.any()
+                counts += f", {row.setup_armies} to place" if setup else f", {_count(row.cards, 'card', 'cards')}"
+                counts += " (to move)" if row.to_move else ""
             handles.append(Line2D([], [], marker="o", linestyle="", markersize=11, markerfacecolor=colours[s],
                                   markeredgecolor="#222222", label=f"{label}: {counts}"))
         if (frame["owner"] < 0).any():

@@ -184,7 +184,7 @@ def test_compare_rules_pairs_the_arms_game_by_game(monkeypatch):
     games = result["games"]
     assert games.groupby("arm").seed.apply(tuple).nunique() == 1
     one = games[games.arm == "one"]
-    assert (one.cards_drawn <= one.turns).all()  # at most one card a turn under RULES.md
+    assert (one.cards_drawn <= one.turns).all()  # at most one card a turn under docs/rules.md
     assert games[games.arm == "per_conquest"].cards_drawn.sum() > one.cards_drawn.sum()
     effects = result["effects"].set_index("measure")
     assert list(effects.index) == ["turns", "rounds", "first_won", "sets_traded", "top_set_value",

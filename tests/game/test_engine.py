@@ -224,7 +224,7 @@ def test_elimination_with_few_cards_waits(game):
 
 @pytest.mark.parametrize("cards_per_turn, cards", [("one", 1), ("per_conquest", 2)])
 def test_cards_drawn_after_two_conquests(cards_per_turn, cards):
-    """RULES.md: one card a turn with a conquest; the house rule: one per territory conquered."""
+    """docs/rules.md: one card a turn with a conquest; the house rule: one per territory conquered."""
     game = Game(3, GameRules(cards_per_turn=cards_per_turn), seed=0)
     arrange(game, owners(1, Alaska=0), phase=ATTACK)
     game.state.armies[T("Alaska")] = 80
@@ -397,7 +397,7 @@ def test_a_last_army_defends_with_one_die_and_three_when_the_rules_allow():
 @pytest.mark.parametrize("dice, fraction", [(1, (855, 1296)), (2, (2890, 7776))])
 def test_the_chosen_dice_are_rolled(game, dice, fraction):
     """3 attacker dice against the defender's choice: the defender loses every die it rolled with
-    probability 855/1296 with one die, 2890/7776 with two (RULES.md), within a 99.9% interval."""
+    probability 855/1296 with one die, 2890/7776 with two (docs/rules.md), within a 99.9% interval."""
     from riskstats.intervals import wilson_interval
 
     arrange(game, owners(2, Alaska=0, Kamchatka=1), phase=ATTACK)

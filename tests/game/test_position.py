@@ -135,6 +135,21 @@ def test_invalid_positions_name_the_problem(position, message):
     assert message in str(error.value) and "\n" not in str(error.value)
 
 
+def test_a_bad_owner_names_the_territory_the_value_and_every_seat_allowed():
+    """The one message `riskstats evaluate` and `riskstats show` both print: the two-player neutral's seat
+    and, in the claim phase, -1 (unclaimed) are named among the owners allowed."""
+    neutral = territories(Alaska=[5, 1]) | {"rules": "two-player"}
+    with pytest.raises(RiskstatsError) as error:
+        Game.from_json(neutral)
+    assert str(error.value) == ("invalid position: territory 'Alaska': owner must be a seat from 0 to 2 "
+                                "(2: the neutral), got 5")
+    claim = territories(Alaska=[-3, 0]) | {"phase": "claim", "turn": 0, "round": 0}
+    with pytest.raises(RiskstatsError) as error:
+        Game.from_json(claim)
+    assert str(error.value) == ("invalid position: territory 'Alaska': owner must be a seat from 0 to 1, "
+                                "or -1 while unclaimed, got -3")
+
+
 def test_missing_territory_and_player_without_land():
     pos = hand_written()
     del pos["territories"]["Peru"]
@@ -163,7 +178,7 @@ def test_the_cards_per_turn_rule_is_part_of_a_position():
     again = Game.from_json(position)
     assert again.rules.cards_per_turn == "per_conquest"
     same_state(game.play(["aggressive"], max_moves=400), again.play(["aggressive"], max_moves=400))
-    del position["rules"]["cards_per_turn"]  # a position written before the option: RULES.md's one card
+    del position["rules"]["cards_per_turn"]  # a position written before the option: docs/rules.md's one card
     assert Game.from_json(position).rules.cards_per_turn == "one"
     with pytest.raises(RiskstatsError, match="cards_per_turn must be one of"):
         Game.from_json({**position, "rules": {"cards_per_turn": "all"}})
@@ -267,7 +282,7 @@ def capital_position(moves=400):
 @pytest.mark.parametrize("drop", [["aside"], ["aside", "deck"]])
 def test_capital_cards_are_set_aside_when_a_position_leaves_them_out(drop):
     """docs/positions.md lets a position leave `aside` out: the capital cards are set aside anyway, never
-    in the draw pile, and a game played on from it never draws or trades them (RULES.md)."""
+    in the draw pile, and a game played on from it never draws or trades them (docs/rules.md)."""
     from riskstats.game.state import ASIDE
 
     pos, capital_cards = capital_position()

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from riskstats.errors import RiskstatsError
 from riskstats.odds.dice import DiceRules, round_outcomes
 
-STANDARD = {  # attacker loses 0, 1, 2 armies; counts over 6 ** (na + nd) rolls (RULES.md, Osborne 2003)
+STANDARD = {  # attacker loses 0, 1, 2 armies; counts over 6 ** (na + nd) rolls (docs/rules.md, Osborne 2003)
     (3, 2): (2890, 2611, 2275),
     (3, 1): (855, 441),
     (2, 2): (295, 420, 581),

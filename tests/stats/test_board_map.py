@@ -53,7 +53,8 @@ def test_the_neutral_and_unclaimed_have_their_own_colours():
     dots = next(c for c in ax.collections if c.get_gid() == "territories")
     assert to_hex(dots.get_facecolors()[2]) == "#b5b5b5"
     assert any("neutral" in t.get_text() for t in ax.get_legend().get_texts())
-    claim = position(owner=lambda i: -1 if i < 5 else i % 3, armies=lambda i: 0 if i < 5 else 1, phase="claim")
+    claim = position(owner=lambda i: -1 if i < 5 else i % 3, armies=lambda i: 0 if i < 5 else 1, phase="claim",
+                     turn=0, round=0, setup_armies=[24, 24, 24])
     dots = next(c for c in board_map(claim).collections if c.get_gid() == "territories")
     assert to_hex(dots.get_facecolors()[0]) == "#ffffff"
 
@@ -113,6 +114,28 @@ def test_bad_positions_are_refused_with_one_line(change, message):
         board_map(pos)
 
 
+def test_the_map_and_seat_status_say_whose_move_it_is():
+    """Turn, phase, the seat to move and its reserve under the title; each seat's cards in the legend."""
+    from riskstats.stats.board_map import seat_status, status_lines
+
+    pos = position(phase="reinforce", player=2, turn=7, round=3, reserve=6, hands=[[], ["Peru", "Ural"], ["wild"]])
+    status = seat_status(pos)
+    assert status[["seat", "colour", "cards", "to_move"]].values.tolist() == [
+        [0, "black", 0, False], [1, "blue", 2, False], [2, "green", 1, True]]
+    assert set(status.phase) == {"reinforce"} and set(status.reserve) == {6}
+    assert status_lines(status) == ["turn 7 (round 3): seat 2 (green) to move, phase reinforce, reserve 6",
+                                     "cards in hand: seat 0 (black) 0, seat 1 (blue) 2, seat 2 (green) 1"]
+    ax = board_map(pos, title="x")
+    assert ax.get_title() == "x\nturn 7 (round 3): seat 2 (green) to move, phase reinforce, reserve 6"
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "seat 2 (green): 14 territories, 40 armies, 1 card (to move)" in legend
+    assert "seat 1 (blue): 14 territories, 41 armies, 2 cards" in legend
+    neutral = seat_status(position(players=2, owner=lambda i: i % 3))
+    assert neutral.colour.tolist() == ["black", "blue", "neutral"]
+    with pytest.raises(RiskstatsError, match="no turn, phase or cards"):
+        seat_status(map_state(pos)[2], classic_board())
+
+
 def test_a_custom_board_gets_a_spring_layout():
     data = {"name": "tiny", "continents": {"West": {"bonus": 1, "territories": ["a", "b", "c"]},
                                            "East": {"bonus": 2, "territories": ["d", "e", "f"]}},
@@ -125,7 +148,8 @@ def test_a_custom_board_gets_a_spring_layout():
     distance = np.linalg.norm(xy[:, None] - xy[None], axis=2)
     assert distance[np.triu_indices(6, 1)].min() > 5  # territories kept apart
     frame = board.territories
-    ax = board_map({"board": data, "players": 2, "territories": {t: [i % 2, 3] for i, t in enumerate(frame)}})
+    ax = board_map({"board": data, "players": 2, "phase": "attack", "player": 0, "turn": 1, "round": 1,
+                    "territories": {t: [i % 2, 3] for i, t in enumerate(frame)}})
     assert len(texts(ax, "armies:")) == 6 and set(texts(ax, "continent_label:")) == {"West", "East"}
 
 
