@@ -52,3 +52,30 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == trials else min(1.0, centre + half)
     return low, high
+
+
+def percent(p) -> str:
+    """A rate estimated from games, written as a percentage with one decimal (what its interval supports).
+
+    >>> percent(0.12345), percent_interval(0.101, 0.1456)
+    ('12.3%', '10.1-14.6%')
+    """
+    return f"{100 * float(p):.1f}%"
+
+
+def percent_interval(low, high) -> str:
+    """An interval of a rate, written as percentages with one decimal (see `percent`)."""
+    return f"{100 * float(low):.1f}-{100 * float(high):.1f}%"
+
+
+EVERY_SEAT = "- (every seat)"
+"""Written in place of the interval of a bot that sits in every seat of every game: its share is fixed by
+construction."""
+
+
+def every_seat_note(fixed: list, players: int) -> str | None:
+    """The caption under a win-rate-by-bot table with a bot in every seat (``fixed``: per bot), else None."""
+    if not any(fixed):
+        return None
+    return (f"- (every seat): a bot in all {players} seats of every game wins every decided game by construction: "
+            "no interval, the rate says nothing about its strength")

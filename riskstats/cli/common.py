@@ -25,6 +25,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from riskstats.errors import RiskstatsError
+from riskstats.intervals import EVERY_SEAT, every_seat_note, percent, percent_interval
 from riskstats.odds.dice import DiceRules
 
 CONVENTION = "attackers = armies able to roll (one more stays on the attacking territory)"
@@ -204,11 +205,6 @@ def _percent(p) -> str:
     return f"{100 * float(p):.4f}%"
 
 
-def _rate(p) -> str:
-    """A win rate estimated from games: one decimal, as its interval."""
-    return f"{100 * float(p):.1f}%"
-
-
 def _positive_count(option: str, text: str) -> int:
     """Parse a count given as ``1000000``, ``1_000_000`` or ``1e6`` (`_whole`); anything else is a
     `RiskstatsError`."""
@@ -269,16 +265,9 @@ def _progress(enabled: bool, label: str):
 
 
 def _interval(r) -> str:
-    return f"{100 * r['ci_low']:.1f}-{100 * r['ci_high']:.1f}%"
+    """The interval of a row with ``ci_low`` and ``ci_high`` (`riskstats.intervals.percent_interval`)."""
+    return percent_interval(r["ci_low"], r["ci_high"])
 
 
-_EVERY_SEAT = "- (every seat)"
-"""In place of the interval of a bot that sits in every seat of every game: its share is fixed by construction."""
-
-
-def _every_seat_note(fixed: list, players: int) -> str | None:
-    """The caption under a win-rate-by-bot table with a bot in every seat."""
-    if not any(fixed):
-        return None
-    return (f"- (every seat): a bot in all {players} seats of every game wins every decided game by construction: "
-            "no interval, the rate says nothing about its strength")
+_rate, _EVERY_SEAT, _every_seat_note = percent, EVERY_SEAT, every_seat_note
+"""How the commands write a win rate and a bot in every seat: `riskstats.intervals`' words, which reports use too."""

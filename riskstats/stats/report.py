@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from riskstats.intervals import wilson_interval
+from riskstats.intervals import EVERY_SEAT, every_seat_note, percent, percent_interval, wilson_interval
 from riskstats.stats.compare import treatment_effects, versus_share
 from riskstats.stats.ratings import (
     BOOT,
@@ -94,6 +94,16 @@ def game_lengths(table):
     return pd.DataFrame(rows)
 
 
+@dataclass(frozen=True)
+class Section:
+    """One printed table of a report: its title, column names, rows (written out) and caption."""
+
+    title: str
+    columns: tuple
+    rows: list
+    caption: str | None = None
+
+
 @dataclass
 class Report:
     """A self-play report: each field a DataFrame (``truncated``: a dict) — see `report`.
@@ -118,6 +128,7 @@ class Report:
     rating_fit: object = None
     survival: object = None
     survival_differences: object = None
+    boot: int = BOOT
 
     def tables(self) -> dict:
         """The report's tables by file name."""
@@ -165,6 +176,88 @@ class Report:
                     + _fit_note(fit, "plackett"), title)).figure
             out[f"game_lengths{suffix}"] = plots.game_length_histogram(part(self.turns), title=_titled(
                 "Game length", title)).figure
+        return out
+
+    def sections(self) -> list[Section]:
+        """The report as printed tables (`Section`), cell by cell, then the treatment effects: the one place
+        that says how each table reads, so a new statistic is added here and nowhere else."""
+        out = []
+        for cell, label in cell_titles(self.cells):
+            def part(frame, cell=cell):
+                return (frame if cell is None else frame[frame["cell"] == cell]).to_dict("records")
+
+            where = "" if label is None else f" - {label}"
+            games = self.games if cell is None else int(self.cells.set_index("cell").games[cell])
+            seats, bots = part(self.seats), part(self.bots)
+            fixed = [bool(r["every_seat"]) for r in bots]
+            out.append(Section(
+                f"Win rate by bot ({games} games){where}",
+                ("bot", "decided games", "wins", "win rate", "95% CI", "truncated"),
+                [(r["bot"], r["trials"], r["wins"], percent(r["win_rate"]),
+                  EVERY_SEAT if f else percent_interval(r["ci_low"], r["ci_high"]), r["truncated"])
+                 for r, f in zip(bots, fixed)],
+                "trials are games: a bot in two seats of a game counts once; games stopped at the turn cap are "
+                "left out (no winner) and counted apart"
+                + (f"; {every_seat_note(fixed, len(seats))}" if any(fixed) else "")))
+            out.append(Section(
+                f"Win rate by seat (seat 0 moves first){where}",
+                ("seat", "games", "wins", "win rate", "95% CI", "vs fair share"),
+                [(r["seat"], r["trials"], r["wins"], percent(r["win_rate"]),
+                  percent_interval(r["ci_low"], r["ci_high"]),
+                  ("above" if r["win_rate"] > r["share"] else "below") if r["significant"] else "not separated")
+                 for r in seats],
+                f"fair share 1/{len(seats)} of the decided games: exact binomial test per seat, Holm-corrected over "
+                "seats"))
+            out.append(Section(
+                f"Win rate by bot and seat{where}", ("bot", "seat", "games", "wins", "win rate", "95% CI"),
+                [(r["bot"], r["seat"], r["trials"], r["wins"], percent(r["win_rate"]),
+                  percent_interval(r["ci_low"], r["ci_high"])) for r in part(self.bot_seats)]))
+            out += self._rating_sections(part, where)
+            out.append(Section(
+                f"Bradley-Terry ratings (winner beats each loser; Elo scale, mean 0){where}",
+                ("bot", "rating", "std. error", "comparisons", "wins"),
+                [(r["bot"], f"{r['elo']:+.0f}", f"{r['elo_se']:.0f}", int(r["comparisons"]), int(r["wins"]))
+                 for r in part(self.bradley_terry)],
+                None if len(seats) == 2 else "for comparison only: its errors are too small, each win counted as "
+                                             "P-1 pairs"))
+            out.append(Section(
+                f"Game length (turns){where}", ("games", "count", "mean", "median", "5%", "95%"),
+                [(r["games"], r["count"], f"{r['mean']:.1f}", f"{r['median']:.0f}", f"{r['p5']:.0f}",
+                  f"{r['p95']:.0f}") for r in part(self.lengths) if r["measure"] == "turns"]))
+        if self.effects is not None:
+            out.append(Section(
+                "Treatment effects on the bot's win rate (points; arms paired by seed)",
+                ("cell", "treatment", "games", "effect", "95% CI", "unpaired CI", "sig."),
+                [(r["cell"], f"{r['bot']} {r['treatment']} vs {r['control']}", r["games"],
+                  f"{100 * r['effect']:+.1f}", f"{100 * r['ci_low']:+.1f}..{100 * r['ci_high']:+.1f}",
+                  f"{100 * r['unpaired_ci_low']:+.1f}..{100 * r['unpaired_ci_high']:+.1f}",
+                  "yes" if r["significant"] else "no") for r in self.effects.to_dict("records")],
+                "common random numbers: both arms play the same seeds; McNemar's exact test, Holm-corrected over "
+                "the treatments"))
+        return out
+
+    def _rating_sections(self, part, where) -> list[Section]:
+        """The two rating tables: the Luce model of who wins, then the Plackett-Luce survival measure, each
+        with its fit test in the caption."""
+        fits = {r["model"].split(" ")[0]: r for r in part(self.rating_fit)} if self.rating_fit is not None else {}
+        ranks = ("equal ranks are ties: a rank is claimed only where the bootstrap interval of the difference "
+                 "excludes 0")
+        out = []
+        if self.ratings is not None:
+            out.append(Section(
+                f"Luce ratings (who wins; Elo scale, mean 0){where}",
+                ("rank", "bot", "rating", "95% CI", "wins", "decided games"),
+                [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}", r["wins"],
+                  r["games"]) for r in part(self.ratings)],
+                f"95% intervals from {self.boot} bootstrap resamples of the games; {ranks}; "
+                + (fit_words(fits["luce"]) if "luce" in fits else "no fit test")))
+        out.append(Section(
+            f"Plackett-Luce survival measure (finishing order; Elo scale, mean 0){where}",
+            ("rank", "bot", "rating", "95% CI", "games"),
+            [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}", r["games"])
+             for r in part(self.survival)],
+            "rewards surviving as well as winning: not the rating; "
+            + (fit_words(fits["plackett-luce"]) if "plackett-luce" in fits else "no fit test")))
         return out
 
     def to_dict(self) -> dict:
@@ -317,7 +410,7 @@ def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
                             ignore_index=True) if swept else None
     truncated = int(table["truncated"].astype(bool).sum())
     low, high = wilson_interval(truncated, len(table))
-    return Report(games=len(table), **tables, cells=cells, effects=effects,
+    return Report(games=len(table), **tables, cells=cells, effects=effects, boot=boot,
                   truncated={"games": truncated, "share": truncated / len(table), "ci_low": low, "ci_high": high})
 
 

@@ -113,6 +113,22 @@ def test_an_experiment_is_reported_cell_by_cell(experiment, tmp_path):
     assert rep.to_dict()["cells"][1]["players"] == 4
 
 
+def test_the_printed_sections_are_the_reports_tables_cell_by_cell(experiment):
+    """`Report.sections` is what ``riskstats report`` prints: per cell the win rates by bot, seat and both, the
+    two rating tables, Bradley-Terry and game lengths, each titled with its cell and holding its table's rows."""
+    rep = report(experiment, boot=50)
+    sections = rep.sections()
+    assert len(sections) == 2 * 7 + (rep.effects is not None)
+    first = sections[:7]
+    assert [s.title.split(" (")[0].split(" - ")[0] for s in first] == [
+        "Win rate by bot", "Win rate by seat", "Win rate by bot and seat", "Luce ratings",
+        "Plackett-Luce survival measure", "Bradley-Terry ratings", "Game length"]
+    assert all("cell-000: 3 players" in s.title for s in first)
+    assert len(first[1].rows) == 3 and len(sections[8].rows) == 4  # seats of the 3- and the 4-player cell
+    assert all(len(row) == len(s.columns) for s in sections for row in s.rows)
+    assert "50 bootstrap resamples" in first[3].caption
+
+
 def test_mixed_games_without_cells_are_refused(experiment):
     from riskstats.errors import RiskstatsError
 
