@@ -1,7 +1,7 @@
 """The built-in bots: compiled policies chosen by an integer id and a float parameter vector.
 
 Each bot looks at the state and returns one legal move ``(kind, a, b, c, d)`` for the player to move
-(see `riskstats.game.state`). `riskstats.game.registry.BOTS` maps a bot's name to its id and default
+(see `riskstats.game.rules.state`). `riskstats.game.registry.BOTS` maps a bot's name to its id and default
 parameters; `_bot_move`
 dispatches on the id inside compiled code. A bot's randomness comes from the game's own stream.
 
@@ -20,8 +20,8 @@ a bot with its own defence (a search bot, an exact decision layer) adds its bran
 Adding a fast bot: write ``@inline_jit def _mybot(st, B, R, V, params)`` returning a legal move (it is
 inlined into the game loop like the others; its loops call helpers that take only the arrays they read,
 helpers that allocate nothing are `riskstats._numba.lean_jit` (no reference counting), and per-move
-buffers come from the state's scratch memory, `riskstats.game.state.SCRATCH`). Use the
-helpers here and `riskstats.game.engine._check` in tests, declare it with the next id, a description
+buffers come from the state's scratch memory, `riskstats.game.rules.state.SCRATCH`). Use the
+helpers here and `riskstats.game.rules.engine._check` in tests, declare it with the next id, a description
 and its parameters in `riskstats.game.registry.BUILT_IN` and add one branch to `_bot_move`: the conformance
 test runs over every bot in `BOTS`, and `riskstats.cli.common.BOT_NAMES` (which a test holds equal to it) needs
 the name. A bot written in Python plugs into
@@ -32,7 +32,6 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import inline_jit, jit, lean_jit, lowest_bit, popcount
-from riskstats.game.engine import _find_set, _fortify_ok, _hand, _hand_size, _randint, _reachable, _set_kind, _uniform
 from riskstats.game.registry import (
     AGGRESSIVE_STYLE,
     CONTINENT_AGAIN,
@@ -42,7 +41,17 @@ from riskstats.game.registry import (
     FRONTIER_AT,
     FRONTIER_DEFENDERS,
 )
-from riskstats.game.rules import (
+from riskstats.game.rules.engine import (
+    _find_set,
+    _fortify_ok,
+    _hand,
+    _hand_size,
+    _randint,
+    _reachable,
+    _set_kind,
+    _uniform,
+)
+from riskstats.game.rules.options import (
     FORTIFY_CONNECTED,
     OBJ_MISSION,
     OBJ_TERRITORIES,
@@ -54,7 +63,7 @@ from riskstats.game.rules import (
     R_OBJECTIVE,
     R_PLAYERS,
 )
-from riskstats.game.state import (
+from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
     CAPITAL,
@@ -471,7 +480,7 @@ def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, nbr_src, nbr_rev, p, mo
                    bits):  # pragma: no cover - compiled
     """(from, to) uniform over p's attacks where the attackers (armies able to roll) are at least as many
     as the defenders; (-1, -1) if there is none. ``moves`` is info[I_MOVES], ``bits`` the state's edge bits
-    (`riskstats.game.state._edge_bits`).
+    (`riskstats.game.rules.state._edge_bits`).
 
     Called before every roll of the random bot, so it is kept lean: it takes only the arrays it reads
     (a call copies every array of its arguments, see `_is_border`), allocates nothing and calls nothing
@@ -479,7 +488,7 @@ def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, nbr_src, nbr_rev, p, mo
     favourable attacks in the edge bits (one bit per directed border, in the order from ascending, then
     the neighbour list), draws k uniform below their number and takes the k-th set bit, counting whole
     words at a time (`riskstats._numba.popcount`). The bits stay in the scratch memory
-    (`riskstats.game.state.SCRATCH`), stamped with the move number at which the bot is next asked if only
+    (`riskstats.game.rules.state.SCRATCH`), stamped with the move number at which the bot is next asked if only
     its attack declaration and the defender's reply (the roll) are played in between: then, in the same
     attack phase (and after its occupation, which moves the stamp on by one), it redoes only the edges
     out of the attack's two territories and into the attacked one, the only edges those moves can change.

@@ -26,10 +26,10 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.engine import _init
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON, _play
 from riskstats.game.registry import lineup_specs
-from riskstats.game.rules import (
+from riskstats.game.rules.engine import _init
+from riskstats.game.rules.options import (
     CARDS_ONE,
     R_CAPITALS_NEEDED,
     R_CARDS_PER_TURN,
@@ -48,8 +48,7 @@ from riskstats.game.rules import (
     GameRules,
     default_rules,
 )
-from riskstats.game.search import _has_search, _play_search
-from riskstats.game.state import (
+from riskstats.game.rules.state import (
     ASIDE,
     ATTACK_MOVE,
     BEGIN_TURN,
@@ -112,6 +111,7 @@ from riskstats.game.state import (
     _new_state,
     _seat_lineup,
 )
+from riskstats.game.search import _has_search, _play_search
 
 INVARIANTS = (
     "armies",        # every owned territory holds >= 1 army, an unowned one none (unowned only while claiming)
@@ -596,7 +596,7 @@ def check_invariants(game) -> list[str]:
     bad = 0
     if log.shape[0] > 0:
         bad |= int(_account(log, n, acc))
-    bad |= int(_check_state(st, game.board.arrays, game._R, acc, False, -1))
+    bad |= int(_check_state(st, game.context.B, game.context.R, acc, False, -1))
     return violation_names(bad)
 
 
@@ -610,7 +610,7 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     bots : list of str, or a comma-separated str
         A line-up as for `riskstats.runs.selfplay.play_games` (seats rotate by game the same way).
     rules : GameRules, optional
-        Default: `riskstats.game.rules.default_rules` for ``players``.
+        Default: `riskstats.game.rules.options.default_rules` for ``players``.
     seed : int
         Game g's seed is word ``first + g`` of ``np.random.SeedSequence(seed).generate_state(first + games)``,
         so games 0 .. 65,535 are `play_games`' games with the same seed.
@@ -631,8 +631,8 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     """
     import pandas as pd
 
-    from riskstats.game.board import classic_board
-    from riskstats.game.play import _tables
+    from riskstats.game.rules.board import classic_board
+    from riskstats.game.rules.context import compile_context
 
     games = check_int("games", games, 1, 10**9)
     first = check_int("first", first, 0, 10**12)
@@ -649,11 +649,9 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     lineup_bots = np.array([spec.id for spec in rotated], np.int64)
     lineup_params = np.array([spec.vector() for spec in rotated])
     seeds = np.random.SeedSequence(seed).generate_state(first + games, np.uint64)[first:]
-    cut, V = _tables(rules)
-    seats = players + (1 if rules.has_neutral else 0)
+    ctx = compile_context(rules, board, players)
     out = np.zeros((games, 7), np.int64)
-    _sweep(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cut, V, seats, LOG_ROWS,
-           out)
+    _sweep(seeds, lineup_bots, lineup_params, *ctx, rules.seats(players), LOG_ROWS, out)
     g = np.arange(first, first + games)
     seat_bots = labels[(np.arange(players)[None, :] + g[:, None]) % players]
     return pd.DataFrame({

@@ -319,7 +319,7 @@ def check_value(bot: str, param: Param, value) -> float:
         number = float(value)
     except (TypeError, ValueError):
         if param.names == "continents" and isinstance(value, str):
-            from riskstats.game.board import classic_board
+            from riskstats.game.rules.board import classic_board
 
             board = classic_board()
             return float(board.continents.index(board.continent_name(value.strip(),
@@ -401,7 +401,7 @@ def value_text(param: Param, value, board=None) -> str:
     'Australia'
     """
     if param.names == "continents":
-        from riskstats.game.board import classic_board
+        from riskstats.game.rules.board import classic_board
 
         names = (board or classic_board()).continents
         if float(value).is_integer() and 0 <= int(value) < len(names):

@@ -1,7 +1,7 @@
 """Rollouts: a game played on from a given position many times, each time with fresh chance.
 
 This module owns `rollouts` (the public function: one row per rollout) and the compiled kernel
-`_rollout`, which plays one rollout in a working state of its own (`riskstats.game.state._copy_state`
+`_rollout`, which plays one rollout in a working state of its own (`riskstats.game.rules.state._copy_state`
 copies a position into it). A rollout starts from a copy of the position (no more than the state is
 copied; the event log is not), draws its dice from a stream of its own seed and reshuffles the draw pile with it
 (the pile's order is hidden, so it is chance too), and plays the built-in bots on to the end of the game
@@ -25,11 +25,10 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.engine import _seed, _shuffle
 from riskstats.game.loop import NO_HORIZON
-from riskstats.game.play import Game, _bot_arrays, _tables
-from riskstats.game.search import _play_any, search_flag
-from riskstats.game.state import (
+from riskstats.game.play import Game, _bot_arrays
+from riskstats.game.rules.engine import _seed, _shuffle
+from riskstats.game.rules.state import (
     I_DECK_N,
     I_PHASE,
     I_REASON,
@@ -42,6 +41,7 @@ from riskstats.game.state import (
     _copy_state,
     _new_state,
 )
+from riskstats.game.search import _play_any, search_flag
 
 MAX_ROLLOUTS = 100_000_000
 HORIZON_UNITS = ("turns", "rounds")
@@ -140,13 +140,12 @@ def rollouts(game: Game, n: int, horizon: int | None = None, bots=("random",), s
     seats = [bots[p % len(bots)] for p in range(game.players)]
     seats = [(b, params.get(b)) if isinstance(b, str) else b for b in seats]
     ids, values = _bot_arrays(seats, game.players)
-    cut, V = _tables(game.rules)
     seeds = np.random.SeedSequence(seed).generate_state(n, np.uint64)
     st = game.state
     root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())  # the game's own arrays stay untouched
     S = st.alive.shape[0]
     out = np.zeros((n, 5 + 2 * S), np.int64)
-    _rollouts(root, game.board.arrays, game._R, cut, V, ids, values, seeds, last_turn, last_round, 64,
+    _rollouts(root, *game.context, ids, values, seeds, last_turn, last_round, 64,
               search_flag(ids), out)
     names = [str(s) for s in range(game.players)] + (["neutral"] if S > game.players else [])
     table = pd.DataFrame({

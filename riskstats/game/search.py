@@ -5,7 +5,7 @@ and the ``value`` bot (id `VALUE_ID`: the same plan search over the rest of the 
 fitted position value, `riskstats.game.value`):
 its candidate plans (`PLANS`), its rollout policy (`POLICY`), its position value (`_value`), the
 resampling of what it cannot see (`_resample`), the plan search (`_search_plan`) and the game loop that
-lets search seats decide (`_play_search`). It does not own the rules (`riskstats.game.engine`), the bots
+lets search seats decide (`_play_search`). It does not own the rules (`riskstats.game.rules.engine`), the bots
 the plans are made of (`riskstats.game.bots`) or the plain loop (`riskstats.game.loop._play`).
 
 **Turn-level plan search** (determinised Monte Carlo over macro-actions). At its first decision of each
@@ -71,17 +71,17 @@ import numpy as np
 
 from riskstats._numba import jit
 from riskstats.game.bots import _bot_move, _forced_first
-from riskstats.game.engine import _give_mission, _lose_target, _seed, _shuffle
 from riskstats.game.loop import NO_HORIZON, _play
 from riskstats.game.registry import CATALOG, N_PARAMS, STYLE, bot_info, bot_spec
-from riskstats.game.rules import (
+from riskstats.game.rules.engine import _give_mission, _lose_target, _seed, _shuffle
+from riskstats.game.rules.options import (
     DECK_EUROPEAN,
     OBJ_MISSION,
     R_MISSION_DECK,
     R_OBJECTIVE,
     R_PLAYERS,
 )
-from riskstats.game.state import (
+from riskstats.game.rules.state import (
     ASIDE,
     CAPITAL,
     CLAIM,
@@ -665,7 +665,7 @@ def search_plans(game, bot: str = "search"):
     scores = np.full(len(PLAN_LIST), np.nan)
     cand = np.empty(len(PLAN_LIST), np.int64)
     n = _plan_order(order, plans, cand)
-    best = _search_plan(st, game.board.arrays, game._R, game._cut, game._V, _turn_player(st), rollouts, horizon,
+    best = _search_plan(st, *game.context, _turn_player(st), rollouts, horizon,
                         plans, work, scores, leaf, order, closer,
                         _trade_override(spec.id, spec.vector()), _style_override(spec.id, spec.vector()))
     if n < len(PLAN_LIST) and not np.isnan(scores[n]):  # the aggressive plan was added (closer)
