@@ -72,7 +72,20 @@ import numpy as np
 from riskstats._numba import jit
 from riskstats.game.bots import _bot_move, _forced_first
 from riskstats.game.loop import NO_HORIZON, _play
-from riskstats.game.registry import CATALOG, N_PARAMS, STYLE, bot_info, bot_spec
+from riskstats.game.registry import (
+    CATALOG,
+    N_PARAMS,
+    SEARCH_HORIZON,
+    SEARCH_ORDER,
+    SEARCH_PLANS,
+    SEARCH_ROLLOUTS,
+    SEARCH_VALUE,
+    STYLE,
+    VALUE_PLANS,
+    VALUE_ROLLOUTS,
+    bot_info,
+    bot_spec,
+)
 from riskstats.game.rules.engine import _give_mission, _lose_target, _seed, _shuffle
 from riskstats.game.rules.options import (
     DECK_EUROPEAN,
@@ -467,9 +480,10 @@ def _budget(bot, params):  # pragma: no cover - compiled
     (closer 0), or the value bot's (rollouts, plans, order, closer) with no rounds after the turn and the
     fitted model's leaf values."""
     if bot == VALUE_ID:
-        return (int(params[0]), 0, min(int(params[1]), MAX_PLANS), VALUE_MODEL + int(params[_VALUE_MODEL]),
-                int(params[_VALUE_ORDER]), params[_VALUE_CLOSER])
-    return int(params[0]), int(params[1]), min(int(params[2]), MAX_PLANS), int(params[3]), int(params[4]), 0.0
+        return (int(params[VALUE_ROLLOUTS]), 0, min(int(params[VALUE_PLANS]), MAX_PLANS),
+                VALUE_MODEL + int(params[_VALUE_MODEL]), int(params[_VALUE_ORDER]), params[_VALUE_CLOSER])
+    return (int(params[SEARCH_ROLLOUTS]), int(params[SEARCH_HORIZON]), min(int(params[SEARCH_PLANS]), MAX_PLANS),
+            int(params[SEARCH_VALUE]), int(params[SEARCH_ORDER]), 0.0)
 
 
 @jit
