@@ -295,11 +295,11 @@ class RolloutEvaluator:
         self._work = None
 
     def evaluate(self, state: RiskState):
+        from riskstats.game.drive import search_flag
         from riskstats.game.loop import NO_HORIZON
         from riskstats.game.play import _bot_arrays
         from riskstats.game.rollout import _rollout
         from riskstats.game.rules.state import _new_state
-        from riskstats.game.search import search_flag
 
         if state.is_chance_node() and state.game is not None:
             state = state.clone()

@@ -35,6 +35,7 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game, Move, _bot_arrays
 from riskstats.game.rollout import _copy_state
@@ -60,7 +61,6 @@ from riskstats.game.rules.state import (
     State,
     _new_state,
 )
-from riskstats.game.search import _play_any, search_flag
 from riskstats.game.value import _WS, FEATURES, N_FEATURES, _model_probs, _model_value, model_index
 from riskstats.intervals import wilson_interval
 
@@ -119,7 +119,7 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, search, out):
     """out[m, r] = the winner (-1: none) of rollout r after candidate move m (a row kind, a, b, c, d): the
     position copied, fresh dice from seeds[r] and the draw pile reshuffled, the move played, then the bots
     play to the end. Every move meets the same seeds (common random numbers). ``search``:
-    `riskstats.game.search.search_flag`."""
+    `riskstats.game.drive.search_flag`."""
     M = moves.shape[0]
     N = seeds.shape[0]
     T = root.owner.shape[0]
@@ -132,7 +132,7 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, search, out):
             _seed(work.rng, seeds[r])
             _shuffle(work.rng, work.deck, work.info[I_DECK_N])
             _step(work, B, R, CUT, moves[job, 0], moves[job, 1], moves[job, 2], moves[job, 3], moves[job, 4])
-            _play_any(work, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, search)
+            _drive(work, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, search, None)
             out[job, r] = work.info[I_WINNER]
 
 

@@ -9,10 +9,10 @@ rules: the invariants are worked out again here from the state, independently of
 (the reinforcement, continents held, missions and capitals), so an engine bug shows as a violation.
 
 A swept game is played by the engine's own loop, one turn per call (`riskstats.game.loop._play` with a
-horizon of the current turn, or `riskstats.game.search._play_search` for line-ups with a search seat),
-with a legality check of every bot move; its event log is read in windows (the log's row counter is
-restored after each), so a swept game is move for move the game `riskstats.runs.selfplay.play_games`
-plays with the same seed (a test compares them).
+horizon of the current turn, through `riskstats.game.drive._drive`, which runs the look-ahead loop for
+line-ups with a search seat), with a legality check of every bot move; its event log is read in windows
+(the log's row counter is restored after each), so a swept game is move for move the game
+`riskstats.runs.selfplay.play_games` plays with the same seed (a test compares them).
 
 >>> from riskstats.game.play import Game
 >>> game = Game(players=3, seed=2).play(["aggressive"], max_moves=300)
@@ -26,7 +26,8 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.loop import MAX_MOVES, NO_HORIZON, _play
+from riskstats.game.drive import _drive, search_flag
+from riskstats.game.loop import MAX_MOVES, NO_HORIZON
 from riskstats.game.registry import lineup_specs
 from riskstats.game.rules.engine import _init
 from riskstats.game.rules.options import (
@@ -111,7 +112,6 @@ from riskstats.game.rules.state import (
     _new_state,
     _seat_lineup,
 )
-from riskstats.game.search import _has_search, _play_search
 
 INVARIANTS = (
     "armies",        # every owned territory holds >= 1 army, an unowned one none (unowned only while claiming)
@@ -518,10 +518,7 @@ def _sweep_game(st, B, R, CUT, V, bots, params, acc, search, result):  # pragma:
         start = info[I_TURN]
         seat = _turn_seat(st)
         info[I_LOG_N] = 0
-        if search:
-            error = _play_search(st, B, R, CUT, V, bots, params, True, start, NO_HORIZON, memory)
-        else:
-            error = _play(st, B, R, CUT, V, bots, params, True, start, NO_HORIZON)
+        error = _drive(st, B, R, CUT, V, bots, params, True, start, NO_HORIZON, search, memory)
         n = info[I_LOG_N]
         info[I_LOG_N] = base + n
         base += n
@@ -543,13 +540,12 @@ def _sweep_game(st, B, R, CUT, V, bots, params, acc, search, result):  # pragma:
 
 
 @parallel_jit
-def _sweep(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, log_rows, out):  # pragma: no cover
+def _sweep(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, log_rows, search, out):  # pragma: no cover
     """out[g] = (violation mask, turn first seen, checks, turns, moves, winner, reason) of game g; seat s
     plays line-up entry (s + first + g) % P, as in self-play (the caller rotates the line-up by first)."""
     G = seeds.shape[0]
     T = B.continent_of.shape[0]
     C = B.card_symbol.shape[0]
-    search = _has_search(lineup_bots)  # a search or value seat decides outside the plain loop
     for g in prange(G):
         bots, params = _seat_lineup(lineup_bots, lineup_params, g)
         st = _new_state(T, C, seats, log_rows)
@@ -651,7 +647,7 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     seeds = np.random.SeedSequence(seed).generate_state(first + games, np.uint64)[first:]
     ctx = compile_context(rules, board, players)
     out = np.zeros((games, 7), np.int64)
-    _sweep(seeds, lineup_bots, lineup_params, *ctx, rules.seats(players), LOG_ROWS, out)
+    _sweep(seeds, lineup_bots, lineup_params, *ctx, rules.seats(players), LOG_ROWS, search_flag(lineup_bots), out)
     g = np.arange(first, first + games)
     seat_bots = labels[(np.arange(players)[None, :] + g[:, None]) % players]
     return pd.DataFrame({

@@ -2,9 +2,10 @@
 
 This module owns `_play`, the loop every compiled caller runs (`riskstats.game.play.Game`, self-play,
 rollouts, position evaluation, the search bot's look-ahead), and its limits (`MAX_MOVES`, `NO_HORIZON`).
-It does not own the rules (`riskstats.game.rules.engine`) or the bots (`riskstats.game.bots`); the search bot,
-which itself plays games with this loop, is driven from `riskstats.game.search._play_search`, so no
-search is reachable from here (numba compiles no recursion).
+It does not own the rules (`riskstats.game.rules.engine`) or the bots (`riskstats.game.bots`); the search
+bot, which itself plays games with this loop, is driven from `riskstats.game.search._play_search`, so no search
+is reachable from here (numba compiles no recursion); every caller chooses between the two loops through
+`riskstats.game.drive._drive`.
 """
 from __future__ import annotations
 

@@ -33,7 +33,8 @@ import numpy as np
 
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.bots import _bot_move
-from riskstats.game.loop import MAX_MOVES, NO_HORIZON, _play
+from riskstats.game.drive import _drive, search_flag
+from riskstats.game.loop import MAX_MOVES, NO_HORIZON
 from riskstats.game.registry import N_PARAMS, bot_spec
 from riskstats.game.rules.board import Board, classic_board
 from riskstats.game.rules.context import compile_context
@@ -81,7 +82,7 @@ from riskstats.game.rules.state import (
     State,
     _new_state,
 )
-from riskstats.game.search import LOOKAHEAD_IDS, _play_search, _search_move
+from riskstats.game.search import LOOKAHEAD_IDS, _search_move
 
 
 class Move(NamedTuple):
@@ -537,12 +538,8 @@ class Game:
         """Play to the end with built-in bots (ids and parameters by seat) in the compiled loop."""
         while not self.over:
             self._grow_log()
-            if np.isin(ids, LOOKAHEAD_IDS).any():
-                error = _play_search(self.state, *self.context, ids, params,
-                                     check, NO_HORIZON, NO_HORIZON, self._search_memory())
-            else:
-                error = _play(self.state, *self.context, ids, params, check,
-                              NO_HORIZON, NO_HORIZON)
+            error = _drive(self.state, *self.context, ids, params, check, NO_HORIZON, NO_HORIZON, search_flag(ids),
+                           self._search_memory())
             if error > 0:
                 raise RiskstatsError(f"a built-in bot chose an illegal move: {ERRORS[error]}")
         return self

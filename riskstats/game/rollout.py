@@ -25,6 +25,7 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game, _bot_arrays
 from riskstats.game.rules.engine import _seed, _shuffle
@@ -41,7 +42,6 @@ from riskstats.game.rules.state import (
     _copy_state,
     _new_state,
 )
-from riskstats.game.search import _play_any, search_flag
 
 MAX_ROLLOUTS = 100_000_000
 HORIZON_UNITS = ("turns", "rounds")
@@ -53,11 +53,11 @@ def _rollout(root, work, B, R, CUT, V, bots, params, seed, last_turn, last_round
     same board and seats, best without an event log): fresh dice from ``seed``, the draw pile
     reshuffled, then the bots play on to the end or until a turn after ``last_turn`` (a round after
     ``last_round``) is about to begin (`riskstats.game.play.NO_HORIZON`: no horizon). The winner seat,
-    -1 if none (stopped at the horizon, or truncated). ``search``: `riskstats.game.search.search_flag`."""
+    -1 if none (stopped at the horizon, or truncated). ``search``: `riskstats.game.drive.search_flag`."""
     _copy_state(root, work)
     _seed(work.rng, seed)
     _shuffle(work.rng, work.deck, work.info[I_DECK_N])
-    _play_any(work, B, R, CUT, V, bots, params, False, last_turn, last_round, search)
+    _drive(work, B, R, CUT, V, bots, params, False, last_turn, last_round, search, None)
     return work.info[I_WINNER]
 
 

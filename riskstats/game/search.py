@@ -605,37 +605,6 @@ def _search_move(st, B, R, CUT, V, bot, params, memory):  # pragma: no cover - c
     return _bot_move(st, B, R, V, plan_bot, prm)
 
 
-@jit
-def _has_search(bots):  # pragma: no cover - compiled
-    """Whether a seat of the line-up ``bots`` (ids) is a look-ahead seat (search or value)."""
-    for s in range(bots.shape[0]):
-        if bots[s] == SEARCH_ID or bots[s] == VALUE_ID:
-            return True
-    return False
-
-
-def search_flag(bots) -> bool | None:
-    """The ``search`` argument of `_play_any` and the kernels that call it for the line-up ``bots`` (ids):
-    True if a seat looks ahead (``search`` or ``value``), else None, for which numba compiles no search code at all."""
-    return True if np.isin(np.asarray(bots), LOOKAHEAD_IDS).any() else None
-
-
-@jit
-def _play_any(st, B, R, CUT, V, bots, params, check, last_turn, last_round, search):  # pragma: no cover
-    """`riskstats.game.loop._play`, or `_play_search` (with fresh plan memory) if a seat is a search seat:
-    for callers that play from positions with any line-up (rollouts, position evaluation).
-
-    ``search`` (`search_flag`) is None when no seat searches: numba then prunes the search branch before
-    compiling (it resolves ``search is None`` from the argument's type), so a caller compiled for such
-    line-ups never compiles the search kernels (a minute of compiling on a first run)."""
-    if search is None:
-        return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round)
-    if _has_search(bots):
-        memory = np.full((st.alive.shape[0], 2), -1, np.int64)
-        return _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, memory)
-    return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round)
-
-
 def search_plans(game, bot: str = "search"):
     """What the search bot weighs now: each candidate plan's mean value over its rollouts, for the player
     whose turn it is, as `_search_plan` works it out when that player's turn begins.

@@ -27,11 +27,12 @@ from numba import prange
 
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.rules.engine import _init
 from riskstats.game.rules.options import R_SEATS, VARIANTS, GameRules
 from riskstats.game.rules.state import I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER, _new_state, _seat_lineup
-from riskstats.game.search import _play_any, _value, search_flag
+from riskstats.game.search import _value
 from riskstats.game.value import FEATURES, N_FEATURES, _features
 
 MAX_RECORDED = 600
@@ -58,7 +59,7 @@ def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, se
         buf = np.zeros((P, X.shape[3]))
         n = 0
         while st.info[I_PHASE] != OVER:
-            _play_any(st, B, R, CUT, V, bots, params, False, st.info[I_TURN], NO_HORIZON, search)
+            _drive(st, B, R, CUT, V, bots, params, False, st.info[I_TURN], NO_HORIZON, search, None)
             if st.info[I_PHASE] == OVER or st.info[I_TURN] < 1 or n >= MAX_RECORDED:
                 continue
             _features(st, B, R, buf)

@@ -48,7 +48,8 @@ from numba import prange
 
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.loop import NO_HORIZON, _play
+from riskstats.game.drive import _drive, search_flag
+from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game
 from riskstats.game.registry import check_lineup, lineup_specs
 from riskstats.game.rules.board import Board, classic_board
@@ -56,7 +57,6 @@ from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import _init
 from riskstats.game.rules.options import GameRules, default_rules
 from riskstats.game.rules.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state, _seat_lineup
-from riskstats.game.search import _play_search, search_flag
 
 MAX_GAMES = 100_000_000
 SEED_SCHEME = 2
@@ -69,7 +69,7 @@ SEED_BLOCK = 65_536
 @parallel_jit
 def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, search, out):  # pragma: no cover - compiled
     """out[g] = (winner, turns, rounds, reason, mission card of each seat..., elimination number of each
-    seat...) of game g; seat s plays line-up entry (s + g) % P. ``search`` (`riskstats.game.search.search_flag`)
+    seat...) of game g; seat s plays line-up entry (s + g) % P. ``search`` (`riskstats.game.drive.search_flag`)
     is None when no seat is a search seat: numba prunes the search branch then, so self-play without one
     never compiles the search kernels."""
     G = seeds.shape[0]
@@ -80,11 +80,7 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, search, ou
         bots, params = _seat_lineup(lineup_bots, lineup_params, g)
         st = _new_state(T, C, seats, 0)
         _init(st, B, R, seeds[g])
-        if search is None:
-            _play(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON)
-        else:  # a search seat decides outside the plain loop (riskstats.game.search)
-            memory = np.full((seats, 2), -1, np.int64)
-            _play_search(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, memory)
+        _drive(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, search, None)
         out[g, 0] = st.info[I_WINNER]
         out[g, 1] = st.info[I_TURN]
         out[g, 2] = st.info[I_ROUND]
