@@ -322,6 +322,10 @@ def test_a_bad_outcome_is_refused_and_changes_nothing():
     armies = game.state.armies.copy()
     with pytest.raises(RiskstatsError, match="outcome must be the attacker's losses"):
         game.step(Move.defend(1), outcome=2)
+    assert (game.state.armies == armies).all() and game.phase == "defend"
+    game.step(Move.defend(1))
+    while game.phase != "attack":
+        game.step(game.bot_move("aggressive"))
     with pytest.raises(RiskstatsError, match="goes with a defend move"):
         game.step(Move.end_attack(), outcome=0)
-    assert (game.state.armies == armies).all() and game.phase == "defend"
+    assert game.phase == "attack"
