@@ -1,5 +1,5 @@
 """The one driver: every compiled caller plays through `_drive`, which picks the plain or the look-ahead loop."""
-import re
+import ast
 from pathlib import Path
 
 import numpy as np
@@ -13,16 +13,16 @@ PACKAGE = Path(riskstats.__file__).parent
 
 
 def test_only_the_driver_chooses_between_the_loops():
-    """`_play` is called only by the driver and by the look-ahead loop itself, `_play_search` only by the driver:
-    no caller writes the plain-or-look-ahead choice again."""
-    callers = {"_play": set(), "_play_search": set()}
+    """The plain loop `_play` is imported only by the driver and by the look-ahead loop itself, the look-ahead
+    loop `_play_search` only by the driver: no caller writes the plain-or-look-ahead choice again."""
+    importers = {"_play": set(), "_play_search": set()}
     for path in PACKAGE.rglob("*.py"):
-        text = path.read_text()
-        for name in callers:
-            if re.search(rf"(?<![\w.]){name}\(", text.replace(f"def {name}(", "")):
-                callers[name].add(path.relative_to(PACKAGE).as_posix())
-    assert callers["_play_search"] == {"game/drive.py"}
-    assert callers["_play"] == {"game/drive.py", "game/search.py"}
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module in ("riskstats.game.loop", "riskstats.game.search"):
+                for alias in node.names:
+                    if alias.name in importers:
+                        importers[alias.name].add(path.relative_to(PACKAGE).as_posix())
+    assert importers == {"_play": {"game/drive.py", "game/search.py"}, "_play_search": {"game/drive.py"}}
 
 
 def test_search_flag_names_the_line_ups_with_a_look_ahead_seat():
