@@ -68,7 +68,7 @@ atexit.register(lambda: open(os.environ["BENCH_PROFILE"], "w").write(json.dumps(
 
 
 def position_file(folder: Path) -> str:
-    from riskstats.game.board import classic_board
+    from riskstats.game.rules.board import classic_board
 
     territories = {name: [0, 1] for name in classic_board().territories}
     territories["Kamchatka"] = [1, 2]

@@ -120,7 +120,7 @@ def _write(args, tables) -> None:
 
 
 def issue18(args) -> None:
-    from riskstats.game.rules import GameRules
+    from riskstats.game.rules.options import GameRules
 
     start = time.perf_counter()
     value, news = parse_bot(args.value_bot).label, [parse_bot(spec).label for spec in args.new_search]

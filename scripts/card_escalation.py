@@ -36,7 +36,7 @@ if __name__ == "__main__":  # run as a script: one thread (imported, e.g. by the
 import pandas as pd  # noqa: E402
 
 from riskstats.analysis import cards  # noqa: E402
-from riskstats.game.rules import GameRules  # noqa: E402
+from riskstats.game.rules.options import GameRules  # noqa: E402
 
 FOCAL = {"strong": "value:rollouts=1:plans=4"}
 """The treated seat of a population's trade-timing experiment (the search bot has no ``trade_at``: none)."""

@@ -19,7 +19,7 @@ import json
 import time
 from pathlib import Path
 
-from riskstats.game.rules import VARIANTS, GameRules
+from riskstats.game.rules.options import VARIANTS, GameRules
 from riskstats.game.value import _WS, FEATURES, MODELS
 from riskstats.game.value_fit import (
     _pad,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pandas as pd
 
 from riskstats.game.play import play_game
-from riskstats.game.rules import GameRules
-from riskstats.game.state import I_MOVES
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import I_MOVES
 
 FILE = Path(__file__).resolve().parents[1] / "tests" / "golden" / "lookahead_games.csv"
 CASES = [

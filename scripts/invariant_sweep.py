@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from riskstats.game.invariants import sweep  # noqa: E402
-from riskstats.game.rules import GameRules  # noqa: E402
+from riskstats.game.rules.options import GameRules  # noqa: E402
 
 SEED = 21
 """The sweep's seed (issue 21): game g of a variant has `sweep`'s seed g (seed scheme 1's words)."""

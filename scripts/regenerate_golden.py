@@ -5,7 +5,7 @@ Run after a deliberate rule change, then read the diff: ``python scripts/regener
 from pathlib import Path
 
 from riskstats.game.play import play_game
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
 
 FOLDER = Path(__file__).resolve().parents[1] / "tests" / "golden"
 GOLDENS = {

@@ -6,7 +6,7 @@ by the variant's condition ("mission" / "capitals"), the other endings and the m
 """
 import sys
 
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
 from riskstats.runs.selfplay import play_games
 
 CASES = {

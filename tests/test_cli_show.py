@@ -4,7 +4,7 @@ import json
 from typer.testing import CliRunner
 
 from riskstats.cli import app
-from riskstats.game.board import classic_board
+from riskstats.game.rules.board import classic_board
 
 runner = CliRunner()
 

@@ -9,6 +9,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "riskstats"
 LAYERS = (
     ("riskstats", "riskstats.errors", "riskstats._numba", "riskstats.intervals"),
     ("riskstats.odds",),
+    ("riskstats.game.rules",),
     ("riskstats.game",),
     ("riskstats.runs",),
     ("riskstats.env",),

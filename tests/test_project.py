@@ -201,7 +201,7 @@ def test_docs_rules_lists_every_option_with_its_default():
     import ast
     from dataclasses import MISSING, fields
 
-    from riskstats.game.rules import GameRules
+    from riskstats.game.rules.options import GameRules
     from riskstats.odds.dice import DiceRules
 
     text = (ROOT / "docs" / "rules.md").read_text()

@@ -82,10 +82,10 @@ def break_positions(table: pd.DataFrame, rules=None, board=None, min_p: float = 
     (the seat bots) and ``position`` (a `riskstats.game.play.Game` at that moment).
     """
     from riskstats.analysis.trajectories import replay_game
-    from riskstats.game.board import classic_board
     from riskstats.game.play import Game
-    from riskstats.game.rules import GameRules
-    from riskstats.game.state import ATTACK_MOVE
+    from riskstats.game.rules.board import classic_board
+    from riskstats.game.rules.options import GameRules
+    from riskstats.game.rules.state import ATTACK_MOVE
 
     if not 0 <= float(min_p) <= 1:
         raise RiskstatsError(f"min_p must be a probability, got {min_p!r}")
@@ -129,8 +129,8 @@ def force_break(position, source: int, target: int, seed: int, defender=("random
     ``defender`` is the defending seat's bot (name, params): it chooses its dice as in play. Returns the
     copy (in the occupy phase after a conquest, else still in the attack phase).
     """
-    from riskstats.game.engine import _seed
     from riskstats.game.play import Game, Move
+    from riskstats.game.rules.engine import _seed
 
     game = Game.from_json(position.to_json(indent=None), position.board)
     _seed(game.state.rng, np.uint64(seed))

@@ -34,8 +34,8 @@ def calibration_positions(table: pd.DataFrame, per_game: int = 4, rules=None, bo
     ``bots`` and ``position`` (a `riskstats.game.play.Game`).
     """
     from riskstats.analysis.trajectories import TURN_PHASES, replay_game
-    from riskstats.game.board import classic_board
     from riskstats.game.play import Game
+    from riskstats.game.rules.board import classic_board
 
     per_game = check_int("per_game", per_game, 1, 100)
     seed = check_int("seed", seed, 0)

@@ -66,8 +66,8 @@ def p_valid_set(cards: int, deck) -> Fraction:
 
 def board_deck(board=None) -> dict[str, int]:
     """How many cards of each of `SYMBOLS` a board's deck holds (the classic board by default)."""
-    from riskstats.game.board import SYMBOLS as CARD_SYMBOLS
-    from riskstats.game.board import classic_board
+    from riskstats.game.rules.board import SYMBOLS as CARD_SYMBOLS
+    from riskstats.game.rules.board import classic_board
 
     symbols = (board or classic_board()).arrays.card_symbol.tolist()
     return {name: symbols.count(CARD_SYMBOLS.index(name)) for name in SYMBOLS}
@@ -117,7 +117,7 @@ def reinforcement_sources(turns: pd.DataFrame, events: pd.DataFrame, board=None)
     Cards count every set traded in the turn (at its start or after an elimination) and the +2
     territory bonus.
     """
-    from riskstats.game.board import classic_board
+    from riskstats.game.rules.board import classic_board
 
     board = board or classic_board()
     movers = _movers(turns).set_index(["game", "turn"])
@@ -332,7 +332,7 @@ def compare_rules(games: int, players: int, bots, arms, seed: int = 0, *, log: b
                   params: dict | None = None) -> dict[str, pd.DataFrame]:
     """Play the same seeded games under each rule setting (an arm) and compare them.
 
-    ``arms`` maps an arm's name to its `riskstats.game.rules.GameRules`; the first arm is the control of
+    ``arms`` maps an arm's name to its `riskstats.game.rules.options.GameRules`; the first arm is the control of
     `rule_effects`. Every arm plays the same seeds, line-up and seat rotation (common random numbers).
 
     Returns DataFrames by name, each with an ``arm`` column: ``games`` (the games tables, stacked, with
@@ -463,7 +463,7 @@ def compare_escalation(games: int, players: int, bots, seed: int = 0,
                        schemes=("progressive", "fixed", "none")) -> dict[str, pd.DataFrame]:
     """`compare_rules` over card escalation schemes: the same tables, each also with an ``escalation``
     column (the scheme)."""
-    from riskstats.game.rules import GameRules
+    from riskstats.game.rules.options import GameRules
 
     result = compare_rules(games, players, bots, {s: GameRules(escalation=s) for s in schemes}, seed)
     return {key: frame.assign(escalation=frame.arm) for key, frame in result.items()}
@@ -484,9 +484,9 @@ def capture_positions(table: pd.DataFrame, rules=None, board=None, min_cards: in
     import json
 
     from riskstats.analysis.trajectories import replay_game
-    from riskstats.game.board import classic_board
     from riskstats.game.play import Game
     from riskstats.game.position import card_label
+    from riskstats.game.rules.board import classic_board
 
     min_cards = check_int("min_cards", min_cards, 1)
     board = board or classic_board()

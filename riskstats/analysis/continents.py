@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.board import Board, classic_board
+from riskstats.game.rules.board import Board, classic_board
 from riskstats.intervals import wilson_interval
 from riskstats.odds.chain import attackers_needed, chain_odds
 
@@ -178,7 +178,7 @@ def opening_cost(positions: pd.DataFrame, p: float = 0.8, leave: int = 1, board:
     The seats of one game share its board, so their views are not independent: the intervals resample
     whole games (a cluster bootstrap: ``resamples`` draws of the games with replacement, seeded by
     ``seed``; 95% percentile intervals). A force is flagged where it exceeds the armies a seat starts with
-    (``rules``' starting armies for the positions' players; default `riskstats.game.rules.default_rules`):
+    (``rules``' starting armies for the positions' players; default `riskstats.game.rules.options.default_rules`):
     no seat can field it from its setup armies alone.
 
     Returns
@@ -195,7 +195,7 @@ def opening_cost(positions: pd.DataFrame, p: float = 0.8, leave: int = 1, board:
     """
     from functools import cache
 
-    from riskstats.game.rules import default_rules
+    from riskstats.game.rules.options import default_rules
 
     board = board or classic_board()
     if not isinstance(resamples, (int, np.integer)) or resamples < 100:
@@ -285,7 +285,7 @@ def first_choices(games: int, players: int = 4, bots="continent,aggressive,defen
         left = set(seats)
         while left and not game.over:
             if game.phase == "reinforce" and game.player in left:
-                k = _target_continent(game.state, board.arrays, game._R, game.player, weight, -1.0)
+                k = _target_continent(game.state, game.context.B, game.context.R, game.player, weight, -1.0)
                 rows.append((g, game.player, board.continents[k] if k >= 0 else "none"))
                 left.discard(game.player)
                 if not left:

@@ -10,7 +10,7 @@ of the same game are not independent (one winner), so cards are not tested again
 their intervals are shown side by side. Stalled games are counted apart (``truncated``) and are never
 a loss. The mission names come from the self-play table's
 ``missions`` column (`riskstats.runs.selfplay.play_games` with ``variant="mission"``), as
-`riskstats.game.board.Board.mission_name` writes them: a seat dealt its own colour's "destroy" card
+`riskstats.game.rules.board.Board.mission_name` writes them: a seat dealt its own colour's "destroy" card
 plays the fallback, "24 territories (own colour)".
 """
 from __future__ import annotations

@@ -22,7 +22,7 @@ import pandas as pd
 
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.registry import parse_bot
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
 from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games
 from riskstats.stats.compare import versus_share
@@ -134,7 +134,7 @@ def speed(bots: Iterable[str], players: int = 2, games: int = 200, seed: int = 0
     import numba
 
     from riskstats.game.play import Game
-    from riskstats.game.state import I_MOVES
+    from riskstats.game.rules.state import I_MOVES
     from riskstats.runs.selfplay import game_seeds
 
     players = check_int("players", players, 2, 6)

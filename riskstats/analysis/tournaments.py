@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
 from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games
 from riskstats.stats.compare import versus_share

@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.board import Board, classic_board
 from riskstats.game.play import Game
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.board import Board, classic_board
+from riskstats.game.rules.options import GameRules
 
 TURN_PHASES = ("trade", "reinforce")
 """The phases a turn can start in."""
@@ -60,7 +60,7 @@ def replay(table: pd.DataFrame, rules: GameRules | None = None, board: Board | N
         whose turn starts), ``seat``, ``territories``, ``armies``, ``cards``, ``alive`` and one boolean
         column per continent (held whole by that seat).
     events : DataFrame
-        The event logs (`riskstats.game.state.LOG_COLS`) with a ``game`` column.
+        The event logs (`riskstats.game.rules.state.LOG_COLS`) with a ``game`` column.
     """
     board = board or classic_board()
     rules = rules or GameRules(variant=str(table.variant.iloc[0]))

@@ -174,7 +174,7 @@ def _position_text(pos: dict) -> str:
 
 def position_names(as_json: JsonFlag = False):
     """The classic board's territory names by continent, with the other names a position may use."""
-    from riskstats.game.board import classic_board
+    from riskstats.game.rules.board import classic_board
 
     board = classic_board()
     others = {}

@@ -4,7 +4,7 @@ with `riskstats.game.play.Move`.
 This module owns the action encoding every environment shares (PettingZoo, OpenSpiel, `VectorEnv`): the
 blocks of action ids (`BLOCKS`), the compiled kernels `_mask`, `_decode` and `_encode`, and the Python
 face `ActionEncoding`. It owns no rule: the mask is built from the engine's own legal-move masks
-(`riskstats.game.engine._legal_masks`) and `_check`, and a decoded action is a `Move` the engine plays.
+(`riskstats.game.rules.engine._legal_masks`) and `_check`, and a decoded action is a `Move` the engine plays.
 
 The ids, block after block (T territories, E directed borders in the board's edge order
 ``BoardArrays.nbr_src`` / ``nbr_idx``, A = most attacker dice, D = most defender dice)::
@@ -25,7 +25,7 @@ Amounts are bucketed into three levels of the legal range ``lo .. hi`` (place: 1
 now; occupy: 0 .. armies that may follow; fortify: 1 .. armies on src - 1): level 0 "all" = hi,
 level 1 "least" = lo (only when lo < hi), level 2 "middle" = (lo + hi) // 2 (only when hi - lo >= 2).
 A Move's amount falls in the level it equals (hi, lo), else in "middle". Trades are bucketed by the
-set's kind (`riskstats.game.engine._set_kind`: three infantry, three cavalry, three artillery, one of
+set's kind (`riskstats.game.rules.engine._set_kind`: three infantry, three cavalry, three artillery, one of
 each, any set with a wild); the canonical set of a kind is the player's lowest-numbered cards that make
 it (for a wild set: the lowest wild and the two lowest other cards).
 
@@ -51,10 +51,10 @@ import numpy as np
 
 from riskstats._numba import inline_jit, jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.engine import _check, _legal_masks, _set_kind
 from riskstats.game.play import Move
-from riskstats.game.rules import R_DDICE
-from riskstats.game.state import (
+from riskstats.game.rules.engine import _check, _legal_masks, _set_kind
+from riskstats.game.rules.options import R_DDICE
+from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
     CAPITAL,
@@ -91,7 +91,7 @@ LEVELS = ("all", "least", "middle")
 """The amount levels of a place, occupy or fortify action (the module docstring says what each is)."""
 N_LEVELS = len(LEVELS)
 SET_KINDS = ("infantry", "cavalry", "artillery", "one_of_each", "wild")
-"""Trade ids in order: the kind of set traded (`riskstats.game.engine._set_kind`)."""
+"""Trade ids in order: the kind of set traded (`riskstats.game.rules.engine._set_kind`)."""
 N_SET_KINDS = len(SET_KINDS)
 
 
@@ -376,14 +376,14 @@ class ActionEncoding:
         T = self.territories
         out = np.zeros(self.n, np.bool_) if out is None else out
         out[:] = False
-        _mask(game.state, game.board.arrays, game._R, self.offsets, np.zeros(T, np.bool_),
+        _mask(game.state, game.context.B, game.context.R, self.offsets, np.zeros(T, np.bool_),
               np.zeros((T, T), np.bool_), np.zeros((T, T), np.bool_), out, np.array([0, -1], np.int64))
         return out
 
     def decode(self, game, action) -> Move:
         """The `Move` that id ``action`` stands for in ``game`` now; `RiskstatsError` if it is not legal."""
         action = check_int("action", action, 0, self.n - 1)
-        move = Move(*(int(x) for x in _decode(game.state, game.board.arrays, game._R, self.offsets, action)))
+        move = Move(*(int(x) for x in _decode(game.state, game.context.B, game.context.R, self.offsets, action)))
         if move.kind < 0 or game.check(move) != "":
             raise RiskstatsError(f"action {action} ({self.describe(action)}) is not legal in phase {game.phase!r}")
         return move
@@ -394,13 +394,13 @@ class ActionEncoding:
         reason = game.check(move)
         if reason:
             raise RiskstatsError(f"cannot encode {move}: not legal now ({reason})")
-        return int(_encode(game.state, game.board.arrays, game._R, self.offsets, *move))
+        return int(_encode(game.state, game.context.B, game.context.R, self.offsets, *move))
 
     def describe(self, action: int) -> str:
         """What an id means, whatever the position: its block and fields (``"attack 0->1 dice=3"``).
 
-        >>> from riskstats.game.board import classic_board
-        >>> from riskstats.game.rules import GameRules
+        >>> from riskstats.game.rules.board import classic_board
+        >>> from riskstats.game.rules.options import GameRules
         >>> enc = ActionEncoding.for_board(classic_board(), GameRules())
         >>> enc.describe(0), enc.describe(enc.blocks["attack"][0] + 2), enc.describe(enc.n - 1)
         ('place 0 all', 'attack 0->1 dice=3', 'end_turn')

@@ -11,7 +11,7 @@ Fields, in order (T territories, S seats with the neutral, P players, C cards, M
 
     owner         T*S   owner one-hot, index S t + s
     armies        T     armies on each territory
-    phase         11    phase one-hot (`riskstats.game.state.PHASES`)
+    phase         11    phase one-hot (`riskstats.game.rules.state.PHASES`)
     to_move       P     the seat to move, one-hot (the defending seat in phase "defend")
     me            P     the observing seat, one-hot
     hand          C     1 for each card the observing seat holds
@@ -47,7 +47,7 @@ import numpy as np
 
 from riskstats._numba import jit
 from riskstats.errors import check_int
-from riskstats.game.state import (
+from riskstats.game.rules.state import (
     CAPITAL,
     DEFEND,
     I_ATK_DICE,
@@ -153,7 +153,7 @@ class ObservationLayout:
     @classmethod
     def for_board(cls, board, rules, players: int) -> ObservationLayout:
         T = board.n_territories
-        S = players + (1 if rules.has_neutral else 0)
+        S = rules.seats(players)
         M = int(board.arrays.missions.shape[0])
         sizes = field_sizes(T, S, players, board.n_cards, M, rules.variant == "mission", rules.variant == "capital")
         offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)

@@ -27,7 +27,7 @@ other hands and missions); ISMCTS samples them afresh with `RiskState.resample_f
 
 Parameters: ``players`` (2-6), ``variant`` ("classic"; with 2 players the two-player game with a neutral,
 "mission", "capital"), ``max_turns`` (the turn cap), ``setup`` ("" the variant's default, "choice",
-"deal"), ``escalation``, ``fortify``, ``cards_per_turn`` (`riskstats.game.rules.GameRules`), ``seed`` and
+"deal"), ``escalation``, ``fortify``, ``cards_per_turn`` (`riskstats.game.rules.options.GameRules`), ``seed`` and
 ``deals``.
 
 >>> import pyspiel
@@ -51,10 +51,10 @@ from riskstats.env.actions import ActionEncoding
 from riskstats.env.observation import ObservationLayout
 from riskstats.env.pettingzoo import render_text
 from riskstats.errors import RiskstatsError
-from riskstats.game.engine import _give_mission, _seed
 from riskstats.game.play import Game, Move
-from riskstats.game.rules import GameRules
-from riskstats.game.state import CAPITAL, DECK, DEFEND_MOVE, I_DECK_N, I_MOVES, I_PHASE, M_CARD, MK_DESTROY
+from riskstats.game.rules.engine import _give_mission, _seed
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import CAPITAL, DECK, DEFEND_MOVE, I_DECK_N, I_MOVES, I_PHASE, M_CARD, MK_DESTROY
 
 DEFAULTS = {"players": 2, "variant": "classic", "max_turns": 1000, "setup": "", "escalation": "progressive",
             "fortify": "connected", "cards_per_turn": "one", "seed": 0, "deals": 1024}
@@ -295,11 +295,11 @@ class RolloutEvaluator:
         self._work = None
 
     def evaluate(self, state: RiskState):
+        from riskstats.game.drive import search_flag
         from riskstats.game.loop import NO_HORIZON
         from riskstats.game.play import _bot_arrays
         from riskstats.game.rollout import _rollout
-        from riskstats.game.search import search_flag
-        from riskstats.game.state import _new_state
+        from riskstats.game.rules.state import _new_state
 
         if state.is_chance_node() and state.game is not None:
             state = state.clone()
@@ -316,7 +316,7 @@ class RolloutEvaluator:
         work, ids, params = self._work
         value = np.zeros(players)
         for seed in self._rng.integers(0, 2**63, self.n_rollouts):
-            w = _rollout(g.state, work, g.board.arrays, g._R, g._cut, g._V, ids, params, np.uint64(seed),
+            w = _rollout(g.state, work, *g.context, ids, params, np.uint64(seed),
                          NO_HORIZON, NO_HORIZON, search_flag(ids))
             if w >= 0:
                 value -= 1.0 / (players - 1)

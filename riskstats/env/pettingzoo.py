@@ -35,7 +35,7 @@ from riskstats.env.actions import ActionEncoding
 from riskstats.env.observation import ObservationLayout
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.play import Game
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
 
 RENDER_MODES = ("human", "ansi")
 

@@ -1,7 +1,7 @@
 """`VectorEnv`: many games stepped in one compiled call, in the shape of Gymnasium's vector API.
 
 This module owns `VectorEnv` and its kernels `_vec_reset` and `_vec_step`. The games are
-`riskstats.game.state.State` arrays stacked along a first axis of ``n_envs``; a step decodes each game's
+`riskstats.game.rules.state.State` arrays stacked along a first axis of ``n_envs``; a step decodes each game's
 action (`riskstats.env.actions._decode`), plays it with the engine's own `_apply` (the kernel the game loop
 runs), and writes the next observation (`riskstats.env.observation._observe`, for the seat to move) and the
 legal-action mask (`riskstats.env.actions._mask`) into preallocated arrays. No rule is written here.
@@ -35,11 +35,11 @@ from riskstats._numba import borrow, jit
 from riskstats.env.actions import ActionEncoding, _decode, _mask
 from riskstats.env.observation import ObservationLayout, _observe
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.board import classic_board
-from riskstats.game.engine import _apply, _init
-from riskstats.game.play import _tables
-from riskstats.game.rules import GameRules, default_rules
-from riskstats.game.state import I_PHASE, I_PLAYER, I_WINNER, OVER, State, _new_state
+from riskstats.game.rules.board import classic_board
+from riskstats.game.rules.context import compile_context
+from riskstats.game.rules.engine import _apply, _init
+from riskstats.game.rules.options import GameRules, default_rules
+from riskstats.game.rules.state import I_PHASE, I_PLAYER, I_WINNER, OVER, State, _new_state
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -140,10 +140,9 @@ class VectorEnv:
         self.encoding = ActionEncoding.for_board(self.board, rules)
         self.layout = ObservationLayout.for_board(self.board, rules, self.players)
         self.n_actions, self.obs_size = self.encoding.n, self.layout.size
-        self._R = rules.vector(self.players, self.board)
-        self._cut, _ = _tables(rules)
+        self.context = compile_context(rules, self.board, self.players)
         T = self.board.n_territories
-        seats = self.players + (1 if rules.has_neutral else 0)
+        seats = rules.seats(self.players)
         one = _new_state(T, self.board.n_cards, seats, 0)
         self.states = State(*(np.repeat(x[None], self.n_envs, axis=0) for x in one))
         self._buffers = (np.zeros(T, np.bool_), np.zeros((T, T), np.bool_), np.zeros((T, T), np.bool_))
@@ -169,9 +168,9 @@ class VectorEnv:
         """Start a game in every env (run seed ``seed``, else the constructor's); returns ``obs, info``."""
         if seed is not None:
             self._run_seed = check_int("seed", seed, 0, 2**64 - 1)
-        _vec_reset(self.states, self.board.arrays, self._R, self.encoding.offsets, self.layout.offsets, self.players,
-                   np.uint64(self._run_seed), self.episode, *self._buffers, self.obs, self.mask, self._dirty,
-                   self.seats)
+        _vec_reset(self.states, self.context.B, self.context.R, self.encoding.offsets, self.layout.offsets,
+                   self.players, np.uint64(self._run_seed), self.episode, *self._buffers, self.obs, self.mask,
+                   self._dirty, self.seats)
         self._ready = True
         return self.obs, self._info()
 
@@ -183,7 +182,7 @@ class VectorEnv:
         if actions.shape != (self.n_envs,) or actions.dtype.kind not in "iu":
             raise RiskstatsError(f"actions must be {self.n_envs} integers, got shape {actions.shape} "
                                  f"of {actions.dtype}")
-        bad = _vec_step(self.states, self.board.arrays, self._R, self._cut, self.encoding.offsets,
+        bad = _vec_step(self.states, self.context.B, self.context.R, self.context.CUT, self.encoding.offsets,
                         self.layout.offsets, self.players, np.uint64(self._run_seed), self.episode, *self._buffers,
                         actions.astype(np.int64, copy=False), self.obs, self.mask, self._dirty, self.seats,
                         self.rewards, self.terminations, self.truncations)

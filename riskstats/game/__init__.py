@@ -1,7 +1,8 @@
-"""The full game: board, rule options, the state of arrays, the compiled engine, bots and the step API.
+"""The full game: the rules wing (board, options, state, engine, context), bots, loops and the step API.
 
-Owns the board (`board`), the typed rule options (`rules`), the state layout (`state`), every rule that
-changes a state (`engine`), the bot catalogue (`registry`), the built-in bots (`bots`) and the solved attack
+Owns the pure rules in their own wing (`rules`: the board, the typed rule options, the state layout, every
+rule that changes a state and the compiled context a game's kernels read; it imports nothing else of
+`riskstats.game`), and above it the bot catalogue (`registry`), the built-in bots (`bots`) and the solved attack
 rule they can read (`solved_attack`), the compiled game loop (`loop`), the search bot that looks ahead with
 it (`search`), playing a game, compiled or move by move (`play`), rebuilding a game from its event log
 (`replay`), positions as JSON (`position`), a position played on many times with fresh chance (`rollout`)

@@ -1,16 +1,16 @@
 """The built-in bots: compiled policies chosen by an integer id and a float parameter vector.
 
 Each bot looks at the state and returns one legal move ``(kind, a, b, c, d)`` for the player to move
-(see `riskstats.game.state`). `riskstats.game.registry.BOTS` maps a bot's name to its id and default
+(see `riskstats.game.rules.state`). `riskstats.game.registry.BOTS` maps a bot's name to its id and default
 parameters; `_bot_move`
 dispatches on the id inside compiled code. A bot's randomness comes from the game's own stream.
 
 What each bot does, its parameters (names, defaults, ranges) and the tuned bots are declared in
-`riskstats.game.registry` (``riskstats bots`` prints them); a kernel reads its parameters by position,
-in the order declared there. Bots that don't know about capitals (``aggressive``, ``continent``,
-``defensive``, ``mission``) pick the safest own territory as capital and otherwise play as in Classic.
-No bot can read another seat's mission or an unrevealed capital pick: `_bot_move` hands every compiled
-bot `_seat_view`, where those are masked.
+`riskstats.game.registry` (``riskstats bots`` prints them); a kernel reads its parameters through the slot
+names declared there (`riskstats.game.registry.slot`), never by a bare position. Bots that don't know about
+capitals (``aggressive``, ``continent``, ``defensive``, ``mission``) pick the safest own territory as capital
+and otherwise play as in Classic. No bot can read another seat's mission or an unrevealed capital pick:
+`_bot_move` hands every compiled bot `_seat_view`, where those are masked.
 
 Defence: when an attack is declared, phase DEFEND asks the defending seat's bot how many dice to roll
 (`_defend_bot`, the defence policy's one entry point, which `_bot_move` calls before anything else). Every
@@ -20,8 +20,8 @@ a bot with its own defence (a search bot, an exact decision layer) adds its bran
 Adding a fast bot: write ``@inline_jit def _mybot(st, B, R, V, params)`` returning a legal move (it is
 inlined into the game loop like the others; its loops call helpers that take only the arrays they read,
 helpers that allocate nothing are `riskstats._numba.lean_jit` (no reference counting), and per-move
-buffers come from the state's scratch memory, `riskstats.game.state.SCRATCH`). Use the
-helpers here and `riskstats.game.engine._check` in tests, declare it with the next id, a description
+buffers come from the state's scratch memory, `riskstats.game.rules.state.SCRATCH`). Use the
+helpers here and `riskstats.game.rules.engine._check` in tests, declare it with the next id, a description
 and its parameters in `riskstats.game.registry.BUILT_IN` and add one branch to `_bot_move`: the conformance
 test runs over every bot in `BOTS`, and `riskstats.cli.common.BOT_NAMES` (which a test holds equal to it) needs
 the name. A bot written in Python plugs into
@@ -32,17 +32,44 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import inline_jit, jit, lean_jit, lowest_bit, popcount
-from riskstats.game.engine import _find_set, _fortify_ok, _hand, _hand_size, _randint, _reachable, _set_kind, _uniform
 from riskstats.game.registry import (
     AGGRESSIVE_STYLE,
+    AGGRESSIVE_THRESHOLD,
+    AGGRESSIVE_TRADE_AT,
+    CAPITAL_GUARD,
+    CAPITAL_TRADE_AT,
     CONTINENT_AGAIN,
     CONTINENT_ATTACK,
+    CONTINENT_CARD_THRESHOLD,
+    CONTINENT_ENTRANCE_WEIGHT,
+    CONTINENT_FIRST,
     CONTINENT_STYLE,
+    CONTINENT_THRESHOLD,
+    CONTINENT_TRADE_AT,
+    DEFENSIVE_MAX_CONQUESTS,
     DEFENSIVE_STYLE,
+    DEFENSIVE_SURE_THRESHOLD,
+    DEFENSIVE_THRESHOLD,
+    DEFENSIVE_TRADE_AT,
     FRONTIER_AT,
     FRONTIER_DEFENDERS,
+    MISSION_TRADE_AT,
+    OBJECTIVE_CARD_THRESHOLD,
+    OBJECTIVE_THRESHOLD,
+    RANDOM_P_FORTIFY,
+    RANDOM_P_STOP,
 )
-from riskstats.game.rules import (
+from riskstats.game.rules.engine import (
+    _find_set,
+    _fortify_ok,
+    _hand,
+    _hand_size,
+    _randint,
+    _reachable,
+    _set_kind,
+    _uniform,
+)
+from riskstats.game.rules.options import (
     FORTIFY_CONNECTED,
     OBJ_MISSION,
     OBJ_TERRITORIES,
@@ -54,7 +81,7 @@ from riskstats.game.rules import (
     R_OBJECTIVE,
     R_PLAYERS,
 )
-from riskstats.game.state import (
+from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
     CAPITAL,
@@ -471,7 +498,7 @@ def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, nbr_src, nbr_rev, p, mo
                    bits):  # pragma: no cover - compiled
     """(from, to) uniform over p's attacks where the attackers (armies able to roll) are at least as many
     as the defenders; (-1, -1) if there is none. ``moves`` is info[I_MOVES], ``bits`` the state's edge bits
-    (`riskstats.game.state._edge_bits`).
+    (`riskstats.game.rules.state._edge_bits`).
 
     Called before every roll of the random bot, so it is kept lean: it takes only the arrays it reads
     (a call copies every array of its arguments, see `_is_border`), allocates nothing and calls nothing
@@ -479,7 +506,7 @@ def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, nbr_src, nbr_rev, p, mo
     favourable attacks in the edge bits (one bit per directed border, in the order from ascending, then
     the neighbour list), draws k uniform below their number and takes the k-th set bit, counting whole
     words at a time (`riskstats._numba.popcount`). The bits stay in the scratch memory
-    (`riskstats.game.state.SCRATCH`), stamped with the move number at which the bot is next asked if only
+    (`riskstats.game.rules.state.SCRATCH`), stamped with the move number at which the bot is next asked if only
     its attack declaration and the defender's reply (the roll) are played in between: then, in the same
     attack phase (and after its occupation, which moves the stamp on by one), it redoes only the edges
     out of the attack's two territories and into the attacked one, the only edges those moves can change.
@@ -595,7 +622,7 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
     p = info[I_PLAYER]
     rng = st.rng
     if phase == ATTACK:  # most of the random bot's moves: first, and through the lean helper
-        if _uniform(rng) < params[0]:
+        if _uniform(rng) < params[RANDOM_P_STOP]:
             return END_ATTACK, 0, 0, 0, 0
         a, b = _random_attack(st.owner, st.armies, rng, B.nbr_ptr, B.nbr_idx, B.nbr_src, B.nbr_rev, p, info[I_MOVES],
                               st.scratch, _edge_bits(st.scratch, st.owner.shape[0], st.alive.shape[0]))
@@ -618,7 +645,7 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
                 and scratch[SC_DST] == info[I_OCC_TO]:  # attack counts stay valid around them
             scratch[SC_STAMP] += 1
         return OCCUPY_MOVE, st.armies[info[I_OCC_FROM]] - 1, 0, 0, 0
-    if phase == FORTIFY and _uniform(rng) < params[1]:
+    if phase == FORTIFY and _uniform(rng) < params[RANDOM_P_FORTIFY]:
         return _random_fortify(st, B, R, p)
     return END_TURN, 0, 0, 0, 0
 
@@ -644,10 +671,10 @@ def _aggressive_styled(st, B, R, V, params, fortify, reinforce, claim):  # pragm
     if phase == SETUP_PLACE or phase == REINFORCE:
         return _placement(st, B, R, _strike_base(st, B, p), reinforce)
     if phase == TRADE or phase == ELIM_TRADE:
-        return _trade_timed(st, B, R, params[1])
+        return _trade_timed(st, B, R, params[AGGRESSIVE_TRADE_AT])
     if phase == ATTACK:
         a, b, pw = _best_attack(st, B, V, p, -1)
-        if a >= 0 and pw >= params[0]:
+        if a >= 0 and pw >= params[AGGRESSIVE_THRESHOLD]:
             return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:
@@ -700,12 +727,12 @@ def _claim_toward(st, B, k):  # pragma: no cover - compiled
 
 @lean_jit
 def _continent_first(st, B, p, params):  # pragma: no cover - compiled
-    """The continent bot's forced target now: with ``again`` (params[CONTINENT_AGAIN]) its ``first`` (params[3])
-    whenever it does not hold it (the search bot's one-turn plans); else ``first`` until it first holds it
-    (`_forced_first`)."""
+    """The continent bot's forced target now: with ``again`` (params[CONTINENT_AGAIN]) its ``first``
+    (params[CONTINENT_FIRST]) whenever it does not hold it (the search bot's one-turn plans); else ``first``
+    until it first holds it (`_forced_first`)."""
     if params[CONTINENT_AGAIN] != 0:
-        return params[3]
-    return float(_forced_first(st, B, p, params[3]))
+        return params[CONTINENT_FIRST]
+    return float(_forced_first(st, B, p, params[CONTINENT_FIRST]))
 
 
 @lean_jit
@@ -778,24 +805,24 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
             return _random_claim(st)
         if params[CONTINENT_AGAIN] != 0:
             return PLACE, _claim_greedy(st, B), 1, 0, 0
-        return PLACE, _claim_toward(st, B, _forced_first(st, B, p, params[3])), 1, 0, 0
+        return PLACE, _claim_toward(st, B, _forced_first(st, B, p, params[CONTINENT_FIRST])), 1, 0, 0
     if phase == TRADE or phase == ELIM_TRADE:
-        return _trade_timed(st, B, R, params[4])
+        return _trade_timed(st, B, R, params[CONTINENT_TRADE_AT])
     if phase == SETUP_PLACE or phase == REINFORCE:
-        k = _target_continent(st, B, R, p, params[2], _continent_first(st, B, p, params))
+        k = _target_continent(st, B, R, p, params[CONTINENT_ENTRANCE_WEIGHT], _continent_first(st, B, p, params))
         t = _continent_base(st, B, p, k) if k >= 0 else -1
         if t < 0:
             t = _most_threatened(st, B, R, p)
         return _placement(st, B, R, t, params[CONTINENT_STYLE + 1])
     if phase == ATTACK:
-        k = _target_continent(st, B, R, p, params[2], _continent_first(st, B, p, params))
+        k = _target_continent(st, B, R, p, params[CONTINENT_ENTRANCE_WEIGHT], _continent_first(st, B, p, params))
         if k >= 0:
             a, b, pw = _best_attack(st, B, V, p, k)
-            if a >= 0 and _attack_pays(params, pw, st.armies[a] - 1, st.armies[b], params[0]):
+            if a >= 0 and _attack_pays(params, pw, st.armies[a] - 1, st.armies[b], params[CONTINENT_THRESHOLD]):
                 return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
         if info[I_CONQUERED] == 0:
             a, b, pw = _best_attack(st, B, V, p, -1)
-            if a >= 0 and _attack_pays(params, pw, st.armies[a] - 1, st.armies[b], params[1]):
+            if a >= 0 and _attack_pays(params, pw, st.armies[a] - 1, st.armies[b], params[CONTINENT_CARD_THRESHOLD]):
                 return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:
@@ -822,10 +849,11 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == SETUP_PLACE or phase == REINFORCE:
         return _placement(st, B, R, _most_threatened(st, B, R, p), params[DEFENSIVE_STYLE + 1])
     if phase == TRADE or phase == ELIM_TRADE:
-        return _trade_timed(st, B, R, params[3])
+        return _trade_timed(st, B, R, params[DEFENSIVE_TRADE_AT])
     if phase == ATTACK:
         a, b, pw = _best_attack(st, B, V, p, -1)
-        if a >= 0 and ((info[I_CONQUERED] < params[1] and pw >= params[0]) or pw >= params[2]):
+        if a >= 0 and ((info[I_CONQUERED] < params[DEFENSIVE_MAX_CONQUESTS] and pw >= params[DEFENSIVE_THRESHOLD])
+                       or pw >= params[DEFENSIVE_SURE_THRESHOLD]):
             return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:
@@ -916,9 +944,10 @@ def _goal_attack(st, B, V, p, dist, guard, guard_keep):  # pragma: no cover - co
 @lean_jit
 def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind):  # pragma: no cover - compiled
     """Reinforce, attack and occupy toward the territories marked in ``goal``: all reinforcements on the
-    own border territory nearest the goal; attack along the way while P(conquer) >= ``params[0]``, else
-    one attack for a card while P >= ``params[1]``; after a conquest move all but ``keep_behind`` armies
-    on (half if the old territory still faces enemies). Other phases: as the aggressive bot."""
+    own border territory nearest the goal; attack along the way while P(conquer) >= the threshold
+    (``params[OBJECTIVE_THRESHOLD]``), else one attack for a card while P >= the card threshold
+    (``params[OBJECTIVE_CARD_THRESHOLD]``); after a conquest move all but ``keep_behind`` armies on (half if
+    the old territory still faces enemies). Other phases: as the aggressive bot."""
     info = st.info
     phase = info[I_PHASE]
     p = info[I_PLAYER]
@@ -934,11 +963,11 @@ def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind): 
         return PLACE, t, info[I_RESERVE], 0, 0
     if phase == ATTACK:
         a, b, pw = _goal_attack(st, B, V, p, dist, guard, guard_keep)
-        if a >= 0 and pw >= params[0]:
+        if a >= 0 and pw >= params[OBJECTIVE_THRESHOLD]:
             return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
         if info[I_CONQUERED] == 0:
             a, b, pw = _best_attack(st, B, V, p, -1)
-            if a >= 0 and a != guard and pw >= params[1]:
+            if a >= 0 and a != guard and pw >= params[OBJECTIVE_CARD_THRESHOLD]:
                 return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:
@@ -977,7 +1006,7 @@ def _mission_bot(st, B, R, V, params):  # pragma: no cover - compiled
     p = info[I_PLAYER]
     T = st.owner.shape[0]
     if phase == TRADE or phase == ELIM_TRADE:
-        return _trade_timed(st, B, R, params[2])
+        return _trade_timed(st, B, R, params[MISSION_TRADE_AT])
     if phase == CLAIM or phase == FORTIFY:
         return _aggressive_styled(st, B, R, V, params, 0.0, 0.0, 0.0)
     m = st.mission[p]  # only our own card: the others' are secret
@@ -1025,7 +1054,7 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == CAPITAL:
         return CAPITAL_PICK, _safest(st, B, R, p), 0, 0, 0
     if phase == TRADE or phase == ELIM_TRADE:
-        return _trade_timed(st, B, R, params[3])
+        return _trade_timed(st, B, R, params[CAPITAL_TRADE_AT])
     if phase == CLAIM or phase == SETUP_PLACE:
         return _aggressive_styled(st, B, R, V, params, 0.0, 0.0, 0.0)
     own = st.capital[p]
@@ -1042,9 +1071,9 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
         for t in range(T):
             goal[t] = st.owner[t] != p and st.owner[t] != R[R_NEUTRAL]
     threat = _threat(st.owner, st.armies, B.nbr_ptr, B.nbr_idx, R[R_NEUTRAL], own) if held else 0
-    if held and phase == REINFORCE and threat * params[2] >= st.armies[own]:
+    if held and phase == REINFORCE and threat * params[CAPITAL_GUARD] >= st.armies[own]:
         return PLACE, own, info[I_RESERVE], 0, 0
-    if held and phase == FORTIFY and threat * params[2] >= st.armies[own]:
+    if held and phase == FORTIFY and threat * params[CAPITAL_GUARD] >= st.armies[own]:
         seen = _scratch_block(st.scratch, T, SC_MARK)
         seen[:] = 0
         _reachable(st, B, p, own, seen)
@@ -1054,7 +1083,7 @@ def _capital_bot(st, B, R, V, params):  # pragma: no cover - compiled
                 src = t
         if src >= 0 and _fortify_ok(st, B, R, p, src, own):
             return FORTIFY_MOVE, src, own, st.armies[src] - 1, 0
-    keep = int(threat * params[2]) if held else 0
+    keep = int(threat * params[CAPITAL_GUARD]) if held else 0
     return _objective_turn(st, B, R, V, params, goal, own if held else -1, keep, 1)
 
 

@@ -35,14 +35,14 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.engine import _seed, _shuffle, _step
+from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
-from riskstats.game.play import Game, Move, _bot_arrays, _tables
+from riskstats.game.play import Game, Move, _bot_arrays
 from riskstats.game.rollout import _copy_state
 from riskstats.game.rollout import rollouts as play_rollouts
-from riskstats.game.rules import R_DDICE
-from riskstats.game.search import _play_any, search_flag
-from riskstats.game.state import (
+from riskstats.game.rules.engine import _seed, _shuffle, _step
+from riskstats.game.rules.options import R_DDICE
+from riskstats.game.rules.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
     DEFEND,
@@ -119,7 +119,7 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, search, out):
     """out[m, r] = the winner (-1: none) of rollout r after candidate move m (a row kind, a, b, c, d): the
     position copied, fresh dice from seeds[r] and the draw pile reshuffled, the move played, then the bots
     play to the end. Every move meets the same seeds (common random numbers). ``search``:
-    `riskstats.game.search.search_flag`."""
+    `riskstats.game.drive.search_flag`."""
     M = moves.shape[0]
     N = seeds.shape[0]
     T = root.owner.shape[0]
@@ -132,7 +132,7 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, search, out):
             _seed(work.rng, seeds[r])
             _shuffle(work.rng, work.deck, work.info[I_DECK_N])
             _step(work, B, R, CUT, moves[job, 0], moves[job, 1], moves[job, 2], moves[job, 3], moves[job, 4])
-            _play_any(work, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, search)
+            _drive(work, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, search, None)
             out[job, r] = work.info[I_WINNER]
 
 
@@ -158,7 +158,7 @@ def _move_values(root, B, R, CUT, moves, seeds, p, model, out):  # pragma: no co
 def describe_move(move, board) -> str:
     """A move in words, with territory and card names.
 
-    >>> from riskstats.game.board import classic_board
+    >>> from riskstats.game.rules.board import classic_board
     >>> describe_move(Move.attack(0, 29, 3), classic_board())
     'attack Alaska -> Kamchatka (3 dice)'
     """
@@ -281,12 +281,11 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     if top == 0:
         return Evaluation(players, pd.DataFrame(columns=columns), rollouts, seed, game.player)
     moves = _choose(game, spec, candidates, seed)
-    cut, V = _tables(game.rules)
     st = game.state
     root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())
     seeds = np.random.SeedSequence(seed).generate_state(rollouts, np.uint64)
     out = np.zeros((len(moves), rollouts), np.int64)
-    _move_rollouts(root, game.board.arrays, game._R, cut, V, ids, values, np.array(moves, np.int64), seeds,
+    _move_rollouts(root, *game.context, ids, values, np.array(moves, np.int64), seeds,
                    search_flag(ids), out)
     mover = game.player
     rows = []
@@ -328,7 +327,7 @@ def position_value(position, *, board=None, features: bool = True, model: str = 
     P = game.players
     X = np.zeros((P, N_FEATURES))
     probs = np.zeros(P)
-    _model_probs(game.state, game.board.arrays, game._R, _WS[m], X, probs)
+    _model_probs(game.state, game.context.B, game.context.R, _WS[m], X, probs)
     table = pd.DataFrame({"player": np.arange(P), "p_win": probs})
     if features:
         for f, name in enumerate(FEATURES):
@@ -347,14 +346,13 @@ def _model_evaluation(game: Game, spec, top: int, candidates: int, seed: int, mo
     if top == 0:
         return Evaluation(players, pd.DataFrame(columns=columns), 0, seed, game.player)
     moves = _choose(game, spec, candidates, seed)
-    cut, _ = _tables(game.rules)
     st = game.state
     root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())
     seeds = np.random.SeedSequence(seed).generate_state(MODEL_SAMPLES, np.uint64)
     out = np.zeros(len(moves))
     mover = game.player
-    _move_values(root, game.board.arrays, game._R, cut, np.array(moves, np.int64), seeds, mover, model_index(model),
-                 out)
+    _move_values(root, game.context.B, game.context.R, game.context.CUT, np.array(moves, np.int64), seeds, mover,
+                 model_index(model), out)
     rows = [(describe_move(m, game.board), float(v), float(v), float(v), 0, 0, *m) for m, v in zip(moves, out)]
     frame = pd.DataFrame(rows, columns=columns).sort_values("p_win", ascending=False, kind="stable")
     return Evaluation(players, frame.head(top).reset_index(drop=True), 0, seed, mover)

@@ -9,10 +9,10 @@ rules: the invariants are worked out again here from the state, independently of
 (the reinforcement, continents held, missions and capitals), so an engine bug shows as a violation.
 
 A swept game is played by the engine's own loop, one turn per call (`riskstats.game.loop._play` with a
-horizon of the current turn, or `riskstats.game.search._play_search` for line-ups with a search seat),
-with a legality check of every bot move; its event log is read in windows (the log's row counter is
-restored after each), so a swept game is move for move the game `riskstats.runs.selfplay.play_games`
-plays with the same seed (a test compares them).
+horizon of the current turn, through `riskstats.game.drive._drive`, which runs the look-ahead loop for
+line-ups with a search seat), with a legality check of every bot move; its event log is read in windows
+(the log's row counter is restored after each), so a swept game is move for move the game
+`riskstats.runs.selfplay.play_games` plays with the same seed (a test compares them).
 
 >>> from riskstats.game.play import Game
 >>> game = Game(players=3, seed=2).play(["aggressive"], max_moves=300)
@@ -26,10 +26,11 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.engine import _init
-from riskstats.game.loop import MAX_MOVES, NO_HORIZON, _play
+from riskstats.game.drive import _drive, search_flag
+from riskstats.game.loop import MAX_MOVES, NO_HORIZON
 from riskstats.game.registry import lineup_specs
-from riskstats.game.rules import (
+from riskstats.game.rules.engine import _init
+from riskstats.game.rules.options import (
     CARDS_ONE,
     R_CAPITALS_NEEDED,
     R_CARDS_PER_TURN,
@@ -48,8 +49,7 @@ from riskstats.game.rules import (
     GameRules,
     default_rules,
 )
-from riskstats.game.search import _has_search, _play_search
-from riskstats.game.state import (
+from riskstats.game.rules.state import (
     ASIDE,
     ATTACK_MOVE,
     BEGIN_TURN,
@@ -518,10 +518,7 @@ def _sweep_game(st, B, R, CUT, V, bots, params, acc, search, result):  # pragma:
         start = info[I_TURN]
         seat = _turn_seat(st)
         info[I_LOG_N] = 0
-        if search:
-            error = _play_search(st, B, R, CUT, V, bots, params, True, start, NO_HORIZON, memory)
-        else:
-            error = _play(st, B, R, CUT, V, bots, params, True, start, NO_HORIZON)
+        error = _drive(st, B, R, CUT, V, bots, params, True, start, NO_HORIZON, search, memory)
         n = info[I_LOG_N]
         info[I_LOG_N] = base + n
         base += n
@@ -543,13 +540,12 @@ def _sweep_game(st, B, R, CUT, V, bots, params, acc, search, result):  # pragma:
 
 
 @parallel_jit
-def _sweep(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, log_rows, out):  # pragma: no cover
+def _sweep(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, log_rows, search, out):  # pragma: no cover
     """out[g] = (violation mask, turn first seen, checks, turns, moves, winner, reason) of game g; seat s
     plays line-up entry (s + first + g) % P, as in self-play (the caller rotates the line-up by first)."""
     G = seeds.shape[0]
     T = B.continent_of.shape[0]
     C = B.card_symbol.shape[0]
-    search = _has_search(lineup_bots)  # a search or value seat decides outside the plain loop
     for g in prange(G):
         bots, params = _seat_lineup(lineup_bots, lineup_params, g)
         st = _new_state(T, C, seats, log_rows)
@@ -596,7 +592,7 @@ def check_invariants(game) -> list[str]:
     bad = 0
     if log.shape[0] > 0:
         bad |= int(_account(log, n, acc))
-    bad |= int(_check_state(st, game.board.arrays, game._R, acc, False, -1))
+    bad |= int(_check_state(st, game.context.B, game.context.R, acc, False, -1))
     return violation_names(bad)
 
 
@@ -610,7 +606,7 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     bots : list of str, or a comma-separated str
         A line-up as for `riskstats.runs.selfplay.play_games` (seats rotate by game the same way).
     rules : GameRules, optional
-        Default: `riskstats.game.rules.default_rules` for ``players``.
+        Default: `riskstats.game.rules.options.default_rules` for ``players``.
     seed : int
         Game g's seed is word ``first + g`` of ``np.random.SeedSequence(seed).generate_state(first + games)``,
         so games 0 .. 65,535 are `play_games`' games with the same seed.
@@ -631,8 +627,8 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     """
     import pandas as pd
 
-    from riskstats.game.board import classic_board
-    from riskstats.game.play import _tables
+    from riskstats.game.rules.board import classic_board
+    from riskstats.game.rules.context import compile_context
 
     games = check_int("games", games, 1, 10**9)
     first = check_int("first", first, 0, 10**12)
@@ -649,11 +645,9 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     lineup_bots = np.array([spec.id for spec in rotated], np.int64)
     lineup_params = np.array([spec.vector() for spec in rotated])
     seeds = np.random.SeedSequence(seed).generate_state(first + games, np.uint64)[first:]
-    cut, V = _tables(rules)
-    seats = players + (1 if rules.has_neutral else 0)
+    ctx = compile_context(rules, board, players)
     out = np.zeros((games, 7), np.int64)
-    _sweep(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cut, V, seats, LOG_ROWS,
-           out)
+    _sweep(seeds, lineup_bots, lineup_params, *ctx, rules.seats(players), LOG_ROWS, search_flag(lineup_bots), out)
     g = np.arange(first, first + games)
     seat_bots = labels[(np.arange(players)[None, :] + g[:, None]) % players]
     return pd.DataFrame({

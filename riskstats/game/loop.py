@@ -2,16 +2,27 @@
 
 This module owns `_play`, the loop every compiled caller runs (`riskstats.game.play.Game`, self-play,
 rollouts, position evaluation, the search bot's look-ahead), and its limits (`MAX_MOVES`, `NO_HORIZON`).
-It does not own the rules (`riskstats.game.engine`) or the bots (`riskstats.game.bots`); the search bot,
-which itself plays games with this loop, is driven from `riskstats.game.search._play_search`, so no
-search is reachable from here (numba compiles no recursion).
+It does not own the rules (`riskstats.game.rules.engine`) or the bots (`riskstats.game.bots`); the search
+bot, which itself plays games with this loop, is driven from `riskstats.game.search._play_search`, so no search
+is reachable from here (numba compiles no recursion); every caller chooses between the two loops through
+`riskstats.game.drive._drive`.
 """
 from __future__ import annotations
 
 from riskstats._numba import borrow, jit
 from riskstats.game.bots import _bot_move
-from riskstats.game.engine import _apply, _check, _finish
-from riskstats.game.state import I_LOG_N, I_MOVES, I_PHASE, I_PLAYER, I_ROUND, I_TURN, OVER, SC_STAMP, WIN_MOVE_CAP
+from riskstats.game.rules.engine import _apply, _check, _finish
+from riskstats.game.rules.state import (
+    I_LOG_N,
+    I_MOVES,
+    I_PHASE,
+    I_PLAYER,
+    I_ROUND,
+    I_TURN,
+    OVER,
+    SC_STAMP,
+    WIN_MOVE_CAP,
+)
 
 MAX_MOVES = 5_000_000
 """A compiled game stops after this many moves, whatever the turn cap: truncated, with no winner and

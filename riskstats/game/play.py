@@ -3,7 +3,7 @@
 This module owns `Game` (the step-by-step API: inspect the state, list legal moves, play a move, ask a
 built-in bot for its move, plug in a Python bot), `Move`, `play_game` (one compiled game with its event
 log); the compiled game loop `_play` is `riskstats.game.loop`'s. Every rule is
-`riskstats.game.engine`'s: `Game.step` calls the same compiled `_check` and `_apply` as the fast loop, so a
+`riskstats.game.rules.engine`'s: `Game.step` calls the same compiled `_check` and `_apply` as the fast loop, so a
 game played here move by move with built-in bots is identical to the compiled one with the same seed.
 
 A Python bot is any callable ``bot(view) -> Move``; `Game.play` hands it a `GameView`: the game as the
@@ -27,20 +27,20 @@ True
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.board import Board, classic_board
 from riskstats.game.bots import _bot_move
-from riskstats.game.engine import ERRORS, _check, _init, _legal_masks, _step, _step_roll
-from riskstats.game.loop import MAX_MOVES, NO_HORIZON, _play
+from riskstats.game.drive import _drive, search_flag
+from riskstats.game.loop import MAX_MOVES, NO_HORIZON
 from riskstats.game.registry import N_PARAMS, bot_spec
-from riskstats.game.rules import GameRules, default_rules
-from riskstats.game.search import LOOKAHEAD_IDS, _play_search, _search_move
-from riskstats.game.state import (
+from riskstats.game.rules.board import Board, classic_board
+from riskstats.game.rules.context import compile_context
+from riskstats.game.rules.engine import ERRORS, _check, _init, _legal_masks, _step, _step_roll
+from riskstats.game.rules.options import GameRules, default_rules
+from riskstats.game.rules.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
     DEFEND_MOVE,
@@ -82,15 +82,13 @@ from riskstats.game.state import (
     State,
     _new_state,
 )
-
-WIN_TABLE_SIZE = 200
-"""Bots look up P(conquer) for up to this many attackers and defenders (larger stacks are clamped)."""
+from riskstats.game.search import LOOKAHEAD_IDS, _search_move
 
 
 class Move(NamedTuple):
-    """One move ``(kind, a, b, c, d)``; see `riskstats.game.state` for what a..d mean per kind.
+    """One move ``(kind, a, b, c, d)``; see `riskstats.game.rules.state` for what a..d mean per kind.
 
-    ``kind`` is one of the constants of `riskstats.game.state` (`PLACE`, `TRADE_SET`, ... ``MOVES[kind]`` is
+    ``kind`` is one of the constants of `riskstats.game.rules.state` (`PLACE`, `TRADE_SET`, ... ``MOVES[kind]`` is
     its name, as in the event log's ``move`` column). Build moves with the class methods; a move prints as
     the call that builds it:
 
@@ -159,7 +157,7 @@ class Move(NamedTuple):
 
     @property
     def name(self) -> str:
-        """The kind's name (`riskstats.game.state.MOVES`)."""
+        """The kind's name (`riskstats.game.rules.state.MOVES`)."""
         return MOVES[self.kind] if 0 <= self.kind < len(MOVES) else f"kind {self.kind}"
 
     def __repr__(self):
@@ -229,20 +227,6 @@ _FIELDS = {PLACE: ("place", ("territory", "armies")), TRADE_SET: ("trade", ("c1"
 """Move kind -> (the class method that builds it, the names of its fields a, b, c)."""
 
 
-@cache
-def _tables(rules: GameRules):
-    """The one-roll sampling table CUT (`riskstats.odds.simulate.sampling_table`) and the bots' P(conquer)
-    table V for these dice rules."""
-    from riskstats.odds.battle import win_values
-    from riskstats.odds.simulate import sampling_table
-
-    cut = sampling_table(rules.dice)
-    V = win_values(rules.dice, WIN_TABLE_SIZE, WIN_TABLE_SIZE)
-    cut.flags.writeable = False
-    V.flags.writeable = False
-    return cut, V
-
-
 def _bot_arrays(bots, players: int):
     ids = np.zeros(players, np.int64)
     params = np.zeros((players, N_PARAMS))
@@ -263,11 +247,19 @@ class Game:
         neutral, ``GameRules(variant="two-player")``).
     rules : GameRules, optional
     board : Board, optional
-        The classic board by default; any board from `riskstats.game.board.load_board`.
+        The classic board by default; any board from `riskstats.game.rules.board.load_board`.
     seed : int
         The game's seed (a uint64); the whole game is a function of it and the moves chosen.
     log : bool
         Keep the event log (`events`).
+
+    Attributes
+    ----------
+    state : State
+        The game's arrays (`riskstats.game.rules.state`), changed in place by every move.
+    context : Context
+        What its kernels read besides the state (`riskstats.game.rules.context.Context`: the board's arrays,
+        the rule vector and the dice tables), built once: pass ``*game.context`` to a kernel.
     """
 
     def __init__(self, players: int = 4, rules: GameRules | None = None, *, board: Board | None = None,
@@ -278,11 +270,10 @@ class Game:
         self.board = board or classic_board()
         self.players = self.rules.check_players(players, self.board)
         self.seed = check_int("seed", seed, 0, 2**64 - 1)
-        self._R = self.rules.vector(self.players, self.board)
-        self._cut, self._V = _tables(self.rules)
-        seats = self.players + (1 if self.rules.has_neutral else 0)
+        self.context = compile_context(self.rules, self.board, self.players)
+        seats = self.rules.seats(self.players)
         self.state = _new_state(self.board.n_territories, self.board.n_cards, seats, 4096 if log else 0)
-        _init(self.state, self.board.arrays, self._R, np.uint64(self.seed))
+        _init(self.state, self.context.B, self.context.R, np.uint64(self.seed))
         self._events = None  # the event log's frame so far (`events`)
 
     def __repr__(self):
@@ -395,7 +386,7 @@ class Game:
         place = np.zeros(T, np.bool_)
         attack = np.zeros((T, T), np.bool_)
         fortify = np.zeros((T, T), np.bool_)
-        _legal_masks(self.state, self.board.arrays, self._R, place, attack, fortify)
+        _legal_masks(self.state, self.context.B, self.context.R, place, attack, fortify)
         phase = self.phase
         sets = []
         if phase in ("trade", "elim_trade"):
@@ -463,7 +454,7 @@ class Game:
     def check(self, move) -> str:
         """"" if the move is legal now, else why not."""
         move = Move(*move)
-        return ERRORS[_check(self.state, self.board.arrays, self._R, *map(int, move))]
+        return ERRORS[_check(self.state, self.context.B, self.context.R, *map(int, move))]
 
     # ------------------------------------------------------------ playing
     def step(self, move, outcome: int | None = None) -> None:
@@ -478,7 +469,7 @@ class Game:
             raise RiskstatsError(f"illegal move {_named(move, self.board)} in phase {self.phase!r}: {reason}")
         if outcome is None:
             self._grow_log()
-            _step(self.state, self.board.arrays, self._R, self._cut, *move)
+            _step(self.state, self.context.B, self.context.R, self.context.CUT, *move)
             return
         if move.kind != DEFEND_MOVE:
             raise RiskstatsError(f"a roll's outcome goes with a defend move, not {_named(move, self.board)}")
@@ -487,7 +478,7 @@ class Game:
             raise RiskstatsError(f"outcome must be the attacker's losses, one of "
                                  f"{[i for i, p in enumerate(possible) if p > 0]}, got {outcome!r}")
         self._grow_log()
-        _step_roll(self.state, self.board.arrays, self._R, move.a, int(outcome))
+        _step_roll(self.state, self.context.B, self.context.R, move.a, int(outcome))
 
     def roll_outcomes(self, dice: int) -> tuple[Fraction, ...]:
         """The chance step of the attack declared now, if the defending seat rolls ``dice`` dice: the exact
@@ -515,10 +506,10 @@ class Game:
         bot_id, values = bot_spec(bot, params)
         self.state.scratch[SC_STAMP] = -1  # no cache from an earlier call: the state may have been changed
         if bot_id in LOOKAHEAD_IDS:
-            move = _search_move(self.state, self.board.arrays, self._R, self._cut, self._V, bot_id, values,
+            move = _search_move(self.state, *self.context, bot_id, values,
                                 self._search_memory())
         else:
-            move = _bot_move(self.state, self.board.arrays, self._R, self._V, bot_id, values)
+            move = _bot_move(self.state, self.context.B, self.context.R, self.context.V, bot_id, values)
         return _named((int(x) for x in move), self.board)
 
     def play(self, bots, max_moves: int | None = None) -> Game:
@@ -547,12 +538,8 @@ class Game:
         """Play to the end with built-in bots (ids and parameters by seat) in the compiled loop."""
         while not self.over:
             self._grow_log()
-            if np.isin(ids, LOOKAHEAD_IDS).any():
-                error = _play_search(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params,
-                                     check, NO_HORIZON, NO_HORIZON, self._search_memory())
-            else:
-                error = _play(self.state, self.board.arrays, self._R, self._cut, self._V, ids, params, check,
-                              NO_HORIZON, NO_HORIZON)
+            error = _drive(self.state, *self.context, ids, params, check, NO_HORIZON, NO_HORIZON, search_flag(ids),
+                           self._search_memory())
             if error > 0:
                 raise RiskstatsError(f"a built-in bot chose an illegal move: {ERRORS[error]}")
         return self
@@ -594,14 +581,13 @@ class Game:
 
         game = cls.__new__(cls)
         game.rules, game.board, game.players, game.seed, game.state = game_from_position(position, board)
-        game._R = game.rules.vector(game.players, game.board)
-        game._cut, game._V = _tables(game.rules)
+        game.context = compile_context(game.rules, game.board, game.players)
         game._events = None
         return game
 
     # ------------------------------------------------------------ the record
     def events(self):
-        """The event log as a DataFrame: one row per move or event, columns `riskstats.game.state.LOG_COLS`
+        """The event log as a DataFrame: one row per move or event, columns `riskstats.game.rules.state.LOG_COLS`
         (phase, move and reason as names; docs/event_log.md says what each row and column means).
 
         Each call converts only the rows logged since the last one; it returns a copy.

@@ -3,7 +3,7 @@
 This module owns the position format (``riskstats-position/1``, docs/positions.md) and its validation:
 `position_dict` writes a `Game`'s state, `game_from_position` reads the parts of a `Game` from a position
 (written by `position_dict` or by hand for a real game's position) and raises a one-line `RiskstatsError` naming the
-first problem it finds. It does not own the rules (`riskstats.game.engine`) or the game API
+first problem it finds. It does not own the rules (`riskstats.game.rules.engine`) or the game API
 (`riskstats.game.play`; `Game.to_json` / `Game.from_json` call this module).
 
 A position written by `position_dict` holds everything: the draw pile's order, the game's random stream
@@ -24,9 +24,9 @@ import json
 import numpy as np
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.board import Board, board_from_dict, classic_board, load_board
-from riskstats.game.rules import GameRules, default_rules
-from riskstats.game.state import (
+from riskstats.game.rules.board import Board, board_from_dict, classic_board, load_board
+from riskstats.game.rules.options import GameRules, default_rules
+from riskstats.game.rules.state import (
     ASIDE,
     ATTACK,
     CAPITAL,
@@ -161,14 +161,14 @@ def template_position(players: int, variant: str | None = None, board: Board | N
     >>> Game.from_json(pos).phase
     'reinforce'
     """
-    from riskstats.game.rules import VARIANTS
+    from riskstats.game.rules.options import VARIANTS
 
     board = board or classic_board()
     if variant is not None and variant not in VARIANTS:
         raise RiskstatsError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     rules = default_rules(players) if variant is None else GameRules(variant=variant)
     players = rules.check_players(players, board)
-    seats = players + (1 if rules.has_neutral else 0)
+    seats = rules.seats(players)
     names = board.territories
     owned = [[t for t in range(len(names)) if t % seats == s] for s in range(seats)]
     armies = [rules.starting_armies(players, board)] * players + [board.neutral_armies] * (seats - players)
@@ -334,7 +334,7 @@ def game_from_position(pos, board: Board | None = None):
     players = rules.check_players(players, board)
     seed = _int(pos, "seed", 0, 0, 2**64 - 1)
     T, C = board.n_territories, board.n_cards
-    S = players + (1 if rules.has_neutral else 0)
+    S = rules.seats(players)
 
     game = _Parts(rules, board, players)
     st = _new_state(T, C, S, 4096)
@@ -499,7 +499,7 @@ def game_from_position(pos, board: Board | None = None):
         info[I_WINNER] = alive[0] if len(alive) == 1 else -1
 
     # the random stream
-    from riskstats.game.engine import _seed, _shuffle
+    from riskstats.game.rules.engine import _seed, _shuffle
 
     _seed(st.rng, np.uint64(seed))
     if shuffle and info[I_DECK_N] > 1:
@@ -565,7 +565,7 @@ def _pending(pos, board, st, rules, players):
         _bad("pending_attack: the attack must go from an owned territory to an adjacent enemy one")
     if not (isinstance(dice, int) and 1 <= dice <= min(rules.dice.attacker_dice, int(st.armies[a]) - 1)):
         _bad(f"pending_attack: attacker dice must be from 1 to the armies able to roll, got {_short(dice)}")
-    from riskstats.game.engine import _defending_seat
+    from riskstats.game.rules.engine import _defending_seat
 
     seat = int(_defending_seat(rules.vector(players, board), int(st.owner[b]), attacker))
     if info[I_PLAYER] != seat:

@@ -246,11 +246,33 @@ BUILT_IN = {
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
-CONTINENT_ATTACK, CONTINENT_AGAIN = ([p.name for p in BUILT_IN["continent"].params].index(name)
-                                     for name in ("attack", "again"))
-"""Where the continent bot's parameter vector holds ``attack`` and ``again`` (its compiled kernel reads them)."""
-AGGRESSIVE_STYLE, CONTINENT_STYLE, DEFENSIVE_STYLE = ([p.name for p in BUILT_IN[bot].params].index(STYLE[0])
-                                                      for bot in ("aggressive", "continent", "defensive"))
+
+
+def slot(bot: str, name: str) -> int:
+    """Where built-in bot ``bot`` holds its parameter ``name`` in its vector (the order declared in `BUILT_IN`).
+    Compiled kernels read their parameters through the names below, never by a bare position, so inserting
+    or reordering a `Param` cannot silently change what a kernel reads (numba freezes them as constants)."""
+    return [p.name for p in BUILT_IN[bot].params].index(name)
+
+
+RANDOM_P_STOP, RANDOM_P_FORTIFY = slot("random", "p_stop"), slot("random", "p_fortify")
+AGGRESSIVE_THRESHOLD, AGGRESSIVE_TRADE_AT = slot("aggressive", "threshold"), slot("aggressive", "trade_at")
+CONTINENT_THRESHOLD, CONTINENT_CARD_THRESHOLD, CONTINENT_ENTRANCE_WEIGHT, CONTINENT_FIRST, CONTINENT_TRADE_AT, \
+    CONTINENT_ATTACK, CONTINENT_AGAIN = (slot("continent", n) for n in (
+        "threshold", "card_threshold", "entrance_weight", "first", "trade_at", "attack", "again"))
+DEFENSIVE_THRESHOLD, DEFENSIVE_MAX_CONQUESTS, DEFENSIVE_SURE_THRESHOLD, DEFENSIVE_TRADE_AT = (
+    slot("defensive", n) for n in ("threshold", "max_conquests", "sure_threshold", "trade_at"))
+OBJECTIVE_THRESHOLD, OBJECTIVE_CARD_THRESHOLD = slot("mission", "threshold"), slot("mission", "card_threshold")
+"""The two objective bots (mission, capital) share their attack kernel, and so these two slots."""
+assert (OBJECTIVE_THRESHOLD, OBJECTIVE_CARD_THRESHOLD) == (slot("capital", "threshold"),
+                                                           slot("capital", "card_threshold"))
+MISSION_TRADE_AT = slot("mission", "trade_at")
+CAPITAL_GUARD, CAPITAL_TRADE_AT = slot("capital", "guard"), slot("capital", "trade_at")
+SEARCH_ROLLOUTS, SEARCH_HORIZON, SEARCH_PLANS, SEARCH_VALUE, SEARCH_ORDER = (
+    slot("search", n) for n in ("rollouts", "horizon", "plans", "value", "order"))
+VALUE_ROLLOUTS, VALUE_PLANS = slot("value", "rollouts"), slot("value", "plans")
+AGGRESSIVE_STYLE, CONTINENT_STYLE, DEFENSIVE_STYLE = (slot(bot, STYLE[0]) for bot in ("aggressive", "continent",
+                                                                                      "defensive"))
 """Where those bots' parameter vectors hold ``fortify``; ``reinforce`` and ``claim`` follow it (`STYLE`)."""
 assert all(len(info.params) <= FRONTIER_AT for info in BUILT_IN.values())
 
@@ -319,7 +341,7 @@ def check_value(bot: str, param: Param, value) -> float:
         number = float(value)
     except (TypeError, ValueError):
         if param.names == "continents" and isinstance(value, str):
-            from riskstats.game.board import classic_board
+            from riskstats.game.rules.board import classic_board
 
             board = classic_board()
             return float(board.continents.index(board.continent_name(value.strip(),
@@ -401,7 +423,7 @@ def value_text(param: Param, value, board=None) -> str:
     'Australia'
     """
     if param.names == "continents":
-        from riskstats.game.board import classic_board
+        from riskstats.game.rules.board import classic_board
 
         names = (board or classic_board()).continents
         if float(value).is_integer() and 0 <= int(value) < len(names):

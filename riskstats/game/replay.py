@@ -20,13 +20,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.board import Board, classic_board
-from riskstats.game.state import ASIDE, DECK, DISCARD
+from riskstats.game.rules.board import Board, classic_board
+from riskstats.game.rules.state import ASIDE, DECK, DISCARD
 
 
 @dataclass
 class Position:
-    """A position rebuilt from an event log (arrays as in `riskstats.game.state.State`).
+    """A position rebuilt from an event log (arrays as in `riskstats.game.rules.state.State`).
 
     owner, armies : per territory
     card_owner : per card: a seat, DECK (-1), DISCARD (-2) or ASIDE (-3)

@@ -1,7 +1,7 @@
 """Rollouts: a game played on from a given position many times, each time with fresh chance.
 
 This module owns `rollouts` (the public function: one row per rollout) and the compiled kernel
-`_rollout`, which plays one rollout in a working state of its own (`riskstats.game.state._copy_state`
+`_rollout`, which plays one rollout in a working state of its own (`riskstats.game.rules.state._copy_state`
 copies a position into it). A rollout starts from a copy of the position (no more than the state is
 copied; the event log is not), draws its dice from a stream of its own seed and reshuffles the draw pile with it
 (the pile's order is hidden, so it is chance too), and plays the built-in bots on to the end of the game
@@ -25,11 +25,11 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.engine import _seed, _shuffle
+from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
-from riskstats.game.play import Game, _bot_arrays, _tables
-from riskstats.game.search import _play_any, search_flag
-from riskstats.game.state import (
+from riskstats.game.play import Game, _bot_arrays
+from riskstats.game.rules.engine import _seed, _shuffle
+from riskstats.game.rules.state import (
     I_DECK_N,
     I_PHASE,
     I_REASON,
@@ -53,11 +53,11 @@ def _rollout(root, work, B, R, CUT, V, bots, params, seed, last_turn, last_round
     same board and seats, best without an event log): fresh dice from ``seed``, the draw pile
     reshuffled, then the bots play on to the end or until a turn after ``last_turn`` (a round after
     ``last_round``) is about to begin (`riskstats.game.play.NO_HORIZON`: no horizon). The winner seat,
-    -1 if none (stopped at the horizon, or truncated). ``search``: `riskstats.game.search.search_flag`."""
+    -1 if none (stopped at the horizon, or truncated). ``search``: `riskstats.game.drive.search_flag`."""
     _copy_state(root, work)
     _seed(work.rng, seed)
     _shuffle(work.rng, work.deck, work.info[I_DECK_N])
-    _play_any(work, B, R, CUT, V, bots, params, False, last_turn, last_round, search)
+    _drive(work, B, R, CUT, V, bots, params, False, last_turn, last_round, search, None)
     return work.info[I_WINNER]
 
 
@@ -140,13 +140,12 @@ def rollouts(game: Game, n: int, horizon: int | None = None, bots=("random",), s
     seats = [bots[p % len(bots)] for p in range(game.players)]
     seats = [(b, params.get(b)) if isinstance(b, str) else b for b in seats]
     ids, values = _bot_arrays(seats, game.players)
-    cut, V = _tables(game.rules)
     seeds = np.random.SeedSequence(seed).generate_state(n, np.uint64)
     st = game.state
     root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())  # the game's own arrays stay untouched
     S = st.alive.shape[0]
     out = np.zeros((n, 5 + 2 * S), np.int64)
-    _rollouts(root, game.board.arrays, game._R, cut, V, ids, values, seeds, last_turn, last_round, 64,
+    _rollouts(root, *game.context, ids, values, seeds, last_turn, last_round, 64,
               search_flag(ids), out)
     names = [str(s) for s in range(game.players)] + (["neutral"] if S > game.players else [])
     table = pd.DataFrame({

@@ -5,7 +5,7 @@ and the ``value`` bot (id `VALUE_ID`: the same plan search over the rest of the 
 fitted position value, `riskstats.game.value`):
 its candidate plans (`PLANS`), its rollout policy (`POLICY`), its position value (`_value`), the
 resampling of what it cannot see (`_resample`), the plan search (`_search_plan`) and the game loop that
-lets search seats decide (`_play_search`). It does not own the rules (`riskstats.game.engine`), the bots
+lets search seats decide (`_play_search`). It does not own the rules (`riskstats.game.rules.engine`), the bots
 the plans are made of (`riskstats.game.bots`) or the plain loop (`riskstats.game.loop._play`).
 
 **Turn-level plan search** (determinised Monte Carlo over macro-actions). At its first decision of each
@@ -71,17 +71,30 @@ import numpy as np
 
 from riskstats._numba import jit
 from riskstats.game.bots import _bot_move, _forced_first
-from riskstats.game.engine import _give_mission, _lose_target, _seed, _shuffle
 from riskstats.game.loop import NO_HORIZON, _play
-from riskstats.game.registry import CATALOG, N_PARAMS, STYLE, bot_info, bot_spec
-from riskstats.game.rules import (
+from riskstats.game.registry import (
+    CATALOG,
+    N_PARAMS,
+    SEARCH_HORIZON,
+    SEARCH_ORDER,
+    SEARCH_PLANS,
+    SEARCH_ROLLOUTS,
+    SEARCH_VALUE,
+    STYLE,
+    VALUE_PLANS,
+    VALUE_ROLLOUTS,
+    bot_info,
+    bot_spec,
+)
+from riskstats.game.rules.engine import _give_mission, _lose_target, _seed, _shuffle
+from riskstats.game.rules.options import (
     DECK_EUROPEAN,
     OBJ_MISSION,
     R_MISSION_DECK,
     R_OBJECTIVE,
     R_PLAYERS,
 )
-from riskstats.game.state import (
+from riskstats.game.rules.state import (
     ASIDE,
     CAPITAL,
     CLAIM,
@@ -467,9 +480,10 @@ def _budget(bot, params):  # pragma: no cover - compiled
     (closer 0), or the value bot's (rollouts, plans, order, closer) with no rounds after the turn and the
     fitted model's leaf values."""
     if bot == VALUE_ID:
-        return (int(params[0]), 0, min(int(params[1]), MAX_PLANS), VALUE_MODEL + int(params[_VALUE_MODEL]),
-                int(params[_VALUE_ORDER]), params[_VALUE_CLOSER])
-    return int(params[0]), int(params[1]), min(int(params[2]), MAX_PLANS), int(params[3]), int(params[4]), 0.0
+        return (int(params[VALUE_ROLLOUTS]), 0, min(int(params[VALUE_PLANS]), MAX_PLANS),
+                VALUE_MODEL + int(params[_VALUE_MODEL]), int(params[_VALUE_ORDER]), params[_VALUE_CLOSER])
+    return (int(params[SEARCH_ROLLOUTS]), int(params[SEARCH_HORIZON]), min(int(params[SEARCH_PLANS]), MAX_PLANS),
+            int(params[SEARCH_VALUE]), int(params[SEARCH_ORDER]), 0.0)
 
 
 @jit
@@ -591,37 +605,6 @@ def _search_move(st, B, R, CUT, V, bot, params, memory):  # pragma: no cover - c
     return _bot_move(st, B, R, V, plan_bot, prm)
 
 
-@jit
-def _has_search(bots):  # pragma: no cover - compiled
-    """Whether a seat of the line-up ``bots`` (ids) is a look-ahead seat (search or value)."""
-    for s in range(bots.shape[0]):
-        if bots[s] == SEARCH_ID or bots[s] == VALUE_ID:
-            return True
-    return False
-
-
-def search_flag(bots) -> bool | None:
-    """The ``search`` argument of `_play_any` and the kernels that call it for the line-up ``bots`` (ids):
-    True if a seat looks ahead (``search`` or ``value``), else None, for which numba compiles no search code at all."""
-    return True if np.isin(np.asarray(bots), LOOKAHEAD_IDS).any() else None
-
-
-@jit
-def _play_any(st, B, R, CUT, V, bots, params, check, last_turn, last_round, search):  # pragma: no cover
-    """`riskstats.game.loop._play`, or `_play_search` (with fresh plan memory) if a seat is a search seat:
-    for callers that play from positions with any line-up (rollouts, position evaluation).
-
-    ``search`` (`search_flag`) is None when no seat searches: numba then prunes the search branch before
-    compiling (it resolves ``search is None`` from the argument's type), so a caller compiled for such
-    line-ups never compiles the search kernels (a minute of compiling on a first run)."""
-    if search is None:
-        return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round)
-    if _has_search(bots):
-        memory = np.full((st.alive.shape[0], 2), -1, np.int64)
-        return _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, memory)
-    return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round)
-
-
 def search_plans(game, bot: str = "search"):
     """What the search bot weighs now: each candidate plan's mean value over its rollouts, for the player
     whose turn it is, as `_search_plan` works it out when that player's turn begins.
@@ -665,7 +648,7 @@ def search_plans(game, bot: str = "search"):
     scores = np.full(len(PLAN_LIST), np.nan)
     cand = np.empty(len(PLAN_LIST), np.int64)
     n = _plan_order(order, plans, cand)
-    best = _search_plan(st, game.board.arrays, game._R, game._cut, game._V, _turn_player(st), rollouts, horizon,
+    best = _search_plan(st, *game.context, _turn_player(st), rollouts, horizon,
                         plans, work, scores, leaf, order, closer,
                         _trade_override(spec.id, spec.vector()), _style_override(spec.id, spec.vector()))
     if n < len(PLAN_LIST) and not np.isnan(scores[n]):  # the aggressive plan was added (closer)

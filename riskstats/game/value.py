@@ -37,8 +37,8 @@ import numpy as np
 
 from riskstats._numba import jit
 from riskstats.errors import RiskstatsError
-from riskstats.game.engine import _has_set, _progressive
-from riskstats.game.rules import (
+from riskstats.game.rules.engine import _has_set, _progressive
+from riskstats.game.rules.options import (
     ESCALATION_NONE,
     ESCALATION_PROGRESSIVE,
     OBJ_CAPITAL,
@@ -53,7 +53,7 @@ from riskstats.game.rules import (
     R_VARIANT,
     VARIANTS,
 )
-from riskstats.game.state import (
+from riskstats.game.rules.state import (
     DEFEND,
     I_ATK_FROM,
     I_PHASE,

@@ -27,11 +27,12 @@ from numba import prange
 
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.engine import _init
+from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
-from riskstats.game.rules import R_SEATS, VARIANTS, GameRules
-from riskstats.game.search import _play_any, _value, search_flag
-from riskstats.game.state import I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER, _new_state, _seat_lineup
+from riskstats.game.rules.engine import _init
+from riskstats.game.rules.options import R_SEATS, VARIANTS, GameRules
+from riskstats.game.rules.state import I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER, _new_state, _seat_lineup
+from riskstats.game.search import _value
 from riskstats.game.value import FEATURES, N_FEATURES, _features
 
 MAX_RECORDED = 600
@@ -58,7 +59,7 @@ def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, se
         buf = np.zeros((P, X.shape[3]))
         n = 0
         while st.info[I_PHASE] != OVER:
-            _play_any(st, B, R, CUT, V, bots, params, False, st.info[I_TURN], NO_HORIZON, search)
+            _drive(st, B, R, CUT, V, bots, params, False, st.info[I_TURN], NO_HORIZON, search, None)
             if st.info[I_PHASE] == OVER or st.info[I_TURN] < 1 or n >= MAX_RECORDED:
                 continue
             _features(st, B, R, buf)
@@ -109,8 +110,9 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
         ``formula`` and ``territory`` [n, players] (the search bot's formula value and the territory share,
         the baselines), ``turn``, ``round``, ``game`` [n], and ``variant`` (its index in `VARIANTS`).
     """
-    from riskstats.game.board import classic_board
-    from riskstats.game.play import _bot_arrays, _tables
+    from riskstats.game.play import _bot_arrays
+    from riskstats.game.rules.board import classic_board
+    from riskstats.game.rules.context import compile_context
 
     games = check_int("games", games, 1)
     players = check_int("players", players, 2, 6)
@@ -121,14 +123,14 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
     seats_bots = [bots[s % len(bots)] for s in range(players)]
     ids, params = _bot_arrays(seats_bots, players)
     board = classic_board()
-    R = rules.vector(players, board)
-    cut, V = _tables(rules)
+    ctx = compile_context(rules, board, players)
+    R = ctx.R
     S = int(R[R_SEATS])
     seeds = np.random.SeedSequence(seed).generate_state(games, np.uint64)
     X = np.zeros((games, per_game, players, N_FEATURES))
     base = np.zeros((games, per_game, players, 2))
     meta = np.full((games, per_game, 4), -1, np.int64)
-    _sample(seeds, ids, params, board.arrays, R, cut, V, S, per_game, search_flag(ids), X, base, meta)
+    _sample(seeds, ids, params, *ctx, S, per_game, search_flag(ids), X, base, meta)
     kept = (meta[:, :, 0] >= 0) & (meta[:, :, 3] >= 0)
     alive = np.abs(X).sum(axis=3) > 0
     return {"X": X[kept], "alive": alive[kept], "winner": meta[:, :, 3][kept], "formula": base[..., 0][kept],

@@ -229,8 +229,8 @@ def _named_params(cells) -> dict:
     """Each swept ``params.<bot>`` grid value of the cells by name (`riskstats.game.registry.params_text`):
     the parameters that differ between cells, and any off their defaults, as ``key=value`` (``first=Australia``,
     not ``[0.5, 0.75, 2.0, 5]``); a value that no longer parses is left as it was."""
-    from riskstats.game.board import load_board
     from riskstats.game.registry import bot_info, params_text, parse_bot
+    from riskstats.game.rules.board import load_board
 
     board = None
     where = cells[0].get("run", {}).get("board", "classic") if cells else "classic"

@@ -266,7 +266,7 @@ def current_record(record: dict) -> dict:
     their defaults, and bot parameter vectors recorded before parameters were appended to a bot completed
     with those parameters' defaults (which reproduce the bot's old play)."""
     from riskstats.game.registry import parse_bot
-    from riskstats.game.rules import GameRules
+    from riskstats.game.rules.options import GameRules
 
     record = {"seed_scheme": 1} | record
     rules = record.get("rules")

@@ -4,7 +4,7 @@ This module owns `play_games` (one row per game; `riskstats.stats.report.summary
 `check_games`, the one check of a batch's configuration (counts, seed, line-up and bot parameters,
 rules, players for those rules and that board): `play_games` calls it, and so does
 `riskstats.runs.tournament.RunConfig` when it is built, so that a run's chunks are played from the
-checked `Batch` (`play_batch`) without checking it again. The rules are `riskstats.game.engine`'s and
+checked `Batch` (`play_batch`) without checking it again. The rules are `riskstats.game.rules.engine`'s and
 the bots `riskstats.game.bots`'; the per-game loop is `riskstats.game.loop._play`.
 
 Seats: the bots given are assigned to seats 0..P-1 in order, repeated cyclically, and game g rotates
@@ -48,14 +48,15 @@ from numba import prange
 
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.board import Board, classic_board
-from riskstats.game.engine import _init
-from riskstats.game.loop import NO_HORIZON, _play
-from riskstats.game.play import Game, _tables
+from riskstats.game.drive import _drive, search_flag
+from riskstats.game.loop import NO_HORIZON
+from riskstats.game.play import Game
 from riskstats.game.registry import check_lineup, lineup_specs
-from riskstats.game.rules import GameRules, default_rules
-from riskstats.game.search import _play_search, search_flag
-from riskstats.game.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state, _seat_lineup
+from riskstats.game.rules.board import Board, classic_board
+from riskstats.game.rules.context import compile_context
+from riskstats.game.rules.engine import _init
+from riskstats.game.rules.options import GameRules, default_rules
+from riskstats.game.rules.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state, _seat_lineup
 
 MAX_GAMES = 100_000_000
 SEED_SCHEME = 2
@@ -68,7 +69,7 @@ SEED_BLOCK = 65_536
 @parallel_jit
 def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, search, out):  # pragma: no cover - compiled
     """out[g] = (winner, turns, rounds, reason, mission card of each seat..., elimination number of each
-    seat...) of game g; seat s plays line-up entry (s + g) % P. ``search`` (`riskstats.game.search.search_flag`)
+    seat...) of game g; seat s plays line-up entry (s + g) % P. ``search`` (`riskstats.game.drive.search_flag`)
     is None when no seat is a search seat: numba prunes the search branch then, so self-play without one
     never compiles the search kernels."""
     G = seeds.shape[0]
@@ -79,11 +80,7 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, search, ou
         bots, params = _seat_lineup(lineup_bots, lineup_params, g)
         st = _new_state(T, C, seats, 0)
         _init(st, B, R, seeds[g])
-        if search is None:
-            _play(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON)
-        else:  # a search seat decides outside the plain loop (riskstats.game.search)
-            memory = np.full((seats, 2), -1, np.int64)
-            _play_search(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, memory)
+        _drive(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, search, None)
         out[g, 0] = st.info[I_WINNER]
         out[g, 1] = st.info[I_TURN]
         out[g, 2] = st.info[I_ROUND]
@@ -240,7 +237,7 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
         seat's finishing place, comma-joined); ``attrs["rules"]`` holds the rules
         and the board name, also as JSON in column ``rules``.
     pandas.DataFrame, only with ``log=True``
-        The event logs: column ``game``, then `riskstats.game.state.LOG_COLS` (see `Game.events`).
+        The event logs: column ``game``, then `riskstats.game.rules.state.LOG_COLS` (see `Game.events`).
     """
     batch = check_games(games, players, bots, variant, seed, rules, board, params, seed_scheme)
     first = check_int("first", first, 0)
@@ -267,15 +264,13 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = Non
     specs = [specs[(s + first) % players] for s in range(players)]  # game first + g rotates by first + g
     lineup_bots = np.array([spec.id for spec in specs], np.int64)
     lineup_params = np.array([spec.vector() for spec in specs])
-    cut, V = _tables(rules)
     if seeds is None:
         seeds = game_seeds(seed, first + games, first, batch.seed_scheme)
     out = np.zeros((games, 4 + 2 * players), np.int64)
-    seats = players + (1 if rules.has_neutral else 0)
     if log:
         logs = _play_logged(seeds, lineup_bots, lineup_params, players, rules, board, first, out)
     else:
-        _selfplay(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cut, V, seats,
+        _selfplay(seeds, lineup_bots, lineup_params, *compile_context(rules, board, players), rules.seats(players),
                   search_flag(lineup_bots), out)
     g = np.arange(first, first + games)
     seat_bots = np.array(lineup, dtype=object)[(np.arange(players)[None, :] + g[:, None]) % players]

@@ -46,7 +46,7 @@ class RunConfig:
     variant : str
     seed : int
     rules : dict
-        `riskstats.game.rules.GameRules` options other than ``variant`` (``dice``: a dict of
+        `riskstats.game.rules.options.GameRules` options other than ``variant`` (``dice``: a dict of
         `riskstats.odds.dice.DiceRules` options).
     params : dict
         Bot name (or an entry's label) -> parameter values overriding its defaults (all in order, or a
@@ -114,7 +114,7 @@ class RunConfig:
 
     def game_rules(self):
         """The `GameRules` of this run; unknown option names are an error."""
-        from riskstats.game.rules import GameRules
+        from riskstats.game.rules.options import GameRules
         from riskstats.odds.dice import DiceRules
 
         known = {f.name for f in fields(GameRules)} - {"variant"}
@@ -136,7 +136,7 @@ class RunConfig:
         return GameRules(variant=self.variant, **options)
 
     def load_board(self):
-        from riskstats.game.board import classic_board, load_board
+        from riskstats.game.rules.board import classic_board, load_board
 
         return classic_board() if self.board == "classic" else load_board(self.board)
 
@@ -163,7 +163,7 @@ class RunConfig:
     def from_record(cls, record: dict, chunk_size: int = DEFAULT_CHUNK) -> RunConfig:
         """The configuration a stored record describes (the inverse of `record`, bar the version; a record
         without ``seed_scheme`` is scheme 1)."""
-        from riskstats.game.rules import GameRules
+        from riskstats.game.rules.options import GameRules
 
         defaults = GameRules(variant=record["variant"]).as_dict()
         rules = {k: v for k, v in record["rules"].items() if k != "variant" and v != defaults.get(k)}

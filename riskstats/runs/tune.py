@@ -124,7 +124,7 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
     except ImportError:  # pragma: no cover - depends on the environment
         raise RiskstatsError("tuning needs Optuna: pip install 'riskstats[tune]'") from None
     from riskstats.game.registry import bot_info, full_spec, parse_bot
-    from riskstats.game.rules import GameRules
+    from riskstats.game.rules.options import GameRules
     from riskstats.runs.results import database_url
 
     spec = parse_bot(bot)
@@ -256,7 +256,7 @@ def _suggest(trial, param):
 
 
 def _board():
-    from riskstats.game.board import classic_board
+    from riskstats.game.rules.board import classic_board
 
     return classic_board()
 

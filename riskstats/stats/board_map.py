@@ -28,9 +28,9 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.board import Board, classic_board
 from riskstats.game.position import game_from_position
-from riskstats.game.state import I_PHASE, I_PLAYER, I_RESERVE, I_ROUND, I_TURN, PHASES
+from riskstats.game.rules.board import Board, classic_board
+from riskstats.game.rules.state import I_PHASE, I_PLAYER, I_RESERVE, I_ROUND, I_TURN, PHASES
 
 LAYOUT_FILES = {"classic": "classic_layout.json"}
 """Layout files (in ``riskstats/game/data``) by board name."""

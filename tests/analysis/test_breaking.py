@@ -7,7 +7,7 @@ import pytest
 from riskstats.analysis import breaking
 from riskstats.analysis.breaking import BREAK_COLUMNS, break_positions, break_summary, break_value, force_break
 from riskstats.errors import RiskstatsError
-from riskstats.game.board import classic_board
+from riskstats.game.rules.board import classic_board
 from riskstats.runs.selfplay import play_games
 
 

@@ -71,7 +71,7 @@ def test_territory_and_continent_armies_match_the_engine(record):
 
 def test_set_values_escalate_across_players(record):
     from riskstats.analysis.cards import set_values
-    from riskstats.game.rules import GameRules
+    from riskstats.game.rules.options import GameRules
 
     games, turns, events = record
     values = set_values(events, turns)
@@ -177,7 +177,7 @@ def test_per_round_keeps_only_rounds_with_enough_games(logged):
 def test_compare_rules_pairs_the_arms_game_by_game(monkeypatch):
     from riskstats.analysis import cards
     from riskstats.analysis.cards import compare_rules, rule_effects
-    from riskstats.game.rules import GameRules
+    from riskstats.game.rules.options import GameRules
 
     arms = {"one": GameRules(), "per_conquest": GameRules(cards_per_turn="per_conquest")}
     result = compare_rules(10, 3, "aggressive,continent,defensive", arms, seed=4, log=True)

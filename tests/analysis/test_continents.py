@@ -17,7 +17,7 @@ from riskstats.analysis.continents import (
     target_versus,
 )
 from riskstats.errors import RiskstatsError
-from riskstats.game.board import classic_board
+from riskstats.game.rules.board import classic_board
 from riskstats.odds.chain import attackers_needed, chain_odds
 
 

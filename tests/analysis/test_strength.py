@@ -4,8 +4,8 @@ import pytest
 from riskstats.analysis.strength import head_to_head, ladder_games, ladder_lineups, speed
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game
-from riskstats.game.rules import GameRules
-from riskstats.game.state import I_MOVES
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import I_MOVES
 from riskstats.runs.selfplay import game_seeds, play_games
 from riskstats.stats.ratings import luce_model
 

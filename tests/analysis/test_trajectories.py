@@ -3,7 +3,7 @@ import pytest
 
 from riskstats.analysis.trajectories import replay
 from riskstats.errors import RiskstatsError
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
 from riskstats.runs.selfplay import play_games
 
 

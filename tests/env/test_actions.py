@@ -6,7 +6,7 @@ import pytest
 from riskstats.env.actions import BLOCKS, ActionEncoding
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game, Move
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
 
 VARIANTS = {
     "classic": (4, GameRules()),

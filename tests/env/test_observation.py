@@ -3,10 +3,10 @@ import numpy as np
 
 from riskstats.env.actions import ActionEncoding
 from riskstats.env.observation import ObservationLayout
-from riskstats.game.engine import _give_mission
 from riskstats.game.play import Game
-from riskstats.game.rules import GameRules
-from riskstats.game.state import DECK, I_DECK_N
+from riskstats.game.rules.engine import _give_mission
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import DECK, I_DECK_N
 
 
 def played(players, rules, seed, moves, until=lambda game: False):

@@ -5,7 +5,7 @@ from pettingzoo.test import api_test, seed_test
 
 from riskstats.env.pettingzoo import env, raw_env
 from riskstats.errors import RiskstatsError
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
 
 
 @pytest.mark.parametrize("players", [2, 4])

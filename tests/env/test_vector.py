@@ -8,7 +8,7 @@ from riskstats.env.actions import ActionEncoding
 from riskstats.env.observation import ObservationLayout
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
 
 FIELDS = ("owner", "armies", "card_owner", "deck", "alive", "n_terr", "to_place", "info", "rng", "mission",
           "capital", "out")

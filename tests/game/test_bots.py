@@ -5,7 +5,7 @@ import numpy as np
 
 from riskstats.game.bots import _goal_distance, _random_attack
 from riskstats.game.play import Game, Move
-from riskstats.game.state import (
+from riskstats.game.rules.state import (
     I_ATK_TO,
     I_MOVES,
     N_MISSION,
@@ -96,7 +96,7 @@ def test_the_capital_bot_finishes_games_without_capitals():
     """With no capital to aim at (two-player, Classic) the capital bot goes for the opponents' land; before,
     it only took a card a turn and every two-player mirror game hit the 1,000-turn cap. Measured on these
     seeds: none truncated, median 29.5 turns (two-player), 32.5 (three-player Classic), longest 152."""
-    from riskstats.game.rules import GameRules
+    from riskstats.game.rules.options import GameRules
     from riskstats.runs.selfplay import play_games
 
     for players, rules in ((2, GameRules(variant="two-player")), (3, GameRules())):
@@ -120,7 +120,7 @@ def _reinforce_position(seed=5):
 def test_a_forced_continent_is_the_target_only_until_it_is_first_held():
     from riskstats.game.bots import _continent_first, _forced_first
     from riskstats.game.registry import parse_bot
-    from riskstats.game.state import SC_HELD, _copy_state, _new_state
+    from riskstats.game.rules.state import SC_HELD, _copy_state, _new_state
 
     game = _reinforce_position()
     st, B = game.state, game.board.arrays

@@ -100,7 +100,7 @@ def test_spread_reinforcement_places_army_by_army_on_the_most_threatened_territo
         for spread, stack, game in _decisions(1, "reinforce", f"{spec}:reinforce=spread", spec, turns=16):
             st = game.state
             assert spread.name == "place" and spread.b == 1
-            assert spread.a == _most_threatened(st, game.board.arrays, game._R, game.player)
+            assert spread.a == _most_threatened(st, game.board.arrays, game.context.R, game.player)
             assert stack.b == game.reserve  # the default stacks the whole reserve
             moves += 1
     assert moves > 10

@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.board import classic_board
 from riskstats.game.evaluate import candidate_moves, describe_move, evaluate
 from riskstats.game.play import Game, Move
+from riskstats.game.rules.board import classic_board
 from riskstats.intervals import wilson_interval
 from riskstats.odds.battle import battle_odds
 

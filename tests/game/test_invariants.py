@@ -6,8 +6,19 @@ import pytest
 from riskstats.errors import RiskstatsError
 from riskstats.game.invariants import INVARIANTS, check_invariants, sweep, violation_names
 from riskstats.game.play import Game
-from riskstats.game.rules import GameRules
-from riskstats.game.state import ASIDE, DECK, DISCARD, I_DECK_N, I_PHASE, I_REASON, I_RESERVE, I_WINNER, OVER, WIN_ALL
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import (
+    ASIDE,
+    DECK,
+    DISCARD,
+    I_DECK_N,
+    I_PHASE,
+    I_REASON,
+    I_RESERVE,
+    I_WINNER,
+    OVER,
+    WIN_ALL,
+)
 from riskstats.runs.selfplay import play_games
 
 SAMPLE = {  # variant -> (players, line-up, rules); the line-ups mix bots (seats rotate by game)

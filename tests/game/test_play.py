@@ -9,8 +9,8 @@ import pytest
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game, Move, play_game
 from riskstats.game.registry import BOTS
-from riskstats.game.rules import GameRules
-from riskstats.game.state import ASIDE, DECK, I_DECK_N
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import ASIDE, DECK, I_DECK_N
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = {
@@ -153,7 +153,7 @@ def test_a_continent_bot_can_be_forced_to_target_a_continent():
     from riskstats.game.bots import _target_continent
 
     game = Game(4, seed=5)
-    st, B, R = game.state, game.board.arrays, game._R
+    st, B, R = game.state, game.board.arrays, game.context.R
     target = game.board.continents.index("South America")
     free = _target_continent(st, B, R, 0, 2.0, -1.0)
     assert free != target  # the cheapest-continent rule picks another one at the start
@@ -240,9 +240,9 @@ def test_a_game_has_a_readable_repr():
 def test_the_move_cap_has_its_own_reason():
     """A game the compiled loop stops after MAX_MOVES moves reports "move_cap", not "turn_cap": here one
     attack of 10^9 armies against 2 x 10^7 needs some 2 x 10^7 rolls (two moves each: attack, defence)."""
-    from riskstats.game.board import classic_board
     from riskstats.game.loop import MAX_MOVES
-    from riskstats.game.state import I_MOVES, N_LOG
+    from riskstats.game.rules.board import classic_board
+    from riskstats.game.rules.state import I_MOVES, N_LOG
 
     names = classic_board().territories
     territories = {name: [0, 1] for name in names}
@@ -322,6 +322,10 @@ def test_a_bad_outcome_is_refused_and_changes_nothing():
     armies = game.state.armies.copy()
     with pytest.raises(RiskstatsError, match="outcome must be the attacker's losses"):
         game.step(Move.defend(1), outcome=2)
+    assert (game.state.armies == armies).all() and game.phase == "defend"
+    game.step(Move.defend(1))
+    while game.phase != "attack":
+        game.step(game.bot_move("aggressive"))
     with pytest.raises(RiskstatsError, match="goes with a defend move"):
         game.step(Move.end_attack(), outcome=0)
-    assert (game.state.armies == armies).all() and game.phase == "defend"
+    assert game.phase == "attack"

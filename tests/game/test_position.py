@@ -6,8 +6,8 @@ import pytest
 
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game
-from riskstats.game.rules import GameRules
-from riskstats.game.state import I_DECK_N, I_LOG_N
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import I_DECK_N, I_LOG_N
 
 VARIANTS = [(GameRules(), 4, ["aggressive", "continent", "defensive", "random"]),
             (GameRules(variant="two-player"), 2, ["aggressive", "random"]),
@@ -269,7 +269,7 @@ def test_a_billion_armies_is_the_most_a_territory_takes():
 
 def capital_position(moves=400):
     """A Capital Risk game after the capitals are revealed, as to_json writes it, and its capital cards."""
-    from riskstats.game.state import ASIDE
+    from riskstats.game.rules.state import ASIDE
 
     game = Game(3, GameRules(variant="capital"), seed=11).play(["capital", "aggressive", "random"], max_moves=moves)
     assert game.phase not in ("claim", "setup_place", "capital")
@@ -283,7 +283,7 @@ def capital_position(moves=400):
 def test_capital_cards_are_set_aside_when_a_position_leaves_them_out(drop):
     """docs/positions.md lets a position leave `aside` out: the capital cards are set aside anyway, never
     in the draw pile, and a game played on from it never draws or trades them (docs/rules.md)."""
-    from riskstats.game.state import ASIDE
+    from riskstats.game.rules.state import ASIDE
 
     pos, capital_cards = capital_position()
     for key in drop:

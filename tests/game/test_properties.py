@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from riskstats.errors import RiskstatsError
 from riskstats.game.invariants import check_invariants
 from riskstats.game.play import Game, Move
-from riskstats.game.rules import GameRules
-from riskstats.game.state import I_DECK_N, I_LOG_N, I_QUOTA
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import I_DECK_N, I_LOG_N, I_QUOTA
 
 PROFILE = dict(deadline=None, derandomize=True, database=None,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -156,3 +156,17 @@ def test_a_continent_parameter_is_given_and_shown_by_name():
     assert params_text("continent", [0.5, 0.75, 2.0, -1], keys=["first"]) == "first=-1"
     assert params_text("continent", [0.6, 0.75, 2.0, 1, 4]) == "threshold=0.6:first=South America:trade_at=4"
     assert params_text("aggressive", [0.5]) == "defaults"
+
+
+def test_kernels_read_parameters_by_name_not_position():
+    """A kernel reads ``params[CONTINENT_FIRST]``, never ``params[3]``: inserting or reordering a declared
+    parameter then cannot silently change what a bot plays (the slots follow the declarations)."""
+    import re
+
+    from riskstats.game import registry
+
+    for path in sorted(Path(registry.__file__).parent.rglob("*.py")):
+        assert not re.findall(r"(?<![.\w])params\[\d", path.read_text()), path.name
+    assert registry.slot("continent", "first") == 3 == registry.CONTINENT_FIRST
+    with pytest.raises(ValueError):
+        registry.slot("continent", "nonesuch")

@@ -5,11 +5,11 @@ import pandas as pd
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.board import classic_board
 from riskstats.game.play import Game, Move, play_game
 from riskstats.game.replay import replay_events
-from riskstats.game.rules import GameRules
-from riskstats.game.state import EVENTS, LOG_COLS, MOVES, REASONS
+from riskstats.game.rules.board import classic_board
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import EVENTS, LOG_COLS, MOVES, REASONS
 from riskstats.runs.selfplay import play_games
 
 BOARD = classic_board()

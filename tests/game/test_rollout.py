@@ -6,7 +6,7 @@ import pytest
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game
 from riskstats.game.rollout import rollouts
-from riskstats.game.state import ATTACK, I_PHASE, I_PLAYER, I_RESERVE, I_ROUND, I_TURN
+from riskstats.game.rules.state import ATTACK, I_PHASE, I_PLAYER, I_RESERVE, I_ROUND, I_TURN
 from riskstats.intervals import wilson_interval
 from riskstats.odds.battle import battle_odds
 from riskstats.runs.selfplay import play_games

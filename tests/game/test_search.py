@@ -9,9 +9,9 @@ from riskstats.game.evaluate import evaluate
 from riskstats.game.play import Game, play_game
 from riskstats.game.registry import parse_bot
 from riskstats.game.rollout import rollouts
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import DECK, M_CARD, M_KIND
 from riskstats.game.search import PLANS, search_plans
-from riskstats.game.state import DECK, M_CARD, M_KIND
 from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games
 

@@ -5,8 +5,8 @@ import pytest
 from riskstats.analysis.decisions import stop_frontier
 from riskstats.game.play import Game
 from riskstats.game.registry import FRONTIER_AT, FRONTIER_DEFENDERS, N_PARAMS, parse_bot
+from riskstats.game.rules.state import ATTACK_MOVE, END_ATTACK
 from riskstats.game.solved_attack import FRONTIER_ATTACKERS, frontier
-from riskstats.game.state import ATTACK_MOVE, END_ATTACK
 from riskstats.odds.policy import policy
 
 

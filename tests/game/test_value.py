@@ -11,7 +11,7 @@ import riskstats
 from riskstats.errors import RiskstatsError
 from riskstats.game.evaluate import evaluate, position_value
 from riskstats.game.play import Game
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
 from riskstats.game.value import (
     _WS,
     FEATURES,
@@ -60,7 +60,7 @@ def test_position_value_is_the_compiled_value(players, rules):
     assert table["player"].tolist() == list(range(players))
     assert list(table.columns) == ["player", "p_win", *FEATURES]
     assert table["p_win"].between(0, 1).all() and table["p_win"].sum() == pytest.approx(1.0)
-    st, B, R = game.state, game.board.arrays, game._R
+    st, B, R = game.state, game.board.arrays, game.context.R
     compiled = [_model_value(st, B, R, p, 0) for p in range(players)]
     assert table["p_win"].tolist() == compiled  # exactly
     alive = (table["territory_share"] > 0).to_numpy()[None]
@@ -175,7 +175,7 @@ def test_the_strong_model_is_its_own_fit(players, rules):
     assert np.abs(_WS[1] - _WS[0]).max() > 0.01
     game = mid_game(players, rules, seed=4)
     table = position_value(game, model="strong", features=False)
-    st, B, R = game.state, game.board.arrays, game._R
+    st, B, R = game.state, game.board.arrays, game.context.R
     assert table["p_win"].tolist() == [_model_value(st, B, R, p, 1) for p in range(players)]
     assert table["p_win"].sum() == pytest.approx(1.0)
     assert not np.allclose(table["p_win"], position_value(game, features=False)["p_win"], atol=1e-6)

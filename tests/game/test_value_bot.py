@@ -7,9 +7,9 @@ import pytest
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game, play_game
 from riskstats.game.registry import BOTS, parse_bot
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import M_CARD, M_KIND
 from riskstats.game.search import search_plans
-from riskstats.game.state import M_CARD, M_KIND
 from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games
 from tests.game.test_search import copy, permute_unseen_cards, turn_start, wins_of
@@ -110,8 +110,8 @@ def test_the_value_bot_beats_continent_tuned_two_player():
 
 def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it():
     """value's ``first``: continent-tuned going for it each turn (no search) until the seat first holds it."""
+    from riskstats.game.rules.state import SC_HELD
     from riskstats.game.search import FORCED_PLAN, PLAN_LIST, PLANS, VALUE_ID, _new_state, _plan
-    from riskstats.game.state import SC_HELD
 
     assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     spec = parse_bot("value:first=Australia")
@@ -126,8 +126,7 @@ def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it(
     def plan(bot):
         memory = np.full((4, 2), -1, np.int64)
         work = _new_state(st.owner.shape[0], st.card_owner.shape[0], 4, 0)
-        return _plan(st, B, game._R, game._cut, game._V, 0, VALUE_ID, parse_bot(bot).vector(), memory, work,
-                     np.zeros(len(PLAN_LIST)))
+        return _plan(st, *game.context, 0, VALUE_ID, parse_bot(bot).vector(), memory, work, np.zeros(len(PLAN_LIST)))
 
     assert plan("value:first=Australia") == FORCED_PLAN and plan("value") < len(PLANS)
     assert game.bot_move("value:first=Australia") == game.bot_move("continent-tuned:first=Australia")
@@ -230,7 +229,7 @@ def test_look_ahead_games_match_their_fingerprints():
 
 def early_trades(lineup, seed):
     """(turn starts where seat 0 held 3 or 4 cards, so was not forced to trade; sets it traded at them)."""
-    from riskstats.game.state import I_PHASE, TRADE, TRADE_SET
+    from riskstats.game.rules.state import I_PHASE, TRADE, TRADE_SET
 
     game, chances, traded = Game(4, seed=seed), 0, 0
     while not game.over:

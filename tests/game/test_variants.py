@@ -8,10 +8,10 @@ import pytest
 from typer.testing import CliRunner
 
 from riskstats.cli import app
-from riskstats.game.board import classic_board
 from riskstats.game.play import Game, Move
-from riskstats.game.rules import GameRules
-from riskstats.game.state import (
+from riskstats.game.rules.board import classic_board
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import (
     ASIDE,
     ATTACK,
     I_AFTER_PLACE,
@@ -338,12 +338,12 @@ def test_objective_bots_end_games_by_their_condition(variant, bot, reason):
 def test_compiled_bots_see_only_their_own_mission_and_capital_pick():
     from riskstats.game.bots import _seat_view
     from riskstats.game.play import Game
-    from riskstats.game.rules import GameRules
+    from riskstats.game.rules.options import GameRules
 
     game = Game(4, GameRules(variant="mission"), seed=3)
     while game.phase in ("claim", "setup_place"):
         game.step(game.bot_move("mission"))
-    view = _seat_view(game.state, game._R)
+    view = _seat_view(game.state, game.context.R)
     me = game.player
     assert (view.mission[me] == game.state.mission[me]).all()
     others = [s for s in range(4) if s != me]
@@ -354,7 +354,7 @@ def test_compiled_bots_see_only_their_own_mission_and_capital_pick():
     while game.phase != "capital":
         game.step(game.bot_move("capital"))
     game.step(game.bot_move("capital"))  # the first pick is made, not yet revealed
-    view = _seat_view(game.state, game._R)
+    view = _seat_view(game.state, game.context.R)
     assert game.state.capital[0] >= 0 and view.capital[0] == -1 and game.player != 0
     classic = Game(4, seed=1)
-    assert _seat_view(classic.state, classic._R).mission is classic.state.mission  # nothing to hide: no copy
+    assert _seat_view(classic.state, classic.context.R).mission is classic.state.mission  # nothing to hide: no copy

@@ -54,7 +54,7 @@ def test_cells_run_resume_and_combine(tmp_path):
     assert len(table) == 48 and table.cell.nunique() == 4
     assert {"rules.escalation", "params.aggressive", "lineup"} <= set(table.columns)
     cell = table[table.cell == "cell-000"].drop(columns=["cell", "rules.escalation", "params.aggressive", "lineup"])
-    from riskstats.game.rules import GameRules
+    from riskstats.game.rules.options import GameRules
 
     expected = play_games(12, 3, ["aggressive", "defensive"], seed=4, rules=GameRules(escalation="fixed"),
                           params={"aggressive": [0.5]})

@@ -5,7 +5,7 @@ import pytest
 
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import play_game
-from riskstats.game.rules import GameRules
+from riskstats.game.rules.options import GameRules
 from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games
 from riskstats.stats.report import summary

@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 
 from riskstats.errors import RiskstatsError  # noqa: E402
-from riskstats.game.board import board_from_dict, classic_board  # noqa: E402
+from riskstats.game.rules.board import board_from_dict, classic_board  # noqa: E402
 from riskstats.stats.board_map import board_layout, board_map, map_state, seat_colours, spring_layout  # noqa: E402
 
 

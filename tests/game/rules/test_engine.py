@@ -1,13 +1,13 @@
-"""Scenario tests of each rule against hand-built states (the kernels of riskstats.game.engine)."""
+"""Scenario tests of each rule against hand-built states (the kernels of riskstats.game.rules.engine)."""
 import numpy as np
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.board import classic_board
-from riskstats.game.engine import _base_reinforcement, _find_set, _has_set, _set_kind
 from riskstats.game.play import Game, Move
-from riskstats.game.rules import GameRules
-from riskstats.game.state import (
+from riskstats.game.rules.board import classic_board
+from riskstats.game.rules.engine import _base_reinforcement, _find_set, _has_set, _set_kind
+from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import (
     ATTACK,
     DECK,
     DISCARD,

@@ -2,7 +2,7 @@
 
 This module owns the `State` layout (what every array holds), the phase and move-kind numbers, the
 event-log columns, the allocator `_new_state` and `_copy_state` (a position copied into a working state:
-rollouts, search). It does not own the rules that change a state (`riskstats.game.engine`) or who
+rollouts, search). It does not own the rules that change a state (`riskstats.game.rules.engine`) or who
 chooses moves (`riskstats.game.bots`).
 
 Seats: 0..P-1 are the players in turn order (seat 0 moves first; the rulebooks' opening die roll only
@@ -37,7 +37,7 @@ ever empty; OCCUPY then moves any extra armies.
 
 Secret Mission: ``mission[s]`` is seat s's card, decoded into a row (`MISSION_COLS`). It is secret: a
 bot reads only its own seat's row (`riskstats.game.play.Game.view` masks the others for Python bots).
-Colours: seat s plays colour s of the board's colour list (`riskstats.game.board.Board.colours`, the order of
+Colours: seat s plays colour s of the board's colour list (`riskstats.game.rules.board.Board.colours`, the order of
 the "destroy" cards), so with P players the colours P.. are not in play.
 
 Capital Risk: after setup, phase CAPITAL asks each player in seat order for a capital (one own territory).
@@ -189,7 +189,7 @@ territories).
 One word of the head is not a cache but a bot's memory over the game: scratch[SC_HELD] has bit s set once
 seat s has held the continent its bot was forced to go for first (the ``first`` parameter of ``continent``
 and ``value``, `riskstats.game.bots._forced_first`), after which that seat chooses its target freely. It
-is 0 in a new game (`_new_state`, `riskstats.game.engine._init`) and copied with a position
+is 0 in a new game (`_new_state`, `riskstats.game.rules.engine._init`) and copied with a position
 (`_copy_state`); a position read from a file (`riskstats.game.position`) starts with it at 0."""
 
 

@@ -2,9 +2,9 @@
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.game import rules as rules_module
-from riskstats.game.board import classic_board
-from riskstats.game.rules import (
+from riskstats.game.rules import options as rules_module
+from riskstats.game.rules.board import classic_board
+from riskstats.game.rules.options import (
     OBJ_CAPITAL,
     OBJ_MISSION,
     OBJ_TERRITORIES,

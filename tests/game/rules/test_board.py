@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.board import board_from_dict, classic_board, load_board
+from riskstats.game.rules.board import board_from_dict, classic_board, load_board
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 This module owns `GameRules`, its validation, the starting armies of a game, the card-set values and
 the int64 vector the kernels read (`GameRules.vector`). It does not own the dice rule
-(`riskstats.odds.dice`, carried here as ``dice``) or the game loop (`riskstats.game.engine`).
+(`riskstats.odds.dice`, carried here as ``dice``) or the game loop (`riskstats.game.rules.engine`).
 
 Variants: ``"classic"`` (3-6 players on the classic board; win by owning every territory),
 ``"two-player"`` (two players and a 40-army neutral, or 50 armies each and no neutral with
@@ -199,6 +199,10 @@ class GameRules:
         """Progressive values of the first n sets traded (all players together)."""
         return [_progressive(k) for k in range(n)]
 
+    def seats(self, players: int) -> int:
+        """Seats at the table: the players and, in the two-player game with a neutral, the neutral's."""
+        return players + 1 if self.has_neutral else players
+
     def vector(self, players: int, board) -> np.ndarray:
         """The int64 rule vector the kernels read (indices ``R_*``)."""
         r = np.zeros(R_SIZE, dtype=np.int64)
@@ -206,7 +210,7 @@ class GameRules:
         r[R_OBJECTIVE] = OBJECTIVE[self.variant]
         r[R_PLAYERS] = players
         r[R_NEUTRAL] = players if self.has_neutral else -1
-        r[R_SEATS] = players + 1 if self.has_neutral else players
+        r[R_SEATS] = self.seats(players)
         r[R_SETUP] = SETUPS.index(self.setup_mode)
         r[R_INTERLEAVED] = self.neutral_interleaved
         r[R_ESCALATION] = ESCALATIONS.index(self.escalation)

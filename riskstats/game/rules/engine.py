@@ -1,6 +1,6 @@
 """The rules of a full game as compiled kernels: setup, turns, cards, battle, fortification, winning.
 
-This module owns every rule that changes a `riskstats.game.state.State`: `_init` deals or opens the
+This module owns every rule that changes a `riskstats.game.rules.state.State`: `_init` deals or opens the
 claim, `_check` says whether a move is legal (0) or why not (an `ERRORS` code), `_apply` plays a legal
 move, and the legal-move mask helpers. Both the compiled self-play loop (`riskstats.runs.selfplay`) and the
 step-by-step Python API (`riskstats.game.play`) call these same functions; nothing here validates Python
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import inline_jit, jit, lean_jit
-from riskstats.game.rules import (
+from riskstats.game.rules.options import (
     BONUS_PER_SET,
     BONUS_PER_TURN,
     CARDS_ONE,
@@ -61,7 +61,7 @@ from riskstats.game.rules import (
     TARGET_ACHIEVED,
     V_TWO_PLAYER,
 )
-from riskstats.game.state import (
+from riskstats.game.rules.state import (
     ASIDE,
     ATTACK,
     ATTACK_MOVE,

@@ -1,7 +1,7 @@
 """A Risk board: territories, borders, continents and the card deck, loaded from JSON and validated.
 
 This module owns the board file format and `Board`, the integer-indexed arrays the game kernels read.
-It does not own the rules of play (`riskstats.game.rules`) or the game state (`riskstats.game.state`).
+It does not own the rules of play (`riskstats.game.rules.options`) or the game state (`riskstats.game.rules.state`).
 
 Board file schema (``riskstats-board/1``; the classic board ships as ``riskstats/game/data/classic.json``)::
 
