@@ -35,6 +35,18 @@ def test_selfplay_errors_are_one_line():
         assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("error:")
 
 
+def test_selfplay_with_more_bots_than_seats_is_an_error_and_writes_nothing(tmp_path):
+    """Six bots for four seats used to play the first four and record all six (issue 32)."""
+    out = tmp_path / "runs" / "mix"
+    result = runner.invoke(app, ["selfplay", "--games", "2000", "--players", "4", "--bots",
+                                 "continent,aggressive,defensive,random,value,search", "--seed", "3",
+                                 "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: 6 bots for 4 seats: continent, aggressive, defensive, random, value, "
+                                    "search") and len(result.output.strip().splitlines()) == 1
+    assert not out.exists()
+
+
 def test_selfplay_two_players_is_the_neutral_game():
     result = runner.invoke(app, ["selfplay", "--games", "4", "--players", "2", "--bots", "aggressive,random",
                                  "--json"])

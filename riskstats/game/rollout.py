@@ -27,6 +27,7 @@ from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.engine import _seed, _shuffle
 from riskstats.game.play import NO_HORIZON, Game, _bot_arrays, _tables
+from riskstats.game.registry import seat_entries
 from riskstats.game.search import _play_any, search_flag
 from riskstats.game.state import (
     I_DECK_N,
@@ -136,7 +137,7 @@ def rollouts(game: Game, n: int, horizon: int | None = None, bots=("random",), s
     if not bots:
         raise RiskstatsError("give at least one bot")
     params = params or {}
-    seats = [bots[p % len(bots)] for p in range(game.players)]
+    seats = seat_entries(bots, game.players)
     seats = [(b, params.get(b)) if isinstance(b, str) else b for b in seats]
     ids, values = _bot_arrays(seats, game.players)
     cut, V = _tables(game.rules)

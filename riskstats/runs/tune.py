@@ -56,10 +56,14 @@ def _sampler_seed(seed: int, count: int) -> int:
 
 
 def _lineup(candidate: str, against, players: int) -> list[str]:
-    from riskstats.game.registry import check_lineup
+    """The candidate in seat 0, then ``against`` seated in the other ``players - 1`` (no more bots than that)."""
+    from riskstats.game.registry import check_lineup, seat_entries
 
-    others = check_lineup(against)
-    return [candidate, *(others[i % len(others)] for i in range(players - 1))]
+    try:
+        others = check_lineup(against, seats=players - 1)
+    except RiskstatsError as error:
+        raise RiskstatsError(f"against: {error}") from None
+    return [candidate, *seat_entries(others, players - 1)]
 
 
 def measure_bot(bot: str, against, players: int, variant: str = "classic", *, seeds, rules=None) -> dict:

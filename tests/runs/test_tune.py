@@ -102,6 +102,7 @@ def test_best_is_measured_again_on_fresh_seeds(tmp_path):
     ({"bot": "aggressive:threshold=0.5:trade_at=3"}, "no parameter left to tune"),
     ({"against": "aggressive:threshold=2"}, "out of range"),
     ({"players": 7}, "players"),
+    ({"against": "continent,defensive,random"}, "against: 3 bots for 2 seats"),
     ({"trials": 0}, "trials"),
     ({"games_per_trial": 0}, "games_per_trial"),
     ({"storage": "runs/tune.db"}, "database URL"),
