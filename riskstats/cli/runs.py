@@ -165,7 +165,7 @@ def tune(
     bot: Annotated[str, typer.Argument(metavar="BOT", help="The bot to tune; parameters given (name:key=value) "
                                                            "stay fixed.")],
     against: Annotated[str, typer.Option("--against", help="Line-up in the other seats, comma-separated, cyclic.")],
-    players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game.")],
+    players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game (2: two-player).")],
     trials: Annotated[int, typer.Option("--trials", parser=whole_number, help="Complete trials the study "
                                                                               "should hold.")],
     games_per_trial: Annotated[int, typer.Option("--games-per-trial", parser=whole_number,

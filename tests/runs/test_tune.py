@@ -112,6 +112,15 @@ def test_bad_input(tmp_path, kwargs, message):
         tune(**(TINY | {"trials": 1, "storage": f"sqlite:///{tmp_path}/db.db"} | kwargs))
 
 
+def test_two_players_tune_in_the_two_player_game(tmp_path):
+    """Two players in "classic" is the two-player game with the neutral, as in play_games (issue 32 §7)."""
+    table = study(tmp_path, 1, players=2, against="continent", games_per_trial=4)
+    assert table.attrs["config"]["variant"] == "two-player" and table.attrs["config"]["against"] == "continent"
+    assert table.games.tolist() == [4]
+    one = measure_bot(table.bot[0], "continent", 2, "two-player", seeds=trial_seeds(5, 0, 4))
+    assert table.wins.tolist() == [one["wins"]]
+
+
 def test_a_study_name_holds_one_tuning(tmp_path):
     study(tmp_path, 1, study="mine")
     with pytest.raises(RiskstatsError, match="tunes something else"):
