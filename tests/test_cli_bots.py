@@ -59,6 +59,18 @@ def test_tune_resumes_and_reports_fresh_games(tmp_path):
     assert table.exit_code == 0 and "Measured again on 12 fresh games" in table.output
 
 
+def test_tune_plays_the_two_player_game_as_selfplay_does(tmp_path):
+    """--players 2 tunes in the two-player game with the neutral, as selfplay plays it (issue 32 §7)."""
+    pytest.importorskip("optuna")
+    result = runner.invoke(app, ["tune", "continent", "--against", "aggressive", "--players", "2", "--trials", "1",
+                                 "--games-per-trial", "2", "--check-games", "2", "--seed", "1",
+                                 "--storage", f"sqlite:///{tmp_path}/t.db", "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["players"] == 2 and payload["variant"] == "two-player" and payload["against"] == "aggressive"
+    assert payload["best"]["games"] == payload["default"]["games"] == 2
+
+
 def test_tune_errors_are_one_line(tmp_path):
     pytest.importorskip("optuna")
     base = ["tune", "aggressive", "--players", "3", "--trials", "1", "--games-per-trial", "3",

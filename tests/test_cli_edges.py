@@ -73,7 +73,8 @@ def test_a_csv_run_resumes_and_says_it_is_complete(tmp_path):
     from riskstats.runs.results import read_results
 
     assert read_results(out).attrs["run"]["seed"] == 3
-    one_line_error(runner.invoke(app, [*SELFPLAY[:-1], "4", "--games", "6", "--out", str(out)]), "not this run")
+    one_line_error(runner.invoke(app, [*SELFPLAY[:-1], "4", "--games", "6", "--out", str(out)]),
+                   "holds a different run: seed: stored 3, asked 4")
 
 
 def test_a_partial_run_says_how_many_games_were_present(tmp_path):

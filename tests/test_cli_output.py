@@ -71,9 +71,30 @@ def test_tune_says_which_side_the_fresh_games_favour():
 
     # the run the issue saw: the defaults ahead of "best", 32.6% against 28.9%, intervals overlapping
     text = _tune_verdict(measured(0.289, 0.26, 0.32), measured(0.326, 0.296, 0.358))
-    assert "overlap" in text and "the defaults ahead" in text and "28.9% against 32.6%" in text
-    assert "in favour of the defaults" in _tune_verdict(measured(0.20, 0.18, 0.22), measured(0.33, 0.30, 0.36))
-    assert "in favour of the tuned" in _tune_verdict(measured(0.40, 0.37, 0.43), measured(0.30, 0.27, 0.33))
+    assert text == "the intervals overlap: no ranking (the defaults 32.6% against best 28.9%, within the noise)"
+    # issue 32: "in favour of the defaults: they beat best, 18.6% against 24.4%" when the defaults had 24.4%
+    text = _tune_verdict(measured(0.186, 0.17, 0.20), measured(0.244, 0.23, 0.26))
+    assert text.startswith("the intervals separate in favour of the defaults: the defaults 24.4% against best 18.6%")
+    assert _tune_verdict(measured(0.40, 0.37, 0.43), measured(0.30, 0.27, 0.33)) == \
+        "the intervals separate in favour of the tuned parameters: best 40.0% against the defaults 30.0%"
+    tie = _tune_verdict(measured(0.3, 0.2, 0.4), measured(0.3, 0.2, 0.4))
+    assert tie.endswith("(best and the defaults both 30.0%)")
+
+
+def test_tune_table_shows_the_whole_bot_spec_at_160_columns(tmp_path, monkeypatch):
+    """The fresh-games table folds a long bot spec rather than cutting it with an ellipsis (issue 32 §8)."""
+    pytest.importorskip("optuna")
+    monkeypatch.setenv("COLUMNS", "160")
+    result = run("tune", "continent", "--against", "aggressive", "--players", "3", "--trials", "1",
+                 "--games-per-trial", "2", "--check-games", "2", "--seed", "1", "--storage", f"sqlite:///{tmp_path}/t.db")
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.stdout and max(map(len, result.stdout.splitlines())) <= 160
+    spec = json.loads(run("tune", "continent", "--against", "aggressive", "--players", "3", "--trials", "1",
+                          "--games-per-trial", "2", "--check-games", "2", "--seed", "1", "--storage",
+                          f"sqlite:///{tmp_path}/t.db", "--json").stdout)["best"]["bot"]
+    assert len(spec) > 160  # every parameter written out: wider than the terminal
+    cells = "".join(line.split("│")[1].strip() for line in result.stdout.splitlines() if line.count("│") == 5)
+    assert spec in cells
 
 
 def test_odds_top_and_summary():

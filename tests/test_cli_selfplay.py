@@ -35,6 +35,33 @@ def test_selfplay_errors_are_one_line():
         assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("error:")
 
 
+def test_selfplay_with_more_bots_than_seats_is_an_error_and_writes_nothing(tmp_path):
+    """Six bots for four seats used to play the first four and record all six (issue 32)."""
+    out = tmp_path / "runs" / "mix"
+    result = runner.invoke(app, ["selfplay", "--games", "2000", "--players", "4", "--bots",
+                                 "continent,aggressive,defensive,random,value,search", "--seed", "3",
+                                 "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: 6 bots for 4 seats: continent, aggressive, defensive, random, value, "
+                                    "search") and len(result.output.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_resuming_another_run_names_its_differences_first(tmp_path):
+    """The "different run" line leads with the settings that differ, not the records' parameter arrays."""
+    from riskstats.runs.results import open_run
+    from riskstats.runs.tournament import RunConfig
+
+    out = tmp_path / "mix"
+    open_run(out, RunConfig(2000, 4, ("continent", "aggressive", "defensive", "random"), seed=3).record())
+    result = runner.invoke(app, ["selfplay", "--games", "2000", "--players", "3", "--bots",
+                                 "continent,aggressive,defensive", "--seed", "0", "--out", str(out)])
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    assert result.output.startswith(f"error: {out} holds a different run: players: stored 4, asked 3; seed: "
+                                    "stored 3, asked 0; bots: ")
+    assert "[" not in result.output and len(result.output) < 300 + len(str(out))
+
+
 def test_selfplay_two_players_is_the_neutral_game():
     result = runner.invoke(app, ["selfplay", "--games", "4", "--players", "2", "--bots", "aggressive,random",
                                  "--json"])

@@ -149,12 +149,11 @@ def opening_positions(games: int, players: int = 4, bots="continent,aggressive,d
     ``game``, ``territory`` (index), ``continent``, ``owner`` (seat) and ``armies``.
     """
     from riskstats.game.play import Game
-    from riskstats.game.registry import check_lineup
+    from riskstats.game.registry import check_lineup, seat_entries
     from riskstats.runs.selfplay import game_seeds
 
     board = board or classic_board()
-    names = check_lineup(bots)
-    lineup = [names[s % len(names)] for s in range(players)]
+    lineup = seat_entries(check_lineup(bots), players)
     frames = []
     for g, word in enumerate(game_seeds(seed, games)):
         game = Game(players, rules, board=board, seed=int(word))
@@ -266,7 +265,7 @@ def first_choices(games: int, players: int = 4, bots="continent,aggressive,defen
     """
     from riskstats.game.bots import _target_continent
     from riskstats.game.play import Game
-    from riskstats.game.registry import CATALOG, lineup_specs
+    from riskstats.game.registry import CATALOG, lineup_specs, seat_entries
     from riskstats.runs.selfplay import game_seeds
 
     board = board or classic_board()
@@ -277,7 +276,7 @@ def first_choices(games: int, players: int = 4, bots="continent,aggressive,defen
     if (CATALOG[spec.name].base or spec.name) != "continent":
         raise RiskstatsError(f"first_choices reads a continent bot's target; {bot!r} is not one")
     weight = spec.values[[q.name for q in CATALOG["continent"].params].index("entrance_weight")]
-    labels = [specs[s % len(specs)].label for s in range(players)]
+    labels = [spec.label for spec in seat_entries(specs, players)]
     rows = []
     for g, word in enumerate(game_seeds(seed, games)):
         game = Game(players, rules, board=board, seed=int(word))

@@ -93,8 +93,9 @@ def seat_edges(games: int, lineups: Mapping[str, str], players: Iterable[int] = 
                seed: int = 0) -> pd.DataFrame:
     """Every seat's win rate for each line-up and player count, tested against the fair share 1/P.
 
-    A line-up's bots are seated in order and repeated cyclically, and rotate one seat a game
-    (`riskstats.runs.selfplay.play_games`), so a seat's rate averages over its bots; two players play the
+    A line-up's bots are seated in order and repeated cyclically (a line-up longer than a player count: its
+    first P, named in ``bots``), and rotate one seat a game (`riskstats.runs.selfplay.play_games`), so a
+    seat's rate averages over its bots; two players play the
     game with the neutral. Long form: ``lineup`` (the label), ``bots`` (the bots of that player count),
     ``players``, ``seat``, trials (decided games: stalled games are left out of the test against the fair
     share), wins, win_rate, ci_low, ci_high (95% Wilson), ``share`` (1/P),
@@ -105,8 +106,8 @@ def seat_edges(games: int, lineups: Mapping[str, str], players: Iterable[int] = 
     for label, bots in lineups.items():
         names = [b.strip() for b in bots.split(",")]
         for p in players:
-            table = play_games(games, p, names, seed=seed)
-            seated = ",".join(names[s % len(names)] for s in range(p))
+            seated = ",".join(names[s % len(names)] for s in range(p))  # the first p of a longer line-up
+            table = play_games(games, p, seated, seed=seed)
             rates = versus_share(win_rates(table, "seat"), 1 / p)
             frames.append(rates.assign(lineup=label, bots=seated, players=p, truncated=int(table.truncated.sum()),
                                        mean_turns=float(table.turns.mean())))

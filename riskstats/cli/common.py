@@ -187,15 +187,19 @@ def _console(**options):
     return Console(**options)
 
 
-def _print_table(title: str, columns: list[str], rows, caption: str | None = None, compact: bool = False) -> None:
-    """Print a rich table; ``compact``: no vertical lines, for tables that must fit 80 columns."""
+def _print_table(title: str, columns: list[str], rows, caption: str | None = None, compact: bool = False,
+                 fold: tuple[str, ...] = ()) -> None:
+    """Print a rich table; ``compact``: no vertical lines, for tables that must fit 80 columns; ``fold``: the
+    columns whose long text folds onto more lines where the terminal is too narrow, never cut with an ellipsis
+    (a bot spec the reader copies), aligned left."""
     from rich import box
     from rich.table import Table
 
     table = Table(title=title, caption=caption,
                   **({"box": box.SIMPLE_HEAD, "show_edge": False, "padding": 0} if compact else {}))
     for i, column in enumerate(columns):
-        table.add_column(column, justify="left" if compact and i == 0 else "right")
+        table.add_column(column, justify="left" if compact and i == 0 or column in fold else "right",
+                         **({"overflow": "fold"} if column in fold else {}))
     for row in rows:
         table.add_row(*(str(cell) for cell in row))
     _console().print(table)

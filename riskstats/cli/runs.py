@@ -165,7 +165,7 @@ def tune(
     bot: Annotated[str, typer.Argument(metavar="BOT", help="The bot to tune; parameters given (name:key=value) "
                                                            "stay fixed.")],
     against: Annotated[str, typer.Option("--against", help="Line-up in the other seats, comma-separated, cyclic.")],
-    players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game.")],
+    players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game (2: two-player).")],
     trials: Annotated[int, typer.Option("--trials", parser=whole_number, help="Complete trials the study "
                                                                               "should hold.")],
     games_per_trial: Annotated[int, typer.Option("--games-per-trial", parser=whole_number,
@@ -214,21 +214,23 @@ def tune(
                  [(f"best (trial {best['trial']}): {best['bot']}", best["wins"], _rate(best["win_rate"]),
                    _interval(best)),
                   (f"defaults: {default['bot']}", default["wins"], _rate(default["win_rate"]), _interval(default))],
-                 caption=_tune_verdict(best, default))
+                 caption=_tune_verdict(best, default), fold=("bot",))
 
 
 def _tune_verdict(best: dict, default: dict) -> str:
-    """Which side the fresh games favour: the tuned parameters, the defaults, or neither."""
-    rates = f"{_rate(best['win_rate'])} against {_rate(default['win_rate'])}"
+    """Which side the fresh games favour: the tuned parameters, the defaults, or neither; the side ahead and
+    its rate first, each rate beside its name."""
+    sides = sorted([("best", best["win_rate"]), ("the defaults", default["win_rate"])], key=lambda s: -s[1])
+    (ahead, high), (behind, low) = sides
+    rates = f"{ahead} {_rate(high)} against {behind} {_rate(low)}"
     if best["ci_low"] > default["ci_high"]:
-        return f"the intervals separate in favour of the tuned parameters: best beats the defaults, {rates}"
+        return f"the intervals separate in favour of the tuned parameters: {rates}"
     if best["ci_high"] < default["ci_low"]:
-        return (f"the intervals separate in favour of the defaults: they beat best, {rates} (the tuning "
-                "games' best was luck, or overfitted those games)")
-    leader = "best" if best["win_rate"] > default["win_rate"] else "the defaults"
+        return (f"the intervals separate in favour of the defaults: {rates} (the tuning games' best was luck, "
+                "or overfitted those games)")
     if best["win_rate"] == default["win_rate"]:
-        return f"the intervals overlap: no ranking ({rates})"
-    return f"the intervals overlap: no ranking ({leader} ahead, {rates}, within the noise)"
+        return f"the intervals overlap: no ranking (best and the defaults both {_rate(high)})"
+    return f"the intervals overlap: no ranking ({rates}, within the noise)"
 
 
 def _found_trials(counts: dict) -> None:

@@ -28,7 +28,7 @@ from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON
-from riskstats.game.registry import lineup_specs
+from riskstats.game.registry import lineup_specs, seat_entries
 from riskstats.game.rules.engine import _init
 from riskstats.game.rules.options import (
     CARDS_ONE,
@@ -638,8 +638,7 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     if not isinstance(rules, GameRules):
         raise RiskstatsError(f"rules must be a GameRules, got {rules!r}")
     players = rules.check_players(check_int("players", players), board)
-    entries = lineup_specs(bots)
-    specs = [entries[s % len(entries)] for s in range(players)]
+    specs = seat_entries(lineup_specs(bots), players)
     labels = np.array([spec.label for spec in specs], dtype=object)
     rotated = [specs[(s + first) % players] for s in range(players)]
     lineup_bots = np.array([spec.id for spec in rotated], np.int64)

@@ -35,7 +35,7 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.bots import _bot_move
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON
-from riskstats.game.registry import N_PARAMS, bot_spec
+from riskstats.game.registry import N_PARAMS, bot_spec, seat_entries
 from riskstats.game.rules.board import Board, classic_board
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import ERRORS, _check, _init, _legal_masks, _step, _step_roll
@@ -230,8 +230,9 @@ _FIELDS = {PLACE: ("place", ("territory", "armies")), TRADE_SET: ("trade", ("c1"
 def _bot_arrays(bots, players: int):
     ids = np.zeros(players, np.int64)
     params = np.zeros((players, N_PARAMS))
+    seated = seat_entries(bots, players)
     for p in range(players):
-        spec = bots[p % len(bots)]
+        spec = seated[p]
         name, values = (spec, None) if isinstance(spec, str) else spec
         ids[p], params[p] = bot_spec(name, values)
     return ids, params
@@ -519,7 +520,7 @@ class Game:
         bots = list(bots)
         if not bots:
             raise RiskstatsError("play needs at least one bot")
-        seats = [bots[p % len(bots)] for p in range(self.players)]
+        seats = seat_entries(bots, self.players)
         if all(not callable(b) for b in seats) and max_moves is None:
             return self._play_compiled(*_bot_arrays(seats, self.players), check=True)
         for _ in range(max_moves if max_moves is not None else MAX_MOVES):

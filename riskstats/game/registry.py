@@ -8,8 +8,9 @@ entry point (``--bots``, experiment files, `riskstats.runs.selfplay.play_games`,
 `riskstats.game.bots`'s compiled kernels, which read the parameters by position (the order declared here).
 
 A bot spec is a name, optionally followed by ``:key=value`` pieces, e.g.
-``continent:threshold=0.6:card_threshold=0.8``; a line-up is comma-separated specs. Parameters not
-given keep their defaults. A spec's label (how results name the bot) lists the given values in the
+``continent:threshold=0.6:card_threshold=0.8``; a line-up is comma-separated specs, seated in order and
+repeated to fill the seats, never more bots than seats (`seat_entries`, every line-up's seating). Parameters
+not given keep their defaults. A spec's label (how results name the bot) lists the given values in the
 declared order, so equal specs get equal labels.
 
 >>> spec = parse_bot("continent:card_threshold=0.8:threshold=0.60")
@@ -464,12 +465,45 @@ def bot_spec(name: str, params=None) -> tuple[int, np.ndarray]:
     return spec.id, spec.vector()
 
 
-def lineup_specs(bots, params=None) -> tuple[BotSpec, ...]:
+def seat_entries(entries, seats: int) -> list:
+    """A line-up's entries seat by seat: ``seats`` seats filled in order, a shorter line-up repeated (cyclic).
+
+    More entries than seats is an error naming both counts (the entries past the last seat would never
+    play). Entries may be specs, (spec, params) pairs or Python bots; every line-up is seated here.
+
+    >>> seat_entries(["continent", "aggressive"], 3)
+    ['continent', 'aggressive', 'continent']
+    >>> seat_entries("a b c d e f".split(), 4)
+    Traceback (most recent call last):
+    ...
+    riskstats.errors.RiskstatsError: 6 bots for 4 seats: a, b, c, d, e, f (give at most 4; fewer are repeated in order)
+    """
+    entries = list(entries)
+    if not entries:
+        raise RiskstatsError("give at least one bot")
+    if len(entries) > seats:
+        names = ", ".join(_entry_name(e) for e in entries)
+        raise RiskstatsError(f"{len(entries)} bots for {seats} seats: {names} "
+                             f"(give at most {seats}; fewer are repeated in order)")
+    return [entries[s % len(entries)] for s in range(seats)]
+
+
+def _entry_name(entry) -> str:
+    """How a line-up entry reads in a message: a spec's text, a pair's spec, a Python bot's name."""
+    if isinstance(entry, BotSpec):
+        return entry.label
+    if isinstance(entry, tuple) and entry and isinstance(entry[0], str):
+        return entry[0]
+    return entry if isinstance(entry, str) else getattr(entry, "__name__", repr(entry))
+
+
+def lineup_specs(bots, params=None, seats: int | None = None) -> tuple[BotSpec, ...]:
     """The parsed specs of a line-up (a list, or a comma-separated string) with its ``params`` table.
 
     ``params`` maps a bot name (every entry of that bot) or an entry's exact label to overrides (see
     `parse_bot`); an entry takes its bot's, then its label's, then its own ``key=value`` values. There
-    must be at least one bot, and no override for a bot or label that does not play.
+    must be at least one bot, no override for a bot or label that does not play and, when ``seats`` is
+    given, no more bots than seats (`seat_entries`: fewer are repeated).
     """
     names = bots.split(",") if isinstance(bots, str) else list(bots)
     if not all(isinstance(b, str) for b in names):
@@ -477,6 +511,8 @@ def lineup_specs(bots, params=None) -> tuple[BotSpec, ...]:
     names = [b.strip() for b in names if b.strip()]
     if not names:
         raise RiskstatsError("give at least one bot")
+    if seats is not None:
+        seat_entries(names, seats)
     params = dict(params or {})
     plain = [parse_bot(b) for b in names]
     playing = {s.name for s in plain} | {s.label for s in plain}
@@ -490,9 +526,10 @@ def lineup_specs(bots, params=None) -> tuple[BotSpec, ...]:
     return tuple(specs)
 
 
-def check_lineup(bots, params=None) -> tuple[str, ...]:
-    """The labels of a line-up's bots, each checked with its overrides (see `lineup_specs`)."""
-    return tuple(s.label for s in lineup_specs(bots, params))
+def check_lineup(bots, params=None, seats: int | None = None) -> tuple[str, ...]:
+    """The labels of a line-up's bots, each checked with its overrides, and their number against ``seats``
+    when given (see `lineup_specs`)."""
+    return tuple(s.label for s in lineup_specs(bots, params, seats))
 
 
 def catalog_rows() -> list[dict]:

@@ -28,6 +28,7 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game, _bot_arrays
+from riskstats.game.registry import seat_entries
 from riskstats.game.rules.engine import _seed, _shuffle
 from riskstats.game.rules.state import (
     I_DECK_N,
@@ -137,7 +138,7 @@ def rollouts(game: Game, n: int, horizon: int | None = None, bots=("random",), s
     if not bots:
         raise RiskstatsError("give at least one bot")
     params = params or {}
-    seats = [bots[p % len(bots)] for p in range(game.players)]
+    seats = seat_entries(bots, game.players)
     seats = [(b, params.get(b)) if isinstance(b, str) else b for b in seats]
     ids, values = _bot_arrays(seats, game.players)
     seeds = np.random.SeedSequence(seed).generate_state(n, np.uint64)

@@ -119,9 +119,7 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
     per_game = check_int("per_game", per_game, 1, 100)
     if rules is None:
         rules = GameRules(variant="two-player") if players == 2 else GameRules()
-    bots = list(bots)
-    seats_bots = [bots[s % len(bots)] for s in range(players)]
-    ids, params = _bot_arrays(seats_bots, players)
+    ids, params = _bot_arrays(list(bots), players)
     board = classic_board()
     ctx = compile_context(rules, board, players)
     R = ctx.R

@@ -91,9 +91,81 @@ def _arrow_table(table, record: dict):
     return arrow.replace_schema_metadata(meta)
 
 
+FIELD_ORDER = ("players", "seed", "games", "variant", "bots", "board", "seed_scheme", "rules", "bot_params",
+               "riskstats_version")
+"""The order a run's differing fields are named in: the settings a user gives first, derived ones last."""
+SHOWN = 4
+"""The most differences named one by one; the rest are counted."""
+LONG = 40
+"""A value's text is cut to this many characters (an ellipsis ends it)."""
+
+
 def _differences(old: dict, new: dict) -> list[str]:
-    keys = sorted(set(old) | set(new))
-    return [f"{k}: stored {old.get(k)!r}, asked {new.get(k)!r}" for k in keys if old.get(k) != new.get(k)]
+    """The fields of two run records that differ, ``name: stored X, asked Y``, the settings a user gives
+    first (`FIELD_ORDER`); rule options and bot parameters are named one by one, long values cut short.
+
+    >>> _differences({"players": 4, "seed": 3, "bots": ["a"]}, {"players": 3, "seed": 0, "bots": ["a"]})
+    ['players: stored 4, asked 3', 'seed: stored 3, asked 0']
+    """
+    keys = [k for k in FIELD_ORDER if k in old or k in new] + sorted((set(old) | set(new)) - set(FIELD_ORDER))
+    out = []
+    for key in keys:
+        was, asked = old.get(key), new.get(key)
+        if was == asked:
+            continue
+        if key == "rules" and isinstance(was, dict) and isinstance(asked, dict):
+            out += [_difference(f"rules.{k}", was.get(k), asked.get(k)) for k in sorted(set(was) | set(asked))
+                    if k != "variant" and was.get(k) != asked.get(k)]  # the variant is named on its own
+        elif key == "bot_params" and isinstance(was, dict) and isinstance(asked, dict):
+            out += _param_differences(was, asked)  # a bot only one run has: named by the bots' difference
+        else:
+            out.append(_difference(key, was, asked))
+    return out
+
+
+def _param_differences(old: dict, new: dict) -> list[str]:
+    """The bot parameters that differ between two records' ``bot_params``, by name (``params.continent.threshold``)."""
+    from riskstats.game.registry import bot_info, parse_bot
+
+    out = []
+    for label in [k for k in old if k in new and old[k] != new[k]]:
+        try:
+            names = [p.name for p in bot_info(parse_bot(label).name).params]
+        except RiskstatsError:
+            names = []
+        was, asked = list(old[label]), list(new[label])
+        if len(names) < max(len(was), len(asked)):
+            out.append(_difference(f"params.{label}", was, asked))
+            continue
+        out += [_difference(f"params.{label}.{name}", a, b)
+                for name, a, b in zip(names, was + [None] * len(names), asked + [None] * len(names)) if a != b]
+    return out
+
+
+def _difference(name: str, was, asked) -> str:
+    return f"{name}: stored {_short(was)}, asked {_short(asked)}"
+
+
+def _short(value) -> str:
+    """A record value as a user reads it: a list comma-joined, a number short (``2`` for 2.0), none for a missing
+    one, cut to `LONG` characters."""
+    def plain(x):
+        return f"{x:g}" if isinstance(x, float) else str(x)
+
+    if value is None:
+        text = "none"
+    elif isinstance(value, list | tuple):
+        text = ",".join(map(plain, value))
+    else:
+        text = plain(value)
+    return text if len(text) <= LONG else text[:LONG - 1] + "…"
+
+
+def _different_run(folder: str, diffs: list[str]) -> str:
+    """The one-line error for a run folder recorded with other settings: the first `SHOWN` differences."""
+    more = f"; and {len(diffs) - SHOWN} more" if len(diffs) > SHOWN else ""
+    return (f"{folder} holds a different run: {'; '.join(diffs[:SHOWN])}{more} "
+            "(ask for the stored settings to resume it, or choose another --out)")
 
 
 class RunStore:
@@ -204,8 +276,11 @@ def open_run(out, record: dict) -> RunStore:
     folder = out + ".parts" if target is not None else out
     if target is not None and fs.exists(target) and not fs.exists(folder):
         stored = _file_record(fs, target)
-        if stored is not None and not _differences(_comparable(stored), _comparable(record)):
+        diffs = None if stored is None else _differences(_comparable(stored), _comparable(record))
+        if diffs == []:
             return RunStore(folder, record, target, fs)
+        if diffs:
+            raise RiskstatsError(_different_run(target, diffs))
         raise RiskstatsError(f"{target} already exists and is not this run's results; "
                              "remove it or choose another --out")
     if fs.exists(folder) and not fs.isdir(folder):
@@ -219,7 +294,7 @@ def open_run(out, record: dict) -> RunStore:
         stored = _read_manifest(fs, manifest)
         diffs = _differences(_comparable(stored), _comparable(record))
         if diffs:
-            raise RiskstatsError(f"{folder} holds a different run; " + "; ".join(diffs))
+            raise RiskstatsError(_different_run(folder, diffs))
         for stale in filter(_is_stale, names):
             fs.rm(posixpath.join(folder, stale))
     else:

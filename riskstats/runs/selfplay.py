@@ -51,7 +51,7 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game
-from riskstats.game.registry import check_lineup, lineup_specs
+from riskstats.game.registry import check_lineup, lineup_specs, seat_entries
 from riskstats.game.rules.board import Board, classic_board
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import _init
@@ -183,7 +183,7 @@ def check_games(games, players, bots, variant: str = "classic", seed=0, rules: G
     games = check_int("games", games, 1, MAX_GAMES)
     seed = check_int("seed", seed, 0)
     params = params or {}
-    bots = check_lineup(bots, params)
+    check_lineup(bots, params)  # the bots named and their parameters, before the rules
     if rules is None:
         rules = default_rules(check_int("players", players)) if variant == "classic" else GameRules(variant=variant)
     elif not isinstance(rules, GameRules):
@@ -192,6 +192,7 @@ def check_games(games, players, bots, variant: str = "classic", seed=0, rules: G
         raise RiskstatsError(f"variant {variant!r} does not match rules.variant {rules.variant!r}")
     board = board or classic_board()
     players = rules.check_players(check_int("players", players), board)
+    bots = check_lineup(bots, params, seats=players)  # no more bots than seats
     if seed_scheme not in SEED_SCHEMES:
         raise RiskstatsError(f"unknown seed scheme {seed_scheme!r}; known: {', '.join(map(str, SEED_SCHEMES))}")
     return Batch(games, players, bots, rules, board, params, seed, seed_scheme)
@@ -259,7 +260,7 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = Non
                                                  batch.params, batch.seed)
     games = len(seeds) if seeds is not None else batch.games if games is None else games
     entries = lineup_specs(bots, params)
-    specs = [entries[s % len(entries)] for s in range(players)]
+    specs = seat_entries(entries, players)
     lineup = [spec.label for spec in specs]
     specs = [specs[(s + first) % players] for s in range(players)]  # game first + g rotates by first + g
     lineup_bots = np.array([spec.id for spec in specs], np.int64)

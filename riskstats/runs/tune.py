@@ -56,10 +56,14 @@ def _sampler_seed(seed: int, count: int) -> int:
 
 
 def _lineup(candidate: str, against, players: int) -> list[str]:
-    from riskstats.game.registry import check_lineup
+    """The candidate in seat 0, then ``against`` seated in the other ``players - 1`` (no more bots than that)."""
+    from riskstats.game.registry import check_lineup, seat_entries
 
-    others = check_lineup(against)
-    return [candidate, *(others[i % len(others)] for i in range(players - 1))]
+    try:
+        others = check_lineup(against, seats=players - 1)
+    except RiskstatsError as error:
+        raise RiskstatsError(f"against: {error}") from None
+    return [candidate, *seat_entries(others, players - 1)]
 
 
 def measure_bot(bot: str, against, players: int, variant: str = "classic", *, seeds, rules=None) -> dict:
@@ -92,6 +96,8 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
     against : str or list of str
         The line-up filling the other ``players - 1`` seats, in order and cyclic.
     players : int
+        2 to 6; 2 in ``"classic"`` is the two-player game with a neutral, as in
+        `riskstats.runs.selfplay.play_games` (the study records the variant played, ``"two-player"``).
     variant : str
     trials : int
         Complete trials the study should hold; a study that already holds some continues from there.
@@ -124,8 +130,8 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
     except ImportError:  # pragma: no cover - depends on the environment
         raise RiskstatsError("tuning needs Optuna: pip install 'riskstats[tune]'") from None
     from riskstats.game.registry import bot_info, full_spec, parse_bot
-    from riskstats.game.rules.options import GameRules
     from riskstats.runs.results import database_url
+    from riskstats.runs.selfplay import check_games as check_batch
 
     spec = parse_bot(bot)
     info = bot_info(spec.name)
@@ -137,9 +143,10 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
     games_per_trial = check_int("games_per_trial", games_per_trial, 1, 10_000_000)
     seed = check_int("seed", seed, 0)
     check_games = check_int("check_games", check_games, 0, 100_000_000)
-    rules = GameRules(variant=variant)
-    rules.check_players(players, _board())
     against_labels = _lineup(spec.label, against, players)[1:]
+    # the rules as self-play decides them (2 players in classic: the two-player game with the neutral)
+    rules = check_batch(1, players, [spec.label, *against_labels], variant).rules
+    variant = rules.variant
     config = {"bot": spec.label, "against": ",".join(against_labels), "players": players, "variant": variant,
               "games_per_trial": games_per_trial, "seed": seed,
               "space": {p.name: [p.low, p.high, p.integer] for p in space}}
@@ -253,12 +260,6 @@ def _suggest(trial, param):
         return trial.suggest_int(param.name, int(param.low), int(param.high))
     step = (param.high - param.low) / STEPS
     return round(trial.suggest_float(param.name, param.low, param.high, step=step), 9)
-
-
-def _board():
-    from riskstats.game.rules.board import classic_board
-
-    return classic_board()
 
 
 def _best_value(study):

@@ -62,7 +62,7 @@ def test_conformance_every_bot_every_variant(variant, bot):
     players, rules = VARIANTS[variant]
     others = [b for b in BOTS if b != bot]
     for seed in range(3):
-        game = play_game(players, [bot, *others], rules, seed=seed)
+        game = play_game(players, [bot, *others][:players], rules, seed=seed)
         assert game.over and (game.winner >= 0) != game.truncated
         st = game.state
         assert (st.owner >= 0).all() and (st.armies >= 1).all()
@@ -195,7 +195,7 @@ def test_bots_at_the_ends_of_their_parameter_ranges(end):
         lineup = [":".join([name, *(f"{p.name}={getattr(p, end):g}" for p in info.params)])
                   for name, info in BUILT_IN.items() if name != "search"]  # its budget's ends: test_search
         for seed in range(2):
-            game = play_game(players, lineup[seed:] + lineup[:seed], rules, seed=seed)
+            game = play_game(players, (lineup[seed:] + lineup[:seed])[:players], rules, seed=seed)
             assert game.over and (game.winner >= 0) != game.truncated
             check_accounting(game.events())
 

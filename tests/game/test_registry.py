@@ -19,6 +19,7 @@ from riskstats.game.registry import (
     full_spec,
     lineup_specs,
     parse_bot,
+    seat_entries,
 )
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "tuned_bots.json"
@@ -94,6 +95,20 @@ def test_lineup_labels_and_params_tables():
         lineup_specs("continent", {"continent": [0.5, 0.9, 2.0, -1.0, 3.0, 0.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]})
     with pytest.raises(RiskstatsError, match="at least one bot"):
         lineup_specs(" , ")
+
+
+def test_a_line_up_fills_its_seats_and_never_has_more_bots_than_seats():
+    """Fewer bots than seats are repeated in order; more is an error naming both counts (issue 32)."""
+    assert seat_entries(["continent", "aggressive"], 4) == ["continent", "aggressive", "continent", "aggressive"]
+    assert check_lineup("continent,aggressive,defensive", seats=3) == ("continent", "aggressive", "defensive")
+    six = "continent,aggressive,defensive,random,value,search"
+    with pytest.raises(RiskstatsError, match=r"^6 bots for 4 seats: continent, aggressive, .*search") as error:
+        check_lineup(six, seats=4)
+    assert "\n" not in str(error.value)
+    with pytest.raises(RiskstatsError, match="3 bots for 2 seats"):
+        seat_entries([("continent", None), "aggressive", lambda game: None], 2)
+    with pytest.raises(RiskstatsError, match="at least one bot"):
+        seat_entries([], 3)
 
 
 def test_full_spec_writes_every_value():

@@ -52,7 +52,7 @@ def test_the_search_bot_is_in_the_catalogue_with_its_budget():
 def test_search_plays_only_legal_moves(players, rules):
     """Compiled play checks every move (Game.play); the smallest and a larger budget."""
     for seed, bot in enumerate(["search:rollouts=1:horizon=0:plans=1", CHEAP, "search:rollouts=2:horizon=3:plans=8"]):
-        game = play_game(players, [bot, "continent-tuned", "aggressive"], rules, seed=seed)
+        game = play_game(players, [bot, "continent-tuned", "aggressive"][:players], rules, seed=seed)
         assert game.over and (game.winner >= 0) != game.truncated
 
 

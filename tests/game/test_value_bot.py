@@ -42,7 +42,7 @@ def test_the_value_bot_and_the_model_search_are_in_the_catalogue():
 def test_plays_only_legal_moves(players, rules, bot):
     """Compiled play checks every move (Game.play)."""
     for seed in range(2):
-        game = play_game(players, [bot, "continent-tuned", "aggressive"], rules, seed=seed)
+        game = play_game(players, [bot, "continent-tuned", "aggressive"][:players], rules, seed=seed)
         assert game.over and (game.winner >= 0) != game.truncated
 
 
@@ -201,7 +201,7 @@ def test_a_plan_that_plays_as_an_earlier_one_gets_its_score():
 @pytest.mark.parametrize("players, rules", VARIANTS)
 def test_an_ordered_value_bot_plays_only_legal_moves(players, rules):
     for seed in range(2):
-        game = play_game(players, [ORDERED, "continent-tuned", "aggressive"], rules, seed=seed)
+        game = play_game(players, [ORDERED, "continent-tuned", "aggressive"][:players], rules, seed=seed)
         assert game.over and (game.winner >= 0) != game.truncated
 
 

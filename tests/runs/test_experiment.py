@@ -31,6 +31,8 @@ def test_example_file_is_valid():
     ({"games": 5, "gird": {}}, "unknown experiment key gird"),
     ({"grid": {"players": [4], "bots": ["random"]}}, "needs games"),
     ({"games": 5, "grid": {"players": 4, "bots": ["random"]}}, "non-empty list"),
+    ({"games": 5, "grid": {"players": [4, 3], "bots": ["random,aggressive,continent,defensive"]}},
+     r"cell 1 \(.*players=3.*\): 4 bots for 3 seats"),
 ])
 def test_bad_experiments_fail_before_any_game(spec, message, tmp_path):
     with pytest.raises(RiskstatsError, match=message):

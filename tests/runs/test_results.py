@@ -102,11 +102,38 @@ def test_a_finished_csv_run_keeps_its_record_beside_it(tmp_path):
     again = run_selfplay(config, out, progress=lambda done, total: seen.append((done, total)))
     assert seen == [(5, 5)]  # complete: nothing played, and the progress callback says so
     assert again["winner"].tolist() == table["winner"].tolist()
-    with pytest.raises(RiskstatsError, match="not this run"):
+    with pytest.raises(RiskstatsError, match="games.csv holds a different run: seed: stored 3, asked 4 "):
         open_run(out, RunConfig(5, 3, ("aggressive",), seed=4).record())
     (tmp_path / "games.csv.json").unlink()  # a CSV with no manifest is not known to be this run
     with pytest.raises(RiskstatsError, match="not this run"):
         open_run(out, config.record())
+
+
+def test_a_different_run_names_what_differs_first_and_briefly(tmp_path):
+    """Resuming into a folder recorded with other settings: the differences a user acts on, in a short line,
+    not the records' parameter vectors (issue 32)."""
+    six = ("continent", "aggressive", "defensive", "random", "value", "search")
+    open_run(tmp_path / "mix", RunConfig(2000, 4, six[:4], seed=3).record())
+    with pytest.raises(RiskstatsError) as error:
+        open_run(tmp_path / "mix", RunConfig(2000, 3, six[:3], seed=0).record())
+    message = str(error.value)
+    assert message.startswith(f"{tmp_path / 'mix'} holds a different run: players: stored 4, asked 3; "
+                              "seed: stored 3, asked 0; bots: stored continent,aggressive,defensive,random, "
+                              "asked continent,aggressive,defensive (")
+    assert "[" not in message and "\n" not in message and len(message) < 250 + len(str(tmp_path))
+    asked = RunConfig(2000, 4, six[:4], seed=3, rules={"escalation": "fixed", "max_turns": 500},
+                      params={"continent": {"threshold": 0.6, "entrance_weight": 3}, "random": {"p_stop": 0.1}})
+    with pytest.raises(RiskstatsError) as error:
+        open_run(tmp_path / "mix", asked.record())
+    message = str(error.value)  # rule options and bot parameters by name; past four, counted
+    assert message.startswith(f"{tmp_path / 'mix'} holds a different run: rules.escalation: stored progressive, "
+                              "asked fixed; rules.max_turns: stored 1000, asked 500; params.continent.threshold: "
+                              "stored 0.5, asked 0.6; params.continent.entrance_weight: stored 2, asked 3; "
+                              "and 1 more (")
+    long = tuple(f"continent:threshold=0.{k}" for k in range(1, 5))
+    with pytest.raises(RiskstatsError, match=r"bots: stored continent,aggressive,defensive,random, asked "
+                                             r"continent:threshold=0\.1,continent:thres… \("):
+        open_run(tmp_path / "mix", RunConfig(2000, 4, long, seed=3).record())
 
 
 def test_unwritable_outputs_are_clear_errors(tmp_path, run):

@@ -55,6 +55,8 @@ def test_two_player_variant():
     ({"games": 0}, "games"),
     ({"players": 9}, "players"),
     ({"params": {"random": (1, 2, 3)}}, "parameters"),
+    ({"bots": "continent,aggressive,defensive,random,value,search"}, "^6 bots for 4 seats: continent, "),
+    ({"bots": "random,aggressive,continent", "players": 2}, "^3 bots for 2 seats"),
 ])
 def test_bad_options(kwargs, message):
     args = {"games": 2, "players": 4, "bots": "random"} | kwargs

@@ -73,7 +73,7 @@ def test_single_file_output_resumes_and_combines(reference, tmp_path):
     pd.testing.assert_frame_equal(run_selfplay(config(), target), reference)
     assert target.exists() and not (tmp_path / "games.parquet.parts").exists()
     pd.testing.assert_frame_equal(run_selfplay(config(), target), reference)  # finished: read back
-    with pytest.raises(RiskstatsError, match="not this run"):
+    with pytest.raises(RiskstatsError, match="games.parquet holds a different run: seed: stored 9, asked 1 "):
         run_selfplay(config(seed=1), target)
 
 

@@ -102,6 +102,7 @@ def test_best_is_measured_again_on_fresh_seeds(tmp_path):
     ({"bot": "aggressive:threshold=0.5:trade_at=3"}, "no parameter left to tune"),
     ({"against": "aggressive:threshold=2"}, "out of range"),
     ({"players": 7}, "players"),
+    ({"against": "continent,defensive,random"}, "against: 3 bots for 2 seats"),
     ({"trials": 0}, "trials"),
     ({"games_per_trial": 0}, "games_per_trial"),
     ({"storage": "runs/tune.db"}, "database URL"),
@@ -109,6 +110,15 @@ def test_best_is_measured_again_on_fresh_seeds(tmp_path):
 def test_bad_input(tmp_path, kwargs, message):
     with pytest.raises(RiskstatsError, match=message):
         tune(**(TINY | {"trials": 1, "storage": f"sqlite:///{tmp_path}/db.db"} | kwargs))
+
+
+def test_two_players_tune_in_the_two_player_game(tmp_path):
+    """Two players in "classic" is the two-player game with the neutral, as in play_games (issue 32 §7)."""
+    table = study(tmp_path, 1, players=2, against="continent", games_per_trial=4)
+    assert table.attrs["config"]["variant"] == "two-player" and table.attrs["config"]["against"] == "continent"
+    assert table.games.tolist() == [4]
+    one = measure_bot(table.bot[0], "continent", 2, "two-player", seeds=trial_seeds(5, 0, 4))
+    assert table.wins.tolist() == [one["wins"]]
 
 
 def test_a_study_name_holds_one_tuning(tmp_path):
