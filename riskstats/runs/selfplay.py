@@ -51,7 +51,7 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game
-from riskstats.game.registry import check_lineup, lineup_specs, seat_entries
+from riskstats.game.registry import lineup_specs, seat_entries
 from riskstats.game.rules.board import Board, classic_board
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import _init
@@ -171,6 +171,9 @@ class Batch(NamedTuple):
     params: dict
     seed: int
     seed_scheme: int = SEED_SCHEME
+    specs: tuple = ()
+    """The line-up's checked `riskstats.game.registry.BotSpec` s (``bots`` are their labels): parsed once, by
+    `check_games`, and turned into the kernel's ids and parameter vectors by `play_batch` without parsing again."""
 
 
 def check_games(games, players, bots, variant: str = "classic", seed=0, rules: GameRules | None = None,
@@ -183,7 +186,7 @@ def check_games(games, players, bots, variant: str = "classic", seed=0, rules: G
     games = check_int("games", games, 1, MAX_GAMES)
     seed = check_int("seed", seed, 0)
     params = params or {}
-    check_lineup(bots, params)  # the bots named and their parameters, before the rules
+    specs = lineup_specs(bots, params)  # the bots named and their parameters, parsed once, before the rules
     if rules is None:
         rules = default_rules(check_int("players", players)) if variant == "classic" else GameRules(variant=variant)
     elif not isinstance(rules, GameRules):
@@ -192,10 +195,10 @@ def check_games(games, players, bots, variant: str = "classic", seed=0, rules: G
         raise RiskstatsError(f"variant {variant!r} does not match rules.variant {rules.variant!r}")
     board = board or classic_board()
     players = rules.check_players(check_int("players", players), board)
-    bots = check_lineup(bots, params, seats=players)  # no more bots than seats
+    seat_entries(specs, players)  # no more bots than seats
     if seed_scheme not in SEED_SCHEMES:
         raise RiskstatsError(f"unknown seed scheme {seed_scheme!r}; known: {', '.join(map(str, SEED_SCHEMES))}")
-    return Batch(games, players, bots, rules, board, params, seed, seed_scheme)
+    return Batch(games, players, tuple(s.label for s in specs), rules, board, params, seed, seed_scheme, specs)
 
 
 def play_games(games: int, players: int, bots, variant: str = "classic", seed: int = 0,
@@ -252,15 +255,13 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
 def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = None, log: bool = False):
     """`play_games` for a `Batch` that `check_games` made: games ``first .. first + games - 1`` (default
     ``batch.games``) with their seeds under ``batch.seed_scheme``, or ``len(seeds)`` games with those
-    seeds (with ``log``, also their event logs). The line-up's specs are turned into the kernel's ids and
-    parameter vectors here (`lineup_specs`, once per chunk); nothing else is checked again."""
+    seeds (with ``log``, also their event logs). The batch's checked specs become the kernel's ids and
+    parameter vectors here; nothing is parsed or checked again."""
     import pandas as pd
 
-    players, bots, rules, board, params, seed = (batch.players, batch.bots, batch.rules, batch.board,
-                                                 batch.params, batch.seed)
+    players, rules, board, seed = batch.players, batch.rules, batch.board, batch.seed
     games = len(seeds) if seeds is not None else batch.games if games is None else games
-    entries = lineup_specs(bots, params)
-    specs = seat_entries(entries, players)
+    specs = seat_entries(batch.specs, players)
     lineup = [spec.label for spec in specs]
     specs = [specs[(s + first) % players] for s in range(players)]  # game first + g rotates by first + g
     lineup_bots = np.array([spec.id for spec in specs], np.int64)

@@ -88,10 +88,12 @@ class RunConfig:
         """The checked games of this run (`riskstats.runs.selfplay.Batch`), which `play_chunk` trusts."""
         batch = self.__dict__.get("_batch")
         if batch is None:  # unpickled on a worker: rebuilt from the fields, checked when the run was made
+            from riskstats.game.registry import lineup_specs
             from riskstats.runs.selfplay import SEED_SCHEME, Batch
 
             batch = Batch(self.games, self.players, self.bots, self.game_rules(), self.load_board(), self.params,
-                          self.seed, SEED_SCHEME if self.seed_scheme is None else self.seed_scheme)
+                          self.seed, SEED_SCHEME if self.seed_scheme is None else self.seed_scheme,
+                          lineup_specs(self.bots, self.params))
             object.__setattr__(self, "_batch", batch)
         return batch
 
@@ -143,7 +145,6 @@ class RunConfig:
     def record(self) -> dict:
         """The run's full configuration as JSON-able values: stored with its results, compared on resume."""
         from riskstats import __version__
-        from riskstats.game.registry import lineup_specs
         from riskstats.runs.selfplay import SEED_SCHEME
 
         return {
@@ -154,7 +155,7 @@ class RunConfig:
             "variant": self.variant,
             "seed": self.seed,
             "rules": json.loads(json.dumps(self.game_rules().as_dict(), default=str)),
-            "bot_params": {spec.label: list(spec.values) for spec in lineup_specs(self.bots, self.params)},
+            "bot_params": {spec.label: list(spec.values) for spec in self.batch().specs},
             "board": self.board,
             "seed_scheme": self.seed_scheme or SEED_SCHEME,
         }

@@ -160,3 +160,21 @@ def test_selfplay_without_a_search_seat_compiles_no_search_code():
     play_games(2, 3, ["random", "aggressive"], seed=1)
     code = compiled_code(_selfplay, 8)
     assert b"riskstats" in code and b"_play_search" not in code and b"_search_plan" not in code
+
+
+def test_a_checked_batch_carries_its_specs_and_is_played_without_parsing_again(monkeypatch):
+    """The line-up is parsed once, by `check_games`: the batch carries the checked `BotSpec` s to the kernel, so
+    playing its chunks parses no spec again (a parser that fails would show it)."""
+    from riskstats.game import registry
+    from riskstats.runs.selfplay import check_games, play_batch
+
+    batch = check_games(4, 3, "continent:threshold=0.6,aggressive", seed=2)
+    assert [s.label for s in batch.specs] == list(batch.bots) == ["continent:threshold=0.6", "aggressive"]
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("a spec was parsed again")
+
+    monkeypatch.setattr(registry, "parse_bot", no_parsing)
+    table = play_batch(batch, first=1, games=2)
+    assert table["bots"].tolist() == ["aggressive,continent:threshold=0.6,continent:threshold=0.6",
+                                      "continent:threshold=0.6,continent:threshold=0.6,aggressive"]
