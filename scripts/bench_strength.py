@@ -46,7 +46,7 @@ from pathlib import Path
 import pandas as pd
 
 from riskstats.analysis.strength import head_to_head, ladder_games, speed
-from riskstats.game.registry import CATALOG, parse_bot
+from riskstats.game.bots.catalog import CATALOG, parse_bot
 from riskstats.stats.ratings import luce_model
 from riskstats.stats.report import fit_words
 

@@ -4,7 +4,7 @@ Usage: python scripts/tune_bots.py [STORAGE]   (default sqlite:///runs/tune.db; 
 
 Each study is `riskstats.tune` with the arguments below; the record keeps the command that reproduces
 it, the seeds, the games and both fresh-game win rates (best and defaults) with their 95% Wilson
-intervals. Copy the best parameters into `riskstats.game.registry.TUNED` (a test checks they agree).
+intervals. Copy the best parameters into `riskstats.game.bots.catalog.TUNED` (a test checks they agree).
 """
 import json
 import sys

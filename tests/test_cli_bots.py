@@ -5,7 +5,7 @@ import pytest
 from typer.testing import CliRunner
 
 from riskstats.cli import app
-from riskstats.game.registry import CATALOG
+from riskstats.game.bots.catalog import CATALOG
 
 runner = CliRunner()
 
@@ -32,7 +32,7 @@ def test_selfplay_takes_bot_parameters():
     result = runner.invoke(app, ["selfplay", "--games", "6", "--players", "3", "--bots",
                                  "continent:threshold=0.6:card_threshold=0.8,aggressive", "--seed", "2", "--json"])
     assert result.exit_code == 0, result.output
-    assert set(json.loads(result.output)["bots"]) == {"continent:threshold=0.6:card_threshold=0.8", "aggressive"}
+    assert set(json.loads(result.stdout)["bots"]) == {"continent:threshold=0.6:card_threshold=0.8", "aggressive"}
 
 
 @pytest.mark.parametrize("bots, words", [

@@ -149,7 +149,7 @@ def test_version():
 
 
 def test_selfplay_help_lists_the_bots():
-    from riskstats.game.registry import BOTS
+    from riskstats.game.bots.catalog import BOTS
 
     assert BOT_NAMES == tuple(BOTS)
     text = " ".join(runner.invoke(app, ["selfplay", "--help"]).stdout.split())

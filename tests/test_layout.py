@@ -10,6 +10,7 @@ LAYERS = (
     ("riskstats", "riskstats.errors", "riskstats._numba", "riskstats.intervals"),
     ("riskstats.odds",),
     ("riskstats.game.rules",),
+    ("riskstats.game.bots",),
     ("riskstats.game",),
     ("riskstats.runs",),
     ("riskstats.env",),

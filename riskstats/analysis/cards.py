@@ -416,7 +416,7 @@ def trade_timing(games: int, players: int, bots, treatments, seed: int = 0,
     trade_at, then `treatment_effect`'s columns, p_holm, significant) and ``lengths`` (`rule_effects`
     on turns and rounds).
     """
-    from riskstats.game.registry import parse_bot
+    from riskstats.game.bots.catalog import parse_bot
     from riskstats.runs.selfplay import play_games
 
     treatments = dict(treatments)

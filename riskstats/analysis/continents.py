@@ -148,8 +148,8 @@ def opening_positions(games: int, players: int = 4, bots="continent,aggressive,d
     and the same seat rotation, the bots claiming and placing as in play. One row per game and territory:
     ``game``, ``territory`` (index), ``continent``, ``owner`` (seat) and ``armies``.
     """
+    from riskstats.game.bots.catalog import check_lineup, seat_entries
     from riskstats.game.play import Game
-    from riskstats.game.registry import check_lineup, seat_entries
     from riskstats.runs.selfplay import game_seeds
 
     board = board or classic_board()
@@ -263,9 +263,9 @@ def first_choices(games: int, players: int = 4, bots="continent,aggressive,defen
     seat: ``game``, ``seat``, ``target`` (the continent's name; "none" for a seat knocked out before its
     first turn, or one that holds every continent).
     """
-    from riskstats.game.bots import _target_continent
+    from riskstats.game.bots.catalog import CATALOG, lineup_specs, seat_entries
+    from riskstats.game.bots.continent import _target_continent
     from riskstats.game.play import Game
-    from riskstats.game.registry import CATALOG, lineup_specs, seat_entries
     from riskstats.runs.selfplay import game_seeds
 
     board = board or classic_board()
@@ -318,7 +318,7 @@ FORCED = "forced"
 
 def _arm_targets(table: pd.DataFrame, bot: str, board: Board) -> tuple[dict, dict]:
     """Each cell's first target ("own choice" or a continent) and the label of its forced seat's bot."""
-    from riskstats.game.registry import parse_bot
+    from riskstats.game.bots.catalog import parse_bot
 
     def name(k: float) -> str:
         k = int(k)
@@ -350,7 +350,7 @@ def _arm_targets(table: pd.DataFrame, bot: str, board: Board) -> tuple[dict, dic
 
 
 def _bot_params(name: str):
-    from riskstats.game.registry import CATALOG
+    from riskstats.game.bots.catalog import CATALOG
 
     return CATALOG[name].params
 

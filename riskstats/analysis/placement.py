@@ -1,6 +1,6 @@
 """Placement, claiming and fortification under strong play: controlled experiments (issue #19 §4).
 
-One seat plays with a placement treatment (`riskstats.game.registry.STYLE`: ``fortify=spread`` or
+One seat plays with a placement treatment (`riskstats.game.bots.catalog.STYLE`: ``fortify=spread`` or
 ``none`` against the default ``border``, ``reinforce=spread`` against ``stack``, ``claim=random`` against
 ``greedy``); the other seats, and the same seat in the control arm, play the population's bot as it is.
 Both arms play the same seeded games with the same line-up and seat rotation (common random numbers), so
@@ -171,8 +171,8 @@ def decision_pairs(bot: str, treatment: dict, seed: int = 0, players: int = 4, t
     """
     import copy
 
+    from riskstats.game.bots.catalog import parse_bot
     from riskstats.game.play import Game
-    from riskstats.game.registry import parse_bot
 
     parse_bot(bot, treatment)  # checks the spec and the overrides
     turns = check_int("turns", turns, 0)

@@ -1,6 +1,6 @@
 """The solved attack policy in real games: a controlled experiment on the continent bot's attack rule.
 
-One seat plays the continent bot with ``attack=solved`` (`riskstats.game.solved_attack`: the exact stop
+One seat plays the continent bot with ``attack=solved`` (`riskstats.game.bots.solved_attack`: the exact stop
 rule of `riskstats.policy` for a conquest worth ``value`` armies and each defender destroyed worth
 ``kill``); in the control arm the same seat plays the continent bot with its usual rule (P(conquer) at
 least its threshold). Both arms play the same seeded games with the same line-up and seat rotation

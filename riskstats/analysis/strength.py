@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.registry import parse_bot
+from riskstats.game.bots.catalog import parse_bot
 from riskstats.game.rules.options import GameRules
 from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games

@@ -28,7 +28,7 @@ POSITION_HELP = "Write positions by hand (docs/positions.md): a template to edit
 
 def bots_(as_json: JsonFlag = False):
     """Every bot: what it does, its parameters with their defaults and ranges (set them as name:key=value)."""
-    from riskstats.game.registry import catalog_rows
+    from riskstats.game.bots.catalog import catalog_rows
 
     rows = catalog_rows()
     if as_json:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import jit
+from riskstats.game.bots.catalog import SEARCH_ID, VALUE_ID
 from riskstats.game.loop import _play
-from riskstats.game.search import LOOKAHEAD_IDS, SEARCH_ID, VALUE_ID, _play_search
+from riskstats.game.search import LOOKAHEAD_IDS, _play_search
 
 
 @jit

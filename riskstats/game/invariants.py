@@ -26,9 +26,9 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.bots.catalog import lineup_specs, seat_entries
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON
-from riskstats.game.registry import lineup_specs, seat_entries
 from riskstats.game.rules.engine import _init
 from riskstats.game.rules.options import (
     CARDS_ONE,

@@ -10,7 +10,7 @@ is reachable from here (numba compiles no recursion); every caller chooses betwe
 from __future__ import annotations
 
 from riskstats._numba import borrow, jit
-from riskstats.game.bots import _bot_move
+from riskstats.game.bots.dispatch import _bot_move
 from riskstats.game.rules.engine import _apply, _check, _finish
 from riskstats.game.rules.state import (
     I_LOG_N,

@@ -32,10 +32,10 @@ from typing import NamedTuple
 import numpy as np
 
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.bots import _bot_move
+from riskstats.game.bots.catalog import N_PARAMS, bot_spec, seat_entries
+from riskstats.game.bots.dispatch import _bot_move
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON
-from riskstats.game.registry import N_PARAMS, bot_spec, seat_entries
 from riskstats.game.rules.board import Board, classic_board
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import ERRORS, _check, _init, _legal_masks, _step, _step_roll
@@ -502,7 +502,7 @@ class Game:
         """The move a built-in bot would play now (it may draw from the game's random stream).
 
         ``bot`` is a bot spec, a name with optional parameters (``"continent:threshold=0.6"``, see
-        `riskstats.game.registry.parse_bot`); ``params`` overrides its defaults first (all its values in
+        `riskstats.game.bots.catalog.parse_bot`); ``params`` overrides its defaults first (all its values in
         order, or a dict of some by name)."""
         bot_id, values = bot_spec(bot, params)
         self.state.scratch[SC_STAMP] = -1  # no cache from an earlier call: the state may have been changed

@@ -25,10 +25,10 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.bots.catalog import seat_entries
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game, _bot_arrays
-from riskstats.game.registry import seat_entries
 from riskstats.game.rules.engine import _seed, _shuffle
 from riskstats.game.rules.state import (
     I_DECK_N,

@@ -1,6 +1,6 @@
 """The search bot: at the start of each of its turns it tries a few plans in the compiled engine itself.
 
-This module owns the ``search`` bot (catalogue entry `riskstats.game.registry.BUILT_IN`, id `SEARCH_ID`)
+This module owns the ``search`` bot (catalogue entry `riskstats.game.bots.catalog.BUILT_IN`, id `SEARCH_ID`)
 and the ``value`` bot (id `VALUE_ID`: the same plan search over the rest of the turn only, scored by the
 fitted position value, `riskstats.game.value`):
 its candidate plans (`PLANS`), its rollout policy (`POLICY`), its position value (`_value`), the
@@ -37,7 +37,7 @@ choices depend only on what it may see.
 
 **No recursion.** `riskstats.game.loop._play` plays the search seat's turn with its chosen plan's id;
 `_play_search` stops that loop at the start of every turn and runs the search for a search seat, which
-itself calls `_play` in a working state. The search id never reaches `riskstats.game.bots._bot_move`.
+itself calls `_play` in a working state. The search id never reaches `riskstats.game.bots.dispatch._bot_move`.
 Games without a search seat never come here (`riskstats.game.play.Game` and
 `riskstats.runs.selfplay` call `_play` for them, as before).
 
@@ -51,7 +51,7 @@ for a continent the seat already holds) is not played again but takes that plan'
 the same choice at less cost.
 Its ``trade_at`` (0 by default: each plan keeps its own card timing) imposes one timing on
 every plan, in the rollouts and in play (`_plan_params`); so do its placement parameters ``fortify``,
-``reinforce`` and ``claim`` (`riskstats.game.registry.STYLE`; 0, the default, is what every plan does
+``reinforce`` and ``claim`` (`riskstats.game.bots.catalog.STYLE`; 0, the default, is what every plan does
 anyway), on its plans and on its setup (`_plan_bot`).
 
 **Memory.** A seat's chosen plan is kept in ``memory[seat] = (turn, plan)``, an array passed beside the
@@ -70,22 +70,25 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import jit
-from riskstats.game.bots import _bot_move, _forced_first
-from riskstats.game.loop import NO_HORIZON, _play
-from riskstats.game.registry import (
+from riskstats.game.bots.catalog import (
     CATALOG,
     N_PARAMS,
     SEARCH_HORIZON,
+    SEARCH_ID,
     SEARCH_ORDER,
     SEARCH_PLANS,
     SEARCH_ROLLOUTS,
     SEARCH_VALUE,
     STYLE,
+    VALUE_ID,
     VALUE_PLANS,
     VALUE_ROLLOUTS,
     bot_info,
     bot_spec,
 )
+from riskstats.game.bots.continent import _forced_first
+from riskstats.game.bots.dispatch import _bot_move
+from riskstats.game.loop import NO_HORIZON, _play
 from riskstats.game.rules.engine import _give_mission, _lose_target, _seed, _shuffle
 from riskstats.game.rules.options import (
     DECK_EUROPEAN,
@@ -124,13 +127,10 @@ from riskstats.game.rules.state import (
 )
 from riskstats.game.value import _model_value
 
-SEARCH_ID = 6
-"""The search bot's id in the catalogue (never handed to `riskstats.game.bots._bot_move`)."""
-VALUE_ID = 7
-"""The value bot's id: the plan search over the rest of the turn only, scored by the fitted model
-(`riskstats.game.value`); like `SEARCH_ID`, never handed to `riskstats.game.bots._bot_move`."""
 LOOKAHEAD_IDS = (SEARCH_ID, VALUE_ID)
-"""The ids of the bots that decide outside the plain loop (`_play_search`)."""
+"""The ids of the bots that decide outside the plain loop (`_play_search`) and are never handed to
+`riskstats.game.bots.dispatch._bot_move`: the search bot, and the value bot (the plan search over the rest of
+the turn only, scored by the fitted model, `riskstats.game.value`)."""
 VALUE_FORMULA, VALUE_MODEL, VALUE_STRONG = 0, 1, 2
 """The search's leaf values (its ``value`` parameter): the strength formula (`_value`) or a fitted model,
 leaf - 1 being its index in `riskstats.game.value.MODELS` (``model``, ``strong``)."""
@@ -173,7 +173,7 @@ PLAN_LIST = PLANS + EXTRA_PLANS
 ``value:order=1452`` compares continent-tuned, aggressive, defensive and going for Australia)."""
 FORCED_PLAN = len(PLAN_LIST)
 """The plan of a value seat with ``first=k`` until it first holds continent k: `POLICY` going for k
-(continent's ``first=k``, which remembers when k was first held; `riskstats.game.bots._forced_first`)."""
+(continent's ``first=k``, which remembers when k was first held; `riskstats.game.bots.continent._forced_first`)."""
 MAX_PLANS = 8
 """The most plans one search compares (the registry's ``plans`` range)."""
 
@@ -632,7 +632,7 @@ def search_plans(game, bot: str = "search"):
     import pandas as pd
 
     from riskstats.errors import RiskstatsError
-    from riskstats.game.registry import parse_bot
+    from riskstats.game.bots.catalog import parse_bot
 
     spec = parse_bot(bot)
     if spec.id not in LOOKAHEAD_IDS:

@@ -83,7 +83,7 @@ def _as_list(name, value):
 
 def experiment_cells(spec: dict) -> list[dict]:
     """The cells of an experiment: each ``{"label": {...}, "config": RunConfig}``, all validated."""
-    from riskstats.game.registry import BOTS, parse_bot
+    from riskstats.game.bots.catalog import BOTS, parse_bot
     from riskstats.runs.tournament import DEFAULT_CHUNK, RunConfig
 
     unknown = set(spec) - TOP_KEYS
@@ -226,10 +226,10 @@ def read_experiment(out):
 
 
 def _named_params(cells) -> dict:
-    """Each swept ``params.<bot>`` grid value of the cells by name (`riskstats.game.registry.params_text`):
+    """Each swept ``params.<bot>`` grid value of the cells by name (`riskstats.game.bots.catalog.params_text`):
     the parameters that differ between cells, and any off their defaults, as ``key=value`` (``first=Australia``,
     not ``[0.5, 0.75, 2.0, 5]``); a value that no longer parses is left as it was."""
-    from riskstats.game.registry import bot_info, params_text, parse_bot
+    from riskstats.game.bots.catalog import bot_info, params_text, parse_bot
     from riskstats.game.rules.board import load_board
 
     board = None

@@ -125,7 +125,7 @@ def _differences(old: dict, new: dict) -> list[str]:
 
 def _param_differences(old: dict, new: dict) -> list[str]:
     """The bot parameters that differ between two records' ``bot_params``, by name (``params.continent.threshold``)."""
-    from riskstats.game.registry import bot_info, parse_bot
+    from riskstats.game.bots.catalog import bot_info, parse_bot
 
     out = []
     for label in [k for k in old if k in new and old[k] != new[k]]:
@@ -340,7 +340,7 @@ def current_record(record: dict) -> dict:
     no seed scheme (runs recorded before schemes were versioned), rule options added since then with
     their defaults, and bot parameter vectors recorded before parameters were appended to a bot completed
     with those parameters' defaults (which reproduce the bot's old play)."""
-    from riskstats.game.registry import parse_bot
+    from riskstats.game.bots.catalog import parse_bot
     from riskstats.game.rules.options import GameRules
 
     record = {"seed_scheme": 1} | record

@@ -48,10 +48,10 @@ from numba import prange
 
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.bots.catalog import lineup_specs, seat_entries
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game
-from riskstats.game.registry import lineup_specs, seat_entries
 from riskstats.game.rules.board import Board, classic_board
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import _init
@@ -172,7 +172,7 @@ class Batch(NamedTuple):
     seed: int
     seed_scheme: int = SEED_SCHEME
     specs: tuple = ()
-    """The line-up's checked `riskstats.game.registry.BotSpec` s (``bots`` are their labels): parsed once, by
+    """The line-up's checked `riskstats.game.bots.catalog.BotSpec` s (``bots`` are their labels): parsed once, by
     `check_games`, and turned into the kernel's ids and parameter vectors by `play_batch` without parsing again."""
 
 
@@ -210,7 +210,7 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     ----------
     games, players : int
     bots : list of str, or a comma-separated str
-        Bot specs, each a name (`riskstats.game.registry.CATALOG`) with optional parameters
+        Bot specs, each a name (`riskstats.game.bots.catalog.CATALOG`) with optional parameters
         (``"continent:threshold=0.6:card_threshold=0.8"``), assigned to seats in order and repeated
         cyclically. Results name each bot by its spec's label.
     variant : {"classic", "two-player", "mission", "capital"}

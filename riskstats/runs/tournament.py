@@ -73,7 +73,7 @@ class RunConfig:
     seed_scheme: int | None = None
 
     def __post_init__(self):
-        from riskstats.game.registry import parse_bot
+        from riskstats.game.bots.catalog import parse_bot
         from riskstats.runs.selfplay import MAX_GAMES, SEED_SCHEME, check_games
 
         check_int("chunk_size", self.chunk_size, 1, MAX_GAMES)
@@ -88,7 +88,7 @@ class RunConfig:
         """The checked games of this run (`riskstats.runs.selfplay.Batch`), which `play_chunk` trusts."""
         batch = self.__dict__.get("_batch")
         if batch is None:  # unpickled on a worker: rebuilt from the fields, checked when the run was made
-            from riskstats.game.registry import lineup_specs
+            from riskstats.game.bots.catalog import lineup_specs
             from riskstats.runs.selfplay import SEED_SCHEME, Batch
 
             batch = Batch(self.games, self.players, self.bots, self.game_rules(), self.load_board(), self.params,

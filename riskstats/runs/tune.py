@@ -2,7 +2,7 @@
 
 This module owns `tune` (the study and its trials) and `measure_bot` (a bot's win rate in one seat
 against a line-up, with its Wilson interval). The games are `riskstats.runs.selfplay.play_games`' (the
-compiled runner, on all cores); the bots and their parameter ranges are `riskstats.game.registry`'s.
+compiled runner, on all cores); the bots and their parameter ranges are `riskstats.game.bots.catalog`'s.
 
 A trial plays ``games_per_trial`` games: the candidate (the bot with the trial's parameters) and the
 line-up's bots in the other ``players - 1`` seats (cyclic), seats rotating by game as in `play_games`.
@@ -57,7 +57,7 @@ def _sampler_seed(seed: int, count: int) -> int:
 
 def _lineup(candidate: str, against, players: int) -> list[str]:
     """The candidate in seat 0, then ``against`` seated in the other ``players - 1`` (no more bots than that)."""
-    from riskstats.game.registry import check_lineup, seat_entries
+    from riskstats.game.bots.catalog import check_lineup, seat_entries
 
     try:
         others = check_lineup(against, seats=players - 1)
@@ -92,7 +92,7 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
     ----------
     bot : str
         A bot spec; parameters it gives (``"continent:entrance_weight=2"``) stay fixed, the others are
-        tuned over their declared ranges (`riskstats.game.registry`).
+        tuned over their declared ranges (`riskstats.game.bots.catalog`).
     against : str or list of str
         The line-up filling the other ``players - 1`` seats, in order and cyclic.
     players : int
@@ -129,7 +129,7 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
         import optuna
     except ImportError:  # pragma: no cover - depends on the environment
         raise RiskstatsError("tuning needs Optuna: pip install 'riskstats[tune]'") from None
-    from riskstats.game.registry import bot_info, full_spec, parse_bot
+    from riskstats.game.bots.catalog import bot_info, full_spec, parse_bot
     from riskstats.runs.results import database_url
     from riskstats.runs.selfplay import check_games as check_batch
 
@@ -270,7 +270,7 @@ def _best_value(study):
 def _trials_frame(study, space, names):
     import pandas as pd
 
-    from riskstats.game.registry import parse_bot
+    from riskstats.game.bots.catalog import parse_bot
 
     rows = []
     for t in study.trials:

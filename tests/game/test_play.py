@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from riskstats.errors import RiskstatsError
+from riskstats.game.bots.catalog import BOTS
 from riskstats.game.play import Game, Move, play_game
-from riskstats.game.registry import BOTS
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import ASIDE, DECK, I_DECK_N
 
@@ -150,7 +150,7 @@ def test_golden_playthrough(name):
 
 
 def test_a_continent_bot_can_be_forced_to_target_a_continent():
-    from riskstats.game.bots import _target_continent
+    from riskstats.game.bots.continent import _target_continent
 
     game = Game(4, seed=5)
     st, B, R = game.state, game.board.arrays, game.context.R
@@ -188,7 +188,7 @@ def test_bots_take_parameters_by_spec():
 @pytest.mark.parametrize("end", ["low", "high"])
 def test_bots_at_the_ends_of_their_parameter_ranges(end):
     """Tuning explores whole ranges: every bot still plays only legal moves there, and games end."""
-    from riskstats.game.registry import BUILT_IN
+    from riskstats.game.bots.catalog import BUILT_IN
 
     for variant in ("classic4", "mission4", "capital4", "two-player"):
         players, rules = VARIANTS[variant]

@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 
 from riskstats.errors import RiskstatsError
+from riskstats.game.bots.catalog import parse_bot
 from riskstats.game.evaluate import evaluate
 from riskstats.game.play import Game, play_game
-from riskstats.game.registry import parse_bot
 from riskstats.game.rollout import rollouts
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import DECK, M_CARD, M_KIND

@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 
 from riskstats.errors import RiskstatsError
+from riskstats.game.bots.catalog import BOTS, parse_bot
 from riskstats.game.play import Game, play_game
-from riskstats.game.registry import BOTS, parse_bot
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import M_CARD, M_KIND
 from riskstats.game.search import search_plans

@@ -336,7 +336,7 @@ def test_objective_bots_end_games_by_their_condition(variant, bot, reason):
 
 
 def test_compiled_bots_see_only_their_own_mission_and_capital_pick():
-    from riskstats.game.bots import _seat_view
+    from riskstats.game.bots.dispatch import _seat_view
     from riskstats.game.play import Game
     from riskstats.game.rules.options import GameRules
 

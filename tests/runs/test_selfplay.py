@@ -165,7 +165,7 @@ def test_selfplay_without_a_search_seat_compiles_no_search_code():
 def test_a_checked_batch_carries_its_specs_and_is_played_without_parsing_again(monkeypatch):
     """The line-up is parsed once, by `check_games`: the batch carries the checked `BotSpec` s to the kernel, so
     playing its chunks parses no spec again (a parser that fails would show it)."""
-    from riskstats.game import registry
+    from riskstats.game.bots import catalog as registry
     from riskstats.runs.selfplay import check_games, play_batch
 
     batch = check_games(4, 3, "continent:threshold=0.6,aggressive", seed=2)

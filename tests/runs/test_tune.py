@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.registry import parse_bot
+from riskstats.game.bots.catalog import parse_bot
 from riskstats.runs.selfplay import play_games
 from riskstats.runs.tune import check_seeds, measure_bot, trial_seeds, tune
 

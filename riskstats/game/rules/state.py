@@ -181,14 +181,14 @@ no cache, and every entry to the compiled bots from outside the game loop sets i
 T-long buffers (`_scratch_block`) for a bot's move: SC_MARK the territories a search marked, SC_STACK
 `_reachable`'s stack (or a queue), SC_GOAL and SC_DIST a bot's goal territories and distances to them (a
 continent-indexed count may use a block's first K entries); SC_MEMO_GOAL and SC_MEMO_DIST belong to
-`riskstats.game.bots._goal_distance` alone (a goal and its distances, kept from move to move). After the
+`riskstats.game.bots.objective._goal_distance` alone (a goal and its distances, kept from move to move). After the
 blocks, S * N_MISSION words hold the missions as the seat to move sees them
-(`riskstats.game.bots._seat_view`), then the edge bits, `EDGE_BITS` to a word (room for every pair of
+(`riskstats.game.bots.dispatch._seat_view`), then the edge bits, `EDGE_BITS` to a word (room for every pair of
 territories).
 
 One word of the head is not a cache but a bot's memory over the game: scratch[SC_HELD] has bit s set once
 seat s has held the continent its bot was forced to go for first (the ``first`` parameter of ``continent``
-and ``value``, `riskstats.game.bots._forced_first`), after which that seat chooses its target freely. It
+and ``value``, `riskstats.game.bots.continent._forced_first`), after which that seat chooses its target freely. It
 is 0 in a new game (`_new_state`, `riskstats.game.rules.engine._init`) and copied with a position
 (`_copy_state`); a position read from a file (`riskstats.game.position`) starts with it at 0."""
 

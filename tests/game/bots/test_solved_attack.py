@@ -1,12 +1,12 @@
-"""The solved attack policy as the continent bot's rule (riskstats.game.solved_attack, attack=solved)."""
+"""The solved attack policy as the continent bot's rule (riskstats.game.bots.solved_attack, attack=solved)."""
 import numpy as np
 import pytest
 
 from riskstats.analysis.decisions import stop_frontier
+from riskstats.game.bots.catalog import FRONTIER_AT, FRONTIER_DEFENDERS, N_PARAMS, parse_bot
+from riskstats.game.bots.solved_attack import FRONTIER_ATTACKERS, frontier
 from riskstats.game.play import Game
-from riskstats.game.registry import FRONTIER_AT, FRONTIER_DEFENDERS, N_PARAMS, parse_bot
 from riskstats.game.rules.state import ATTACK_MOVE, END_ATTACK
-from riskstats.game.solved_attack import FRONTIER_ATTACKERS, frontier
 from riskstats.odds.policy import policy
 
 

@@ -5,7 +5,8 @@ This module owns what a bot is from the outside: `CATALOG` (name -> `BotInfo`), 
 registry entry is a base bot plus parameter values, `TUNED`), and `parse_bot`, the one function every
 entry point (``--bots``, experiment files, `riskstats.runs.selfplay.play_games`,
 `riskstats.game.play.Game`) uses to read a bot spec and check its parameters. The policies themselves are
-`riskstats.game.bots`'s compiled kernels, which read the parameters by position (the order declared here).
+`riskstats.game.bots`' compiled kernels, which read the parameters through the named slots declared here
+(`slot`), never by a bare position.
 
 A bot spec is a name, optionally followed by ``:key=value`` pieces, e.g.
 ``continent:threshold=0.6:card_threshold=0.8``; a line-up is comma-separated specs, seated in order and
@@ -29,12 +30,12 @@ from typing import NamedTuple
 import numpy as np
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.solved_attack import FRONTIER_DEFENDERS
+from riskstats.game.bots.solved_attack import FRONTIER_DEFENDERS
 
 FRONTIER_AT = 12
 """Where a bot's parameter vector holds the solved attack policy's frontier (after the declared parameters,
 the continent bot's 12 the most; filled only for a spec with ``attack=solved``, see
-`riskstats.game.solved_attack`). It was 9 before the placement parameters (``fortify``, ``reinforce``,
+`riskstats.game.bots.solved_attack`). It was 9 before the placement parameters (``fortify``, ``reinforce``,
 ``claim``) were appended; the frontier is never stored, so no record depends on it."""
 N_PARAMS = FRONTIER_AT + FRONTIER_DEFENDERS
 """Length of the parameter vector handed to every compiled bot (a bot reads its first few, and the continent
@@ -275,6 +276,11 @@ VALUE_ROLLOUTS, VALUE_PLANS = slot("value", "rollouts"), slot("value", "plans")
 AGGRESSIVE_STYLE, CONTINENT_STYLE, DEFENSIVE_STYLE = (slot(bot, STYLE[0]) for bot in ("aggressive", "continent",
                                                                                       "defensive"))
 """Where those bots' parameter vectors hold ``fortify``; ``reinforce`` and ``claim`` follow it (`STYLE`)."""
+RANDOM_ID, AGGRESSIVE_ID, CONTINENT_ID, DEFENSIVE_ID, MISSION_ID, CAPITAL_ID, SEARCH_ID, VALUE_ID = (
+    BUILT_IN[name].id for name in ("random", "aggressive", "continent", "defensive", "mission", "capital", "search",
+                                   "value"))
+"""Each built-in bot's compiled id by name: the dispatch (`riskstats.game.bots.dispatch._bot_move`) and the search
+compare ids with these, never with a bare number."""
 assert all(len(info.params) <= FRONTIER_AT for info in BUILT_IN.values())
 
 TUNED = {
@@ -318,7 +324,7 @@ class BotSpec(NamedTuple):
         out[:len(self.values)] = self.values
         names = [p.name for p in CATALOG[self.name].params]
         if "attack" in names and self.values[names.index("attack")] == 1:
-            from riskstats.game.solved_attack import frontier
+            from riskstats.game.bots.solved_attack import frontier
 
             out[FRONTIER_AT:] = frontier(self.values[names.index("value")], self.values[names.index("kill")])
         return out

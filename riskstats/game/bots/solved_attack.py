@@ -4,9 +4,9 @@
 built-in bot does, docs/rules.md's default) its optimal play is a stop threshold at every defender count: attack
 with at least ``m(d)`` attackers (armies able to roll) against ``d`` defenders, stop below, never attack
 where ``m(d)`` is 0. `frontier` computes ``m(1..FRONTIER_DEFENDERS)`` for a conquest value and a kill
-value; `riskstats.game.registry.BotSpec.vector` writes it into the parameter vector of a spec with
-``attack=solved`` (from `riskstats.game.registry.FRONTIER_AT` on), and the continent bot reads it
-(`riskstats.game.bots._attack_pays`). More defenders than the frontier covers read its last entry.
+value; `riskstats.game.bots.catalog.BotSpec.vector` writes it into the parameter vector of a spec with
+``attack=solved`` (from `riskstats.game.bots.catalog.FRONTIER_AT` on), and the continent bot reads it
+(`riskstats.game.bots.continent._attack_pays`). More defenders than the frontier covers read its last entry.
 
 This module owns only that translation; the solver is `riskstats.odds.policy`'s, the bot `riskstats.game.bots`'.
 """

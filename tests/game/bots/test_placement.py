@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.play import Game
-from riskstats.game.registry import (
+from riskstats.game.bots.catalog import (
     AGGRESSIVE_STYLE,
     BUILT_IN,
     CONTINENT_STYLE,
@@ -19,6 +18,7 @@ from riskstats.game.registry import (
     STYLE,
     parse_bot,
 )
+from riskstats.game.play import Game
 
 SPECS = ["aggressive", "continent-tuned", "defensive"]
 
@@ -93,7 +93,7 @@ def test_spread_fortification_evens_out_the_borders():
 
 
 def test_spread_reinforcement_places_army_by_army_on_the_most_threatened_territory():
-    from riskstats.game.bots import _most_threatened
+    from riskstats.game.bots.common import _most_threatened
 
     moves = 0
     for spec in SPECS:

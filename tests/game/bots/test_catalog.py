@@ -1,12 +1,14 @@
-"""The bot catalogue and the name:key=value syntax (riskstats.game.registry)."""
+"""The bot catalogue and the name:key=value syntax (riskstats.game.bots.catalog)."""
+import inspect
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.registry import (
+from riskstats.game.bots.catalog import (
     BOTS,
     BUILT_IN,
     CATALOG,
@@ -22,7 +24,7 @@ from riskstats.game.registry import (
     seat_entries,
 )
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "tuned_bots.json"
+DATA = Path(__file__).resolve().parents[3] / "data" / "tuned_bots.json"
 
 
 def test_every_bot_declares_its_parameters():
@@ -158,7 +160,7 @@ def test_every_trading_bot_times_its_trades_with_its_last_parameter():
 
 def test_a_continent_parameter_is_given_and_shown_by_name():
     """``continent:first=Australia`` is ``first=5`` (the classic board's order, aliases too); reports name it."""
-    from riskstats.game.registry import params_text
+    from riskstats.game.bots.catalog import params_text
 
     assert parse_bot("continent:first=Australia") == parse_bot("continent:first=5")
     assert parse_bot("continent", {"first": "Oceania"}).values[3] == 5.0
@@ -178,10 +180,39 @@ def test_kernels_read_parameters_by_name_not_position():
     parameter then cannot silently change what a bot plays (the slots follow the declarations)."""
     import re
 
-    from riskstats.game import registry
+    from riskstats.game.bots import catalog as registry
 
     for path in sorted(Path(registry.__file__).parent.rglob("*.py")):
         assert not re.findall(r"(?<![.\w])params\[\d", path.read_text()), path.name
     assert registry.slot("continent", "first") == 3 == registry.CONTINENT_FIRST
     with pytest.raises(ValueError):
         registry.slot("continent", "nonesuch")
+
+
+def test_the_catalogue_is_built_from_the_folder():
+    """A bot touches only `riskstats.game.bots`: every policy module there names the catalogue entries it plays,
+    each heuristic entry of the catalogue is played by exactly one of them, through the one dispatch, and reads
+    only the parameters it declares."""
+    import importlib
+    import pkgutil
+
+    from riskstats.game import bots
+    from riskstats.game.bots import dispatch
+    from riskstats.game.search import LOOKAHEAD_IDS
+
+    played = {}
+    for module in pkgutil.iter_modules(bots.__path__):
+        policy = importlib.import_module(f"riskstats.game.bots.{module.name}")
+        for name in getattr(policy, "PLAYS", ()):
+            assert name not in played, name
+            played[name] = policy
+    heuristic = {name for name, info in BUILT_IN.items() if info.id not in LOOKAHEAD_IDS}
+    assert set(played) == heuristic
+    branches = inspect.getsource(dispatch._bot_move.py_func)
+    for name, policy in played.items():
+        kernel = f"_{name}_bot"
+        assert hasattr(policy, kernel), kernel
+        assert kernel in branches, name
+        declared = {p.name for p in BUILT_IN[name].params}
+        for slot_name in re.findall(rf'slot\("{name}", "(\w+)"\)', inspect.getsource(bots.catalog)):
+            assert slot_name in declared, (name, slot_name)

@@ -3,7 +3,8 @@ from collections import deque
 
 import numpy as np
 
-from riskstats.game.bots import _goal_distance, _random_attack
+from riskstats.game.bots.objective import _goal_distance
+from riskstats.game.bots.random_bot import _random_attack
 from riskstats.game.play import Game, Move
 from riskstats.game.rules.state import (
     I_ATK_TO,
@@ -118,8 +119,8 @@ def _reinforce_position(seed=5):
 
 
 def test_a_forced_continent_is_the_target_only_until_it_is_first_held():
-    from riskstats.game.bots import _continent_first, _forced_first
-    from riskstats.game.registry import parse_bot
+    from riskstats.game.bots.catalog import parse_bot
+    from riskstats.game.bots.continent import _continent_first, _forced_first
     from riskstats.game.rules.state import SC_HELD, _copy_state, _new_state
 
     game = _reinforce_position()

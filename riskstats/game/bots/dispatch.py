@@ -1,0 +1,89 @@
+"""The one dispatch from a bot's id to its kernel (`_bot_move`), the defence every built-in bot plays
+(`_defend_bot`) and the view of the state a seat may see (`_seat_view`). A new bot adds one branch here.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from riskstats._numba import inline_jit
+
+# ---------------------------------------------------------------- shared helpers
+from riskstats.game.bots.aggressive import _aggressive_bot
+from riskstats.game.bots.catalog import AGGRESSIVE_ID, CAPITAL_ID, CONTINENT_ID, MISSION_ID, RANDOM_ID
+from riskstats.game.bots.common import _safest
+from riskstats.game.bots.continent import _continent_bot
+from riskstats.game.bots.defensive import _defensive_bot
+from riskstats.game.bots.objective import _capital_bot, _mission_bot
+from riskstats.game.bots.random_bot import _random_bot
+from riskstats.game.rules.options import (
+    OBJ_MISSION,
+    OBJ_TERRITORIES,
+    R_DDICE,
+    R_OBJECTIVE,
+)
+from riskstats.game.rules.state import (
+    CAPITAL,
+    CAPITAL_PICK,
+    DEFEND,
+    DEFEND_MOVE,
+    I_ATK_TO,
+    I_PHASE,
+    I_PLAYER,
+    SC_BLOCKS,
+    SC_HEAD,
+    State,
+)
+
+
+@inline_jit
+def _seat_view(st, R):  # pragma: no cover - compiled
+    """The state as the seat to move may see it: every other seat's mission row is -1 and, while capitals
+    are being picked, so are the others' picks (the picks are simultaneous). The arrays are shared, not
+    copied, except those two; a compiled bot is handed this view, as a Python bot gets `GameView`."""
+    objective = R[R_OBJECTIVE]
+    if objective == OBJ_TERRITORIES:
+        return st
+    p = st.info[I_PLAYER]
+    mission = st.mission
+    if objective == OBJ_MISSION:  # in the scratch memory's tail: no allocation on every move
+        start = SC_HEAD + SC_BLOCKS * st.owner.shape[0]
+        mission = st.scratch[start:start + st.mission.size].reshape(st.mission.shape)
+        mission[:, :] = -1
+        mission[p] = st.mission[p]
+    capital = st.capital
+    if st.info[I_PHASE] == CAPITAL:
+        capital = np.full_like(st.capital, -1)
+        capital[p] = st.capital[p]
+    return State(st.owner, st.armies, st.card_owner, st.deck, st.alive, st.n_terr, st.to_place, st.info, st.rng,
+                 st.log, mission, capital, st.out, st.scratch)
+
+
+@inline_jit
+def _defend_bot(st, R, bot, params):  # pragma: no cover - compiled
+    """The defence policy of bot number ``bot``: the DEFEND move of the seat to move against the declared
+    attack (``info[I_ATK_FROM]``, ``info[I_ATK_TO]``, ``info[I_ATK_DICE]``). Every built-in bot rolls the
+    most dice it may: min(the rules' defender dice, armies on the attacked territory)."""
+    return DEFEND_MOVE, min(R[R_DDICE], st.armies[st.info[I_ATK_TO]]), 0, 0, 0
+
+
+@inline_jit
+def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
+    """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``, seeing `_seat_view`
+    (inlined into the game loop, as every bot is here: no call passes the whole state down to a bot;
+    their helpers still take it)."""
+    if st.info[I_PHASE] == DEFEND:  # first: the defence reads nothing secret, so it needs no seat view
+        return _defend_bot(st, R, bot, params)
+    st = _seat_view(st, R)
+    if st.info[I_PHASE] == CAPITAL and bot != RANDOM_ID and bot != CAPITAL_ID:  # ignoring capitals: the safest
+        return CAPITAL_PICK, _safest(st, B, R, st.info[I_PLAYER]), 0, 0, 0
+    if bot == RANDOM_ID:
+        return _random_bot(st, B, R, V, params)
+    if bot == AGGRESSIVE_ID:
+        return _aggressive_bot(st, B, R, V, params)
+    if bot == CONTINENT_ID:
+        return _continent_bot(st, B, R, V, params)
+    if bot == MISSION_ID:
+        return _mission_bot(st, B, R, V, params)
+    if bot == CAPITAL_ID:
+        return _capital_bot(st, B, R, V, params)
+    return _defensive_bot(st, B, R, V, params)  # DEFENSIVE_ID, the last heuristic
