@@ -489,7 +489,7 @@ class Game:
         >>> game = Game(2, seed=1)
         >>> game.roll_outcomes(1)
         Traceback (most recent call last):
-        riskstats.errors.RiskstatsError: no attack waits for its roll: the phase is 'setup', not 'defend'
+        riskstats.errors.RiskstatsError: no attack waits for its roll: the phase is 'setup_place', not 'defend'
         """
         if self.phase != "defend":
             raise RiskstatsError(f"no attack waits for its roll: the phase is {self.phase!r}, not 'defend'")

@@ -637,7 +637,7 @@ def search_plans(game, bot: str = "search"):
     spec = parse_bot(bot)
     if spec.id not in LOOKAHEAD_IDS:
         raise RiskstatsError(f"search_plans needs a search bot spec (search or value), got {bot!r}")
-    if not all(hasattr(game, a) for a in ("state", "board", "_R", "_cut", "_V")):
+    if not all(hasattr(game, a) for a in ("state", "board", "context")):
         raise RiskstatsError(f"search_plans needs a Game, got {type(game).__name__}")
     phase = int(game.state.info[I_PHASE])
     if phase in (CLAIM, SETUP_PLACE, CAPITAL, OVER):
