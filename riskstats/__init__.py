@@ -3,7 +3,8 @@
 The package is built in layers, each importing only the layers before it (``tests/test_layout.py``
 holds it to that)::
 
-    errors, _numba, intervals   the foundations: the error type, numba options, confidence intervals
+    errors, _numba, intervals,  the foundations: the error type, numba options, confidence intervals,
+    pieces                      compiled work as short calls (so that Ctrl-C stops it at once)
     odds/                       dice rule, exact battle and chain odds, the compiled simulator
     game/                       board, rules, state, engine, bots, playing a game
     runs/                       self-play in bulk, resumable runs and their files, Dask, experiments

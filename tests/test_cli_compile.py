@@ -18,3 +18,59 @@ def test_compile_refuses_an_unknown_step():
     assert result.exit_code != 0
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "nonsense" in lines[0], result.output
+
+
+def one_step(monkeypatch, *steps):
+    """Make `STEPS` these (name, run) pairs: the real steps take minutes."""
+    from riskstats.runs import warmup
+
+    monkeypatch.setattr(warmup, "STEPS", tuple(warmup.Step(name, f"the test's {name} step", run)
+                                               for name, run in steps))
+
+
+def test_compile_shows_a_spinner_with_each_step_its_time_and_the_kernel_compiling(monkeypatch):
+    """On a terminal a spinner on stderr names the step under way with its running time and the kernel
+    numba compiles; the step's first and last lines (with its seconds) are printed as always."""
+    import re
+    import time
+
+    from numba import njit
+
+    from riskstats.cli import runs as cli_runs
+
+    def tiny():
+        @njit  # not cached: compiled on every call
+        def tiny_kernel(x):
+            return x + 1
+
+        tiny_kernel(1)
+        time.sleep(1.3)  # the spinner's clock passes a second
+
+    one_step(monkeypatch, ("tiny", tiny))
+    monkeypatch.setattr(cli_runs, "_on_terminal", lambda stream: True)
+    result = runner.invoke(app, ["compile"])
+    assert result.exit_code == 0, result.output
+    err = result.stderr
+    assert "[1/1] tiny: the test's tiny step…" in err and re.search(r"\[1/1\] tiny: compiled in \d+ s", err)
+    assert "[1/1] compiling tiny kernels…" in err  # the spinner's line
+    assert re.search(r"compiling \S*test_cli_compile\.tiny_kernel", err) and "0:00:01" in err
+    assert "compiled 1 of 1 steps in" in result.stdout
+
+
+def test_compile_off_a_terminal_prints_lines_only(monkeypatch):
+    one_step(monkeypatch, ("quiet", lambda: None))
+    result = runner.invoke(app, ["compile"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == ["[1/1] quiet: the test's quiet step…", "[1/1] quiet: cached in 0 s"]
+
+
+def test_an_interrupted_compile_says_what_is_cached(monkeypatch):
+    def interrupted():
+        raise KeyboardInterrupt  # Ctrl-C during a step
+
+    one_step(monkeypatch, ("first", lambda: None), ("second", interrupted))
+    result = runner.invoke(app, ["compile"])
+    assert result.exit_code == 130, result.output
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("interrupted after 0 s: the steps finished (first) are in the cache"), last
+    assert "run riskstats compile again to finish" in last

@@ -116,3 +116,24 @@ def test_evaluate_with_no_rollouts_reads_the_model_asked_for(tmp_path):
     lines = bad.output.strip().splitlines()
     assert bad.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: ")
     assert "unknown position-value model 'weak'" in lines[0]
+
+
+def test_ctrl_c_stops_a_long_evaluation_at_once(tmp_path):
+    """A million rollouts from the opening would take hours: on a terminal the bar shows rollouts/s and the
+    ETA, and Ctrl-C (a real SIGINT) ends the run within seconds (the rollouts run in short calls), saying
+    on stderr how far it got and that nothing is kept; exit status 130."""
+    import re
+
+    from riskstats.game.evaluate import evaluate
+    from riskstats.game.position import template_position
+    from tests.cli_helpers import interrupt_on_a_terminal
+
+    path = write(tmp_path, template_position(3))
+    evaluate(template_position(3), rollouts=2, top=1, candidates=2)  # the kernels into numba's cache
+    status, err, took, screen = interrupt_on_a_terminal(["evaluate", path, "--rollouts", "1e6"],
+                                                        rb"[\d,]+ rollouts/s")
+    assert took is not None, (status, err, screen[-2000:])
+    assert status == 130 and took < 3, (status, took, err)
+    assert "ETA" in screen and "evaluate" in screen
+    assert re.search(r"interrupted after [\d,]+ of [\d,]+ rollouts: none kept", err), err
+    assert "Traceback" not in err

@@ -2,6 +2,7 @@
 import json
 
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
 from riskstats.cli import app
@@ -95,3 +96,25 @@ def test_selfplay_out_summary_streams_and_equals_the_loaded_one(tmp_path, monkey
         assert {k: payload[k] for k in expected} == expected
         assert payload["win_reasons"] == table["win_reason"].value_counts().to_dict()
         read_whole.clear()
+
+
+@pytest.mark.parametrize("out", [False, True])
+def test_ctrl_c_stops_a_selfplay_chunk_at_once(tmp_path, out):
+    """Chunks of 100,000 games take minutes each, but Ctrl-C (a real SIGINT, sent 3 s after the bar shows,
+    in the first chunk) ends the run within seconds, exit 130: the games are played in short calls. With
+    --out the finished chunks are kept (none here) and the chunk under way is not; without, nothing is."""
+    from riskstats.runs.selfplay import play_games
+    from tests.cli_helpers import interrupt_on_a_terminal
+
+    play_games(2, 3, ["aggressive"])  # the kernel into numba's cache
+    args = ["selfplay", "--games", "1e6", "--players", "3", "--bots", "aggressive", "--chunk-size", "1e5"]
+    if out:
+        args += ["--out", tmp_path / "run"]
+    status, err, took, screen = interrupt_on_a_terminal(args, rb"games/s", delay=3.0)
+    assert took is not None, (status, err, screen[-2000:])
+    assert status == 130 and took < 3, (status, took, err)
+    if out:
+        assert "finished chunks are kept in" in err and "the chunk under way is not" in err
+        assert not list((tmp_path / "run").glob("part-*"))
+    else:
+        assert "interrupted: no games kept" in err

@@ -214,3 +214,41 @@ def test_docs_rules_lists_every_option_with_its_default():
                 assert rows[f.name] == f"{type(default).__name__}()", f.name
             else:
                 assert ast.literal_eval(rows[f.name]) == default, f"{f.name}: docs say {rows[f.name]}, code {default!r}"
+
+
+def test_ctrl_c_stops_a_test_run_deep_in_a_long_kernel(tmp_path):
+    """Ctrl-C at a terminal sends SIGINT to pytest and to its xdist workers: a test deep in a long self-play
+    (a million games: a quarter of an hour on 2 cores) stops within seconds (2 s here), since the games are
+    played in short calls of the kernel (`riskstats.pieces`) and Python raises KeyboardInterrupt between two.
+    Before, the worker played on and xdist killed it only after its 10 s wait for workers to exit."""
+    import signal
+    import time
+
+    started = tmp_path / "started"
+    (tmp_path / "test_long.py").write_text(
+        "from pathlib import Path\n"
+        "from riskstats.runs.selfplay import play_games\n\n"
+        "def test_long():\n"
+        "    play_games(2, 3, ['aggressive'])  # the kernel compiled or loaded\n"
+        f"    Path({str(started)!r}).touch()\n"
+        "    play_games(1_000_000, 3, ['aggressive'])\n")
+    process = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "1",
+                                "test_long.py"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 600  # a cold numba cache compiles the game loop first
+    while not started.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        assert started.exists(), "the test never reached its long self-play"
+        time.sleep(1.0)  # well inside the million games
+        os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C does: the whole foreground process group
+        sent = time.monotonic()
+        output, _ = process.communicate(timeout=30)
+        took = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert took < 8 and process.returncode != 0, (took, process.returncode, output[-2000:])
+    assert "KeyboardInterrupt" in output and "passed" not in output, output[-2000:]

@@ -4,8 +4,10 @@ It owns the group that turns usage and library errors into one line on stderr (`
 command class whose arguments may be negative numbers (`_NumbersMayBeNegative`), the one parser of every
 count and number (`_whole`, `whole_number`, `real_number`, `_positive_count`), the shared dice-rule
 options (`with_rules`), the attackers convention and the bot names, JSON and table printing, how
-probabilities and win rates are written, the progress bars and the compile notice. The commands live in
-the parts (`riskstats.cli.odds`, `.game`, `.runs`, `.stats`, `.analysis`); `riskstats.cli` registers them.
+probabilities and win rates are written, the progress bars (and the compile steps' spinner), the one line
+Ctrl-C leaves (`_interruptible`: how far the work got, what is kept; exit 130) and the compile notice.
+The commands live in the parts (`riskstats.cli.odds`, `.game`, `.runs`, `.stats`, `.analysis`);
+`riskstats.cli` registers them.
 Nothing here imports numba or pandas at import time.
 """
 import contextlib
@@ -246,15 +248,16 @@ class _LateProgress:
 
 
 @contextlib.contextmanager
-def _progress(enabled: bool, label: str):
-    """A rich progress bar with games/s and ETA, as a ``progress(done, total)`` callback (None when off)."""
+def _progress(enabled: bool, label: str, unit: str = "games"):
+    """A rich progress bar with ``unit``/s (games/s, rollouts/s) and ETA, as a ``progress(done, total)``
+    callback (None when off)."""
     if not enabled:
         yield None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]} games/s"),
-                  TextColumn("ETA"), TimeRemainingColumn()) as bar:
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                  TextColumn(f"{{task.fields[rate]}} {unit}/s"), TextColumn("ETA"), TimeRemainingColumn()) as bar:
         state = {}
 
         def update(done, total):
@@ -266,6 +269,80 @@ def _progress(enabled: bool, label: str):
             bar.update(state["task"], completed=done, total=total, rate=shown)
 
         yield update
+
+
+@contextlib.contextmanager
+def _interruptible(unit: str, kept: str):
+    """Ctrl-C (KeyboardInterrupt) within the block: one line on stderr saying how far the work got and what
+    is ``kept`` of it, then exit 130. Yields ``noting(bar)``, which makes the ``progress(done, total)``
+    callback to hand the library: it notes how far the work got and passes each call on to ``bar`` (a
+    `_progress` or `_LateProgress` callback, or None). Open the bar inside this block, so that it is gone
+    before the line is written."""
+    seen = []
+
+    def noting(bar):
+        def progress(done, total):
+            seen[:] = [done, total]
+            if bar is not None:
+                bar(done, total)
+        return progress
+
+    try:
+        yield noting
+    except KeyboardInterrupt:
+        where = f"after {seen[0]:,} of {seen[1]:,} {unit}" if seen else f"before any {unit} finished"
+        typer.echo(f"interrupted {where}: {kept}", err=True)
+        raise typer.Exit(130) from None
+
+
+def _on_terminal(stream) -> bool:
+    """Whether ``stream`` (sys.stdout, sys.stderr) is a terminal: live progress is drawn only there."""
+    return stream.isatty()
+
+
+@contextlib.contextmanager
+def _step_spinner(enabled: bool):
+    """A spinner on stderr (a terminal) with a step's name, its running time and the kernel numba compiles
+    now; yields ``show(text)``, which starts a fresh timer for the step ``text`` (None: stop showing).
+    Off: a no-op."""
+    if not enabled:
+        yield lambda text: None
+        return
+    from numba.core import event
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    compiling = []  # the kernels being compiled, callers first
+
+    def kernel():
+        if state["task"] is not None:
+            bar.update(state["task"], kernel=f"compiling {compiling[-1]}" if compiling else "")
+            bar.refresh()
+
+    class _Kernel(event.Listener):
+        def on_start(self, e):
+            func = getattr(e.data.get("dispatcher"), "py_func", None)
+            compiling.append(f"{getattr(func, '__module__', '?')}.{getattr(func, '__name__', '?')}")
+            kernel()
+
+        def on_end(self, e):
+            if compiling:
+                compiling.pop()
+            kernel()
+
+    state = {"task": None}
+    with (Progress(SpinnerColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
+                   TextColumn("{task.fields[kernel]}"), console=Console(stderr=True, force_terminal=True),
+                   transient=True) as bar,
+          event.install_listener("numba:compile", _Kernel())):
+        def show(text):
+            if state["task"] is not None:
+                bar.remove_task(state["task"])
+                state["task"] = None
+            if text is not None:
+                state["task"] = bar.add_task(text, kernel="")
+
+        yield show
 
 
 def _interval(r) -> str:

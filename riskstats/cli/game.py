@@ -5,6 +5,7 @@ position template is written (one key, and one territory, a line).
 """
 import json
 import math
+import sys
 from typing import Annotated
 
 import typer
@@ -14,10 +15,13 @@ from riskstats.cli.common import (
     JsonFlag,
     _compile_notice,
     _console,
+    _interruptible,
+    _on_terminal,
     _percent,
     _positive_count,
     _print_json,
     _print_table,
+    _progress,
     whole_number,
 )
 from riskstats.errors import RiskstatsError
@@ -101,8 +105,10 @@ def evaluate(
         raise RiskstatsError(f"cannot read position file {position!r}: {error.strerror}") from None
     from riskstats.game.evaluate import tied_with_best
 
-    with _compile_notice():
-        result = evaluate_position(text, bot, count, seed, top=top, model=model)
+    kept = "none kept (every estimate needs all its rollouts); fewer --rollouts finish sooner"
+    with (_interruptible("rollouts", kept) as noting, _compile_notice(),
+          _progress(count > 0 and not as_json and _on_terminal(sys.stdout), "evaluate", "rollouts") as bar):
+        result = evaluate_position(text, bot, count, seed, top=top, model=model, progress=noting(bar))
     if as_json:
         _print_json(result.as_dict())
         return

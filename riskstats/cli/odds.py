@@ -14,6 +14,7 @@ from riskstats.cli.common import (
     CONVENTION,
     JsonFlag,
     _compile_notice,
+    _interruptible,
     _LateProgress,
     _number,
     _percent,
@@ -422,9 +423,11 @@ def simulate(
 
     count = _positive_count("--trials", trials)
     attackers = _attackers(attackers, territory_armies)
-    with _compile_notice(), _LateProgress("simulating", not as_json and sys.stdout.isatty()) as progress:
+    kept = "none kept (the estimate needs them all); fewer --trials finish sooner"
+    with (_interruptible("battles", kept) as noting, _compile_notice(),
+          _LateProgress("simulating", not as_json and sys.stdout.isatty()) as bar):
         sample = simulate_battles(attackers, defenders, rules, trials=count, seed=seed, stop_at=stop_at,
-                                  goal=goal, cautious=cautious, progress=progress)
+                                  goal=goal, cautious=cautious, progress=noting(bar))
     exact = None
     if attackers * defenders <= _SIMULATE_EXACT_STATES:
         exact = battle_odds(attackers, defenders, rules, stop_at=stop_at, goal=goal, cautious=cautious)

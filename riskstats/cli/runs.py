@@ -20,10 +20,12 @@ from riskstats.cli.common import (
     _compile_notice,
     _every_seat_note,
     _interval,
+    _on_terminal,
     _print_json,
     _print_table,
     _progress,
     _rate,
+    _step_spinner,
     whole_number,
 )
 from riskstats.errors import RiskstatsError
@@ -36,12 +38,17 @@ DaskLocal = Annotated[int | None, typer.Option("--dask-local", parser=whole_numb
 
 @contextlib.contextmanager
 def _resumable(out):
-    """Turn Ctrl-C into a one-line note that finished chunks are kept (exit 130)."""
+    """Turn Ctrl-C into a one-line note of what is kept (exit 130): with ``out``, the finished chunks (the
+    one under way is played again on resuming); without, nothing."""
     try:
         yield
     except KeyboardInterrupt:
-        where = f" in {out}" if out else ""
-        typer.echo(f"interrupted: finished chunks are kept{where}; run the same command again to resume", err=True)
+        if out:
+            typer.echo(f"interrupted: finished chunks are kept in {out}, the chunk under way is not; run the same "
+                       "command again to resume", err=True)
+        else:
+            typer.echo("interrupted: no games kept (without --out the games are held in memory); give --out to keep "
+                       "finished chunks and resume", err=True)
         raise typer.Exit(130) from None
 
 
@@ -290,14 +297,27 @@ def compile_kernels(
     no first run waits; a step already cached only loads (seconds)."""
     from riskstats.runs.warmup import warm_cache
 
-    def show(k, n, step, seconds, compiled):
+    finished = []
+
+    def show(k, n, step, seconds, compiled, spinner):
         if seconds is None:
             typer.echo(f"[{k}/{n}] {step.name}: {step.covers}…", err=True)
+            spinner(f"[{k}/{n}] compiling {step.name} kernels…")
         else:
+            spinner(None)
+            finished.append(step.name)
             typer.echo(f"[{k}/{n}] {step.name}: {'compiled' if compiled else 'cached'} in {seconds:.0f} s", err=True)
 
     start = time.perf_counter()
     steps = None if only is None else [name.strip() for name in only.split(",") if name.strip()]
-    table = warm_cache(steps, progress=show)
+    try:
+        with _step_spinner(_on_terminal(sys.stderr)) as spinner:
+            table = warm_cache(steps, progress=functools.partial(show, spinner=spinner))
+    except KeyboardInterrupt:
+        kept = (f"the steps finished ({', '.join(finished)}) are in the cache, and so is every kernel compiled since"
+                if finished else "no step finished, but every kernel compiled so far is in the cache")
+        typer.echo(f"interrupted after {time.perf_counter() - start:.0f} s: {kept}; run riskstats compile again to "
+                   "finish", err=True)
+        raise typer.Exit(130) from None
     typer.echo(f"compiled {int(table['compiled'].sum())} of {len(table)} steps in {time.perf_counter() - start:.0f} s; "
                "later runs load them from the cache")

@@ -28,8 +28,10 @@ True
 """
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
+import numba
 import numpy as np
 from numba import prange
 
@@ -63,6 +65,7 @@ from riskstats.game.rules.state import (
 )
 from riskstats.game.value import _WS, FEATURES, N_FEATURES, _model_probs, _model_value, model_index
 from riskstats.intervals import wilson_interval
+from riskstats.pieces import in_pieces
 
 MAX_ROLLOUTS = 10_000_000
 MODEL_SAMPLES = 64
@@ -115,19 +118,23 @@ def tied_with_best(moves) -> list[bool]:
 
 
 @parallel_jit
-def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, search, out):  # pragma: no cover - compiled
+def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, chunk, search, out):  # pragma: no cover
     """out[m, r] = the winner (-1: none) of rollout r after candidate move m (a row kind, a, b, c, d): the
     position copied, fresh dice from seeds[r] and the draw pile reshuffled, the move played, then the bots
-    play to the end. Every move meets the same seeds (common random numbers). ``search``:
+    play to the end. Every move meets the same seeds (common random numbers). The threads share out the
+    pairs of a move and a block of ``chunk`` rollouts (which share a working state). ``search``:
     `riskstats.game.drive.search_flag`."""
     M = moves.shape[0]
     N = seeds.shape[0]
     T = root.owner.shape[0]
     C = root.card_owner.shape[0]
     S = root.alive.shape[0]
-    for job in prange(M):
+    blocks = (N + chunk - 1) // chunk
+    for pair in prange(M * blocks):
+        job = pair // blocks
+        first = (pair % blocks) * chunk
         work = _new_state(T, C, S, 0)
-        for r in range(N):
+        for r in range(first, min(N, first + chunk)):
             _copy_state(root, work)
             _seed(work.rng, seeds[r])
             _shuffle(work.rng, work.deck, work.info[I_DECK_N])
@@ -215,7 +222,7 @@ def candidate_moves(game: Game) -> list[Move]:
 
 
 def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, top: int = 5,
-             candidates: int = 30, board=None, model: str = "model") -> Evaluation:
+             candidates: int = 30, board=None, model: str = "model", progress=None) -> Evaluation:
     """Each player's probability of winning from a position, and the best few next moves of the player to move.
 
     Every estimate plays the rest of the game ``rollouts`` times with ``bot`` in every seat, each time
@@ -223,7 +230,10 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     Wilson interval. ``rollouts=0`` answers from the fitted position value instead, at once (see the module
     docstring). Each candidate move (`candidate_moves`; at most ``candidates`` of them: the stop move
     and the bot's own choice always, the rest drawn at random from ``seed`` when there are more) is played
-    first and then the rest of the game, on the same seeds as every other candidate.
+    first and then the rest of the game, on the same seeds as every other candidate. Rollout r draws from
+    seed word r (`riskstats.game.rollout`), and the rollouts run in short calls of the kernels
+    (`riskstats.pieces.in_pieces`), so that Ctrl-C stops them within a second and the answer does not depend
+    on how they were cut.
 
     Parameters
     ----------
@@ -246,6 +256,9 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     model : str
         With ``rollouts=0``: the fitted model answering (`riskstats.game.value.MODELS`: ``model``, or
         ``strong``, refitted with search self-play added).
+    progress : callable, optional
+        ``progress(done, total)`` a few times a second: rollouts played of all ``total`` (``rollouts`` for
+        the players' chances, and as many again for each candidate move compared).
 
     Returns
     -------
@@ -269,7 +282,14 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     if rollouts == 0:
         return _model_evaluation(game, spec, top, candidates, seed, model)
 
-    table = play_rollouts(game, rollouts, bots=[spec], seed=seed)
+    moves = _choose(game, spec, candidates, seed) if top else []
+    total = rollouts * (1 + len(moves))
+
+    def played(done, n, before=0, each=1):  # progress of one kernel's rollouts -> of the whole evaluation
+        if progress is not None:
+            progress(before + done * each, total)
+
+    table = play_rollouts(game, rollouts, bots=[spec], seed=seed, progress=played)
     wins = np.bincount(table["winner"].to_numpy() + 1, minlength=game.players + 2)[1:]
     rows = []
     for p in range(game.players):
@@ -280,21 +300,36 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     columns = ["move", "p_win", "ci_low", "ci_high", "wins", "rollouts", "kind", "a", "b", "c", "d"]
     if top == 0:
         return Evaluation(players, pd.DataFrame(columns=columns), rollouts, seed, game.player)
-    moves = _choose(game, spec, candidates, seed)
-    st = game.state
-    root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())
-    seeds = np.random.SeedSequence(seed).generate_state(rollouts, np.uint64)
-    out = np.zeros((len(moves), rollouts), np.int64)
-    _move_rollouts(root, *game.context, ids, values, np.array(moves, np.int64), seeds,
-                   search_flag(ids), out)
     mover = game.player
+    move_wins = _move_wins(game, ids, values, moves, rollouts, seed, mover,
+                           functools.partial(played, before=rollouts, each=len(moves)))
     rows = []
     for m, move in enumerate(moves):
-        w = int((out[m] == mover).sum())
+        w = int(move_wins[m])
         low, high = wilson_interval(w, rollouts)
         rows.append((describe_move(move, game.board), w / rollouts, low, high, w, rollouts, *move))
     frame = pd.DataFrame(rows, columns=columns).sort_values("p_win", ascending=False, kind="stable")
     return Evaluation(players, frame.head(top).reset_index(drop=True), rollouts, seed, mover)
+
+
+def _move_wins(game: Game, ids, values, moves: list, rollouts: int, seed: int, player: int, progress) -> np.ndarray:
+    """How many of ``rollouts`` rollouts after each candidate move seat ``player`` wins (`_move_rollouts`,
+    called on a few rollouts at a time: only the counts are kept)."""
+    st = game.state
+    root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())
+    seeds = np.random.SeedSequence(seed).generate_state(rollouts, np.uint64)
+    kinds = np.array(moves, np.int64)
+    wins = np.zeros(len(moves), np.int64)
+    threads = numba.get_num_threads()
+
+    def run(start, stop):
+        out = np.zeros((len(moves), stop - start), np.int64)
+        block = max(1, min(64, len(moves) * (stop - start) // (4 * threads)))
+        _move_rollouts(root, *game.context, ids, values, kinds, seeds[start:stop], block, search_flag(ids), out)
+        wins[:] += (out == player).sum(axis=1)
+
+    in_pieces(rollouts, run, progress=progress, first=max(1, threads // len(moves)))
+    return wins
 
 
 def position_value(position, *, board=None, features: bool = True, model: str = "model"):

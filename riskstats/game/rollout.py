@@ -6,7 +6,9 @@ copies a position into it). A rollout starts from a copy of the position (no mor
 copied; the event log is not), draws its dice from a stream of its own seed and reshuffles the draw pile with it
 (the pile's order is hidden, so it is chance too), and plays the built-in bots on to the end of the game
 or to a horizon. Rollout r's seed is word r of ``np.random.SeedSequence(seed).generate_state(n,
-np.uint64)``, so the table is the same whatever the number of threads.
+np.uint64)``, so the table is the same whatever the number of threads. The rollouts are played in short
+calls of the kernel (`riskstats.pieces.in_pieces`), so that Ctrl-C stops them within a second; the cut
+never enters the seeds.
 
 Hidden information other than the dice and the draw pile (other seats' missions, unrevealed capital
 picks) is kept as it is in the position. A ``search`` seat (`riskstats.game.search`) searches in every
@@ -20,6 +22,7 @@ rollout, as in a game (so a rollout costs as much as the rest of a game with it)
 """
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import prange
 
@@ -43,6 +46,7 @@ from riskstats.game.rules.state import (
     _copy_state,
     _new_state,
 )
+from riskstats.pieces import in_pieces
 
 MAX_ROLLOUTS = 100_000_000
 HORIZON_UNITS = ("turns", "rounds")
@@ -88,7 +92,7 @@ def _rollouts(root, B, R, CUT, V, bots, params, seeds, last_turn, last_round, ch
 
 
 def rollouts(game: Game, n: int, horizon: int | None = None, bots=("random",), seed: int = 0, *,
-             unit: str = "turns", params: dict | None = None):
+             unit: str = "turns", params: dict | None = None, progress=None):
     """Play a game on from its current position ``n`` times, each with fresh dice; one row per rollout.
 
     Parameters
@@ -109,6 +113,8 @@ def rollouts(game: Game, n: int, horizon: int | None = None, bots=("random",), s
     unit : {"turns", "rounds"}
     params : dict, optional
         Bot name -> parameter values overriding its defaults (for bots given by name).
+    progress : callable, optional
+        ``progress(done, n)`` as the rollouts finish, a few times a second (`riskstats.pieces.in_pieces`).
 
     Returns
     -------
@@ -146,8 +152,14 @@ def rollouts(game: Game, n: int, horizon: int | None = None, bots=("random",), s
     root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())  # the game's own arrays stay untouched
     S = st.alive.shape[0]
     out = np.zeros((n, 5 + 2 * S), np.int64)
-    _rollouts(root, *game.context, ids, values, seeds, last_turn, last_round, 64,
-              search_flag(ids), out)
+    threads = numba.get_num_threads()
+
+    def run(start, stop):  # rollouts start .. stop - 1: blocks of at most 64 share a working state
+        block = max(1, min(64, (stop - start) // (4 * threads)))
+        _rollouts(root, *game.context, ids, values, seeds[start:stop], last_turn, last_round, block,
+                  search_flag(ids), out[start:stop])
+
+    in_pieces(n, run, progress=progress, first=threads)
     names = [str(s) for s in range(game.players)] + (["neutral"] if S > game.players else [])
     table = pd.DataFrame({
         "rollout": np.arange(n),

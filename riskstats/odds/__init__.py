@@ -3,5 +3,5 @@
 Owns the dice rule (`dice`), the exact battle and chain engines (`battle`, `chain`), the simulator that
 samples the same one-roll table (`simulate`) and its random streams (`rng`), and the exact attack
 decisions (`policy`: when to stop, how many dice) with their sampling check (`policy_simulate`).
-May import: the foundations (`riskstats.errors`, `riskstats._numba`, `riskstats.intervals`) only.
+May import: the foundations (`riskstats.errors`, `riskstats._numba`, `riskstats.intervals`, `riskstats.pieces`) only.
 """

@@ -43,6 +43,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
+import numba
 import numpy as np
 from numba import prange
 
@@ -57,6 +58,7 @@ from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import _init
 from riskstats.game.rules.options import GameRules, default_rules
 from riskstats.game.rules.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state, _seat_lineup
+from riskstats.pieces import in_pieces
 
 MAX_GAMES = 100_000_000
 SEED_SCHEME = 2
@@ -252,11 +254,16 @@ def play_games(games: int, players: int, bots, variant: str = "classic", seed: i
     return play_batch(batch, first, seeds, log=log)
 
 
-def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = None, log: bool = False):
+def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = None, log: bool = False,
+               progress=None):
     """`play_games` for a `Batch` that `check_games` made: games ``first .. first + games - 1`` (default
     ``batch.games``) with their seeds under ``batch.seed_scheme``, or ``len(seeds)`` games with those
     seeds (with ``log``, also their event logs). The batch's checked specs become the kernel's ids and
-    parameter vectors here; nothing is parsed or checked again."""
+    parameter vectors here; nothing is parsed or checked again.
+
+    The games are played in short calls of the kernel (`riskstats.pieces.in_pieces`, each game from its
+    own seed and seat rotation, so the cut changes nothing), so that Ctrl-C stops a batch within a second;
+    ``progress(done, games)`` is called after each (without ``log``)."""
     import pandas as pd
 
     players, rules, board, seed = batch.players, batch.rules, batch.board, batch.seed
@@ -272,8 +279,15 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = Non
     if log:
         logs = _play_logged(seeds, lineup_bots, lineup_params, players, rules, board, first, out)
     else:
-        _selfplay(seeds, lineup_bots, lineup_params, *compile_context(rules, board, players), rules.seats(players),
-                  search_flag(lineup_bots), out)
+        ctx = compile_context(rules, board, players)
+        seat = np.arange(players)
+
+        def run(start, stop):  # games start .. stop - 1 of this batch: the line-up rotated by start
+            turned = (seat + start) % players
+            _selfplay(seeds[start:stop], lineup_bots[turned], lineup_params[turned], *ctx, rules.seats(players),
+                      search_flag(lineup_bots), out[start:stop])
+
+        in_pieces(games, run, progress=progress, first=numba.get_num_threads())
     g = np.arange(first, first + games)
     seat_bots = np.array(lineup, dtype=object)[(np.arange(players)[None, :] + g[:, None]) % players]
     winner = out[:, 0]

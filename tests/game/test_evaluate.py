@@ -48,6 +48,22 @@ def test_other_battles_agree_with_exact_odds(armies, defenders):
     assert p0.ci_low <= exact <= p0.ci_high
 
 
+def test_the_answer_does_not_depend_on_how_the_rollouts_are_cut(monkeypatch):
+    """Rollouts run in short calls (`riskstats.pieces`) for Ctrl-C's sake: one rollout a call gives the same
+    answer as calls growing freely; progress counts every rollout, the players' and each move's."""
+    from riskstats import pieces
+
+    game = Game(3, seed=2).play(["aggressive"], max_moves=400)
+    seen = []
+    free = evaluate(game, rollouts=30, seed=7, top=3, candidates=4, progress=lambda done, n: seen.append((done, n)))
+    moves = min(4, len(candidate_moves(game)))
+    assert seen[-1] == (30 * (1 + moves), 30 * (1 + moves))
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    monkeypatch.setattr(pieces, "PIECE_SECONDS", 0.0)
+    one_by_one = evaluate(game, rollouts=30, seed=7, top=3, candidates=4)
+    assert one_by_one.players.equals(free.players) and one_by_one.moves.equals(free.moves)
+
+
 def test_same_seed_same_answer_and_the_game_is_untouched():
     game = Game(4, seed=2).play(["aggressive"], max_moves=600)
     text = game.to_json()

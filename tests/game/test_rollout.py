@@ -44,6 +44,22 @@ def test_rollouts_do_not_depend_on_the_number_of_threads():
     assert one.equals(rollouts(game, 130, horizon=3, seed=2))
 
 
+def test_rollouts_do_not_depend_on_how_they_are_cut(monkeypatch):
+    """Played in short calls (`riskstats.pieces`) for Ctrl-C's sake: one rollout a call gives the same table
+    as calls growing freely, and progress counts up to every rollout."""
+    from riskstats import pieces
+
+    game = mid_game(moves=900)
+    seen = []
+    free = rollouts(game, 70, seed=8, progress=lambda done, n: seen.append((done, n)))
+    assert seen[-1] == (70, 70) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+    monkeypatch.setattr(pieces, "PIECE_SECONDS", 0.0)
+    seen.clear()
+    one_by_one = rollouts(game, 70, seed=8, progress=lambda done, n: seen.append((done, n)))
+    assert [d for d, _ in seen][-3:] == [68, 69, 70]
+    assert one_by_one.equals(free)
+
+
 def test_horizon_stops_at_the_start_of_a_later_turn_or_round():
     game = mid_game()
     table = rollouts(game, 50, horizon=2, seed=1)

@@ -365,3 +365,18 @@ def test_cli_bad_input_is_one_line(args):
     result = runner.invoke(app, ["simulate", *args, "--trials", "10"])
     assert result.exit_code == 2
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_ctrl_c_stops_a_huge_simulation_and_says_so(tmp_path):
+    """10^12 battles would take hours: Ctrl-C (a real SIGINT, once the bar is up) ends the run within
+    seconds (between two waves), saying how many battles were simulated and that none are kept; exit 130."""
+    import re
+
+    from tests.cli_helpers import interrupt_on_a_terminal
+
+    simulate_battles(10, 10, trials=1000, seed=1)  # the kernels into numba's cache
+    status, err, took, screen = interrupt_on_a_terminal(["simulate", "10", "10", "--trials", "1e12", "--seed", "1"],
+                                                        rb"simulating")
+    assert took is not None, (status, err, screen[-2000:])
+    assert status == 130 and took < 3, (status, took, err)
+    assert re.search(r"interrupted after [\d,]+ of 1,000,000,000,000 battles: none kept", err), err

@@ -44,6 +44,17 @@ def test_same_table_whatever_the_thread_count():
     pd.testing.assert_frame_equal(one, many)
 
 
+def test_same_table_whatever_the_calls_it_is_played_in(monkeypatch):
+    """Played in short calls (`riskstats.pieces`) for Ctrl-C's sake: one game a call (each call rotating the
+    line-up from its first game) gives the same table as calls growing freely."""
+    from riskstats import pieces
+
+    lineup = ["random", "aggressive", "continent"]
+    free = play_games(14, 4, lineup, seed=6, first=5)
+    monkeypatch.setattr(pieces, "PIECE_SECONDS", 0.0)
+    pd.testing.assert_frame_equal(play_games(14, 4, lineup, seed=6, first=5), free)
+
+
 def test_two_player_variant():
     table = play_games(10, 2, ["aggressive", "defensive"], variant="two-player", seed=1)
     assert set(table.win_reason) <= {"opponent_eliminated", "turn_cap"}
