@@ -126,13 +126,14 @@ def test_an_edit_to_the_bots_recompiles_only_what_calls_them(tmp_path):
     root = tmp_path / "riskstats"
     shutil.copytree(Path(riskstats.__file__).parent, root, ignore=shutil.ignore_patterns("__pycache__"))
     before = _digests(root)
-    with open(root / "game" / "bots.py", "a") as f:
+    with open(root / "game" / "bots" / "common.py", "a") as f:
         f.write("\n# an edit\n")
     after = _digests(root)
     changed = {name for name in before if before[name] != after[name]}
-    assert {"game/bots.py", "game/loop.py", "game/search.py", "game/play.py", "runs/selfplay.py"} <= changed
-    assert not changed & {"game/engine.py", "game/state.py", "odds/battle.py", "odds/simulate.py", "_numba.py",
-                          "errors.py"}
+    assert {"game/bots/common.py", "game/bots/dispatch.py", "game/loop.py", "game/search.py", "game/drive.py",
+            "game/play.py", "runs/selfplay.py"} <= changed
+    assert not changed & {"game/rules/engine.py", "game/rules/state.py", "game/bots/catalog.py", "odds/battle.py",
+                          "odds/simulate.py", "_numba.py", "errors.py"}
 
 
 def test_each_module_caches_its_kernels_in_a_folder_of_its_own_digest():
