@@ -21,7 +21,7 @@ that the calls' own cost (a few microseconds each) and the threads' idle tail st
 
 
 def in_pieces(n: int, run: Callable[[int, int], object], *, progress: Callable[[int, int], None] | None = None,
-              first: int = 1, seconds: float | None = None) -> None:
+              first: int = 1, seconds: float | None = None) -> int:
     """Call ``run(start, stop)`` on consecutive ranges that cover items ``0 .. n - 1``, in order.
 
     The first range holds ``first`` items; each later one as many as the calls so far suggest fit in
@@ -42,8 +42,14 @@ def in_pieces(n: int, run: Callable[[int, int], object], *, progress: Callable[[
     seconds : float, optional
         What a call should last.
 
+    Returns
+    -------
+    int
+        The items the next call would have held: the ``first`` of a caller's next run of the same work.
+
     >>> calls = []
     >>> in_pieces(10, lambda start, stop: calls.append((start, stop)), first=3, seconds=3600)
+    24
     >>> calls
     [(0, 3), (3, 9), (9, 10)]
     """
@@ -57,6 +63,7 @@ def in_pieces(n: int, run: Callable[[int, int], object], *, progress: Callable[[
         if progress is not None:
             progress(stop, n)
         done = stop - start
-        fits = int(done * target / took) if took > 0 else 2 * done
-        size = max(1, min(2 * done, fits))
+        fits = int(done * target / took) if took > 0 else 2 * size
+        size = max(1, min(2 * size, fits))  # the size asked for, even of a last piece cut short
         start = stop
+    return size

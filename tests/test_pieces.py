@@ -58,3 +58,10 @@ def test_an_interrupt_between_calls_ends_the_work():
     with pytest.raises(KeyboardInterrupt):
         in_pieces(100, run, first=1, seconds=3600)
     assert calls == [(0, 1), (1, 3)]
+
+
+def test_it_returns_the_size_a_next_run_should_start_from():
+    """A caller running the same work again and again (simulate's waves) starts each run where the last
+    one's sizing got to, even when that run's last piece was cut short by its end."""
+    assert in_pieces(10, lambda start, stop: None, first=3, seconds=3600) == 24
+    assert in_pieces(0, lambda start, stop: None, first=5) == 5

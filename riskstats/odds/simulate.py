@@ -10,7 +10,9 @@ cumulative table (`sampling_table`). Results come back in the exact engine's pan
 
 Work is cut into chunks of `CHUNK` trials; chunk ``c`` draws from the ``c``-th stream spawned from
 ``SeedSequence(seed)`` (`riskstats.odds.rng`), chunks run in parallel (``numba.prange``) and only integer
-counts are summed, so a seed gives the same answer on any number of threads. Scalar battles stream
+counts are summed, so a seed gives the same answer on any number of threads. A wave of chunks runs in
+short calls (`riskstats.pieces`), each going on with every chunk's stream, so that Ctrl-C is answered
+within a second whatever the battles' size, and the cut changes nothing. Scalar battles stream
 wave by wave into an end-state histogram shaped like the exact engine's, never per-trial arrays.
 
 For compiled callers: `roll_losses` turns one 53-bit uniform into a roll's losses (the game engine
@@ -34,11 +36,13 @@ from riskstats.odds.battle import check_armies, outcomes_frame, validate_battle
 from riskstats.odds.chain import _rules_per_territory, chain_outcomes_frame, validate_chain
 from riskstats.odds.dice import MAX_DICE, DiceRules
 from riskstats.odds.rng import BITS53, _die, _next, check_seed, die_threshold, streams
+from riskstats.pieces import in_pieces
 
 CHUNK = 1 << 16
 """Trials per chunk: the unit of work that owns one random stream."""
 WAVE = 64
-"""Most chunks run per call of a parallel kernel (one progress update per wave)."""
+"""Most chunks run side by side (a wave: the chunks of one call of a parallel kernel, each call playing a
+few of their trials; see `_run_waves`)."""
 DEFAULT_TRIALS = 1_000_000
 """Battles simulated when a call does not say."""
 MAX_TRIALS = 10**13
@@ -49,7 +53,7 @@ _NEVER = np.uint64(BITS53)
 _11 = np.uint64(11)
 
 Progress = Callable[[int, int], None]
-"""``progress(done, total)``: called after each wave with the trials finished so far."""
+"""``progress(done, total)``: called a few times a second with the trials finished so far."""
 
 
 def sampling_table(rules: DiceRules) -> np.ndarray:
@@ -217,21 +221,38 @@ def _chunk_sizes(trials: int, first: int, count: int) -> np.ndarray:
     return np.minimum(trials - starts, CHUNK)
 
 
-def _run_waves(trials: int, seed: int, cells: int, run, progress: Progress | None) -> float:
+def _run_waves(trials: int, seed: int, cells: int, run, progress: Progress | None, split: bool = False) -> float:
     """Call ``run(sizes, states)`` wave by wave over all chunks of ``trials``, in chunk order.
 
-    Returns the seconds the waves took, after an empty first call has loaded (or compiled) the kernel.
+    ``split``: a wave runs in short calls (`riskstats.pieces.in_pieces`), so that Ctrl-C stops it within a
+    second however long its battles: each call plays the next few trials of every chunk of the wave, each
+    chunk's stream going on where the call before left it. Only for a ``run`` whose kernel advances
+    ``states`` in place and adds whole counts, so that the counts are those of one call a wave. Returns the
+    seconds the waves took, after an empty first call has loaded (or compiled) the kernel.
     """
     run(np.zeros(0, dtype=np.int64), np.zeros((0, 4), dtype=np.uint64))
     start = time.perf_counter()
     n_chunks = -(-trials // CHUNK)
     wave = max(1, min(WAVE, _WAVE_CELLS // max(cells, 1)))
     parent = np.random.SeedSequence(seed)
+    size = 1
     for first in range(0, n_chunks, wave):
         count = min(wave, n_chunks - first)
-        run(_chunk_sizes(trials, first, count), streams(parent, count))
-        if progress is not None:
-            progress(min(trials, (first + count) * CHUNK), trials)
+        sizes = _chunk_sizes(trials, first, count)
+        states = streams(parent, count)
+
+        def part(low, high, sizes=sizes, states=states):  # trials low .. high - 1 of each chunk of the wave
+            run(np.clip(sizes, low, high) - low, states)
+
+        def done(upto, _, before=first * CHUNK, sizes=sizes):
+            if progress is not None:
+                progress(before + int(np.minimum(sizes, upto).sum()), trials)
+
+        if split:
+            size = in_pieces(int(sizes.max()), part, progress=done, first=size)
+        else:
+            run(sizes, states)
+            done(CHUNK, trials)
     return time.perf_counter() - start
 
 
@@ -396,7 +417,7 @@ def simulate_battles(attackers, defenders, rules: DiceRules | None = None, *, tr
     stop_at, goal, cautious
         As for `riskstats.odds.battle.battle_odds`.
     progress : callable, optional
-        ``progress(done, total)`` after each wave of chunks.
+        ``progress(done, total)`` a few times a second, with the battles finished.
 
     Examples
     --------
@@ -426,7 +447,7 @@ def simulate_battles(attackers, defenders, rules: DiceRules | None = None, *, tr
         np.add(end_d, wave_d.sum(axis=0), out=end_d)
         np.add(end_a, wave_a.sum(axis=0), out=end_a)
 
-    seconds = _run_waves(trials, seed, end_d.size + end_a.size, run, progress)
+    seconds = _run_waves(trials, seed, end_d.size + end_a.size, run, progress, split=True)
     a_d, j_d = np.nonzero(end_d)
     j_a, d_a = np.nonzero(end_a)
     return BattleSample(
@@ -523,7 +544,7 @@ def simulate_chain(attackers: int, defenders, rules=None, *, trials: int = DEFAU
         _chain_counts(cut, adice, ddice, attackers, D, leave, stop_at, sizes, states, wave)
         np.add(counts, wave.sum(axis=0), out=counts)
 
-    seconds = _run_waves(trials, seed, counts.size, run, progress)
+    seconds = _run_waves(trials, seed, counts.size, run, progress, split=True)
     return ChainSample(attackers, defenders, leave, stop_at, trials, seed, seconds, counts)
 
 

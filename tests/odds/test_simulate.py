@@ -273,7 +273,8 @@ def test_waves_and_batches_do_not_change_results(monkeypatch):
     monkeypatch.setattr(simulate_module, "WAVE", 1)
     waved = simulate_battles(6, 4, trials=trials, seed=9, progress=lambda done, total: seen.append((done, total)))
     pd.testing.assert_frame_equal(whole.outcomes, waved.outcomes)
-    assert seen == [(CHUNK, trials), (2 * CHUNK, trials), (3 * CHUNK, trials), (trials, trials)]
+    ends = [(CHUNK, trials), (2 * CHUNK, trials), (3 * CHUNK, trials), (trials, trials)]
+    assert set(ends) <= set(seen) and seen == sorted(seen) and seen[-1] == ends[-1]  # each wave's end, and within
     batch = simulate_battles(np.full(trials, 6), 4, seed=9)
     pd.testing.assert_frame_equal(whole.outcomes, batch.outcomes)
     a, _ = resolve_battles(np.full(trials, 6), 4, seed=9)
@@ -304,6 +305,29 @@ def test_waves_and_batches_do_not_change_results(monkeypatch):
 def test_bad_input_names_the_value(call, message):
     with pytest.raises(RiskstatsError, match=message):
         call()
+
+
+def test_a_wave_cut_into_short_calls_counts_the_same(monkeypatch):
+    """Waves run in short calls (`riskstats.pieces`) for Ctrl-C's sake, each going on with every chunk's
+    stream: a few trials of each chunk a call (chunks of 300 here, the last one short) count exactly what
+    whole waves count, for battles and chains, and progress counts up to every trial."""
+    from riskstats import pieces
+
+    def whole_waves(n, run, **_):
+        run(0, n)
+        return n
+
+    monkeypatch.setattr(simulate_module, "CHUNK", 300)
+    monkeypatch.setattr(simulate_module, "in_pieces", whole_waves)
+    seen = []
+    whole = (simulate_battles(12, 9, trials=2_000, seed=5), simulate_chain(9, [4, 3], trials=2_000, seed=5))
+    monkeypatch.setattr(simulate_module, "in_pieces", pieces.in_pieces)
+    monkeypatch.setattr(pieces, "PIECE_SECONDS", 0.0)  # one trial of each chunk a call
+    cut = (simulate_battles(12, 9, trials=2_000, seed=5, progress=lambda done, n: seen.append(done)),
+           simulate_chain(9, [4, 3], trials=2_000, seed=5))
+    pd.testing.assert_frame_equal(cut[0].outcomes, whole[0].outcomes)
+    assert (cut[1].counts == whole[1].counts).all()
+    assert seen == sorted(seen) and seen[-1] == 2_000 and len(seen) == 300  # the longest chunk's trials
 
 
 # --- the simulate command ----------------------------------------------------------------------------
