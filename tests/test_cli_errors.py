@@ -193,3 +193,36 @@ def test_sigterm_interrupts_tune_like_ctrl_c():
     with pytest.raises(KeyboardInterrupt), _terminate_as_interrupt():
         os.kill(os.getpid(), signal.SIGTERM)
     assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_ctrl_c_inside_llvmlite_waits_until_the_compiler_is_out_of_it(monkeypatch):
+    """numba's compiler calls back into Python from C through llvmlite, where a KeyboardInterrupt is swallowed
+    and leaves numba broken (the command then died of "no compiled object yet" with a traceback, about one
+    Ctrl-C in three during a first compile): there the command line's handler sends the signal again a moment
+    later; anywhere else it raises KeyboardInterrupt at once. The handler holds SIGINT only during a command."""
+    import signal
+    import time
+    import types
+
+    from riskstats.cli import common, odds
+
+    sent = []
+    monkeypatch.setattr(common.os, "kill", lambda pid, signum: sent.append(signum))
+    monkeypatch.setattr(common, "INTERRUPT_RETRY", 0.0)
+
+    def frame(filename, back=None):
+        return types.SimpleNamespace(f_code=types.SimpleNamespace(co_filename=filename), f_back=back)
+
+    callback = frame(os.path.join(os.sep, "site-packages", "llvmlite", "binding", "executionengine.py"),
+                     frame(os.path.join(os.sep, "site-packages", "numba", "core", "codegen.py")))
+    common._interrupt(signal.SIGINT, callback)  # no KeyboardInterrupt: it would be swallowed
+    deadline = time.monotonic() + 5
+    while not sent and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sent == [signal.SIGINT]
+    with pytest.raises(KeyboardInterrupt):
+        common._interrupt(signal.SIGINT, frame(os.path.join(os.sep, "site-packages", "numba", "core", "typeinfer.py")))
+    seen = []
+    monkeypatch.setattr(odds, "_print_json", lambda payload: seen.append(signal.getsignal(signal.SIGINT)))
+    assert runner.invoke(app, ["round", "3", "2", "--json"]).exit_code == 0
+    assert seen == [common._interrupt] and signal.getsignal(signal.SIGINT) is signal.default_int_handler

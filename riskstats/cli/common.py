@@ -42,7 +42,8 @@ class _OneLineErrors(TyperGroup):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
-            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with _interrupts_out_of_llvmlite():
+                result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except RiskstatsError as error:
             typer.echo(f"error: {error}", err=True)
             sys.exit(2)
@@ -55,6 +56,53 @@ class _OneLineErrors(TyperGroup):
             typer.echo(f"error: {error.format_message()}", err=True)
             sys.exit(error.exit_code)
         sys.exit(result if isinstance(result, int) else 0)
+
+
+INTERRUPT_RETRY = 0.05
+"""Seconds after which a Ctrl-C that came while numba's compiler ran Python inside llvmlite is raised again."""
+
+
+def _in_llvmlite(frame) -> bool:
+    """Whether Python runs inside llvmlite now: ``frame`` or a caller of it is llvmlite's code."""
+    while frame is not None:
+        if f"{os.sep}llvmlite{os.sep}" in frame.f_code.co_filename:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _interrupt(signum, frame):
+    """The command line's SIGINT handler: KeyboardInterrupt, as Python's own, unless Python runs inside
+    llvmlite, where numba's compiler calls back into Python from C: an exception raised there is swallowed
+    ("Exception ignored on calling ctypes callback function") and leaves numba broken, so that the command
+    dies of "no compiled object yet" with a traceback. Then the signal comes again `INTERRUPT_RETRY`
+    seconds later, by when the compiler is out of it."""
+    if _in_llvmlite(frame):
+        import threading
+
+        retry = threading.Timer(INTERRUPT_RETRY, os.kill, (os.getpid(), signum))
+        retry.daemon = True
+        retry.start()
+        return
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _interrupts_out_of_llvmlite():
+    """Within the block, Ctrl-C is `_interrupt`'s (when Python's own handler holds SIGINT, in the main
+    thread; otherwise nothing changes)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    signal.signal(signal.SIGINT, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 _NEGATIVE = re.compile(r"-(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?")

@@ -321,3 +321,4 @@ def compile_kernels(
         raise typer.Exit(130) from None
     typer.echo(f"compiled {int(table['compiled'].sum())} of {len(table)} steps in {time.perf_counter() - start:.0f} s; "
                "later runs load them from the cache")
+
