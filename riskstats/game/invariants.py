@@ -21,6 +21,7 @@ plays with the same seed (a test compares them).
 """
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import prange
 
@@ -111,6 +112,7 @@ from riskstats.game.state import (
     _new_state,
     _seat_lineup,
 )
+from riskstats.pieces import in_pieces
 
 INVARIANTS = (
     "armies",        # every owned territory holds >= 1 army, an unowned one none (unowned only while claiming)
@@ -651,8 +653,15 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     cut, V = _tables(rules)
     seats = players + (1 if rules.has_neutral else 0)
     out = np.zeros((games, 7), np.int64)
-    _sweep(seeds, lineup_bots, lineup_params, board.arrays, rules.vector(players, board), cut, V, seats, LOG_ROWS,
-           out)
+    R = rules.vector(players, board)
+    seat = np.arange(players)
+
+    def run(start, stop):  # games start .. stop - 1, in a short call (Ctrl-C): the line-up rotated by start
+        turned = (seat + start) % players
+        _sweep(seeds[start:stop], lineup_bots[turned], lineup_params[turned], board.arrays, R, cut, V, seats, LOG_ROWS,
+               out[start:stop])
+
+    in_pieces(games, run, first=numba.get_num_threads())
     g = np.arange(first, first + games)
     seat_bots = labels[(np.arange(players)[None, :] + g[:, None]) % players]
     return pd.DataFrame({
