@@ -21,6 +21,7 @@ line-ups with a search seat), with a legality check of every bot move; its event
 """
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import prange
 
@@ -112,6 +113,7 @@ from riskstats.game.rules.state import (
     _new_state,
     _seat_lineup,
 )
+from riskstats.pieces import in_pieces
 
 INVARIANTS = (
     "armies",        # every owned territory holds >= 1 army, an unowned one none (unowned only while claiming)
@@ -646,7 +648,14 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     seeds = np.random.SeedSequence(seed).generate_state(first + games, np.uint64)[first:]
     ctx = compile_context(rules, board, players)
     out = np.zeros((games, 7), np.int64)
-    _sweep(seeds, lineup_bots, lineup_params, *ctx, rules.seats(players), LOG_ROWS, search_flag(lineup_bots), out)
+    seat = np.arange(players)
+
+    def run(start, stop):  # games start .. stop - 1, in a short call (Ctrl-C): the line-up rotated by start
+        turned = (seat + start) % players
+        _sweep(seeds[start:stop], lineup_bots[turned], lineup_params[turned], *ctx, rules.seats(players), LOG_ROWS,
+               search_flag(lineup_bots), out[start:stop])
+
+    in_pieces(games, run, first=numba.get_num_threads())
     g = np.arange(first, first + games)
     seat_bots = labels[(np.arange(players)[None, :] + g[:, None]) % players]
     return pd.DataFrame({

@@ -22,6 +22,7 @@ seed, are kept. Turn-capped games (no winner) are dropped.
 """
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import prange
 
@@ -34,6 +35,7 @@ from riskstats.game.rules.options import R_SEATS, VARIANTS, GameRules
 from riskstats.game.rules.state import I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER, _new_state, _seat_lineup
 from riskstats.game.search import _value
 from riskstats.game.value import FEATURES, N_FEATURES, _features
+from riskstats.pieces import in_pieces
 
 MAX_RECORDED = 600
 """Turn starts recorded per game before sampling (later ones are not recorded)."""
@@ -128,7 +130,14 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
     X = np.zeros((games, per_game, players, N_FEATURES))
     base = np.zeros((games, per_game, players, 2))
     meta = np.full((games, per_game, 4), -1, np.int64)
-    _sample(seeds, ids, params, *ctx, S, per_game, search_flag(ids), X, base, meta)
+    seat = np.arange(players)
+
+    def run(start, stop):  # games start .. stop - 1, in a short call (Ctrl-C): the line-up rotated by start
+        turned = (seat + start) % players
+        _sample(seeds[start:stop], ids[turned], params[turned], *ctx, S, per_game, search_flag(ids),
+                X[start:stop], base[start:stop], meta[start:stop])
+
+    in_pieces(games, run, first=numba.get_num_threads())
     kept = (meta[:, :, 0] >= 0) & (meta[:, :, 3] >= 0)
     alive = np.abs(X).sum(axis=3) > 0
     return {"X": X[kept], "alive": alive[kept], "winner": meta[:, :, 3][kept], "formula": base[..., 0][kept],

@@ -104,6 +104,18 @@ def test_public_api_and_errors():
         position_value({"players": 2})
 
 
+def test_sampling_in_short_calls_keeps_the_same_positions(monkeypatch):
+    """Games are sampled in short calls (`riskstats.pieces`) for Ctrl-C's sake: one game a call, each call
+    rotating the line-up from its first game, keeps the same positions."""
+    from riskstats import pieces
+
+    whole = sample_positions(7, 3, ["continent-tuned", "aggressive", "random"], seed=8, per_game=2)
+    monkeypatch.setattr(pieces, "PIECE_SECONDS", 0.0)
+    cut = sample_positions(7, 3, ["continent-tuned", "aggressive", "random"], seed=8, per_game=2)
+    for key in ("X", "alive", "winner", "turn", "round", "game", "formula", "territory"):
+        np.testing.assert_array_equal(cut[key], whole[key])
+
+
 def test_sampling_is_seeded_whatever_the_threads():
     threads = numba.get_num_threads()
     try:
