@@ -7,14 +7,9 @@ from riskstats.env.actions import BLOCKS, ActionEncoding
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game, Move
 from riskstats.game.rules.options import GameRules
+from tests.variants import MAIN, cases
 
-VARIANTS = {
-    "classic": (4, GameRules()),
-    "two-player": (2, GameRules(variant="two-player")),
-    "mission": (4, GameRules(variant="mission")),
-    "capital": (3, GameRules(variant="capital")),
-    "house": (5, GameRules(fortify="adjacent", escalation="fixed", cards_per_turn="per_conquest")),
-}
+VARIANTS = {**MAIN, **cases("classic-5-house")}
 
 
 def random_walk(players, rules, seed, moves):

@@ -11,21 +11,11 @@ from riskstats.game.bots.catalog import BOTS
 from riskstats.game.play import Game, Move, play_game
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import ASIDE, DECK, I_DECK_N
+from tests.variants import cases
 
 ROOT = Path(__file__).resolve().parents[2]
-VARIANTS = {
-    "classic4": (4, GameRules()),
-    "classic3-deal-fixed": (3, GameRules(setup="deal", escalation="fixed", territory_bonus="per_set")),
-    "classic6-adjacent-none": (6, GameRules(fortify="adjacent", escalation="none", territory_bonus="off")),
-    "two-player": (2, GameRules(variant="two-player")),
-    "two-player-interleaved": (2, GameRules(variant="two-player", neutral_interleaved=True)),
-    "two-player-50": (2, GameRules(variant="two-player", two_player_classic_50=True)),
-    "mission4": (4, GameRules(variant="mission")),
-    "mission5-european-24": (5, GameRules(variant="mission", mission_deck="european",
-                                           mission_target_lost="24_territories", setup="choice")),
-    "capital4": (4, GameRules(variant="capital")),
-    "capital5-short-deal": (5, GameRules(variant="capital", capital_short=True, setup="deal")),
-}
+VARIANTS = cases("classic", "classic-3-deal-fixed", "classic-6-adjacent-none", "two-player", "two-player-interleaved",
+                 "two-player-50", "mission", "mission-5-european-24", "capital-4", "capital-5-short-deal")
 
 
 def check_cards(st):
@@ -190,7 +180,7 @@ def test_bots_at_the_ends_of_their_parameter_ranges(end):
     """Tuning explores whole ranges: every bot still plays only legal moves there, and games end."""
     from riskstats.game.bots.catalog import BUILT_IN
 
-    for variant in ("classic4", "mission4", "capital4", "two-player"):
+    for variant in ("classic", "mission", "capital-4", "two-player"):
         players, rules = VARIANTS[variant]
         lineup = [":".join([name, *(f"{p.name}={getattr(p, end):g}" for p in info.params)])
                   for name, info in BUILT_IN.items() if name != "search"]  # its budget's ends: test_search

@@ -8,11 +8,11 @@ from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import I_DECK_N, I_LOG_N
+from tests.variants import MAIN
 
-VARIANTS = [(GameRules(), 4, ["aggressive", "continent", "defensive", "random"]),
-            (GameRules(variant="two-player"), 2, ["aggressive", "random"]),
-            (GameRules(variant="mission"), 4, ["mission", "aggressive", "continent", "random"]),
-            (GameRules(variant="capital"), 3, ["capital", "aggressive", "random"])]
+LINEUPS = {"classic": ["aggressive", "continent", "defensive", "random"], "two-player": ["aggressive", "random"],
+           "mission": ["mission", "aggressive", "continent", "random"], "capital": ["capital", "aggressive", "random"]}
+VARIANTS = [(rules, players, LINEUPS[name]) for name, (players, rules) in MAIN.items()]
 
 
 def same_state(g, h):

@@ -20,27 +20,15 @@ from hypothesis import strategies as st
 from riskstats.errors import RiskstatsError
 from riskstats.game.invariants import check_invariants
 from riskstats.game.play import Game, Move
-from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import I_DECK_N, I_LOG_N, I_QUOTA
+from tests.variants import cases
 
 PROFILE = dict(deadline=None, derandomize=True, database=None,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
-VARIANTS = {
-    "classic-3": (3, GameRules()),
-    "classic-6-deal": (6, GameRules(setup="deal")),
-    "classic-4-per-conquest-fixed": (4, GameRules(cards_per_turn="per_conquest", escalation="fixed",
-                                                 territory_bonus="per_set")),
-    "classic-5-flat-adjacent": (5, GameRules(escalation="none", territory_bonus="off", fortify="adjacent")),
-    "two-player": (2, GameRules(variant="two-player")),
-    "two-player-interleaved": (2, GameRules(variant="two-player", neutral_interleaved=True)),
-    "two-player-50": (2, GameRules(variant="two-player", two_player_classic_50=True)),
-    "mission-4": (4, GameRules(variant="mission")),
-    "mission-3-choice-european": (3, GameRules(variant="mission", setup="choice", mission_deck="european",
-                                              mission_target_lost="24_territories")),
-    "capital-4": (4, GameRules(variant="capital")),
-    "capital-5-short-deal": (5, GameRules(variant="capital", capital_short=True, setup="deal")),
-}
+VARIANTS = cases("classic-3", "classic-6-deal", "classic-4-per-conquest-fixed", "classic-5-flat-adjacent", "two-player",
+                 "two-player-interleaved", "two-player-50", "mission", "mission-3-choice-european-24", "capital-4",
+                 "capital-5-short-deal")
 BOTS = ("aggressive", "continent", "defensive", "random", "mission", "capital")
 
 

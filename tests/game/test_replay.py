@@ -11,17 +11,19 @@ from riskstats.game.rules.board import classic_board
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import EVENTS, LOG_COLS, MOVES, REASONS
 from riskstats.runs.selfplay import play_games
+from tests.variants import cases
 
 BOARD = classic_board()
-VARIANTS = {
-    "classic": (4, GameRules(), ["random", "aggressive", "continent", "defensive"]),
-    "classic-deal": (5, GameRules(setup="deal"), ["aggressive", "random", "defensive"]),
-    "two-player": (2, GameRules(variant="two-player"), ["aggressive", "random"]),
-    "two-player-50": (2, GameRules(variant="two-player", two_player_classic_50=True), ["continent", "aggressive"]),
-    "mission": (4, GameRules(variant="mission"), ["mission", "aggressive", "random", "defensive"]),
-    "mission-choice": (4, GameRules(variant="mission", setup="choice"), ["mission", "aggressive", "random"]),
-    "capital": (4, GameRules(variant="capital"), ["capital", "aggressive", "random", "continent"]),
+LINEUPS = {
+    "classic": ["random", "aggressive", "continent", "defensive"],
+    "classic-5-deal": ["aggressive", "random", "defensive"],
+    "two-player": ["aggressive", "random"],
+    "two-player-50": ["continent", "aggressive"],
+    "mission": ["mission", "aggressive", "random", "defensive"],
+    "mission-4-choice": ["mission", "aggressive", "random"],
+    "capital-4": ["capital", "aggressive", "random", "continent"],
 }
+VARIANTS = {name: (*case, LINEUPS[name]) for name, case in cases(*LINEUPS).items()}
 
 
 def assert_replays(game):

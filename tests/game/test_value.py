@@ -22,12 +22,12 @@ from riskstats.game.value import (
     model_weights,
 )
 from riskstats.game.value_fit import fit_model, fit_weights, normalise, predict, sample_positions, scores
+from tests.variants import MAIN
 
 _W = _WS[0]  # the default model's coefficients
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "value_fit_small.json"
-VARIANTS = [(4, GameRules()), (2, GameRules(variant="two-player")), (4, GameRules(variant="mission")),
-            (3, GameRules(variant="capital"))]
+VARIANTS = list(MAIN.values())
 
 
 def mid_game(players, rules, seed, turns=9):

@@ -13,9 +13,10 @@ from riskstats.game.search import search_plans
 from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games
 from tests.game.test_search import copy, permute_unseen_cards, turn_start, wins_of
+from tests.variants import MAIN
 
 TWO = GameRules(variant="two-player")
-VARIANTS = [(2, TWO), (4, GameRules()), (4, GameRules(variant="mission")), (3, GameRules(variant="capital"))]
+VARIANTS = [MAIN[v] for v in ("two-player", "classic", "mission", "capital")]
 MODEL_SEARCH = "search:rollouts=3:horizon=1:plans=4:value=model"
 STRONG_SEARCH = "search:rollouts=3:horizon=1:plans=4:value=strong"
 

@@ -81,3 +81,23 @@ def test_each_option_value_has_the_named_constant_the_kernels_compare_with(optio
         written = GameRules(variant=variant, **{option: value}).vector(4, board)[getattr(rules_module, slot)]
         constant = prefix + value.upper()
         assert getattr(rules_module, constant) == written, constant
+
+
+def test_the_tests_take_their_variants_from_one_shared_list():
+    """`tests.variants.MAIN` has one case per variant (so a new variant reaches every test that runs over them),
+    and no test module defines its own list of variant cases."""
+    import ast
+    from pathlib import Path
+
+    from tests.variants import MAIN, OPTIONS
+
+    assert list(MAIN) == list(VARIANTS)
+    assert all(rules.variant == name for name, (_, rules) in MAIN.items())
+    assert {rules.variant for _, rules in OPTIONS.values()} <= set(VARIANTS)
+    tests = Path(__file__).resolve().parents[2]
+    for path in sorted(tests.rglob("test_*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "VARIANTS" for t in node.targets):
+                calls = [n for n in ast.walk(node.value) if isinstance(n, ast.Call)
+                         and getattr(n.func, "id", "") == "GameRules"]
+                assert not calls, f"{path.relative_to(tests)} defines its own variant cases"
