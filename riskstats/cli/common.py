@@ -27,7 +27,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from riskstats.errors import RiskstatsError
-from riskstats.intervals import EVERY_SEAT, every_seat_note, percent, percent_interval
+from riskstats.intervals import percent_interval
 from riskstats.odds.dice import DiceRules
 
 CONVENTION = "attackers = armies able to roll (one more stays on the attacking territory)"
@@ -397,6 +397,3 @@ def _interval(r) -> str:
     """The interval of a row with ``ci_low`` and ``ci_high`` (`riskstats.intervals.percent_interval`)."""
     return percent_interval(r["ci_low"], r["ci_high"])
 
-
-_rate, _EVERY_SEAT, _every_seat_note = percent, EVERY_SEAT, every_seat_note
-"""How the commands write a win rate and a bot in every seat: `riskstats.intervals`' words, which reports use too."""

@@ -14,21 +14,19 @@ from typing import Annotated
 import typer
 
 from riskstats.cli.common import (
-    _EVERY_SEAT,
     BOT_NAMES,
     JsonFlag,
     _compile_notice,
-    _every_seat_note,
     _interval,
     _on_terminal,
     _print_json,
     _print_table,
     _progress,
-    _rate,
     _step_spinner,
     whole_number,
 )
 from riskstats.errors import RiskstatsError
+from riskstats.intervals import EVERY_SEAT, every_seat_note, percent, percent_interval
 
 Workers = Annotated[int | None, typer.Option("--workers", parser=whole_number, help="Threads (default: all cores).")]
 Scheduler = Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask scheduler (tcp://host:port).")]
@@ -126,11 +124,11 @@ def selfplay(
     fixed = [r["seats"] == result["games"] * players for r in result["bots"].values()]
     _print_table(f"Win rate by bot ({games:,} games, {variant}, {players} players)",
                  ["bot", "decided games", "wins", "win rate", "95% CI"],
-                 [(b, r["decided"], r["wins"], _rate(r["win_rate"]),
-                   _EVERY_SEAT if f else f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
-                  for (b, r), f in zip(result["bots"].items(), fixed)], caption=_every_seat_note(fixed, players))
+                 [(b, r["decided"], r["wins"], percent(r["win_rate"]),
+                   EVERY_SEAT if f else percent_interval(*r["ci95"]))
+                  for (b, r), f in zip(result["bots"].items(), fixed)], caption=every_seat_note(fixed, players))
     _print_table("Win rate by seat (seat 0 moves first)", ["seat", "wins", "win rate", "95% CI"],
-                 [(s, r["wins"], _rate(r["win_rate"]), f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%")
+                 [(s, r["wins"], percent(r["win_rate"]), percent_interval(*r["ci95"]))
                   for s, r in result["seats"].items()],
                  caption=f"mean turns {result['mean_turns']:.1f}, mean rounds {result['mean_rounds']:.1f}, "
                          f"truncated {result['truncated']}; ended by: "
@@ -165,7 +163,7 @@ def experiment(
     _print_table(f"Experiment {file}: {len(table)} games in {out}",
                  ["cell", "variant", "players", *extra, "bot", "decided games", "win rate", "95% CI", "mean turns"],
                  [(r["cell"], r["variant"], r["players"], *(r[k] for k in extra), r["bot"], r["trials"],
-                   _rate(r["win_rate"]), _interval(r), f"{r['mean_turns']:.1f}") for r in rows])
+                   percent(r["win_rate"]), _interval(r), f"{r['mean_turns']:.1f}") for r in rows])
 
 
 def tune(
@@ -212,15 +210,15 @@ def tune(
                                                        "ci_low", "ci_high")]
     _print_table(f"Study {table.attrs['study']!r}: {len(done)} complete trials (top 5, tuning games)",
                  ["trial", *params, "games", "win rate", "95% CI"],
-                 [(r["number"], *(f"{r[p]:.4g}" for p in params), r["games"], _rate(r["win_rate"]), _interval(r))
+                 [(r["number"], *(f"{r[p]:.4g}" for p in params), r["games"], percent(r["win_rate"]), _interval(r))
                   for r in rows.to_dict("records")])
     if best is None:
         return
     _print_table(f"Measured again on {best['games']} fresh games (seeds never used in tuning)",
                  ["bot", "wins", "win rate", "95% CI"],
-                 [(f"best (trial {best['trial']}): {best['bot']}", best["wins"], _rate(best["win_rate"]),
+                 [(f"best (trial {best['trial']}): {best['bot']}", best["wins"], percent(best["win_rate"]),
                    _interval(best)),
-                  (f"defaults: {default['bot']}", default["wins"], _rate(default["win_rate"]), _interval(default))],
+                  (f"defaults: {default['bot']}", default["wins"], percent(default["win_rate"]), _interval(default))],
                  caption=_tune_verdict(best, default), fold=("bot",))
 
 
@@ -229,14 +227,14 @@ def _tune_verdict(best: dict, default: dict) -> str:
     its rate first, each rate beside its name."""
     sides = sorted([("best", best["win_rate"]), ("the defaults", default["win_rate"])], key=lambda s: -s[1])
     (ahead, high), (behind, low) = sides
-    rates = f"{ahead} {_rate(high)} against {behind} {_rate(low)}"
+    rates = f"{ahead} {percent(high)} against {behind} {percent(low)}"
     if best["ci_low"] > default["ci_high"]:
         return f"the intervals separate in favour of the tuned parameters: {rates}"
     if best["ci_high"] < default["ci_low"]:
         return (f"the intervals separate in favour of the defaults: {rates} (the tuning games' best was luck, "
                 "or overfitted those games)")
     if best["win_rate"] == default["win_rate"]:
-        return f"the intervals overlap: no ranking (best and the defaults both {_rate(high)})"
+        return f"the intervals overlap: no ranking (best and the defaults both {percent(high)})"
     return f"the intervals overlap: no ranking ({rates}, within the noise)"
 
 
@@ -284,7 +282,7 @@ def _trial_progress(enabled: bool):
         task = bar.add_task("tuning", total=None, best="-")
 
         def update(done, total, best):
-            bar.update(task, completed=done, total=total, best="-" if best is None else _rate(best))
+            bar.update(task, completed=done, total=total, best="-" if best is None else percent(best))
 
         yield update
 

@@ -111,8 +111,9 @@ def test_the_value_bot_beats_continent_tuned_two_player():
 
 def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it():
     """value's ``first``: continent-tuned going for it each turn (no search) until the seat first holds it."""
+    from riskstats.game.bots.catalog import VALUE_ID
     from riskstats.game.rules.state import SC_HELD
-    from riskstats.game.search import FORCED_PLAN, PLAN_LIST, PLANS, VALUE_ID, _new_state, _plan
+    from riskstats.game.search import FORCED_PLAN, PLAN_LIST, PLANS, _new_state, _plan
 
     assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     spec = parse_bot("value:first=Australia")

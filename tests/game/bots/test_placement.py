@@ -124,7 +124,8 @@ def test_whole_games_with_treatments_keep_every_invariant():
 
 
 def test_the_value_bot_imposes_its_placement_on_every_plan_and_its_setup():
-    from riskstats.game.search import _PLAN_STYLE, _POLICY_STYLE, PLAN_LIST, VALUE_ID, _plan_bot, _style_override
+    from riskstats.game.bots.catalog import VALUE_ID
+    from riskstats.game.search import _PLAN_STYLE, _POLICY_STYLE, PLAN_LIST, _plan_bot, _style_override
 
     params = parse_bot("value:fortify=none:claim=random").vector()
     style = _style_override(VALUE_ID, params)
