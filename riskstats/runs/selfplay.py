@@ -172,8 +172,8 @@ class Batch(NamedTuple):
     board: Board
     params: dict
     seed: int
-    seed_scheme: int = SEED_SCHEME
-    specs: tuple = ()
+    seed_scheme: int
+    specs: tuple
     """The line-up's checked `riskstats.game.bots.catalog.BotSpec` s (``bots`` are their labels): parsed once, by
     `check_games`, and turned into the kernel's ids and parameter vectors by `play_batch` without parsing again."""
 
