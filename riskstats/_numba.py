@@ -169,6 +169,7 @@ class _ModuleCacheLocator(caching._CacheLocator):
 
     def __init__(self, py_func, folder: str, digest: str):
         self._lineno = py_func.__code__.co_firstlineno
+        self._py_file = py_func.__code__.co_filename  # numba's warning for a kernel it cannot cache names it
         self._folder = folder
         self._digest = digest
 
@@ -198,13 +199,37 @@ _impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
 if _ModuleCacheLocator not in _impl._locator_classes:
     _impl._locator_classes.insert(0, _ModuleCacheLocator)
 
-jit = njit(cache=True, nogil=True)
+
+
+def _by_type(decorate):
+    """``decorate`` (a numba decorator), whose kernels compile once per argument *type* when another kernel
+    calls them, not once per constant.
+
+    numba types a constant argument of a call inside a kernel by its value (``Literal[int](11)``), and a
+    kernel called with constants compiles a version for every combination of them: the event log's writer
+    was compiled 19 times, once per event kind, in one first game. Here a kernel called from a kernel is
+    compiled for the plain types of its arguments (``int64``, ``bool``), and a constant converts to them. A
+    ``None`` argument keeps its own type, so a branch on ``x is None`` is still pruned at compile time."""
+    def decorator(py_func):
+        kernel = decorate(py_func)
+        template = kernel.get_call_template
+
+        def get_call_template(args, kws):
+            return template(tuple(types.unliteral(a) for a in args),
+                            {k: types.unliteral(v) for k, v in kws.items()})
+
+        kernel.get_call_template = get_call_template
+        return kernel
+    return decorator
+
+
+jit = _by_type(njit(cache=True, nogil=True))
 """Decorator for a serial kernel."""
 
-parallel_jit = njit(cache=True, nogil=True, parallel=True)
+parallel_jit = _by_type(njit(cache=True, nogil=True, parallel=True))
 """Decorator for a kernel whose outer loop is a ``numba.prange``."""
 
-lean_jit = njit(cache=True, nogil=True, _nrt=False)
+lean_jit = _by_type(njit(cache=True, nogil=True, _nrt=False))
 """Decorator for a hot helper that allocates no array and returns none: compiled without reference counting.
 
 numba counts a reference to every array argument on a kernel's entry and releases it on exit, a call to the

@@ -34,7 +34,7 @@ import numpy as np
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.bots.catalog import N_PARAMS, bot_spec, seat_entries
 from riskstats.game.bots.dispatch import _bot_move
-from riskstats.game.drive import _drive, search_flag
+from riskstats.game.drive import drive
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON
 from riskstats.game.rules.board import Board, classic_board
 from riskstats.game.rules.context import compile_context
@@ -539,8 +539,7 @@ class Game:
         """Play to the end with built-in bots (ids and parameters by seat) in the compiled loop."""
         while not self.over:
             self._grow_log()
-            error = _drive(self.state, *self.context, ids, params, check, NO_HORIZON, NO_HORIZON, search_flag(ids),
-                           self._search_memory())
+            error = drive(self.state, self.context, ids, params, check, NO_HORIZON, NO_HORIZON, self._search_memory())
             if error > 0:
                 raise RiskstatsError(f"a built-in bot chose an illegal move: {ERRORS[error]}")
         return self

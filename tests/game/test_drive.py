@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 
 import riskstats
-from riskstats.game.drive import _drive, search_flag
+from riskstats.game.drive import drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game, _bot_arrays
 
@@ -32,13 +32,12 @@ def test_search_flag_names_the_line_ups_with_a_look_ahead_seat():
 
 
 def test_the_driver_plays_a_game_as_the_step_api_does():
-    """A game played on by `_drive` (fresh plan memory) ends as `Game.play` ends it, with and without a
+    """A game played on by the driver (fresh plan memory) ends as `Game.play` ends it, with and without a
     look-ahead seat."""
     for lineup in (["continent", "aggressive", "random"], ["value:rollouts=1:plans=2", "aggressive", "random"]):
         played = Game(3, seed=4, log=False).play(lineup)
         game = Game(3, seed=4, log=False)
         ids, params = _bot_arrays(lineup, 3)
-        assert _drive(game.state, *game.context, ids, params, True, NO_HORIZON, NO_HORIZON, search_flag(ids),
-                      None) == 0
+        assert drive(game.state, game.context, ids, params, True, NO_HORIZON, NO_HORIZON, None) == 0
         assert game.state.info[:8].tolist() == played.state.info[:8].tolist()
         assert np.array_equal(game.state.owner, played.state.owner)
