@@ -69,7 +69,7 @@ def test_an_interrupted_compile_says_what_is_cached(monkeypatch):
         raise KeyboardInterrupt  # Ctrl-C during a step
 
     one_step(monkeypatch, ("first", lambda: None), ("second", interrupted))
-    result = runner.invoke(app, ["compile"])
+    result = runner.invoke(app, ["compile", "--workers", "1"])  # the test's steps live in this process
     assert result.exit_code == 130, result.output
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("interrupted after 0 s: the steps finished (first) are in the cache"), last

@@ -7,6 +7,7 @@ fresh games.
 import contextlib
 import functools
 import json
+import os
 import sys
 import time
 from typing import Annotated
@@ -290,27 +291,39 @@ def _trial_progress(enabled: bool):
 def compile_kernels(
     only: Annotated[str | None, typer.Option(
         "--only", help="Comma-separated steps: game, selfplay, evaluate, step, odds, search (default all).")] = None,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", parser=whole_number,
+        help="Processes compiling side by side (default: all cores, at most 2 ahead of the game loop).")] = None,
 ):
     """Compile every kernel ahead into numba's cache (once after installing or upgrading; minutes), so that
-    no first run waits; a step already cached only loads (seconds)."""
+    no first run waits; a step already cached only loads (seconds). Steps run side by side in ``--workers``
+    processes, each once the game loop it reuses is in the cache."""
     from riskstats.runs.warmup import warm_cache
 
     finished = []
+    running = {}  # the steps under way: name -> their "[k/n]"
 
     def show(k, n, step, seconds, compiled, spinner):
         if seconds is None:
             typer.echo(f"[{k}/{n}] {step.name}: {step.covers}…", err=True)
-            spinner(f"[{k}/{n}] compiling {step.name} kernels…")
+            running[step.name] = f"[{k}/{n}]"
         else:
-            spinner(None)
+            del running[step.name]
             finished.append(step.name)
             typer.echo(f"[{k}/{n}] {step.name}: {'compiled' if compiled else 'cached'} in {seconds:.0f} s", err=True)
+        spinner(None)
+        if len(running) == 1:
+            [(name, counter)] = running.items()
+            spinner(f"{counter} compiling {name} kernels…")
+        elif running:
+            spinner(f"compiling {', '.join(running)} kernels side by side…")
 
     start = time.perf_counter()
     steps = None if only is None else [name.strip() for name in only.split(",") if name.strip()]
     try:
         with _step_spinner(_on_terminal(sys.stderr)) as spinner:
-            table = warm_cache(steps, progress=functools.partial(show, spinner=spinner))
+            table = warm_cache(steps, progress=functools.partial(show, spinner=spinner),
+                               workers=workers if workers is not None else min(2, os.cpu_count() or 1))
     except KeyboardInterrupt:
         kept = (f"the steps finished ({', '.join(finished)}) are in the cache, and so is every kernel compiled since"
                 if finished else "no step finished, but every kernel compiled so far is in the cache")

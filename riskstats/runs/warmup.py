@@ -7,6 +7,12 @@ so a first run otherwise waits for it: a minute or more for the game loop, as lo
 bot. After `warm_cache`, a first ``selfplay``, ``evaluate`` or ``Game(...).play`` loads its kernels in a
 few seconds. Running it again, with the cache full, takes seconds: each step then only loads.
 
+With ``workers`` above 1 the steps run in as many processes at once, each step once the steps it builds on
+(`Step.after`) are in the cache: the game loop first (and the odds beside it), then the search, self-play,
+evaluation and move-by-move steps side by side, each loading the game's kernels instead of compiling them
+again. numba writes each kernel's cache file whole, so processes compiling side by side never read a
+half-written one.
+
 >>> [step.name for step in STEPS]
 ['game', 'selfplay', 'evaluate', 'step', 'odds', 'search']
 """
@@ -21,11 +27,13 @@ from riskstats.errors import RiskstatsError
 
 
 class Step(NamedTuple):
-    """One part of the package to compile: its name, what it covers, and a small call that compiles it."""
+    """One part of the package to compile: its name, what it covers, a small call that compiles it, and the
+    steps whose kernels it reuses (run first when steps run side by side)."""
 
     name: str
     covers: str
     run: Callable[[], object]
+    after: tuple[str, ...] = ()
 
 
 def _game():
@@ -78,16 +86,28 @@ def _search():
 
 STEPS = (
     Step("game", "Game(...).play with built-in bots: the game loop", _game),
-    Step("selfplay", "riskstats selfplay, play_games, tournaments and experiments", _selfplay),
-    Step("evaluate", "riskstats evaluate and rollouts", _evaluate),
-    Step("step", "Game.step, Game.bot_move and legal_moves: the move-by-move API", _step),
+    Step("selfplay", "riskstats selfplay, play_games, tournaments and experiments", _selfplay, ("game",)),
+    Step("evaluate", "riskstats evaluate and rollouts", _evaluate, ("game",)),
+    Step("step", "Game.step, Game.bot_move and legal_moves: the move-by-move API", _step, ("game",)),
     Step("odds", "riskstats odds, chain and simulate beyond small battles", _odds),
-    Step("search", "the search bot, in self-play, games and rollouts", _search),
+    Step("search", "the search bot, in self-play, games and rollouts", _search, ("game",)),
 )
 """The parts compiled, in order (the game loop first: most of the others reuse it)."""
 
 
-def warm_cache(only=None, progress: Callable[[int, int, Step, float | None, bool], None] | None = None):
+def _run(step: Step) -> tuple[float, bool]:
+    """Run ``step``: its seconds, and whether numba compiled anything (or only loaded the cache)."""
+    from riskstats._numba import on_compile
+
+    seen = []
+    start = time.perf_counter()
+    with on_compile(functools.partial(seen.append, True)):
+        step.run()
+    return time.perf_counter() - start, bool(seen)
+
+
+def warm_cache(only=None, progress: Callable[[int, int, Step, float | None, bool], None] | None = None,
+               workers: int = 1):
     """Compile (or load from the cache) the kernels of each step of `STEPS`, or of the steps named in ``only``.
 
     Parameters
@@ -95,34 +115,84 @@ def warm_cache(only=None, progress: Callable[[int, int, Step, float | None, bool
     only : iterable of str, optional
         Step names (`STEPS`); default all.
     progress : callable, optional
-        Called as ``progress(k, n, step, seconds, compiled)`` before step k of n starts (``seconds`` None)
+        Called as ``progress(k, n, step, seconds, compiled)`` when step k of n starts (``seconds`` None)
         and when it ends (its seconds, and whether numba compiled anything or only loaded the cache).
+    workers : int
+        Processes compiling at once (1: the steps in turn, in this process). With more, a step starts as soon
+        as a process is free and the steps of its `Step.after` that were asked for have ended.
 
     Returns
     -------
     pandas.DataFrame
-        One row per step run: step, covers, seconds, compiled (bool).
+        One row per step, in `STEPS`' order: step, covers, seconds, compiled (bool).
     """
     import pandas as pd
 
-    from riskstats._numba import on_compile
+    from riskstats.errors import check_int
 
+    workers = check_int("workers", workers, low=1)
     names = [step.name for step in STEPS]
     wanted = names if only is None else list(only)
     unknown = [name for name in wanted if name not in names]
     if unknown or not wanted:
         raise RiskstatsError(f"unknown compile step {unknown[0] if unknown else ''!r}; known: {', '.join(names)}")
     steps = [step for step in STEPS if step.name in wanted]
-    rows = []
-    for k, step in enumerate(steps, 1):
-        if progress:
-            progress(k, len(steps), step, None, False)
-        seen = []
-        start = time.perf_counter()
-        with on_compile(functools.partial(seen.append, True)):
-            step.run()
-        seconds = time.perf_counter() - start
-        rows.append((step.name, step.covers, seconds, bool(seen)))
-        if progress:
-            progress(k, len(steps), step, seconds, bool(seen))
+    done = {}
+    if workers == 1 or len(steps) == 1:
+        for k, step in enumerate(steps, 1):
+            if progress:
+                progress(k, len(steps), step, None, False)
+            done[step.name] = _run(step)
+            if progress:
+                progress(k, len(steps), step, *done[step.name])
+    else:
+        _side_by_side(steps, workers, progress, done)
+    rows = [(step.name, step.covers, *done[step.name]) for step in steps]
     return pd.DataFrame(rows, columns=["step", "covers", "seconds", "compiled"])
+
+
+def _side_by_side(steps: list[Step], workers: int, progress, done: dict) -> None:
+    """Run ``steps`` in ``workers`` processes, each once its `Step.after` among ``steps`` have ended, writing
+    each step's (seconds, compiled) into ``done`` as it ends. The processes leave Ctrl-C to this one, which
+    stops them; every kernel already written stays in the cache."""
+    import multiprocessing
+    import queue
+
+    index = {step.name: k for k, step in enumerate(steps, 1)}
+    waiting = list(steps)
+    ended = queue.SimpleQueue()  # (step, its result or None, its exception or None)
+    running = 0
+    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_interrupts)
+    try:
+        while waiting or running:
+            ready = [s for s in waiting if all(a in done or a not in index for a in s.after)]
+            for step in ready[:workers - running]:
+                waiting.remove(step)
+                running += 1
+                if progress:
+                    progress(index[step.name], len(steps), step, None, False)
+                pool.apply_async(_run, (step,), callback=lambda result, step=step: ended.put((step, result, None)),
+                                 error_callback=lambda error, step=step: ended.put((step, None, error)))
+            while True:
+                try:
+                    step, result, error = ended.get(timeout=0.2)  # a short wait: Ctrl-C is seen at once
+                    break
+                except queue.Empty:
+                    continue
+            running -= 1
+            if error is not None:
+                raise error
+            done[step.name] = result
+            if progress:
+                progress(index[step.name], len(steps), step, *result)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _ignore_interrupts() -> None:
+    """A compiling process's start: Ctrl-C is for the process that started it, which stops it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

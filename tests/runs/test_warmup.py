@@ -17,11 +17,30 @@ def test_warm_cache_runs_the_steps_asked_for_and_reports_each():
     assert not again["compiled"].any()  # everything loads from the cache now
 
 
+def test_steps_run_side_by_side_each_after_the_steps_it_reuses():
+    """With two processes, the game loop and the odds start at once; self-play, which reuses the game
+    loop's kernels, starts only when the game step has ended. The table keeps `STEPS`' order."""
+    events = []
+    table = warm_cache(["odds", "selfplay", "game"], workers=2,
+                       progress=lambda k, n, step, s, c: events.append((step.name, "end" if s else "start")))
+    assert table["step"].tolist() == ["game", "selfplay", "odds"] and (table["seconds"] > 0).all()
+    assert events[:2] == [("game", "start"), ("odds", "start")]
+    assert events.index(("selfplay", "start")) > events.index(("game", "end"))
+    assert sorted(events) == sorted((name, when) for name in ("game", "selfplay", "odds") for when in ("start", "end"))
+
+
 def test_every_step_is_named_and_documented():
     assert len({step.name for step in STEPS}) == len(STEPS) and all(step.covers for step in STEPS)
+    names = [step.name for step in STEPS]
+    assert all(after in names[:names.index(step.name)] for step in STEPS for after in step.after)  # earlier steps
 
 
 @pytest.mark.parametrize("only", [["genius"], []])
 def test_unknown_steps_are_refused(only):
     with pytest.raises(RiskstatsError, match="compile step"):
         warm_cache(only)
+
+
+def test_workers_must_be_a_positive_whole_number():
+    with pytest.raises(RiskstatsError, match="workers must be at least 1, got 0"):
+        warm_cache(["odds"], workers=0)
