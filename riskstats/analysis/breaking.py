@@ -130,7 +130,7 @@ def force_break(position, source: int, target: int, seed: int, defender=("random
     copy (in the occupy phase after a conquest, else still in the attack phase).
     """
     from riskstats.game.play import Game, Move
-    from riskstats.game.rules.engine import _seed
+    from riskstats.game.rules.stream import _seed
 
     game = Game.from_json(position.to_json(indent=None), position.board)
     _seed(game.state.rng, np.uint64(seed))

@@ -52,9 +52,10 @@ from riskstats.env.observation import ObservationLayout
 from riskstats.env.pettingzoo import render_text
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game, Move
-from riskstats.game.rules.engine import _give_mission, _seed
+from riskstats.game.rules.objectives import _give_mission
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import CAPITAL, DECK, DEFEND_MOVE, I_DECK_N, I_MOVES, I_PHASE, M_CARD, MK_DESTROY
+from riskstats.game.rules.stream import _seed
 
 DEFAULTS = {"players": 2, "variant": "classic", "max_turns": 1000, "setup": "", "escalation": "progressive",
             "fortify": "connected", "cards_per_turn": "one", "seed": 0, "deals": 1024}

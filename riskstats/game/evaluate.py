@@ -42,7 +42,7 @@ from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game, Move, _bot_arrays
 from riskstats.game.rollout import _copy_state
 from riskstats.game.rollout import rollouts as play_rollouts
-from riskstats.game.rules.engine import _seed, _shuffle, _step
+from riskstats.game.rules.engine import _step
 from riskstats.game.rules.options import R_DDICE
 from riskstats.game.rules.state import (
     ATTACK_MOVE,
@@ -63,6 +63,7 @@ from riskstats.game.rules.state import (
     State,
     _new_state,
 )
+from riskstats.game.rules.stream import _seed, _shuffle
 from riskstats.game.value import _WS, FEATURES, N_FEATURES, _model_probs, _model_value, model_index
 from riskstats.intervals import wilson_interval
 from riskstats.pieces import in_pieces

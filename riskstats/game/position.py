@@ -499,7 +499,7 @@ def game_from_position(pos, board: Board | None = None):
         info[I_WINNER] = alive[0] if len(alive) == 1 else -1
 
     # the random stream
-    from riskstats.game.rules.engine import _seed, _shuffle
+    from riskstats.game.rules.stream import _seed, _shuffle
 
     _seed(st.rng, np.uint64(seed))
     if shuffle and info[I_DECK_N] > 1:

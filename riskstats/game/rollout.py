@@ -32,7 +32,6 @@ from riskstats.game.bots.catalog import seat_entries
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game, _bot_arrays
-from riskstats.game.rules.engine import _seed, _shuffle
 from riskstats.game.rules.state import (
     I_DECK_N,
     I_PHASE,
@@ -46,6 +45,7 @@ from riskstats.game.rules.state import (
     _copy_state,
     _new_state,
 )
+from riskstats.game.rules.stream import _seed, _shuffle
 from riskstats.pieces import in_pieces
 
 MAX_ROLLOUTS = 100_000_000

@@ -89,7 +89,7 @@ from riskstats.game.bots.catalog import (
 from riskstats.game.bots.continent import _forced_first
 from riskstats.game.bots.dispatch import _bot_move
 from riskstats.game.loop import NO_HORIZON, _play
-from riskstats.game.rules.engine import _give_mission, _lose_target, _seed, _shuffle
+from riskstats.game.rules.objectives import _give_mission, _lose_target
 from riskstats.game.rules.options import (
     DECK_EUROPEAN,
     OBJ_MISSION,
@@ -125,6 +125,7 @@ from riskstats.game.rules.state import (
     _copy_state,
     _new_state,
 )
+from riskstats.game.rules.stream import _seed, _shuffle
 from riskstats.game.value import _model_value
 
 LOOKAHEAD_IDS = (SEARCH_ID, VALUE_ID)

@@ -4,7 +4,7 @@ import numpy as np
 from riskstats.env.actions import ActionEncoding
 from riskstats.env.observation import ObservationLayout
 from riskstats.game.play import Game
-from riskstats.game.rules.engine import _give_mission
+from riskstats.game.rules.objectives import _give_mission
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import DECK, I_DECK_N
 

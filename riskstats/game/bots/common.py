@@ -4,13 +4,7 @@ fortification styles, card timing and the safest territory.
 from __future__ import annotations
 
 from riskstats._numba import jit, lean_jit
-from riskstats.game.rules.engine import (
-    _find_set,
-    _hand_size,
-    _randint,
-    _reachable,
-    _uniform,
-)
+from riskstats.game.rules.engine import _find_set, _hand_size, _reachable
 from riskstats.game.rules.options import (
     FORTIFY_CONNECTED,
     R_ADICE,
@@ -38,6 +32,7 @@ from riskstats.game.rules.state import (
     TRADE_SET,
     _scratch_block,
 )
+from riskstats.game.rules.stream import _randint, _uniform
 
 # ---------------------------------------------------------------- shared helpers
 

@@ -30,9 +30,6 @@ from riskstats.game.bots.common import (
     _trade_timed,
     _with_neighbours,
 )
-from riskstats.game.rules.engine import (
-    _uniform,
-)
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -55,6 +52,7 @@ from riskstats.game.rules.state import (
     TRADE,
     _scratch_block,
 )
+from riskstats.game.rules.stream import _uniform
 
 PLAYS = ('continent',)
 """The catalogue entries (`riskstats.game.bots.catalog.BUILT_IN`) this module plays."""

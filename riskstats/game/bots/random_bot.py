@@ -13,13 +13,7 @@ from riskstats.game.bots.catalog import (
 
 # ---------------------------------------------------------------- shared helpers
 from riskstats.game.bots.common import _max_dice, _must_trade, _random_border, _random_claim, _random_owned
-from riskstats.game.rules.engine import (
-    _hand,
-    _randint,
-    _reachable,
-    _set_kind,
-    _uniform,
-)
+from riskstats.game.rules.engine import _hand, _reachable, _set_kind
 from riskstats.game.rules.options import (
     FORTIFY_CONNECTED,
     R_FORTIFY,
@@ -61,6 +55,7 @@ from riskstats.game.rules.state import (
     _edge_bits,
     _scratch_block,
 )
+from riskstats.game.rules.stream import _randint, _uniform
 
 PLAYS = ('random',)
 """The catalogue entries (`riskstats.game.bots.catalog.BUILT_IN`) this module plays."""

@@ -2,16 +2,17 @@
 
 This module owns every rule that changes a `riskstats.game.rules.state.State`: `_init` deals or opens the
 claim, `_check` says whether a move is legal (0) or why not (an `ERRORS` code), `_apply` plays a legal
-move, and the legal-move mask helpers. Both the compiled self-play loop (`riskstats.runs.selfplay`) and the
-step-by-step Python API (`riskstats.game.play`) call these same functions; nothing here validates Python
-input or touches pandas.
+move, and the legal-move mask helpers. It asks `riskstats.game.rules.objectives` who wins, draws from the
+state's stream (`riskstats.game.rules.stream`) and writes the event log (`riskstats.game.rules.events`).
+Both the compiled self-play loop (`riskstats.runs.selfplay`) and the step-by-step Python API
+(`riskstats.game.play`) call these same functions; nothing here validates Python input or touches pandas.
 
 Kernel arguments: ``st`` a State, ``B`` the board's `BoardArrays`, ``R`` the rule vector
 (`GameRules.vector`), ``CUT`` the rules' one-roll table as `riskstats.odds.simulate.sampling_table` (one
 53-bit uniform per roll picks the outcome, as in the simulator). Randomness comes only from the
 state's own stream (``st.rng``), so a game is a function of its seed, on any thread.
 
-Winning (`_winner`) is checked for the player to move: after every conquest in every variant, at the
+Winning (`riskstats.game.rules.objectives._winner`) is checked for the player to move: after every conquest in every variant, at the
 start of each turn and after every move of a turn in Secret Mission (a mission can be completed by a
 placement or a fortification, e.g. 18 territories with 2 armies), at the start of each turn and after
 each conquest in Capital Risk. Secret Mission details: a player eliminated by someone else is out and the
@@ -23,11 +24,17 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import inline_jit, jit, lean_jit
+from riskstats.game.rules.events import _event, _finish, _log
+from riskstats.game.rules.objectives import (
+    _deal_missions,
+    _mission_done,
+    _target_lost,
+    _winner,
+)
 from riskstats.game.rules.options import (
     BONUS_PER_SET,
     BONUS_PER_TURN,
     CARDS_ONE,
-    DECK_EUROPEAN,
     ESCALATION_NONE,
     ESCALATION_PROGRESSIVE,
     FORTIFY_ADJACENT,
@@ -36,7 +43,6 @@ from riskstats.game.rules.options import (
     OBJ_TERRITORIES,
     R_ADICE,
     R_BONUS,
-    R_CAPITALS_NEEDED,
     R_CARDS_PER_TURN,
     R_DDICE,
     R_ELIM_KEEP,
@@ -48,18 +54,13 @@ from riskstats.game.rules.options import (
     R_FORTIFY,
     R_INTERLEAVED,
     R_MAX_TURNS,
-    R_MISSION_DECK,
     R_NEUTRAL,
     R_NEUTRAL_ARMIES,
     R_OBJECTIVE,
     R_PLAYERS,
     R_SETUP,
     R_START,
-    R_TARGET_LOST,
-    R_VARIANT,
     SETUP_DEAL,
-    TARGET_ACHIEVED,
-    V_TWO_PLAYER,
 )
 from riskstats.game.rules.state import (
     ASIDE,
@@ -81,8 +82,6 @@ from riskstats.game.rules.state import (
     EV_CLAIM,
     EV_DEAL,
     EV_DRAW,
-    EV_GAME_OVER,
-    EV_MISSION,
     EV_REINFORCE,
     EV_RESHUFFLE,
     FORTIFY,
@@ -98,7 +97,6 @@ from riskstats.game.rules.state import (
     I_FROM_CARDS,
     I_FROM_CONTINENTS,
     I_FROM_TERRITORIES,
-    I_LOG_N,
     I_MOVES,
     I_OCC_FROM,
     I_OCC_TO,
@@ -106,7 +104,6 @@ from riskstats.game.rules.state import (
     I_PLACE_FOR,
     I_PLAYER,
     I_QUOTA,
-    I_REASON,
     I_RESERVE,
     I_ROUND,
     I_SETS_TRADED,
@@ -114,45 +111,13 @@ from riskstats.game.rules.state import (
     I_TRADED_TURN,
     I_TURN,
     I_WINNER,
-    L_ADICE,
-    L_ALOSS,
-    L_ARMIES,
-    L_BONUS,
     L_BY,
-    L_CARD,
-    L_CARD1,
-    L_CARD2,
-    L_CARD3,
     L_CONQUERED,
-    L_DDICE,
     L_DEFENDER,
-    L_DLOSS,
-    L_DST,
-    L_ELIMINATED,
     L_FROM_CARDS,
     L_FROM_CONTINENTS,
     L_FROM_TERRITORIES,
-    L_MISSION,
-    L_MOVE,
-    L_PHASE,
     L_PLAYER,
-    L_REASON,
-    L_SRC,
-    L_TOTAL,
-    L_TURN,
-    L_VALUE,
-    M_C1,
-    M_C2,
-    M_CARD,
-    M_COUNT,
-    M_KIND,
-    M_MIN,
-    M_TARGET,
-    M_THIRD,
-    MK_ACHIEVED,
-    MK_CONTINENTS,
-    MK_DESTROY,
-    MK_TERRITORIES,
     OCCUPY,
     OCCUPY_MOVE,
     OVER,
@@ -166,13 +131,11 @@ from riskstats.game.rules.state import (
     SETUP_PLACE,
     TRADE,
     TRADE_SET,
-    WIN_ALL,
     WIN_CAP,
-    WIN_CAPITALS,
-    WIN_ELIMINATED,
     WIN_MISSION,
     _scratch_block,
 )
+from riskstats.game.rules.stream import _bits53, _randint, _seed, _shuffle
 from riskstats.odds.simulate import roll_losses
 
 ERRORS = (
@@ -194,109 +157,6 @@ ERRORS = (
 """Reasons `_check` gives (index = code; 0 means legal)."""
 OK, E_OVER, E_PHASE, E_RANGE, E_OWNER, E_ARMIES, E_ADJ, E_ATTACK, E_DICE, E_SET, E_FORCED, E_CONNECT, E_SAME, \
     E_DEFENDER = range(len(ERRORS))
-
-_SPLIT1 = np.uint64(0x9E3779B97F4A7C15)
-_SPLIT2 = np.uint64(0xBF58476D1CE4E5B9)
-_SPLIT3 = np.uint64(0x94D049BB133111EB)
-_XMUL = np.uint64(2685821657736338717)
-
-
-# ---------------------------------------------------------------- randomness: the state's own stream
-@jit
-def _seed(rng, seed):  # pragma: no cover - compiled
-    """Seed the xorshift64* stream from any uint64 through splitmix64 (never 0)."""
-    z = np.uint64(seed) + _SPLIT1
-    z = (z ^ (z >> np.uint64(30))) * _SPLIT2
-    z = (z ^ (z >> np.uint64(27))) * _SPLIT3
-    z = z ^ (z >> np.uint64(31))
-    rng[0] = z if z != np.uint64(0) else _SPLIT1
-
-
-@lean_jit
-def _bits53(rng):  # pragma: no cover - compiled
-    """An integer uniform on 0 .. 2**53 - 1 from the stream."""
-    x = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    return (x * _XMUL) >> np.uint64(11)
-
-
-@lean_jit
-def _uniform(rng):  # pragma: no cover - compiled
-    """A float in [0, 1) from the stream."""
-    return np.float64(_bits53(rng)) * (1.0 / 9007199254740992.0)
-
-
-@lean_jit
-def _randint(rng, n):  # pragma: no cover - compiled
-    """An int in [0, n)."""
-    return min(int(_uniform(rng) * n), n - 1)
-
-
-@lean_jit
-def _shuffle(rng, a, n):  # pragma: no cover - compiled
-    """Fisher-Yates shuffle of a[0:n] in place."""
-    for i in range(n - 1, 0, -1):
-        j = _randint(rng, i + 1)
-        a[i], a[j] = a[j], a[i]
-
-
-# ---------------------------------------------------------------- event log
-@lean_jit
-def _log(info, log, armies, kind, src, dst, n, da, dd, la, ld, c1, c2, c3, value, bonus, elim):  # pragma: no cover
-    """Count an event in info[I_LOG_N] and write its row if the log has room (no log: count only); the row's
-    index, or -1 if it was not written. player and by are the seat to move; `LOG_COLS` says what the rest
-    mean; the columns not given here are -1 or 0 (callers that need them set them on the returned row).
-
-    It takes the three arrays it touches rather than the whole State: a call copies (and, unless they are
-    borrowed, reference-counts) every array of its arguments, and `_apply` logs every move.
-    """
-    row = info[I_LOG_N]
-    info[I_LOG_N] = row + 1
-    if row >= log.shape[0]:
-        return -1
-    r = log[row]
-    r[L_TURN] = info[I_TURN]
-    r[L_PLAYER] = info[I_PLAYER]
-    r[L_BY] = info[I_PLAYER]
-    r[L_PHASE] = info[I_PHASE]
-    r[L_MOVE] = kind
-    r[L_SRC] = src
-    r[L_DST] = dst
-    r[L_ARMIES] = n
-    r[L_ADICE] = da
-    r[L_DDICE] = dd
-    r[L_ALOSS] = la
-    r[L_DLOSS] = ld
-    r[L_DEFENDER] = -1
-    r[L_CONQUERED] = 0
-    r[L_ELIMINATED] = elim
-    r[L_CARD] = -1
-    r[L_CARD1] = c1
-    r[L_CARD2] = c2
-    r[L_CARD3] = c3
-    r[L_VALUE] = value
-    r[L_BONUS] = bonus
-    r[L_FROM_TERRITORIES] = 0
-    r[L_FROM_CONTINENTS] = 0
-    r[L_FROM_CARDS] = 0
-    r[L_MISSION] = -1
-    r[L_REASON] = 0
-    r[L_TOTAL] = armies.sum()
-    return row
-
-
-@lean_jit
-def _event(info, log, armies, kind, player, dst, n, card):  # pragma: no cover - compiled
-    """Log an event that is not a move (by = -1): its seat, territory, armies put there and card."""
-    row = _log(info, log, armies, kind, -1, dst, n, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
-    if row >= 0:
-        log[row, L_PLAYER] = player
-        log[row, L_BY] = -1
-        log[row, L_CARD] = card
-    return row
 
 
 # ---------------------------------------------------------------- cards
@@ -521,44 +381,8 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
         _deal_missions(st, B, R)
 
 
-@jit
-def _deal_missions(st, B, R):  # pragma: no cover - compiled
-    """Shuffle the mission deck (colours not in play removed) and deal one card to each player."""
-    P = R[R_PLAYERS]
-    M = B.missions.shape[0]
-    cards = np.empty(M, np.int64)
-    n = 0
-    for m in range(M):
-        row = B.missions[m]
-        if (row[7] == 0 or R[R_MISSION_DECK] == DECK_EUROPEAN) and (row[0] != MK_DESTROY or row[6] < P):
-            cards[n] = m
-            n += 1
-    _shuffle(st.rng, cards, n)
-    for p in range(P):
-        m = cards[p]
-        _give_mission(st, B, p, m)
-        r = _event(st.info, st.log, st.armies, EV_MISSION, p, -1, 0, -1)
-        if r >= 0:
-            st.log[r, L_MISSION] = m
 
 
-@lean_jit
-def _give_mission(st, B, p, m):  # pragma: no cover - compiled
-    """Seat p holds mission card m, decoded from the board's mission table; a "destroy" card naming p's own
-    colour becomes the fallback, conquering the fallback's territories."""
-    row = B.missions[m]
-    own = st.mission[p]
-    own[M_CARD] = m
-    own[M_KIND] = row[0]
-    own[M_C1] = row[1]
-    own[M_C2] = row[2]
-    own[M_THIRD] = row[3]
-    own[M_COUNT] = row[4]
-    own[M_MIN] = row[5]
-    own[M_TARGET] = row[6]
-    if row[0] == MK_DESTROY and row[6] == p:
-        own[M_KIND] = MK_TERRITORIES
-        own[M_TARGET] = -1
 
 
 @lean_jit
@@ -635,14 +459,6 @@ def _base_reinforcement(st, B, p):  # pragma: no cover - compiled
     return n
 
 
-@lean_jit
-def _finish(st, winner, reason):  # pragma: no cover - compiled
-    st.info[I_PHASE] = OVER
-    st.info[I_WINNER] = winner
-    st.info[I_REASON] = reason
-    row = _event(st.info, st.log, st.armies, EV_GAME_OVER, winner, -1, 0, -1)
-    if row >= 0:
-        st.log[row, L_REASON] = reason
 
 
 @lean_jit
@@ -703,94 +519,6 @@ def _end_turn(st, B, R):  # pragma: no cover - compiled
         info[I_ROUND] += 1
     info[I_PLAYER] = q
     _begin_turn(st, B, R)
-
-
-@lean_jit
-def _holds_continent(st, B, p, k):  # pragma: no cover - compiled
-    for t in range(st.owner.shape[0]):
-        if B.continent_of[t] == k and st.owner[t] != p:
-            return False
-    return True
-
-
-@lean_jit
-def _mission_done(st, B, p):  # pragma: no cover - compiled
-    """Whether seat p's mission (its row of st.mission) is achieved now."""
-    m = st.mission[p]
-    kind = m[M_KIND]
-    if kind == MK_ACHIEVED:
-        return True
-    if kind == MK_DESTROY:
-        return st.alive[m[M_TARGET]] == 0
-    if kind == MK_TERRITORIES:
-        n = 0
-        for t in range(st.owner.shape[0]):
-            if st.owner[t] == p and st.armies[t] >= m[M_MIN]:
-                n += 1
-        return n >= m[M_COUNT]
-    if kind == MK_CONTINENTS:
-        if not (_holds_continent(st, B, p, m[M_C1]) and _holds_continent(st, B, p, m[M_C2])):
-            return False
-        if m[M_THIRD] == 0:
-            return True
-        for k in range(B.continent_bonus.shape[0]):
-            if k != m[M_C1] and k != m[M_C2] and _holds_continent(st, B, p, k):
-                return True
-    return False
-
-
-@lean_jit
-def _capitals_held(st, R, p):  # pragma: no cover - compiled
-    """Enemy capitals p holds (an eliminated player's capital counts for whoever holds it)."""
-    n = 0
-    for q in range(R[R_PLAYERS]):
-        if q != p and st.capital[q] >= 0 and st.owner[st.capital[q]] == p:
-            n += 1
-    return n
-
-
-@lean_jit
-def _winner(st, B, R):  # pragma: no cover - compiled
-    """(seat, reason) if the game is won now, else (-1, 0): the last player standing in every variant;
-    in Secret Mission and Capital Risk also the player to move by their own win condition."""
-    P = R[R_PLAYERS]
-    alive = 0
-    last = -1
-    for p in range(P):
-        if st.alive[p] == 1:
-            alive += 1
-            last = p
-    if alive == 1:
-        return last, WIN_ALL if R[R_VARIANT] != V_TWO_PLAYER else WIN_ELIMINATED
-    p = st.info[I_PLAYER]
-    if R[R_OBJECTIVE] == OBJ_MISSION and _mission_done(st, B, p):
-        return p, WIN_MISSION
-    if R[R_OBJECTIVE] == OBJ_CAPITAL and st.capital[p] >= 0 and st.owner[st.capital[p]] == p \
-            and _capitals_held(st, R, p) >= R[R_CAPITALS_NEEDED]:
-        return p, WIN_CAPITALS
-    return -1, 0
-
-
-@lean_jit
-def _target_lost(st, R, old, p):  # pragma: no cover - compiled
-    """Seat ``old`` was eliminated by p: other players' "destroy old" missions become achieved, or
-    "24 territories", as R[R_TARGET_LOST] says."""
-    for q in range(R[R_PLAYERS]):
-        if q != p and st.mission[q, M_KIND] == MK_DESTROY and st.mission[q, M_TARGET] == old:
-            _lose_target(st, R, q)
-
-
-@lean_jit
-def _lose_target(st, R, q):  # pragma: no cover - compiled
-    """Seat q's "destroy" target went out to another player: its mission becomes achieved, or "24
-    territories", as R[R_TARGET_LOST] says."""
-    m = st.mission[q]
-    if R[R_TARGET_LOST] == TARGET_ACHIEVED:
-        m[M_KIND] = MK_ACHIEVED
-    else:
-        m[M_KIND] = MK_TERRITORIES
-        m[M_COUNT] = 24
-        m[M_MIN] = 1
 
 
 # ---------------------------------------------------------------- legality
