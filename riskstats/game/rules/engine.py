@@ -12,10 +12,10 @@ Kernel arguments: ``st`` a State, ``B`` the board's `BoardArrays`, ``R`` the rul
 53-bit uniform per roll picks the outcome, as in the simulator). Randomness comes only from the
 state's own stream (``st.rng``), so a game is a function of its seed, on any thread.
 
-Winning (`riskstats.game.rules.objectives._winner`) is checked for the player to move: after every conquest in every variant, at the
-start of each turn and after every move of a turn in Secret Mission (a mission can be completed by a
-placement or a fortification, e.g. 18 territories with 2 armies), at the start of each turn and after
-each conquest in Capital Risk. Secret Mission details: a player eliminated by someone else is out and the
+Winning (`riskstats.game.rules.objectives._winner`) is checked for the player to move: after every conquest
+in every variant, at the start of each turn and after every move of a turn in Secret Mission (a mission can
+be completed by a placement or a fortification, e.g. 18 territories with 2 armies), at the start of each
+turn and after each conquest in Capital Risk. Secret Mission details: a player eliminated by someone else is out and the
 game goes on; eliminating your own target achieves your mission at once; another player eliminating it
 applies ``mission_target_lost`` to your card (achieved: you win when your next turn begins).
 """
