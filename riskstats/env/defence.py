@@ -25,3 +25,8 @@ CHOOSE, AUTO = range(len(DEFENCES))
 def _most_dice(st, R):  # pragma: no cover - compiled
     """The most dice the defending seat may roll against the attack declared now (phase "defend")."""
     return min(R[R_DDICE], st.armies[st.info[I_ATK_TO]])
+
+
+def most_dice(game) -> int:
+    """The most dice the defending seat of ``game`` (a `riskstats.game.play.Game` in phase "defend") may roll."""
+    return int(_most_dice(game.state, game.context.R))
