@@ -38,9 +38,9 @@ the seat whose armies they are; a fortification goes into a front territory; aft
 occupation when the conquering territory is left off the front, and "least" the only one when the conquered
 territory is off it. Such an id is no macro in that position: it has no engine moves (`MacroEncoding.first_move`
 is None) and is not in the mask. Armies off the front can neither attack nor be attacked, so these moves are
-the ones published Risk agents prune first; and without them uniform-random play does not end: measured by
-``scripts/macro_game_lengths.py`` before this pruning, 7 of 40 two-player and 1 of 40 four-player
-uniform-random games ended within 300 turns (data/env/README.md has the figures after it).
+the ones published Risk agents prune first; and without them uniform-random play does not end: in a screen
+while the space was designed, 7 of 40 two-player and 1 of 40 four-player uniform-random games ended within 300
+turns before this pruning (docs/environments.md; data/env/macro_game_lengths.csv has the figures after it).
 
 Why this table. Published Risk agents decide at the level of a border and a phase, not of a die: attack a border
 once or until it is decided, move in all, half or the least, fortify, place all, half or one, trade, end. The
@@ -195,7 +195,7 @@ def _placing_seat(info):  # pragma: no cover - compiled
     return -1
 
 
-@jit
+@inline_jit
 def _occupy_open(st, B, level):  # pragma: no cover - compiled
     """Whether an occupy level is a macro after the conquest now: "all" only when the conquering territory is
     left off the front, "least" only when the conquered one is off it, any level otherwise."""
@@ -242,7 +242,7 @@ def _best_set(st, B, R, p):  # pragma: no cover - compiled
     return b1, b2, b3
 
 
-@jit
+@inline_jit
 def _macro_first(st, B, R, MO, action):  # pragma: no cover - compiled
     """The first engine move (kind, a, b, c, d) of macro id ``action`` in the current position: one `_check`
     accepts if and only if the id is in the mask (kind -1 for an id out of range)."""
@@ -343,7 +343,7 @@ def _macro_mask(st, B, R, RA, MO, place, attack, fortify, out):  # pragma: no co
                     out[MO[X_PLACE] + N_LEVELS * t + level] = _level_amount(level, 1, hi) >= 1
 
 
-@jit
+@inline_jit
 def _macro_next(st, B, R, pend, auto):  # pragma: no cover - compiled
     """The engine move that carries the pending macro on after the last one, or kind -1 when the next move is
     a seat's decision (and the macro is over, ``pend[0]`` then P_NONE, unless it waits for the defender)."""
