@@ -1,6 +1,6 @@
 """Benchmark: env steps per second of `riskstats.env.VectorEnv` on one core, beside the PettingZoo wrapper's.
 
-``python scripts/bench_env.py [--envs 1024] [--steps 400] [--players 4] [--actions full] [--defend choose]
+``python scripts/bench_env.py [--envs 1024] [--steps 400] [--players 4] [--spaces full:choose,macro:auto]
 [--out data/env_speed.csv]``
 
 Random legal actions: a compiled picker chooses one id uniformly from each env's mask; its time is excluded
@@ -96,14 +96,16 @@ def main():
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--pz-steps", type=int, default=5000)
-    parser.add_argument("--actions", default="full", help="the VectorEnv's action space: full or macro")
-    parser.add_argument("--defend", default="choose", help="the VectorEnv's defence: choose or auto")
+    parser.add_argument("--spaces", default="full:choose",
+                        help="the VectorEnv's action spaces and defences, actions:defend, comma-separated")
     parser.add_argument("--out", default=None, help="write the rows as CSV here")
     args = parser.parse_args()
     numba.set_num_threads(1)
     rows = []
     if args.steps > 0:
-        rows.append(bench_vector(args.envs, args.steps, args.players, args.actions, args.defend))
+        for item in args.spaces.split(","):
+            space, defend = item.split(":")
+            rows.append(bench_vector(args.envs, args.steps, args.players, space, defend))
     if args.pz_steps > 0:
         rows.append(bench_pettingzoo(args.pz_steps, args.players))
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
@@ -113,7 +115,7 @@ def main():
     if args.out:
         with open(args.out, "w", newline="") as f:
             f.write(f"# python scripts/bench_env.py --envs {args.envs} --steps {args.steps} --players {args.players} "
-                    f"--pz-steps {args.pz_steps} --actions {args.actions} --defend {args.defend} --out {args.out}; "
+                    f"--pz-steps {args.pz_steps} --spaces {args.spaces} --out {args.out}; "
                     f"load average {os.getloadavg()[0]:.2f}\n")
             writer = csv.DictWriter(f, fieldnames=list(rows[0]))
             writer.writeheader()
