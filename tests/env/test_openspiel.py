@@ -7,6 +7,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import riskstats.env.openspiel as rs_openspiel
+from riskstats.errors import RiskstatsError
 
 SMALL = {"players": 2, "max_turns": 6}
 
@@ -162,3 +163,10 @@ def test_compiled_rollout_evaluator_values_and_plays():
     bot = ismcts.ISMCTSBot(game, rs_openspiel.RolloutEvaluator(1, seed=1), 2.0, 8,
                            random_state=np.random.RandomState(0))
     assert bot_game(game, bot, 0, 8, 2) == 8
+
+
+def test_a_bad_option_is_one_line_naming_it():
+    with pytest.raises(RiskstatsError, match="^actions must be one of full, macro, got 'micro'$"):
+        pyspiel.load_game("python_risk", {"actions": "micro"})
+    with pytest.raises(RiskstatsError, match="^defend must be one of choose, auto, got 'never'$"):
+        pyspiel.load_game("python_risk", {"defend": "never"})

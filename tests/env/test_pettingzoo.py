@@ -101,3 +101,10 @@ def test_render_ansi_and_bad_render_mode():
     assert text.startswith("turn 0") and "North America" in text
     with pytest.raises(RiskstatsError, match="render_mode"):
         raw_env(render_mode="rgb")
+
+
+def test_a_bad_option_is_one_line_naming_it():
+    with pytest.raises(RiskstatsError, match="^actions must be one of full, macro, got 'micro'$"):
+        raw_env(actions="micro")
+    with pytest.raises(RiskstatsError, match="^observation must be one of raw, log1p, got 'norm'$"):
+        raw_env(observation="norm")
