@@ -1,6 +1,7 @@
 """Benchmark: env steps per second of `riskstats.env.VectorEnv` on one core, beside the PettingZoo wrapper's.
 
-``python scripts/bench_env.py [--envs 1024] [--steps 400] [--players 4] [--out data/env_speed.csv]``
+``python scripts/bench_env.py [--envs 1024] [--steps 400] [--players 4] [--spaces full:choose,macro:auto]
+[--out data/env_speed.csv]``
 
 Random legal actions: a compiled picker chooses one id uniformly from each env's mask; its time is excluded
 (only ``env.step`` is timed). Compilation is excluded (a warm-up reset and steps first). Rates are given per
@@ -41,8 +42,8 @@ def pick(mask, state, out):
                 k -= 1
 
 
-def bench_vector(n_envs: int, steps: int, players: int) -> dict:
-    env = VectorEnv(n_envs, players=players, seed=1)
+def bench_vector(n_envs: int, steps: int, players: int, space: str = "full", defend: str = "choose") -> dict:
+    env = VectorEnv(n_envs, players=players, seed=1, actions=space, defend=defend)
     obs, info = env.reset(seed=1)
     actions = np.zeros(n_envs, np.int64)
     state = np.array([88172645463325252], np.uint64)
@@ -59,7 +60,8 @@ def bench_vector(n_envs: int, steps: int, players: int) -> dict:
         cpu += time.process_time() - c0
         done += int(term.sum() + trunc.sum())
     n = n_envs * steps
-    return {"env": "VectorEnv", "players": players, "batch": n_envs, "env_steps": n, "wall_s": wall, "cpu_s": cpu,
+    return {"env": f"VectorEnv actions={space} defend={defend}", "players": players, "batch": n_envs,
+            "env_steps": n, "wall_s": wall, "cpu_s": cpu,
             "steps_per_s": n / wall, "steps_per_cpu_s": n / cpu, "games_finished": done}
 
 
@@ -94,22 +96,27 @@ def main():
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--pz-steps", type=int, default=5000)
+    parser.add_argument("--spaces", default="full:choose",
+                        help="the VectorEnv's action spaces and defences, actions:defend, comma-separated")
     parser.add_argument("--out", default=None, help="write the rows as CSV here")
     args = parser.parse_args()
     numba.set_num_threads(1)
     rows = []
     if args.steps > 0:
-        rows.append(bench_vector(args.envs, args.steps, args.players))
+        for item in args.spaces.split(","):
+            space, defend = item.split(":")
+            rows.append(bench_vector(args.envs, args.steps, args.players, space, defend))
     if args.pz_steps > 0:
         rows.append(bench_pettingzoo(args.pz_steps, args.players))
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     for r in rows:
-        print(f"{r['env']:<34} batch {r['batch']:>5}: {r['steps_per_s']:>12,.0f} steps/s wall, "
+        print(f"{r['env']:<44} batch {r['batch']:>5}: {r['steps_per_s']:>12,.0f} steps/s wall, "
               f"{r['steps_per_cpu_s']:>12,.0f} per CPU s ({r['env_steps']:,} steps; target 1,000,000)")
     if args.out:
         with open(args.out, "w", newline="") as f:
             f.write(f"# python scripts/bench_env.py --envs {args.envs} --steps {args.steps} --players {args.players} "
-                    f"--pz-steps {args.pz_steps} --out {args.out}; load average {os.getloadavg()[0]:.2f}\n")
+                    f"--pz-steps {args.pz_steps} --spaces {args.spaces} --out {args.out}; "
+                    f"load average {os.getloadavg()[0]:.2f}\n")
             writer = csv.DictWriter(f, fieldnames=list(rows[0]))
             writer.writeheader()
             for r in rows:

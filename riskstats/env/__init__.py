@@ -2,7 +2,9 @@
 an OpenSpiel game and a compiled vectorised env.
 
 Owns the action encoding (`actions`: ids, legal-action mask, round trips with `riskstats.game.play.Move`),
-the per-seat observation (`observation`), the PettingZoo environment (`pettingzoo`), the OpenSpiel game
+macro actions (`macro`: a small space of whole decisions, played through the engine), automatic defence
+(`defence`), the environments' option names (`spaces`: ``actions``, ``defend``, ``observation``), the per-seat
+observation (`observation`, raw or log1p), the PettingZoo environment (`pettingzoo`), the OpenSpiel game
 ``python_risk`` (`openspiel`, registered on import) and `VectorEnv` (`vector`, many games per compiled step).
 Every rule is `riskstats.game`'s: the environments call the engine's legal masks, checks and apply, never a
 copy. `pettingzoo` and `openspiel`
@@ -19,6 +21,7 @@ from importlib import import_module
 _PUBLIC = {
     "VectorEnv": "riskstats.env.vector",
     "ActionEncoding": "riskstats.env.actions",
+    "MacroEncoding": "riskstats.env.macro",
     "ObservationLayout": "riskstats.env.observation",
 }
 __all__ = sorted(_PUBLIC)

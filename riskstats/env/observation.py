@@ -32,6 +32,10 @@ Fields, in order (T territories, S seats with the neutral, P players, C cards, M
     capitals      T*P   Capital Risk: index P t + q is 1 if t is seat q's capital (others' picks only
                         once every seat has picked; else size 0)
 
+With ``scale="log1p"`` (``observation="log1p"`` in the environments) every count field (armies, hand_sizes,
+sets_traded, reserve, to_place, attack_dice, conquered, turn, deck: `COUNT_FIELDS`) is given as log(1 + x), so that
+a stack of 1,000 armies late in a game is 6.9 rather than 1,000; the 0/1 fields are the same in both.
+
 >>> from riskstats.game.play import Game
 >>> game = Game(players=4, seed=2)
 >>> layout = ObservationLayout.for_game(game)
@@ -46,7 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from riskstats._numba import jit
-from riskstats.errors import check_int
+from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.rules.state import (
     CAPITAL,
     DEFEND,
@@ -79,6 +83,12 @@ FIELDS = ("owner", "armies", "phase", "to_move", "me", "hand", "hand_sizes", "se
 (F_OWNER, F_ARMIES, F_PHASE, F_TO_MOVE, F_ME, F_HAND, F_HAND_SIZES, F_SETS, F_RESERVE, F_PLACE_FOR,
  F_TO_PLACE, F_FOCUS_FROM, F_FOCUS_TO, F_ATK_DICE, F_CONQUERED, F_ALIVE, F_TURN, F_DECK, F_MISSION,
  F_MISSION_KIND, F_CAPITALS) = range(len(FIELDS))
+
+
+OBSERVATIONS = ("raw", "log1p")
+"""The observation's scaling: counts as they are, or ``log1p`` of every count field (`COUNT_FIELDS`)."""
+COUNT_FIELDS = (F_ARMIES, F_HAND_SIZES, F_SETS, F_RESERVE, F_TO_PLACE, F_ATK_DICE, F_CONQUERED, F_TURN, F_DECK)
+"""The fields that hold counts rather than 0/1 flags: with ``observation="log1p"`` each entry x is log(1 + x)."""
 
 
 def field_sizes(T: int, S: int, P: int, C: int, M: int, mission: bool, capital: bool) -> tuple[int, ...]:
@@ -138,20 +148,32 @@ def _observe(st, P, OO, seat, out):  # pragma: no cover - compiled
                 out[OO[F_CAPITALS] + P * t + q] = 1.0
 
 
+@jit
+def _log1p_counts(OO, out):  # pragma: no cover - compiled
+    """Replace every entry x of the count fields (`COUNT_FIELDS`) of an observation by log(1 + x)."""
+    for f in COUNT_FIELDS:
+        for i in range(OO[f], OO[f + 1]):
+            out[i] = np.log1p(out[i])
+
+
 @dataclass(frozen=True, eq=False)
 class ObservationLayout:
-    """The observation of one board, seat count and variant: `size`, `slices` by field, `observe`."""
+    """The observation of one board, seat count and variant: `size`, `slices` by field, `observe`; ``scale``
+    ("raw" or "log1p", `OBSERVATIONS`) says how its count fields are given."""
 
     players: int
     offsets: np.ndarray
     shapes: dict
+    scale: str = "raw"
 
     @classmethod
-    def for_game(cls, game) -> ObservationLayout:
-        return cls.for_board(game.board, game.rules, game.players)
+    def for_game(cls, game, scale: str = "raw") -> ObservationLayout:
+        return cls.for_board(game.board, game.rules, game.players, scale)
 
     @classmethod
-    def for_board(cls, board, rules, players: int) -> ObservationLayout:
+    def for_board(cls, board, rules, players: int, scale: str = "raw") -> ObservationLayout:
+        if not isinstance(scale, str) or scale not in OBSERVATIONS:
+            raise RiskstatsError(f"observation must be one of {', '.join(OBSERVATIONS)}, got {scale!r}")
         T = board.n_territories
         S = rules.seats(players)
         M = int(board.arrays.missions.shape[0])
@@ -159,7 +181,12 @@ class ObservationLayout:
         offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         offsets.flags.writeable = False
         shapes = {"owner": (T, S), "capitals": (T, players)}
-        return cls(players, offsets, shapes)
+        return cls(players, offsets, shapes, scale)
+
+    @property
+    def log1p(self) -> bool:
+        """Whether the count fields are given as log1p."""
+        return self.scale == "log1p"
 
     @property
     def size(self) -> int:
@@ -181,4 +208,6 @@ class ObservationLayout:
         seat = check_int("seat", seat, 0, self.players - 1)
         out = np.zeros(self.size, np.float32) if out is None else out
         _observe(game.state, self.players, self.offsets, seat, out)
+        if self.log1p:
+            _log1p_counts(self.offsets, out)
         return out

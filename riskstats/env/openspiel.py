@@ -19,16 +19,25 @@ test needs the game's random state, which a Python game cannot give it). There a
   the engine plays the defence with the chosen outcome as its input (`Game.step(move, outcome=...)`), leaving
   the game's random stream as it was.
 
+With ``actions="macro"`` (`riskstats.env.macro`) a multi-roll macro is a sequence of chance nodes: the player's
+macro id plays up to its first roll, each roll is a chance node as above, and after each the macro goes on by
+itself (the next roll of an "until decided" attack, or the next decision), its mode pending in the state. With
+``defend="auto"`` the defending seat never moves: an attack is followed at once by the chance node of a roll
+against the most dice (`riskstats.env.defence`).
+
 Everything is then a function of the history, so OpenSpiel's default serialisation (the action history,
 replayed) restores a state exactly. Information states: the observation (`riskstats.env.observation`) with
-the number of moves played; it is not perfect recall (the history of moves is not in it). A perfect-
+the number of moves played, given as a key, a 32-digit hash of those bytes (cheap to store and compare, as
+ISMCTS does at every node), not as text; the observation string stays readable. It is not perfect recall (the
+history of moves is not in it). A perfect-
 information algorithm such as MCTS that clones the state sees through the hidden parts (the draw pile,
 other hands and missions); ISMCTS samples them afresh with `RiskState.resample_from_infostate`.
 
 Parameters: ``players`` (2-6), ``variant`` ("classic"; with 2 players the two-player game with a neutral,
 "mission", "capital"), ``max_turns`` (the turn cap), ``setup`` ("" the variant's default, "choice",
-"deal"), ``escalation``, ``fortify``, ``cards_per_turn`` (`riskstats.game.rules.options.GameRules`), ``seed`` and
-``deals``.
+"deal"), ``escalation``, ``fortify``, ``cards_per_turn`` (`riskstats.game.rules.options.GameRules`), ``seed``,
+``deals``, ``actions`` ("full" or "macro"), ``defend`` ("choose" or "auto") and ``observation`` ("raw" or
+"log1p") (`riskstats.env.spaces`).
 
 >>> import pyspiel
 >>> import riskstats.env.openspiel  # noqa: F401  (registers python_risk)
@@ -44,21 +53,36 @@ Requires the ``rl`` extra (``pip install "riskstats[rl]"``).
 """
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pyspiel
 
-from riskstats.env.actions import ActionEncoding
+from riskstats.env.defence import most_dice
+from riskstats.env.macro import P_NONE, P_ONCE, P_UNTIL
 from riskstats.env.observation import ObservationLayout
 from riskstats.env.pettingzoo import render_text
+from riskstats.env.spaces import action_space
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game, Move
 from riskstats.game.rules.objectives import _give_mission
 from riskstats.game.rules.options import GameRules
-from riskstats.game.rules.state import CAPITAL, DECK, DEFEND_MOVE, I_DECK_N, I_MOVES, I_PHASE, M_CARD, MK_DESTROY
+from riskstats.game.rules.state import (
+    CAPITAL,
+    DECK,
+    DEFEND_MOVE,
+    I_ATK_FROM,
+    I_DECK_N,
+    I_MOVES,
+    I_PHASE,
+    M_CARD,
+    MK_DESTROY,
+)
 from riskstats.game.rules.stream import _seed
 
 DEFAULTS = {"players": 2, "variant": "classic", "max_turns": 1000, "setup": "", "escalation": "progressive",
-            "fortify": "connected", "cards_per_turn": "one", "seed": 0, "deals": 1024}
+            "fortify": "connected", "cards_per_turn": "one", "seed": 0, "deals": 1024, "actions": "full",
+            "defend": "choose", "observation": "raw"}
 """The game's parameters and their defaults (the module docstring says what each is)."""
 
 _GAME_TYPE = pyspiel.GameType(
@@ -103,8 +127,9 @@ class RiskGame(pyspiel.Game):
         self.seed = int(params["seed"]) % 2**64
         probe = Game(self.players, self.rules, seed=0, log=False)
         self.board = probe.board
-        self.encoding = ActionEncoding.for_game(probe)
-        self.layout = ObservationLayout.for_game(probe)
+        self.encoding = action_space(probe.board, self.rules, params["actions"], params["defend"])
+        self.macro, self.auto = params["actions"] == "macro", params["defend"] == "auto"
+        self.layout = ObservationLayout.for_game(probe, params["observation"])
         self.resample_rng = np.random.default_rng(self.seed)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoding.n,
@@ -152,6 +177,7 @@ class RiskState(pyspiel.State):
         super().__init__(game)
         self._pos = None
         self._roll = 0  # the defender's dice of a roll awaiting its chance outcome (0: none)
+        self._pend = np.zeros(1, np.int64)  # the macro pending (riskstats.env.macro.PENDING; macro actions only)
 
     @property
     def game(self) -> Game | None:
@@ -183,13 +209,18 @@ class RiskState(pyspiel.State):
         g = self.game
         if self._roll:
             g.step(Move.defend(self._roll), outcome=int(action))
-            self._roll = 0
+            self._roll = spec.encoding.resume(g, self._pend) if spec.macro else 0
+            return
+        if spec.macro:
+            self._roll = spec.encoding.decide(g, action, self._pend)
             return
         move = spec.encoding.decode(g, action)
         if move.kind == DEFEND_MOVE:
             self._roll = move.a
         else:
             g.step(move)
+            if spec.auto and g.phase == "defend":
+                self._roll = most_dice(g)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -248,6 +279,8 @@ class RiskState(pyspiel.State):
             for q in others:
                 if st.capital[q] >= 0:
                     st.capital[q] = int(rng.choice(np.flatnonzero(st.owner == q)))
+        if c._pend[0] != P_NONE and st.owner[st.info[I_ATK_FROM]] != player_id:
+            c._pend[0] = rng.choice([P_ONCE, P_UNTIL])  # the attacker's intent: its own
         _seed(st.rng, np.uint64(rng.integers(2**63)))
         return c
 
@@ -268,9 +301,15 @@ class RiskObserver:
             self.layout.observe(state.game, player, out=self.tensor)
 
     def string_from(self, state: RiskState, player: int) -> str:
+        """The observation as text of its nonzero entries by field; for the information state (perfect recall
+        asked), a key: the hash of the observation's bytes, the moves played and the roll awaited."""
         if state.game is None:
             return "before the deal"
         obs = self.layout.observe(state.game, player)
+        if self.perfect_recall:
+            key = hashlib.blake2b(obs.tobytes(), digest_size=16)
+            key.update(np.array([state.game.state.info[I_MOVES], state._roll], np.int64).tobytes())
+            return key.hexdigest()
         parts = []
         for name, s in self.layout.slices.items():
             values = obs[s]
@@ -278,8 +317,6 @@ class RiskObserver:
             parts.append(f"{name}=" + ",".join(f"{i}:{values[i]:g}" for i in nz))
         if state._roll:
             parts.append(f"rolling={state._roll}")
-        if self.perfect_recall:
-            parts.insert(0, f"moves={int(state.game.state.info[I_MOVES])}")
         return " ".join(parts)
 
 

@@ -7,7 +7,10 @@ actions are `riskstats.env.actions.ActionEncoding` ids and its observations
 whose turn it is, or in the "defend" phase the defending seat, which picks its dice.
 
 Observations are dicts: ``"observation"`` (float32, the layout's size) and ``"action_mask"`` (int8, 1 for
-the legal ids; all 0 for an agent not to move). Rewards come at the end only: +1 to the winner and
+the legal ids; all 0 for an agent not to move). Options: ``actions="macro"`` (macro actions,
+`riskstats.env.macro`: an id plays a whole decision, its rolls drawn by the engine's seeded chance step),
+``defend="auto"`` (the defending seat always rolls the most dice and is never asked, `riskstats.env.defence`),
+``observation="log1p"`` (count fields as log1p). Rewards come at the end only: +1 to the winner and
 -1 / (P - 1) to every other player (they sum to 0); a game stopped at the rules' turn cap (``max_turns``)
 gives 0 to all and is a truncation, a won game a termination, for every agent at once. A player
 eliminated before the end stays among the agents, never to move, until the game ends.
@@ -31,10 +34,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from riskstats.env.actions import ActionEncoding
+from riskstats.env.defence import most_dice
 from riskstats.env.observation import ObservationLayout
+from riskstats.env.spaces import action_space
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.play import Game
+from riskstats.game.play import Game, Move
 from riskstats.game.rules.options import GameRules
 
 RENDER_MODES = ("human", "ansi")
@@ -80,12 +84,19 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
     board : Board, optional
     seed : int, optional
         The first game's seed if `reset` is called without one.
+    actions : {"full", "macro"}
+        The action space (`riskstats.env.spaces`).
+    defend : {"choose", "auto"}
+        Whether the defending seat chooses its dice or always rolls the most.
+    observation : {"raw", "log1p"}
+        The observation's count fields as they are, or as log1p.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "riskstats_v0", "is_parallelizable": False}
 
     def __init__(self, players: int = 4, variant: str = "classic", rules: GameRules | None = None,
-                 render_mode: str | None = None, board=None, seed: int | None = None):
+                 render_mode: str | None = None, board=None, seed: int | None = None, actions: str = "full",
+                 defend: str = "choose", observation: str = "raw"):
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise RiskstatsError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}")
@@ -97,8 +108,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
         probe = Game(players, self.rules, board=board, seed=0, log=False)
         self.players = probe.players
         self.board = probe.board
-        self.encoding = ActionEncoding.for_game(probe)
-        self.layout = ObservationLayout.for_game(probe)
+        self.encoding = action_space(probe.board, self.rules, actions, defend)
+        self.macro, self.auto = actions == "macro", defend == "auto"
+        self.layout = ObservationLayout.for_game(probe, observation)
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         n, size = self.encoding.n, self.layout.size
@@ -127,6 +139,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.player]
+        self.pending = np.zeros(1, np.int64)  # the macro pending (riskstats.env.macro.PENDING)
         self._mask = self.encoding.mask(self.game)
 
     def observe(self, agent):
@@ -145,7 +158,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
         if not (0 <= action < self.encoding.n and self._mask[action]):
             raise RiskstatsError(f"action {action} is not legal for {agent} in phase {self.game.phase!r}")
         self._cumulative_rewards[agent] = 0.0
-        self.game.step(self.encoding.decode(self.game, action))
+        if self.macro:
+            self.encoding.play(self.game, action, self.pending)
+        else:
+            self.game.step(self.encoding.decode(self.game, action))
+            if self.auto and self.game.phase == "defend":
+                self.game.step(Move.defend(most_dice(self.game)))
         self.rewards = {a: 0.0 for a in self.agents}
         if self.game.over:
             winner = self.game.winner

@@ -1,10 +1,15 @@
 """`VectorEnv`: many games stepped in one compiled call, in the shape of Gymnasium's vector API.
 
-This module owns `VectorEnv` and its kernels `_vec_reset` and `_vec_step`. The games are
+This module owns `VectorEnv` and its kernels `_vec_reset` and `_vec_step` (and their macro twins
+`_vec_reset_macro`, `_vec_step_macro`, compiled only when macro actions are used). The games are
 `riskstats.game.rules.state.State` arrays stacked along a first axis of ``n_envs``; a step decodes each game's
 action (`riskstats.env.actions._decode`), plays it with the engine's own `_apply` (the kernel the game loop
 runs), and writes the next observation (`riskstats.env.observation._observe`, for the seat to move) and the
-legal-action mask (`riskstats.env.actions._mask`) into preallocated arrays. No rule is written here.
+legal-action mask (`riskstats.env.actions._mask`) into preallocated arrays. No rule is written here. With
+``actions="macro"`` a step plays a macro id (`riskstats.env.macro._macro_run`: its rolls are the engine's seeded
+chance step) and masks with `riskstats.env.macro._macro_mask`; with ``defend="auto"`` the defence an attack
+calls for is played in the same step (`riskstats.env.defence`); ``observation="log1p"`` gives the counts as
+log1p.
 
 A finished game resets itself in the same step (Gymnasium's "same-step" autoreset): that step's
 ``rewards``, ``terminations`` and ``truncations`` are the finished game's, the observation and mask already
@@ -26,20 +31,27 @@ cleared block by block, only where the last step set it).
 >>> obs, rewards, terminations, truncations, info = env.step(actions)
 >>> rewards.shape, bool(terminations.any())
 ((4, 3), False)
+>>> macro = VectorEnv(4, players=4, seed=7, actions="macro", defend="auto", observation="log1p")
+>>> obs, info = macro.reset()
+>>> info["action_mask"].shape
+(4, 629)
 """
 from __future__ import annotations
 
 import numpy as np
 
-from riskstats._numba import borrow, jit
-from riskstats.env.actions import ActionEncoding, _decode, _mask
-from riskstats.env.observation import ObservationLayout, _observe
+from riskstats._numba import borrow, inline_jit, jit
+from riskstats.env.actions import _decode, _mask
+from riskstats.env.defence import _most_dice
+from riskstats.env.macro import P_NONE, _macro_mask, _macro_run, adjacent_rules
+from riskstats.env.observation import ObservationLayout, _log1p_counts, _observe
+from riskstats.env.spaces import action_space
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.rules.board import classic_board
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import _apply, _init
 from riskstats.game.rules.options import GameRules, default_rules
-from riskstats.game.rules.state import I_PHASE, I_PLAYER, I_WINNER, OVER, State, _new_state
+from riskstats.game.rules.state import DEFEND, DEFEND_MOVE, I_PHASE, I_PLAYER, I_WINNER, OVER, State, _new_state
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -58,9 +70,38 @@ def _env_state(S, i):  # pragma: no cover - compiled
                  S.info[i], S.rng[i], S.log[i], S.mission[i], S.capital[i], S.out[i], S.scratch[i])
 
 
+@inline_jit
+def _view(st, P, OO, seat, out, log1p):  # pragma: no cover - compiled
+    """Write what ``seat`` observes of ``st`` into out (with log1p counts if ``log1p``)."""
+    _observe(st, P, OO, seat, out)
+    if log1p:
+        _log1p_counts(OO, out)
+
+
+@inline_jit
+def _settle(st, B, R, P, run_seed, i, episode, rewards, terminations, truncations):  # pragma: no cover - compiled
+    """Write env i's rewards and ends after its step; a finished game restarts at once (same-step autoreset).
+    Whether it did."""
+    rewards[i, :] = 0.0
+    terminations[i] = False
+    truncations[i] = False
+    if st.info[I_PHASE] != OVER:
+        return False
+    w = st.info[I_WINNER]
+    if w >= 0:
+        rewards[i, :] = -1.0 / (P - 1)
+        rewards[i, w] = 1.0
+        terminations[i] = True
+    else:
+        truncations[i] = True
+    episode[i] += 1
+    _init(st, B, R, _game_seed(run_seed, i, episode[i]))
+    return True
+
+
 @jit
-def _vec_reset(S, B, R, AO, OO, P, run_seed, episode, place, attack, fortify, obs, mask, dirty,
-               seats):  # pragma: no cover - compiled
+def _vec_reset(S, B, R, AO, OO, P, run_seed, episode, place, attack, fortify, obs, mask, dirty, seats,
+               log1p):  # pragma: no cover - compiled
     S, B, R, AO, OO, place, attack, fortify, obs, mask, dirty = borrow((S, B, R, AO, OO, place, attack, fortify, obs,
                                                                          mask, dirty))
     for i in range(S.owner.shape[0]):
@@ -68,15 +109,15 @@ def _vec_reset(S, B, R, AO, OO, P, run_seed, episode, place, attack, fortify, ob
         episode[i] = 0
         _init(st, B, R, _game_seed(run_seed, i, 0))
         seats[i] = st.info[I_PLAYER]
-        _observe(st, P, OO, seats[i], obs[i])
+        _view(st, P, OO, seats[i], obs[i], log1p)
         _mask(st, B, R, AO, place, attack, fortify, mask[i], dirty[i])
 
 
 @jit
 def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, place, attack, fortify, actions, obs, mask, dirty,
-              seats, rewards, terminations, truncations):  # pragma: no cover - compiled
-    """Play each env's action and write what follows: -1; or, stepping none, the first env whose action is
-    not legal."""
+              seats, rewards, terminations, truncations, auto, log1p):  # pragma: no cover - compiled
+    """Play each env's action (and, with ``auto``, the defence it calls for) and write what follows: -1; or,
+    stepping none, the first env whose action is not legal."""
     # borrowed views (the caller holds every array throughout): each env's State is views of S's rows, passed
     # to a few kernels per step, and without borrowing every call would count references to all its arrays
     S, B, R, CUT, AO, OO, place, attack, fortify, obs, mask, dirty = borrow((S, B, R, CUT, AO, OO, place, attack,
@@ -87,26 +128,55 @@ def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, place, attack, fortify
         if action < 0 or action >= n_actions or not mask[i, action]:
             return i
     for i in range(S.owner.shape[0]):
-        action = actions[i]
         st = _env_state(S, i)
-        kind, a, b, c, d = _decode(st, B, R, AO, action)
-        _apply(st, B, R, CUT, kind, a, b, c, d)
-        rewards[i, :] = 0.0
-        terminations[i] = False
-        truncations[i] = False
-        if st.info[I_PHASE] == OVER:
-            w = st.info[I_WINNER]
-            if w >= 0:
-                rewards[i, :] = -1.0 / (P - 1)
-                rewards[i, w] = 1.0
-                terminations[i] = True
-            else:
-                truncations[i] = True
-            episode[i] += 1
-            _init(st, B, R, _game_seed(run_seed, i, episode[i]))
+        kind, a, b, c, d = _decode(st, B, R, AO, actions[i])
+        while kind >= 0:
+            _apply(st, B, R, CUT, kind, a, b, c, d)
+            kind = -1
+            if auto and st.info[I_PHASE] == DEFEND:  # automatic defence: the most dice (riskstats.env.defence)
+                kind, a = DEFEND_MOVE, _most_dice(st, R)
+        _settle(st, B, R, P, run_seed, i, episode, rewards, terminations, truncations)
         seats[i] = st.info[I_PLAYER]
-        _observe(st, P, OO, seats[i], obs[i])
+        _view(st, P, OO, seats[i], obs[i], log1p)
         _mask(st, B, R, AO, place, attack, fortify, mask[i], dirty[i])
+    return -1
+
+
+@jit
+def _vec_reset_macro(S, B, R, RA, MO, OO, P, run_seed, episode, place, attack, fortify, obs, mask, pend, seats,
+                     log1p):  # pragma: no cover - compiled
+    S, B, R, RA, MO, OO, place, attack, fortify, obs, mask = borrow((S, B, R, RA, MO, OO, place, attack, fortify,
+                                                                       obs, mask))
+    for i in range(S.owner.shape[0]):
+        st = _env_state(S, i)
+        episode[i] = 0
+        pend[i] = P_NONE
+        _init(st, B, R, _game_seed(run_seed, i, 0))
+        seats[i] = st.info[I_PLAYER]
+        _view(st, P, OO, seats[i], obs[i], log1p)
+        _macro_mask(st, B, R, RA, MO, place, attack, fortify, mask[i])
+
+
+@jit
+def _vec_step_macro(S, B, R, RA, CUT, MO, OO, P, run_seed, episode, place, attack, fortify, actions, obs, mask, pend,
+                    trace, traced, seats, rewards, terminations, truncations, auto, log1p):  # pragma: no cover
+    """`_vec_step` with macro actions (`riskstats.env.macro`): each env's macro id is played up to the next
+    decision, its rolls drawn by the engine's seeded chance step; ``pend[i]`` is env i's pending macro."""
+    S, B, R, RA, CUT, MO, OO, place, attack, fortify, obs, mask, trace, traced = borrow((
+        S, B, R, RA, CUT, MO, OO, place, attack, fortify, obs, mask, trace, traced))
+    n_actions = mask.shape[1]
+    for i in range(S.owner.shape[0]):
+        action = actions[i]
+        if action < 0 or action >= n_actions or not mask[i, action]:
+            return i
+    for i in range(S.owner.shape[0]):
+        st = _env_state(S, i)
+        _macro_run(st, B, R, CUT, MO, actions[i], pend[i:i + 1], auto, False, trace, traced)
+        if _settle(st, B, R, P, run_seed, i, episode, rewards, terminations, truncations):
+            pend[i] = P_NONE
+        seats[i] = st.info[I_PLAYER]
+        _view(st, P, OO, seats[i], obs[i], log1p)
+        _macro_mask(st, B, R, RA, MO, place, attack, fortify, mask[i])
     return -1
 
 
@@ -124,10 +194,16 @@ class VectorEnv:
     board : Board, optional
     seed : int
         The run seed used by `reset` when it is given none.
+    actions : {"full", "macro"}
+        The action space: the full encoding (`riskstats.env.actions`) or macro actions (`riskstats.env.macro`).
+    defend : {"choose", "auto"}
+        Whether the defending seat chooses its dice or always rolls the most (`riskstats.env.defence`).
+    observation : {"raw", "log1p"}
+        The observation's count fields as they are, or as log1p (`riskstats.env.observation`).
     """
 
     def __init__(self, n_envs: int, players: int = 4, variant: str = "classic", rules: GameRules | None = None, *,
-                 board=None, seed: int = 0):
+                 board=None, seed: int = 0, actions: str = "full", defend: str = "choose", observation: str = "raw"):
         self.n_envs = check_int("n_envs", n_envs, 1, 1 << 24)
         if rules is None:
             rules = default_rules(players) if variant == "classic" else GameRules(variant=variant)
@@ -137,10 +213,14 @@ class VectorEnv:
         self.board = board or classic_board()
         self.players = rules.check_players(players, self.board)
         self.seed = check_int("seed", seed, 0, 2**64 - 1)
-        self.encoding = ActionEncoding.for_board(self.board, rules)
-        self.layout = ObservationLayout.for_board(self.board, rules, self.players)
+        self.encoding = action_space(self.board, rules, actions, defend)
+        self.actions, self.defend = actions, defend
+        self.layout = ObservationLayout.for_board(self.board, rules, self.players, observation)
         self.n_actions, self.obs_size = self.encoding.n, self.layout.size
         self.context = compile_context(rules, self.board, self.players)
+        self._macro = actions == "macro"
+        self._auto = defend == "auto"
+        self._adjacent = adjacent_rules(self.context.R)
         T = self.board.n_territories
         seats = rules.seats(self.players)
         one = _new_state(T, self.board.n_cards, seats, 0)
@@ -149,6 +229,8 @@ class VectorEnv:
         self.obs = np.zeros((self.n_envs, self.obs_size), np.float32)
         self.mask = np.zeros((self.n_envs, self.n_actions), np.bool_)
         self._dirty = np.tile(np.array([0, self.n_actions - 1], np.int64), (self.n_envs, 1))  # see _mask
+        self.pending = np.zeros(self.n_envs, np.int64)  # each env's pending macro (riskstats.env.macro.PENDING)
+        self._trace = (np.zeros((0, 5), np.int64), np.zeros(1, np.int64))  # no trace of the engine moves
         self.seats = np.zeros(self.n_envs, np.int64)
         self.rewards = np.zeros((self.n_envs, self.players), np.float32)
         self.terminations = np.zeros(self.n_envs, np.bool_)
@@ -168,9 +250,15 @@ class VectorEnv:
         """Start a game in every env (run seed ``seed``, else the constructor's); returns ``obs, info``."""
         if seed is not None:
             self._run_seed = check_int("seed", seed, 0, 2**64 - 1)
-        _vec_reset(self.states, self.context.B, self.context.R, self.encoding.offsets, self.layout.offsets,
-                   self.players, np.uint64(self._run_seed), self.episode, *self._buffers, self.obs, self.mask,
-                   self._dirty, self.seats)
+        B, R = self.context.B, self.context.R
+        seed = np.uint64(self._run_seed)
+        if self._macro:
+            _vec_reset_macro(self.states, B, R, self._adjacent, self.encoding.offsets, self.layout.offsets,
+                             self.players, seed, self.episode, *self._buffers, self.obs, self.mask, self.pending,
+                             self.seats, self.layout.log1p)
+        else:
+            _vec_reset(self.states, B, R, self.encoding.offsets, self.layout.offsets, self.players, seed,
+                       self.episode, *self._buffers, self.obs, self.mask, self._dirty, self.seats, self.layout.log1p)
         self._ready = True
         return self.obs, self._info()
 
@@ -182,10 +270,18 @@ class VectorEnv:
         if actions.shape != (self.n_envs,) or actions.dtype.kind not in "iu":
             raise RiskstatsError(f"actions must be {self.n_envs} integers, got shape {actions.shape} "
                                  f"of {actions.dtype}")
-        bad = _vec_step(self.states, self.context.B, self.context.R, self.context.CUT, self.encoding.offsets,
-                        self.layout.offsets, self.players, np.uint64(self._run_seed), self.episode, *self._buffers,
-                        actions.astype(np.int64, copy=False), self.obs, self.mask, self._dirty, self.seats,
-                        self.rewards, self.terminations, self.truncations)
+        B, R, CUT = self.context.B, self.context.R, self.context.CUT
+        seed = np.uint64(self._run_seed)
+        actions = actions.astype(np.int64, copy=False)
+        if self._macro:
+            bad = _vec_step_macro(self.states, B, R, self._adjacent, CUT, self.encoding.offsets, self.layout.offsets,
+                                  self.players, seed, self.episode, *self._buffers, actions, self.obs, self.mask,
+                                  self.pending, *self._trace, self.seats, self.rewards, self.terminations,
+                                  self.truncations, self._auto, self.layout.log1p)
+        else:
+            bad = _vec_step(self.states, B, R, CUT, self.encoding.offsets, self.layout.offsets, self.players, seed,
+                            self.episode, *self._buffers, actions, self.obs, self.mask, self._dirty, self.seats,
+                            self.rewards, self.terminations, self.truncations, self._auto, self.layout.log1p)
         if bad >= 0:
             raise RiskstatsError(f"action {int(actions[bad])} of env {bad} is not legal (no env was stepped)")
         return self.obs, self.rewards, self.terminations, self.truncations, self._info()

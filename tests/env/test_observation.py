@@ -86,3 +86,18 @@ def test_capital_picks_stay_hidden_until_all_have_picked():
     while game.phase == "capital":
         game.step(enc.decode(game, int(np.flatnonzero(enc.mask(game))[0])))
     assert layout.fields(layout.observe(game, 1))["capitals"].sum() == 3  # revealed
+
+
+def test_log1p_observation_scales_the_counts_and_leaves_the_flags():
+    game = played(4, GameRules(), 3, 600)
+    raw = ObservationLayout.for_game(game)
+    scaled = ObservationLayout.for_game(game, "log1p")
+    assert scaled.size == raw.size and scaled.log1p and not raw.log1p
+    a, b = raw.fields(raw.observe(game, 2)), scaled.fields(scaled.observe(game, 2))
+    assert a["armies"].max() > 1
+    for name in a:
+        if name in ("armies", "hand_sizes", "sets_traded", "reserve", "to_place", "attack_dice", "conquered", "turn",
+                    "deck"):
+            np.testing.assert_allclose(b[name], np.log1p(a[name]), rtol=1e-6)
+        else:
+            np.testing.assert_array_equal(b[name], a[name])

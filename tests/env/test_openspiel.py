@@ -1,11 +1,13 @@
-"""The OpenSpiel game python_risk passes OpenSpiel's random-simulation test (with serialisation), and
-OpenSpiel's MCTS and ISMCTS bots play legal moves in it."""
+"""The OpenSpiel game python_risk passes OpenSpiel's random-simulation test (with serialisation), with either
+action space and defence, and OpenSpiel's MCTS and ISMCTS bots play legal moves in it; a multi-roll macro is a run
+of chance nodes; information states are short keys."""
 import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import riskstats.env.openspiel as rs_openspiel
+from riskstats.errors import RiskstatsError
 
 SMALL = {"players": 2, "max_turns": 6}
 
@@ -26,6 +28,50 @@ def test_registered_with_its_type():
 def test_random_sim_test_with_serialisation(params):
     game = pyspiel.load_game("python_risk", params)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("params", [{"players": 2, "max_turns": 6, "actions": "macro", "defend": "auto"},
+                                    {"players": 4, "max_turns": 4, "actions": "macro", "observation": "log1p"},
+                                    {"players": 3, "max_turns": 4, "actions": "full", "defend": "auto"}])
+def test_random_sim_test_with_macro_actions_and_automatic_defence(params):
+    game = pyspiel.load_game("python_risk", params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_an_until_decided_macro_is_a_run_of_chance_nodes():
+    game = pyspiel.load_game("python_risk", {"players": 2, "actions": "macro", "defend": "auto", "max_turns": 300})
+    space = game.encoding
+    until = range(*space.blocks["attack_until"])
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state()
+    longest = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            continue
+        legal = state.legal_actions()
+        assert all(space.first_move(state.game, a) is not None for a in legal)
+        action = int(rng.choice(legal))
+        state.apply_action(action)
+        rolls = 0
+        while state.is_chance_node():
+            assert state.game.phase == "defend" and (action in until or rolls == 0)
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            rolls += 1
+        longest = max(longest, rolls)
+    assert longest >= 3 and state.returns() in ([1.0, -1.0], [-1.0, 1.0])  # uniform-random macro play ends
+    again = game.deserialize_state(state.serialize())
+    assert again.history() == state.history() and str(again) == str(state)
+
+
+def test_information_states_are_short_keys():
+    game = pyspiel.load_game("python_risk", {"players": 3, "max_turns": 30})
+    state = play_random(game, 4, 3000)
+    keys = {state.information_state_string(p) for p in range(3)}
+    assert len(keys) == 3 and all(len(k) == 32 for k in keys)
+    assert "armies=" in state.observation_string(0)  # the observation string stays readable
 
 
 def play_random(game, seed, moves, until=lambda state: False):
@@ -117,3 +163,10 @@ def test_compiled_rollout_evaluator_values_and_plays():
     bot = ismcts.ISMCTSBot(game, rs_openspiel.RolloutEvaluator(1, seed=1), 2.0, 8,
                            random_state=np.random.RandomState(0))
     assert bot_game(game, bot, 0, 8, 2) == 8
+
+
+def test_a_bad_option_is_one_line_naming_it():
+    with pytest.raises(RiskstatsError, match="^actions must be one of full, macro, got 'micro'$"):
+        pyspiel.load_game("python_risk", {"actions": "micro"})
+    with pytest.raises(RiskstatsError, match="^defend must be one of choose, auto, got 'never'$"):
+        pyspiel.load_game("python_risk", {"defend": "never"})

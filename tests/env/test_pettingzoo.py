@@ -1,4 +1,5 @@
-"""The PettingZoo AEC environment passes PettingZoo's own api_test and seed_test; rewards and ends."""
+"""The PettingZoo AEC environment passes PettingZoo's own api_test and seed_test (with either action space and
+defence); rewards and ends."""
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -11,6 +12,37 @@ from riskstats.game.rules.options import GameRules
 @pytest.mark.parametrize("players", [2, 4])
 def test_pettingzoo_api_test(players):
     api_test(env(players=players), num_cycles=300)
+
+
+@pytest.mark.parametrize("players,defend", [(2, "auto"), (4, "choose")])
+def test_pettingzoo_api_test_with_macro_actions(players, defend):
+    e = env(players=players, actions="macro", defend=defend, observation="log1p")
+    assert e.action_space("player_0").n == (629 if defend == "auto" else 631)
+    api_test(e, num_cycles=300)
+
+
+def test_pettingzoo_seed_test_with_macro_actions():
+    seed_test(lambda: env(players=3, actions="macro", defend="auto"), num_cycles=200)
+
+
+def test_a_random_macro_game_ends_and_auto_defence_asks_no_defender():
+    for actions in ("macro", "full"):
+        e = env(players=2, actions=actions, defend="auto")
+        e.reset(seed=4)
+        rng = np.random.default_rng(4)
+        steps = 0
+        for _agent in e.agent_iter(200_000):
+            obs, reward, terminated, truncated, info = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            assert e.unwrapped.game.phase != "defend"
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+            if actions == "full" and steps > 3000:
+                break
+        if actions == "macro":
+            assert e.agents == [] and info["reason"] == "opponent_eliminated"
 
 
 @pytest.mark.parametrize("variant", ["classic", "mission"])
@@ -69,3 +101,10 @@ def test_render_ansi_and_bad_render_mode():
     assert text.startswith("turn 0") and "North America" in text
     with pytest.raises(RiskstatsError, match="render_mode"):
         raw_env(render_mode="rgb")
+
+
+def test_a_bad_option_is_one_line_naming_it():
+    with pytest.raises(RiskstatsError, match="^actions must be one of full, macro, got 'micro'$"):
+        raw_env(actions="micro")
+    with pytest.raises(RiskstatsError, match="^observation must be one of raw, log1p, got 'norm'$"):
+        raw_env(observation="norm")
