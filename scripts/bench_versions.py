@@ -1,7 +1,7 @@
 """Benchmark: self-play speed of two checkouts side by side, alternating in one session (issue 28 §3: no slower
 games after a change).
 
-    python scripts/bench_versions.py BEFORE AFTER [--rounds 3] [--repeats 2] [--out FILE.csv]
+    python scripts/bench_versions.py BEFORE AFTER [--rounds 3] [--repeats 2] [--only LINEUP ...] [--out FILE.csv]
 
 ``BEFORE`` and ``AFTER`` are checkouts of riskstats (a ``git worktree add`` of the commit before a change, say,
 and this one). Each round runs one child process per checkout, in turn, on one numba thread, with the checkout
@@ -46,9 +46,9 @@ print(json.dumps(out))
 """
 
 
-def run(tree: Path, repeats: int) -> dict:
+def run(tree: Path, repeats: int, lineups=LINEUPS) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree), "NUMBA_NUM_THREADS": "1"}
-    done = subprocess.run([sys.executable, "-c", CHILD, json.dumps(LINEUPS), str(repeats)], cwd=tree, env=env,
+    done = subprocess.run([sys.executable, "-c", CHILD, json.dumps(lineups), str(repeats)], cwd=tree, env=env,
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -60,11 +60,14 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--out", type=Path, default=None, help="write the table as CSV")
+    parser.add_argument("--only", nargs="+", choices=[label for label, *_ in LINEUPS], metavar="LINEUP",
+                        help="only these line-ups (their labels)")
     args = parser.parse_args()
+    lineups = [lineup for lineup in LINEUPS if args.only is None or lineup[0] in args.only]
     rows = []
     for r in range(args.rounds):
         for name, tree in (("before", args.before), ("after", args.after)):
-            rates = run(tree.resolve(), args.repeats)
+            rates = run(tree.resolve(), args.repeats, lineups)
             rows += [{"round": r + 1, "tree": name, "lineup": k, "games_per_cpu_s": v} for k, v in rates.items()]
             print(f"round {r + 1} {name}: " + ", ".join(f"{k} {v:,.0f}" for k, v in rates.items()), flush=True)
     frame = pd.DataFrame(rows)
@@ -73,7 +76,7 @@ def main():
     table = pd.DataFrame({"before": best["before"].round(0), "after": best["after"].round(0),
                           "ratio": (best["after"] / best["before"]).round(3),
                           "lowest round ratio": (wide["after"] / wide["before"]).groupby("lineup").min().round(3),
-                          "rounds": args.rounds}).loc[[label for label, *_ in LINEUPS]]
+                          "rounds": args.rounds}).loc[[label for label, *_ in lineups]]
     print(table.to_string())
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
