@@ -2,7 +2,7 @@
 OpenSpiel's uniform-random bot and riskstats' built-in bots.
 
 ``python scripts/bench_openspiel.py --cells ismcts:rollout:64:uniform,mcts:random-rollout:100:uniform
-[--games 20] [--max-cpu 2700] [--max-turns 300] [--seed 2026] [--out data/openspiel_match.csv]``
+[--games 20] [--max-cpu 2700] [--max-turns 300] [--seed 2026] [--out data/openspiel/match.csv]``
 
 The game is ``python_risk`` (`riskstats.env.openspiel`) with two players and the neutral, default rules, macro
 actions and automatic defence (``actions="macro"``, ``defend="auto"``: 629 ids). A cell is
