@@ -1,17 +1,30 @@
-"""A measured match: OpenSpiel's ISMCTS against riskstats' built-in bots on the two-player game with a neutral.
+"""OpenSpiel's own searches as the outside anchor: MCTS and ISMCTS on the macro two-player game, against
+OpenSpiel's uniform-random bot and riskstats' built-in bots.
 
-``python scripts/bench_openspiel.py [--budgets 4,16] [--opponents random,aggressive] [--games 4]
-[--max-cpu 540] [--seed 2026] [--out data/openspiel_match.csv]``
+``python scripts/bench_openspiel.py --cells ismcts:rollout:64:uniform,mcts:random-rollout:100:uniform
+[--games 20] [--max-cpu 2700] [--max-turns 300] [--seed 2026] [--out data/openspiel/match.csv]``
 
-OpenSpiel's `open_spiel.python.algorithms.ismcts.ISMCTSBot` (UCT c = 2, ``budget`` simulations per decision,
-the most visited action) plays one seat of ``python_risk`` (`riskstats.env.openspiel`; two players and the
-neutral, default rules); its leaves are valued by one rollout to the end with compiled random bots
-(`riskstats.env.openspiel.RolloutEvaluator`), its hidden information resampled at every simulation. The
-other seat is a built-in bot (`riskstats.game.play.Game.bot_move`, its move encoded as an action). Seats
-alternate from game to game; chance nodes are sampled with their exact probabilities. Each row: games, the
-ISMCTS seat's wins with a 95% Wilson interval, games ended by the turn cap, its decisions (only those with
-more than one legal action are searched), and its CPU seconds per decision (process time of `step`). The
-match stops starting games once ``--max-cpu`` process seconds are spent; the rows say how many it played.
+The game is ``python_risk`` (`riskstats.env.openspiel`) with two players and the neutral, default rules, macro
+actions and automatic defence (``actions="macro"``, ``defend="auto"``: 629 ids). A cell is
+``search:evaluator:simulations:opponent``:
+
+- search ``mcts``: OpenSpiel's `mcts.MCTSBot` (UCT c = 2; a perfect-information search: it sees through the
+  hidden cards of the state it clones); ``ismcts``: `ismcts.ISMCTSBot` (c = 2, the hidden information resampled
+  at every simulation, the most visited action; ``allow_inconsistent_action_sets``, since a resampled hand can
+  change whether a trade is legal);
+- evaluator ``random-rollout``: OpenSpiel's `mcts.RandomRolloutEvaluator` (one rollout of uniformly random legal
+  macro actions, played in Python); ``rollout``: riskstats' `RolloutEvaluator` (one compiled rollout to the end
+  with the ``random`` bot in both seats); ``value``: riskstats' `riskstats.env.evaluators.ValueEvaluator` (the
+  fitted position value at the leaf and a prior from the ``value`` bot's move), searched with PUCT;
+- opponent ``uniform``: OpenSpiel's own uniform-random bot (`pyspiel.make_uniform_random_bot`: uniform over the
+  legal macro actions); any other name: that riskstats built-in bot (`BuiltInBot`), its own engine moves played
+  on the state (`RiskState.play_move`), which in the macro game need not be macro ids.
+
+Seats alternate from game to game; chance nodes are sampled with their exact probabilities. Each row: games, the
+search's wins, losses and games ended by the turn cap, its win rate over decided games with a 95% Wilson
+interval, its decisions (those with more than one legal action are searched) and its CPU seconds per decision
+(process time of `step`). A cell stops starting games once its share of ``--max-cpu`` process seconds is
+spent; the rows say how many it played.
 """
 import argparse
 import csv
@@ -20,17 +33,35 @@ import time
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import ismcts
+from open_spiel.python.algorithms import ismcts, mcts
 
 from riskstats import wilson_interval
-from riskstats.env.openspiel import RolloutEvaluator
+from riskstats.env.evaluators import ValueEvaluator
+from riskstats.env.openspiel import BuiltInBot, RolloutEvaluator
 
 
-def play(game, budget, opponent, mcts_seat, seed):
-    """One game: (winner seat or -1, turns, ISMCTS decisions searched, their CPU seconds)."""
+def searcher(game, search, evaluator, sims, seed):
+    """The search bot of a cell."""
+    rs = np.random.RandomState(seed % 2**32)
+    puct = evaluator == "value"
+    ev = {"random-rollout": lambda: mcts.RandomRolloutEvaluator(1, np.random.RandomState((seed + 1) % 2**32)),
+          "rollout": lambda: RolloutEvaluator(1, bots=("random",), seed=seed),
+          "value": lambda: ValueEvaluator(seed=seed)}[evaluator]()
+    if search == "mcts":
+        return mcts.MCTSBot(game, 2.0, sims, ev, random_state=rs,
+                            child_selection_fn=mcts.SearchNode.puct_value if puct else mcts.SearchNode.uct_value)
+    policy = ismcts.ChildSelectionPolicy.PUCT if puct else ismcts.ChildSelectionPolicy.UCT
+    return ismcts.ISMCTSBot(game, ev, 2.0, sims, random_state=rs, allow_inconsistent_action_sets=True,
+                            child_selection_policy=policy)
+
+
+def play(game, cell, seat, seed):
+    """One game: (winner seat or -1, turns, searched decisions, their CPU seconds)."""
+    search, evaluator, sims, opponent = cell
     rng = np.random.default_rng(seed)
-    evaluator = RolloutEvaluator(1, bots=("random",), seed=seed)
-    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, budget, random_state=np.random.RandomState(seed % 2**32))
+    bot = searcher(game, search, evaluator, sims, seed)
+    other = (pyspiel.make_uniform_random_bot(1 - seat, seed % 2**31) if opponent == "uniform"
+             else BuiltInBot(game, 1 - seat, opponent))
     state = game.new_initial_state()
     searched = 0
     cpu = 0.0
@@ -38,9 +69,8 @@ def play(game, budget, opponent, mcts_seat, seed):
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes())
             state.apply_action(int(rng.choice(outcomes, p=probs)))
-            continue
-        legal = state.legal_actions()
-        if state.current_player() == mcts_seat:
+        elif state.current_player() == seat:
+            legal = state.legal_actions()
             if len(legal) == 1:
                 state.apply_action(legal[0])
                 continue
@@ -48,61 +78,67 @@ def play(game, budget, opponent, mcts_seat, seed):
             action = bot.step(state)
             cpu += time.process_time() - c0
             searched += 1
+            state.apply_action(int(action))
+        elif opponent == "uniform":
+            state.apply_action(int(other.step(state)))
         else:
-            g = state.game
-            action = game.encoding.encode(g, g.bot_move(opponent))
-        state.apply_action(int(action))
+            state.play_move(other.move(state))
     g = state.game
     return g.winner, g.turn, searched, cpu
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--budgets", default="4,16")
-    parser.add_argument("--opponents", default="random,aggressive")
+    parser.add_argument("--cells", default="mcts:random-rollout:50:uniform,ismcts:rollout:64:random")
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--max-cpu", type=float, default=540.0)
-    parser.add_argument("--max-turns", type=int, default=1000)
+    parser.add_argument("--max-turns", type=int, default=300)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": args.max_turns, "seed": args.seed})
-    budgets = [int(b) for b in args.budgets.split(",")]
-    opponents = args.opponents.split(",")
+    game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": args.max_turns, "seed": args.seed,
+                                             "actions": "macro", "defend": "auto"})
+    cells = []
+    for text in args.cells.split(","):
+        search, evaluator, sims, opponent = text.split(":")
+        cells.append((search, evaluator, int(sims), opponent))
+    share = args.max_cpu / len(cells)
     start = time.process_time()
     rows = []
-    for budget in budgets:
-        for opponent in opponents:
-            wins = truncated = games = searched = turns = 0
-            cpu = 0.0
-            for k in range(args.games):
-                if time.process_time() - start > args.max_cpu:
-                    break
-                seat = k % 2
-                winner, t, n, c = play(game, budget, opponent, seat, args.seed * 1000 + k)
-                games += 1
-                wins += winner == seat
-                truncated += winner < 0
-                searched += n
-                turns += t
-                cpu += c
-                print(f"budget {budget} vs {opponent} game {k}: ISMCTS seat {seat}, winner {winner}, {t} turns, "
-                      f"{n} decisions, {c:.1f} CPU s", flush=True)
-            lo, hi = wilson_interval(wins, games)
-            rows.append({"budget": budget, "opponent": opponent, "games": games, "ismcts_wins": wins,
-                         "win_rate": wins / games if games else float("nan"), "wilson_low": lo, "wilson_high": hi,
-                         "truncated": truncated, "mean_turns": turns / games if games else float("nan"),
-                         "decisions": searched, "cpu_s": cpu,
-                         "cpu_ms_per_decision": 1000 * cpu / searched if searched else float("nan")})
+    for cell in cells:
+        wins = losses = games = searched = turns = 0
+        cpu = 0.0
+        c0 = time.process_time()
+        for k in range(args.games):
+            if time.process_time() - c0 > share:
+                break
+            seat = k % 2
+            winner, t, n, c = play(game, cell, seat, args.seed * 1000 + k)
+            games += 1
+            wins += winner == seat
+            losses += winner == 1 - seat
+            searched += n
+            turns += t
+            cpu += c
+            print(f"{':'.join(map(str, cell))} game {k}: search seat {seat}, winner {winner}, {t} turns, "
+                  f"{n} decisions, {c:.1f} CPU s", flush=True)
+        decided = wins + losses
+        lo, hi = wilson_interval(wins, decided) if decided else (float("nan"), float("nan"))
+        rows.append({"search": cell[0], "evaluator": cell[1], "simulations": cell[2], "opponent": cell[3],
+                     "games": games, "wins": wins, "losses": losses, "truncated": games - decided,
+                     "win_rate": wins / decided if decided else float("nan"), "wilson_low": lo, "wilson_high": hi,
+                     "mean_turns": turns / games if games else float("nan"), "decisions": searched, "cpu_s": cpu,
+                     "cpu_ms_per_decision": 1000 * cpu / searched if searched else float("nan")})
     print(f"total {time.process_time() - start:.0f} CPU s; load average {os.getloadavg()[0]:.2f}")
     for r in rows:
-        print(f"ISMCTS {r['budget']:>4} sims vs {r['opponent']:<12} {r['ismcts_wins']}/{r['games']} "
+        print(f"{r['search']} {r['evaluator']} {r['simulations']:>4} sims vs {r['opponent']:<10} "
+              f"{r['wins']}/{r['wins'] + r['losses']} decided of {r['games']} "
               f"[{r['wilson_low']:.2f}, {r['wilson_high']:.2f}], {r['cpu_ms_per_decision']:.1f} ms/decision")
     if args.out:
         with open(args.out, "w", newline="") as f:
-            f.write(f"# python scripts/bench_openspiel.py --budgets {args.budgets} --opponents {args.opponents} "
-                    f"--games {args.games} --max-cpu {args.max_cpu:g} --max-turns {args.max_turns} "
-                    f"--seed {args.seed} --out {args.out}\n")
+            f.write(f"# python scripts/bench_openspiel.py --cells {args.cells} --games {args.games} "
+                    f"--max-cpu {args.max_cpu:g} --max-turns {args.max_turns} --seed {args.seed} --out {args.out}"
+                    f"; load average {os.getloadavg()[0]:.1f} at the end\n")
             writer = csv.DictWriter(f, fieldnames=list(rows[0]))
             writer.writeheader()
             for r in rows:

@@ -1,8 +1,9 @@
 """The full game as an OpenSpiel Python game, ``python_risk``: importing this module registers it.
 
-This module owns the OpenSpiel face of a game (`RiskGame`, `RiskState`, the observer) and
-`RolloutEvaluator`, an MCTS evaluator whose rollouts are played by the compiled built-in bots. The game is a
-`riskstats.game.play.Game`, its actions `riskstats.env.actions.ActionEncoding` ids and its tensors
+This module owns the OpenSpiel face of a game (`RiskGame`, `RiskState`, the observer), `BuiltInBot` (a built-in
+bot as an OpenSpiel bot) and `RolloutEvaluator`, an MCTS evaluator whose rollouts are played by the compiled
+built-in bots (`riskstats.env.evaluators.ValueEvaluator` values leaves by the fitted position value instead).
+The game is a `riskstats.game.play.Game`, its actions `riskstats.env.actions.ActionEncoding` ids and its tensors
 `riskstats.env.observation.ObservationLayout` arrays; no rule is written here.
 
 Game type: sequential, imperfect information, zero-sum (+1 to the winner, -1 / (P - 1) to each other player,
@@ -222,6 +223,20 @@ class RiskState(pyspiel.State):
             if spec.auto and g.phase == "defend":
                 self._roll = most_dice(g)
 
+    def play_move(self, move) -> None:
+        """Play an engine `Move` for the player to move directly, as an action of the full encoding would be
+        played (with ``defend="auto"`` the roll's chance node follows): a built-in bot's own move (`BuiltInBot`),
+        which in a macro game may be no action of the space (a placement off the front, a fortification over
+        several borders, an attack with fewer dice). It is not an action, so it is not in the history: a state
+        after one clones but does not serialise."""
+        spec = self.get_game()
+        g = self.game
+        if g is None or self._roll or g.over or move.kind == DEFEND_MOVE:
+            raise RiskstatsError("play_move plays a move of a player to move, not a deal, a roll or a defence")
+        g.step(move)
+        if spec.auto and g.phase == "defend":
+            self._roll = most_dice(g)
+
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {action}" if self.game is None else f"roll: attacker loses {action}"
@@ -318,6 +333,33 @@ class RiskObserver:
         if state._roll:
             parts.append(f"rolling={state._roll}")
         return " ".join(parts)
+
+
+class BuiltInBot(pyspiel.Bot):
+    """A built-in bot (`riskstats.game.bots.catalog`, a spec such as ``"continent"``) as an OpenSpiel bot for
+    ``python_risk``: `move` is the engine move it plays (`riskstats.game.play.Game.bot_move`, drawing from the
+    game's stream) and `step` its action id in the full encoding. The macro space cannot hold every such move
+    (a built-in bot places off the front, fortifies over several borders); there, play the bot's own move with
+    ``state.play_move(bot.move(state))`` rather than forcing it onto a macro id.
+
+    ``uniform`` over the macro space needs no bot of its own: OpenSpiel's ``pyspiel.make_uniform_random_bot``
+    on the macro game is uniform over the legal macro actions."""
+
+    def __init__(self, game: RiskGame, player: int, bot: str = "random"):
+        pyspiel.Bot.__init__(self)
+        self.spec, self.player, self.bot = game, player, bot
+
+    def move(self, state: RiskState) -> Move:
+        return state.game.bot_move(self.bot)
+
+    def step(self, state: RiskState) -> int:
+        if self.spec.macro:
+            raise RiskstatsError(f"bot {self.bot!r} plays engine moves, not macro ids: in a macro game play "
+                                 "state.play_move(bot.move(state))")
+        return self.spec.encoding.encode(state.game, self.move(state))
+
+    def restart_at(self, state) -> None:
+        pass
 
 
 class RolloutEvaluator:

@@ -7,13 +7,13 @@ randomness comes from the game's own stream.
 - `catalog`: what a bot is from the outside (name, id, description, declared parameters with their ranges,
   tuned bots, the ``name:key=value`` specs, `BotSpec`, line-ups and the parameter slots kernels read through,
   never by a bare position). It imports no numba, so the command line can read it quickly.
-- one module per policy, each naming the catalogue entries it plays (``PLAYS``): `random_bot`, `aggressive`,
+- one module per policy, each naming the catalogue entries it plays (``PLAYS``): `random_bot`, `uniform`, `aggressive`,
   `continent`, `defensive`, `objective` (mission and capital); `common` holds the kernels they share, and
   `solved_attack` the solved attack rule (`riskstats.odds.policy`'s frontier) that ``attack=solved`` reads.
 - `dispatch`: the one dispatch from id to kernel (`_bot_move`), the defence every built-in bot plays
-  (`_defend_bot`: the most dice it may, without drawing from the stream) and the seat's view (`_seat_view`: no
-  bot can read another seat's mission or an unrevealed capital pick). Bots that don't know about capitals
-  pick the safest own territory as capital and otherwise play as in Classic.
+  (`_defend_bot`: the most dice it may, without drawing from the stream; ``uniform`` draws its own) and the
+  seat's view (`_seat_view`: no bot can read another seat's mission or an unrevealed capital pick). Bots that
+  don't know about capitals pick the safest own territory as capital and otherwise play as in Classic.
 
 Adding a fast bot: write its module here with ``@inline_jit def _mybot(st, B, R, V, params)`` returning a legal
 move (it is inlined into the game loop like the others; helpers that allocate nothing are

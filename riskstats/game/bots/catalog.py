@@ -119,8 +119,11 @@ def _style(whose: str = "") -> tuple[Param, ...]:
 
 BUILT_IN = {
     "random": BotInfo(0, (
-        "As close to uniform over legal moves as still ends games; each decision is uniform over its "
-        "options: claims and setup placements (a uniform territory, a uniform count up to the quota), capital "
+        "Not uniform over the legal moves (that is uniform): a weak heuristic that draws at random among "
+        "sensible options. It attacks only where its attackers are at least as many as the defenders, always "
+        "with the most dice, puts its whole reinforcement on one border territory and moves every army it can "
+        "forward after a conquest. Each decision is uniform over those options: claims and setup placements "
+        "(a uniform territory, a uniform count up to the quota), capital "
         "picks, trades (uniform over the valid sets, plus passing when allowed), reinforcement (the whole "
         "reserve on one territory uniform over its border territories), attacks (uniform over the (from, to) "
         "pairs where the attackers, armies able to roll, are at least as many as the defenders, with the most "
@@ -245,6 +248,15 @@ BUILT_IN = {
          Param("model", 0.0, 0.0, 1.0, "the fitted position value it scores with: model (fitted on heuristic "
                "play) or strong (refitted with search self-play added, riskstats.game.value.MODELS)",
                integer=True, tunable=False, choices=("model", "strong")))),
+    "uniform": BotInfo(8, (
+        "Uniformly random over every legal move of the engine's move space, the honest random baseline: each "
+        "decision is uniform over the legal move tuples of the phase (Game.legal_moves), so a placement is a "
+        "(territory, armies) pair, an attack a (from, to, dice) triple, a fortification a (from, to, armies) "
+        "triple, and ending the attack or the turn is one tuple among them (it rarely stops attacking while it "
+        "can, and nearly always fortifies); it also picks its defence dice, occupations, trades (passing when "
+        "allowed) and capital uniformly. No strategy: games between uniform bots seldom end before the turn "
+        "cap (they are truncated)."),
+        ()),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
@@ -276,9 +288,9 @@ VALUE_ROLLOUTS, VALUE_PLANS = slot("value", "rollouts"), slot("value", "plans")
 AGGRESSIVE_STYLE, CONTINENT_STYLE, DEFENSIVE_STYLE = (slot(bot, STYLE[0]) for bot in ("aggressive", "continent",
                                                                                       "defensive"))
 """Where those bots' parameter vectors hold ``fortify``; ``reinforce`` and ``claim`` follow it (`STYLE`)."""
-RANDOM_ID, AGGRESSIVE_ID, CONTINENT_ID, DEFENSIVE_ID, MISSION_ID, CAPITAL_ID, SEARCH_ID, VALUE_ID = (
+RANDOM_ID, AGGRESSIVE_ID, CONTINENT_ID, DEFENSIVE_ID, MISSION_ID, CAPITAL_ID, SEARCH_ID, VALUE_ID, UNIFORM_ID = (
     BUILT_IN[name].id for name in ("random", "aggressive", "continent", "defensive", "mission", "capital", "search",
-                                   "value"))
+                                   "value", "uniform"))
 """Each built-in bot's compiled id by name: the dispatch (`riskstats.game.bots.dispatch._bot_move`) and the search
 compare ids with these, never with a bare number."""
 assert all(len(info.params) <= FRONTIER_AT for info in BUILT_IN.values())

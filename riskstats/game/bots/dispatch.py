@@ -9,12 +9,13 @@ from riskstats._numba import inline_jit
 
 # ---------------------------------------------------------------- shared helpers
 from riskstats.game.bots.aggressive import _aggressive_bot
-from riskstats.game.bots.catalog import AGGRESSIVE_ID, CAPITAL_ID, CONTINENT_ID, MISSION_ID, RANDOM_ID
+from riskstats.game.bots.catalog import AGGRESSIVE_ID, CAPITAL_ID, CONTINENT_ID, MISSION_ID, RANDOM_ID, UNIFORM_ID
 from riskstats.game.bots.common import _safest
 from riskstats.game.bots.continent import _continent_bot
 from riskstats.game.bots.defensive import _defensive_bot
 from riskstats.game.bots.objective import _capital_bot, _mission_bot
 from riskstats.game.bots.random_bot import _random_bot
+from riskstats.game.bots.uniform import _uniform_bot
 from riskstats.game.rules.options import (
     OBJ_MISSION,
     OBJ_TERRITORIES,
@@ -61,8 +62,9 @@ def _seat_view(st, R):  # pragma: no cover - compiled
 @inline_jit
 def _defend_bot(st, R, bot, params):  # pragma: no cover - compiled
     """The defence policy of bot number ``bot``: the DEFEND move of the seat to move against the declared
-    attack (``info[I_ATK_FROM]``, ``info[I_ATK_TO]``, ``info[I_ATK_DICE]``). Every built-in bot rolls the
-    most dice it may: min(the rules' defender dice, armies on the attacked territory)."""
+    attack (``info[I_ATK_FROM]``, ``info[I_ATK_TO]``, ``info[I_ATK_DICE]``). Every built-in bot but ``uniform``
+    (which draws its dice uniformly) rolls the most dice it may: min(the rules' defender dice, armies on the
+    attacked territory)."""
     return DEFEND_MOVE, min(R[R_DDICE], st.armies[st.info[I_ATK_TO]]), 0, 0, 0
 
 
@@ -71,7 +73,9 @@ def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
     """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``, seeing `_seat_view`
     (inlined into the game loop, as every bot is here: no call passes the whole state down to a bot;
     their helpers still take it)."""
-    if st.info[I_PHASE] == DEFEND:  # first: the defence reads nothing secret, so it needs no seat view
+    if bot == UNIFORM_ID:  # uniform over every legal move, its defence and capital pick included
+        return _uniform_bot(_seat_view(st, R), B, R, V, params)
+    if st.info[I_PHASE] == DEFEND:  # the defence reads nothing secret, so it needs no seat view
         return _defend_bot(st, R, bot, params)
     st = _seat_view(st, R)
     if st.info[I_PHASE] == CAPITAL and bot != RANDOM_ID and bot != CAPITAL_ID:  # ignoring capitals: the safest

@@ -1,5 +1,6 @@
-"""The ``random`` bot: each decision uniform over its options (as close to uniform over legal moves as
-still ends games).
+"""The ``random`` bot: a weak heuristic that draws at random among sensible options (favourable attacks with
+the most dice, reinforcement on a border territory, every army forward after a conquest). It is not uniform over
+the legal moves: that is the ``uniform`` bot (`riskstats.game.bots.uniform`).
 """
 from __future__ import annotations
 
