@@ -282,7 +282,7 @@ class DominationSeat:
 # ------------------------------------------------------------------ the bridge
 def build_bridge(domination: Path) -> list[str]:
     """Compile the bridge against Domination's classes (once) and return the java command that runs it."""
-    classes = [domination / "classes", *sorted(domination.glob("*.jar"))]
+    classes = [domination / "classes", *sorted(domination.glob("*.jar")), *sorted(domination.glob("lib/*.jar"))]
     classpath = ":".join(str(c) for c in classes if c.exists())
     out = domination / "bridge"
     target = out / "DominationBridge.class"
@@ -324,11 +324,23 @@ class Bridge:
             self.transcript.close()
 
 
-def play_one(bridge: Bridge, remote: str, players: int, game: int, ai: str = "hard") -> dict:
-    """One game: the remote seat (a riskstats bot spec, or ``domination:<ai>``) against ``players - 1``
-    Domination AIs; returns its CSV row."""
+DOMINATION_AIS = ("hard", "average", "easy", "crap")
+"""Domination's AIs, by the name its ``newplayer ai <name>`` command takes (crap: its passive AI)."""
+
+
+def _seat_player(spec: str, names: Names, rules: GameRules, players: int, seed: int):
+    if spec.startswith("domination:"):
+        return DominationSeat(spec.split(":", 1)[1])
+    return RiskstatsSeat(spec, names, rules, players, seed)
+
+
+def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: str = "hard") -> dict:
+    """One game: the measured seat (``game % players``; a riskstats bot spec, or ``domination:<ai>``) against
+    ``players - 1`` opponents: a Domination AI (`DOMINATION_AIS`) in the engine's own seats, or a riskstats bot
+    spec, each in a remote seat of its own. Returns the game's CSV row."""
     seat = game % players
-    seats = [ai] * players
+    engine_ai = opponents in DOMINATION_AIS
+    seats = [opponents if engine_ai else "remote"] * players
     seats[seat] = "remote"
     start = time.time()
     bridge.send(f"game {game} {MAX_TURNS} increasing {' '.join(seats)}")
@@ -337,31 +349,31 @@ def play_one(bridge: Bridge, remote: str, players: int, game: int, ai: str = "ha
         raise RiskstatsError(f"expected the board from the bridge, got {msg}")
     rules = rules_for(players)
     names = Names(msg, board_from_dict(board_dict(msg), "Domination's map"))
-    if remote.startswith("domination:"):
-        player = DominationSeat(remote.split(":", 1)[1])
-    else:
-        player = RiskstatsSeat(remote, names, rules, players, game)
+    seated = {s: _seat_player(opponents, names, rules, players, game * players + s)
+              for s in range(players) if s != seat and not engine_ai}
+    seated[seat] = _seat_player(remote, names, rules, players, game)
     fallbacks = 0
     while True:
         msg = bridge.receive()
         if msg["event"] == "over":
             break
-        if msg["event"] != "decide" or msg["seat"] != seat:
+        if msg["event"] != "decide" or msg["seat"] not in seated:
             raise RiskstatsError(f"unexpected message from the bridge: {str(msg)[:200]}")
-        if msg["rejected"]:  # the engine refused our last command: let its passive AI move instead
+        if msg["rejected"]:  # the engine refused the last command: let its passive AI move instead
             fallbacks += 1
             bridge.send("@ai crap")
             continue
+        player = seated[msg["seat"]]
         reply = player.answer(msg)
-        bridge.send(reply, player.note)
+        bridge.send(reply, {"seat": msg["seat"], **player.note})
     return {"game": game, "seed": game, "players": players, "remote_seat": seat, "remote": remote,
-            "opponents": f"domination:{ai}", "winner": msg["winner"], "remote_won": int(msg["winner"] == seat),
-            "turns": msg["turns"], "reason": msg["reason"], "decisions": player.decisions, "fallbacks": fallbacks,
-            "seconds": round(time.time() - start, 3)}
+            "opponents": f"domination:{opponents}" if engine_ai else opponents, "winner": msg["winner"],
+            "remote_won": int(msg["winner"] == seat), "turns": msg["turns"], "reason": msg["reason"],
+            "decisions": seated[seat].decisions, "fallbacks": fallbacks, "seconds": round(time.time() - start, 3)}
 
 
 def run(domination: Path, remote: str, players: int, games: int, out: Path, first: int = 0,
-        transcript: Path | None = None, ai: str = "hard") -> None:
+        transcript: Path | None = None, opponents: str = "hard") -> None:
     """Play games ``first .. first + games - 1`` not yet in ``out`` (resumable), one CSV row each."""
     done = set()
     if out.exists():
@@ -379,7 +391,7 @@ def run(domination: Path, remote: str, players: int, games: int, out: Path, firs
             if not done:
                 writer.writeheader()
             for g in todo:
-                writer.writerow(play_one(bridge, remote, players, g, ai))
+                writer.writerow(play_one(bridge, remote, players, g, opponents))
                 f.flush()
         failed = False
     finally:
@@ -416,6 +428,47 @@ def pick_examples(transcripts: list[Path], per_kind: int = 2) -> list[dict]:
     return examples
 
 
+def domination_board(domination: Path):
+    """The riskstats board of the map Domination loads (`board_dict`), asked of the bridge."""
+    bridge = Bridge(build_bridge(domination))
+    try:
+        bridge.send("board")
+        msg = bridge.receive()
+    finally:
+        bridge.close()
+    return board_from_dict(board_dict(msg), "Domination's map")
+
+
+def baseline(domination: Path, remote: str, players: int, games: int, out: Path, first: int = 0,
+             opponents: str = "continent-tuned") -> None:
+    """The same match in riskstats' own engine, under `rules_for` on Domination's map: ``remote`` in seat
+    ``game % players`` against riskstats bot ``opponents``, games ``first ..`` not yet in ``out`` (resumable).
+    Beside the same match played in Domination's engine, it shows whether the driver keeps a bot's strength."""
+    board = domination_board(domination)
+    rules = rules_for(players)
+    done = set()
+    if out.exists():
+        with out.open() as f:
+            done = {int(r["game"]) for r in csv.DictReader(f)}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("a", newline="") as f:
+        writer = csv.DictWriter(f, FIELDS)
+        if not done:
+            writer.writeheader()
+        for g in range(first, first + games):
+            if g in done:
+                continue
+            seat, start = g % players, time.time()
+            lineup = [opponents] * players
+            lineup[seat] = remote
+            game = Game(players, rules, board=board, seed=g, log=False).play(lineup)
+            writer.writerow({"game": g, "seed": g, "players": players, "remote_seat": seat, "remote": remote,
+                             "opponents": f"riskstats-engine:{opponents}", "winner": game.winner,
+                             "remote_won": int(game.winner == seat), "turns": game.turn, "reason": game.reason,
+                             "decisions": 0, "fallbacks": 0, "seconds": round(time.time() - start, 3)})
+            f.flush()
+
+
 def summary(folder: Path):
     """Each CSV's win rate of the remote seat with its 95% Wilson interval and the fair share."""
     import pandas as pd
@@ -443,12 +496,14 @@ def main(argv=None) -> int:
     parser.add_argument("--bot", default="value-tuned", help="riskstats bot spec, or domination:<ai> (the control)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--opponents", default="hard", choices=("hard", "average", "easy", "crap"),
-                        help="the Domination AI in every other seat")
+    parser.add_argument("--opponents", default="hard",
+                        help="every other seat: a Domination AI (hard, average, easy, crap) or a riskstats bot spec")
     parser.add_argument("--first", type=int, default=0, help="first game number (= its seed)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--transcript", type=Path, help="also append every message both ways to this JSONL file")
     parser.add_argument("--summary", type=Path, help="print (and write summary.csv in) this folder's results")
+    parser.add_argument("--baseline", action="store_true",
+                        help="play the match in riskstats' own engine instead (riskstats --opponents only)")
     parser.add_argument("--pick-examples", type=Path, nargs="+", metavar="TRANSCRIPT",
                         help="write the tests' fixture (JSONL, to --out) from these transcripts")
     args = parser.parse_args(argv)
@@ -464,6 +519,9 @@ def main(argv=None) -> int:
         return 0
     if not (args.domination and args.out):
         parser.error("--domination and --out are needed to play")
+    if args.baseline:
+        baseline(args.domination, args.bot, args.players, args.games, args.out, args.first, args.opponents)
+        return 0
     run(args.domination, args.bot, args.players, args.games, args.out, args.first, args.transcript, args.opponents)
     return 0
 

@@ -15,6 +15,7 @@
 //   ...                                     until
 //   bridge: {"event":"over", "winner": <seat or -1>, "turns": <turns played>, "reason": "win"|"turn_cap"}
 //   driver: quit
+//   driver: board                           the bridge prints the board message of a new game and closes it
 //
 // "rejected": true in a "decide" means the engine refused the previous command (the position did not change).
 // The AIs' wait is 0 and dice are not shown; the game's own Random (dice, first player, card draws) is seeded
@@ -94,6 +95,16 @@ public class DominationBridge {
         while ((line = in.readLine()) != null) {
             String[] w = line.trim().split("\\s+");
             if (w[0].equals("quit")) break;
+            if (w[0].equals("board")) {
+                risk.parserAndWait("newgame");
+                risk.parserAndWait("newplayer human red p0");
+                risk.parserAndWait("newplayer human blue p1");
+                risk.parserAndWait("startgame domination increasing recycle");
+                out.println(board(risk.getGame()));
+                risk.parserAndWait("closegame");
+                NEEDS.clear();
+                continue;
+            }
             if (!w[0].equals("game") || w.length < 6) {
                 out.println("{\"event\":\"error\",\"message\":" + quote("unknown command: " + line) + "}");
                 continue;
