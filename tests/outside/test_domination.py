@@ -174,3 +174,36 @@ def test_the_summary_gives_wilson_intervals_and_the_fair_share(tmp_path):
     row = table.iloc[0]
     assert (row["games"], row["wins"], row["fair_share"]) == (40, 10, 0.25)
     assert row["low95"] < 0.25 < row["high95"]
+
+
+class _StubBridge:
+    """Plays back the engine's side of one game: the board, the given decisions, the end."""
+
+    def __init__(self, messages):
+        self.messages, self.sent = list(messages), []
+
+    def send(self, line, note=None):
+        self.sent.append(line)
+
+    def receive(self):
+        return self.messages.pop(0)
+
+
+@pytest.mark.parametrize("opponents", ["hard", "continent-tuned"])
+def test_a_game_seats_the_bot_sends_its_commands_and_reports_the_end(opponents):
+    """`play_one` names the seats in the `game` line (the measured seat is game % players; riskstats opponents sit
+    in remote seats of their own), answers each decision with the mapped move, lets the passive AI play after a
+    refused command, and reports the winner."""
+    example = next(e for e in DECISIONS if len(e["decide"]["players"]) == 4 and D.phase_of(e["decide"]) == "reinforce"
+                   and "raw" in e["sent"])
+    msg = example["decide"]
+    game = msg["seat"] + 4  # the measured seat is game % 4
+    over = {"event": "over", "winner": msg["seat"], "turns": 60, "reason": "win"}
+    bridge = _StubBridge([BOARDS[0], msg, {**msg, "rejected": True}, over])
+    row = D.play_one(bridge, "continent-tuned", 4, game, opponents)
+    seats = ["remote" if s == msg["seat"] or opponents != "hard" else "hard" for s in range(4)]
+    assert bridge.sent[0] == f"game {game} {D.MAX_TURNS} increasing {' '.join(seats)}"
+    assert bridge.sent[1].startswith("placearmies ") and bridge.sent[2] == "@ai crap"
+    assert (row["remote_seat"], row["winner"], row["remote_won"], row["fallbacks"], row["decisions"]) == \
+        (msg["seat"], msg["seat"], 1, 1, 1)
+    assert row["opponents"] == ("domination:hard" if opponents == "hard" else "continent-tuned")
