@@ -190,7 +190,7 @@ def position(msg: dict, names: Names, rules: GameRules, start_hand: int, seed: i
 def command(move, msg: dict, names: Names) -> str:
     """The Domination command that plays a riskstats move in the decision ``msg``. In the middle of a battle
     (Domination's "rolling" state) an attack on the same pair is the next roll, anything else retreats first
-    (the caller plays the move at the next decision)."""
+    (`RiskstatsSeat` plays the move at the next decision)."""
     kind = move.name
     state = msg["state"]
     if state == ROLLING:
@@ -252,7 +252,8 @@ class RiskstatsSeat:
             if msg["state"] == ROLLING and move.name == "attack" and \
                     (self.names.dom_id(move.a), self.names.dom_id(move.b)) == (msg["attacker"], msg["defender"]):
                 return f"roll {move.c}"
-            if msg["state"] == ATTACKING:
+            if msg["state"] == ATTACKING:  # the move chosen before a retreat: an attack then rolls its dice
+                self.pending = move if move.name == "attack" else None
                 return command(move, msg, self.names)
         self.decisions += 1
         seed = (self.seed * 1_000_003 + self.decisions) % 2**63

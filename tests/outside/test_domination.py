@@ -207,3 +207,27 @@ def test_a_game_seats_the_bot_sends_its_commands_and_reports_the_end(opponents):
     assert (row["remote_seat"], row["winner"], row["remote_won"], row["fallbacks"], row["decisions"]) == \
         (msg["seat"], msg["seat"], 1, 1, 1)
     assert row["opponents"] == ("domination:hard" if opponents == "hard" else "continent-tuned")
+
+
+def test_a_move_chosen_mid_battle_retreats_then_attacks_and_throws_at_once(monkeypatch):
+    """In the middle of a battle the bot picks another attack: the seat retreats, declares it, and throws its
+    dice without asking the bot again (every declared attack throws, so a game cannot cycle without a throw)."""
+    example = next(e for e in DECISIONS if e["decide"]["state"] == D.ROLLING and len(e["decide"]["players"]) == 4)
+    rolling = example["decide"]
+    names = _names(4)
+    seat = D.RiskstatsSeat("continent-tuned", names, D.rules_for(4), 4, 0)
+    other = next(c for c in rolling["countries"] if c[0] not in (rolling["attacker"], rolling["defender"]))[0]
+    chosen = Move.attack(names.board.territory_index(names.territory(rolling["attacker"])),
+                         names.board.territory_index(names.territory(other)), 2)
+    asked = []
+
+    class Scripted:
+        def bot_move(self, spec):
+            asked.append(spec)
+            return chosen
+
+    monkeypatch.setattr(seat, "game_at", lambda pos: Scripted())
+    assert seat.answer(rolling) == "retreat"
+    assert seat.answer({**rolling, "state": D.ATTACKING}) == f"attack {rolling['attacker']} {other}"
+    assert seat.answer({**rolling, "defender": other}) == "roll 2"
+    assert len(asked) == 1
