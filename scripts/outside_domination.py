@@ -68,7 +68,7 @@ NAMES = {
 }
 """Domination's classic map (``risk.map``: its territory ids) -> the riskstats classic board's names."""
 CONTINENTS = {"North-America": "North America", "South-America": "South America", "Europe": "Europe",
-              "Africa": "Africa", "Asia": "Asia", "Oceania": "Australia"}
+              "Africa": "Africa", "Asia": "Asia", "Oceania": "Australia", "Australia": "Australia"}
 SYMBOLS = {"Infantry": "infantry", "Cavalry": "cavalry", "Cannon": "artillery"}
 WILDCARD = "wildcard"
 
@@ -281,8 +281,9 @@ class DominationSeat:
 
 
 # ------------------------------------------------------------------ the bridge
-def build_bridge(domination: Path) -> list[str]:
-    """Compile the bridge against Domination's classes (once) and return the java command that runs it."""
+def build_bridge(domination: Path, map_file: str = "risk.map") -> list[str]:
+    """Compile the bridge against Domination's classes (once) and return the java command that runs it on
+    ``map_file`` (in ``<domination>/maps``, with the classic cards ``risk.cards``)."""
     classes = [domination / "classes", *sorted(domination.glob("*.jar")), *sorted(domination.glob("lib/*.jar"))]
     classpath = ":".join(str(c) for c in classes if c.exists())
     out = domination / "bridge"
@@ -290,7 +291,7 @@ def build_bridge(domination: Path) -> list[str]:
     if not target.exists() or target.stat().st_mtime < BRIDGE_SOURCE.stat().st_mtime:
         out.mkdir(parents=True, exist_ok=True)
         subprocess.run(["javac", "-nowarn", "-d", str(out), "-cp", classpath, str(BRIDGE_SOURCE)], check=True)
-    return ["java", "-cp", f"{classpath}:{out}", "DominationBridge", str(domination / "maps")]
+    return ["java", "-cp", f"{classpath}:{out}", "DominationBridge", str(domination / "maps"), map_file, "risk.cards"]
 
 
 class Bridge:
@@ -374,7 +375,7 @@ def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: st
 
 
 def run(domination: Path, remote: str, players: int, games: int, out: Path, first: int = 0,
-        transcript: Path | None = None, opponents: str = "hard") -> None:
+        transcript: Path | None = None, opponents: str = "hard", map_file: str = "risk.map") -> None:
     """Play games ``first .. first + games - 1`` not yet in ``out`` (resumable), one CSV row each."""
     done = set()
     if out.exists():
@@ -384,7 +385,7 @@ def run(domination: Path, remote: str, players: int, games: int, out: Path, firs
     if not todo:
         return
     out.parent.mkdir(parents=True, exist_ok=True)
-    bridge = Bridge(build_bridge(domination), transcript)
+    bridge = Bridge(build_bridge(domination, map_file), transcript)
     failed = True
     try:
         with out.open("a", newline="") as f:
@@ -429,9 +430,9 @@ def pick_examples(transcripts: list[Path], per_kind: int = 2) -> list[dict]:
     return examples
 
 
-def domination_board(domination: Path):
+def domination_board(domination: Path, map_file: str = "risk.map"):
     """The riskstats board of the map Domination loads (`board_dict`), asked of the bridge."""
-    bridge = Bridge(build_bridge(domination))
+    bridge = Bridge(build_bridge(domination, map_file))
     try:
         bridge.send("board")
         msg = bridge.receive()
@@ -441,11 +442,11 @@ def domination_board(domination: Path):
 
 
 def baseline(domination: Path, remote: str, players: int, games: int, out: Path, first: int = 0,
-             opponents: str = "continent-tuned") -> None:
+             opponents: str = "continent-tuned", map_file: str = "risk.map") -> None:
     """The same match in riskstats' own engine, under `rules_for` on Domination's map: ``remote`` in seat
     ``game % players`` against riskstats bot ``opponents``, games ``first ..`` not yet in ``out`` (resumable).
     Beside the same match played in Domination's engine, it shows whether the driver keeps a bot's strength."""
-    board = domination_board(domination)
+    board = domination_board(domination, map_file)
     rules = rules_for(players)
     done = set()
     if out.exists():
@@ -499,6 +500,8 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--opponents", default="hard",
                         help="every other seat: a Domination AI (hard, average, easy, crap) or a riskstats bot spec")
+    parser.add_argument("--map", default="risk.map",
+                        help="Domination's map file: risk.map (the classic, 81 borders) or luca.map (its main map, 82)")
     parser.add_argument("--first", type=int, default=0, help="first game number (= its seed)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--transcript", type=Path, help="also append every message both ways to this JSONL file")
@@ -521,9 +524,10 @@ def main(argv=None) -> int:
     if not (args.domination and args.out):
         parser.error("--domination and --out are needed to play")
     if args.baseline:
-        baseline(args.domination, args.bot, args.players, args.games, args.out, args.first, args.opponents)
+        baseline(args.domination, args.bot, args.players, args.games, args.out, args.first, args.opponents, args.map)
         return 0
-    run(args.domination, args.bot, args.players, args.games, args.out, args.first, args.transcript, args.opponents)
+    run(args.domination, args.bot, args.players, args.games, args.out, args.first, args.transcript, args.opponents,
+        args.map)
     return 0
 
 

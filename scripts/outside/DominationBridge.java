@@ -76,8 +76,9 @@ public class DominationBridge {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
-            System.err.println("usage: java DominationBridge <folder with risk.map and risk.cards>");
+        if (args.length != 1 && args.length != 3) {
+            System.err.println("usage: java DominationBridge <maps folder> [<map file> <cards file>]"
+                               + " (default: risk.map risk.cards, the classic map)");
             System.exit(2);
         }
         out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
@@ -85,7 +86,7 @@ public class DominationBridge {
         RiskUtil.streamOpener = new FolderIO(new File(args[0]));
         AIManager.setWait(0);
         Risk.setShowDice(false);
-        Risk risk = new Risk("risk.map", "risk.cards");
+        Risk risk = args.length == 3 ? new Risk(args[1], args[2]) : new Risk("risk.map", "risk.cards");
         risk.addRiskListener(new RiskAdapter() {
             public void needInput(int s) { NEEDS.add(s); }
         });
