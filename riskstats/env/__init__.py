@@ -5,11 +5,12 @@ Owns the action encoding (`actions`: ids, legal-action mask, round trips with `r
 macro actions (`macro`: a small space of whole decisions, played through the engine), automatic defence
 (`defence`), the environments' option names (`spaces`: ``actions``, ``defend``, ``observation``), the per-seat
 observation (`observation`, raw or log1p), the PettingZoo environment (`pettingzoo`), the OpenSpiel game
-``python_risk`` (`openspiel`, registered on import) and `VectorEnv` (`vector`, many games per compiled step).
-Every rule is `riskstats.game`'s: the environments call the engine's legal masks, checks and apply, never a
-copy. `pettingzoo` and `openspiel`
-need the ``rl`` extra (``pip install "riskstats[rl]"``); nothing here is imported by ``import riskstats``
-or the CLI. docs/environments.md is the guide.
+``python_risk`` (`openspiel`, registered on import), the riskstats evaluator an OpenSpiel search can take
+(`evaluators`: the fitted position value as leaf value, the value bot's move as prior) and `VectorEnv` (`vector`,
+many games per compiled step). Every rule is `riskstats.game`'s: the environments call the engine's legal
+masks, checks and apply, never a copy. `pettingzoo`, `openspiel` and `evaluators` need the ``rl`` extra
+(``pip install "riskstats[rl]"``); nothing here is imported by ``import riskstats`` or the CLI.
+docs/environments.md is the guide.
 May import: `riskstats.game`, `riskstats.odds` and the foundations.
 
 >>> from riskstats.env import VectorEnv
