@@ -78,7 +78,12 @@ def _random_owned(st, q):  # pragma: no cover - compiled
     for t in range(st.owner.shape[0]):
         if st.owner[t] == q:
             n += 1
-    k = _randint(st.rng, n)
+    return _nth_owned(st, q, _randint(st.rng, n))
+
+
+@lean_jit
+def _nth_owned(st, q, k):  # pragma: no cover - compiled
+    """Seat q's k-th territory (from 0, in territory order), or -1 if q holds k or fewer."""
     for t in range(st.owner.shape[0]):
         if st.owner[t] == q:
             if k == 0:

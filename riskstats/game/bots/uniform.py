@@ -17,7 +17,7 @@ from __future__ import annotations
 from riskstats._numba import inline_jit, lean_jit
 
 # ---------------------------------------------------------------- shared helpers
-from riskstats.game.bots.common import _must_trade, _random_claim, _random_owned
+from riskstats.game.bots.common import _must_trade, _nth_owned, _random_claim, _random_owned
 from riskstats.game.bots.random_bot import _random_set
 from riskstats.game.rules.engine import _reachable
 from riskstats.game.rules.options import FORTIFY_ADJACENT, R_ADICE, R_DDICE, R_FORTIFY
@@ -66,16 +66,6 @@ def _uniform_place(st, q, most):  # pragma: no cover - compiled
     k = _randint(st.rng, n * most)
     t = _nth_owned(st, q, k // most)
     return PLACE, t, 1 + k % most, 0, 0
-
-
-@lean_jit
-def _nth_owned(st, q, k):  # pragma: no cover - compiled
-    for t in range(st.owner.shape[0]):
-        if st.owner[t] == q:
-            if k == 0:
-                return t
-            k -= 1
-    return -1
 
 
 @lean_jit
