@@ -89,11 +89,9 @@ from riskstats.game.bots.catalog import (
 from riskstats.game.bots.continent import _forced_first
 from riskstats.game.bots.dispatch import _bot_move
 from riskstats.game.loop import NO_HORIZON, _play
-from riskstats.game.rules.objectives import _give_mission, _lose_target
+from riskstats.game.rules.objectives import _give_mission, _in_mission_deck, _lose_target
 from riskstats.game.rules.options import (
-    DECK_EUROPEAN,
     OBJ_MISSION,
-    R_MISSION_DECK,
     R_OBJECTIVE,
     R_PLAYERS,
 )
@@ -294,9 +292,7 @@ def _resample(st, B, R, p, seed):  # pragma: no cover - compiled
         cards = np.empty(M, np.int64)
         k = 0
         for m in range(M):
-            row = B.missions[m]
-            if (row[7] == 0 or R[R_MISSION_DECK] == DECK_EUROPEAN) and (row[0] != MK_DESTROY or row[6] < P) \
-                    and m != st.mission[p, M_CARD]:
+            if _in_mission_deck(B, R, m) and m != st.mission[p, M_CARD]:
                 cards[k] = m
                 k += 1
         _shuffle(st.rng, cards, k)

@@ -59,8 +59,7 @@ def _deal_missions(st, B, R):  # pragma: no cover - compiled
     cards = np.empty(M, np.int64)
     n = 0
     for m in range(M):
-        row = B.missions[m]
-        if (row[7] == 0 or R[R_MISSION_DECK] == DECK_EUROPEAN) and (row[0] != MK_DESTROY or row[6] < P):
+        if _in_mission_deck(B, R, m):
             cards[n] = m
             n += 1
     _shuffle(st.rng, cards, n)
@@ -70,6 +69,14 @@ def _deal_missions(st, B, R):  # pragma: no cover - compiled
         r = _event(st.info, st.log, st.armies, EV_MISSION, p, -1, 0, -1)
         if r >= 0:
             st.log[r, L_MISSION] = m
+
+
+@lean_jit
+def _in_mission_deck(B, R, m):  # pragma: no cover - compiled
+    """Whether mission card m is in this game's deck: the European cards only with the European deck, and no
+    "destroy" card of a colour not in play."""
+    row = B.missions[m]
+    return (row[7] == 0 or R[R_MISSION_DECK] == DECK_EUROPEAN) and (row[0] != MK_DESTROY or row[6] < R[R_PLAYERS])
 
 
 @lean_jit
