@@ -114,6 +114,16 @@ def _vec_reset(S, B, R, AO, OO, P, run_seed, episode, place, attack, fortify, ob
 
 
 @jit
+def _first_illegal(actions, mask):  # pragma: no cover - compiled
+    """The first env whose action is out of range or not in its row of ``mask``, or -1: a step checks them all
+    before it plays any."""
+    for i in range(actions.shape[0]):
+        if actions[i] < 0 or actions[i] >= mask.shape[1] or not mask[i, actions[i]]:
+            return i
+    return -1
+
+
+@jit
 def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, place, attack, fortify, actions, obs, mask, dirty,
               seats, rewards, terminations, truncations, auto, log1p):  # pragma: no cover - compiled
     """Play each env's action (and, with ``auto``, the defence it calls for) and write what follows: -1; or,
@@ -122,11 +132,9 @@ def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, place, attack, fortify
     # to a few kernels per step, and without borrowing every call would count references to all its arrays
     S, B, R, CUT, AO, OO, place, attack, fortify, obs, mask, dirty = borrow((S, B, R, CUT, AO, OO, place, attack,
                                                                               fortify, obs, mask, dirty))
-    n_actions = mask.shape[1]
-    for i in range(S.owner.shape[0]):
-        action = actions[i]
-        if action < 0 or action >= n_actions or not mask[i, action]:
-            return i
+    bad = _first_illegal(actions, mask)
+    if bad >= 0:
+        return bad
     for i in range(S.owner.shape[0]):
         st = _env_state(S, i)
         kind, a, b, c, d = _decode(st, B, R, AO, actions[i])
@@ -164,11 +172,9 @@ def _vec_step_macro(S, B, R, RA, CUT, MO, OO, P, run_seed, episode, place, attac
     decision, its rolls drawn by the engine's seeded chance step; ``pend[i]`` is env i's pending macro."""
     S, B, R, RA, CUT, MO, OO, place, attack, fortify, obs, mask, trace, traced = borrow((
         S, B, R, RA, CUT, MO, OO, place, attack, fortify, obs, mask, trace, traced))
-    n_actions = mask.shape[1]
-    for i in range(S.owner.shape[0]):
-        action = actions[i]
-        if action < 0 or action >= n_actions or not mask[i, action]:
-            return i
+    bad = _first_illegal(actions, mask)
+    if bad >= 0:
+        return bad
     for i in range(S.owner.shape[0]):
         st = _env_state(S, i)
         _macro_run(st, B, R, CUT, MO, actions[i], pend[i:i + 1], auto, False, trace, traced)
