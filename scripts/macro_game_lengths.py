@@ -17,6 +17,7 @@ import time
 
 import numba
 import numpy as np
+from bench_env import pick  # the same uniform picker the speed benchmark uses
 
 from riskstats.env import VectorEnv
 from riskstats.game.rules.state import I_TURN
@@ -26,28 +27,6 @@ CONFIGS = (  # players, actions, defend
     (2, "macro", "auto"), (4, "macro", "auto"), (2, "macro", "choose"), (4, "macro", "choose"),
     (2, "full", "choose"), (4, "full", "choose"))
 BEFORE = 300
-
-
-@numba.njit(cache=True)
-def pick(mask, state, out):
-    """out[i] = a uniformly random True column of mask[i] (xorshift64 stream in state[0])."""
-    n, m = mask.shape
-    for i in range(n):
-        count = 0
-        for j in range(m):
-            count += mask[i, j]
-        x = state[0]
-        x ^= x << np.uint64(13)
-        x ^= x >> np.uint64(7)
-        x ^= x << np.uint64(17)
-        state[0] = x
-        k = int(x % np.uint64(count))
-        for j in range(m):
-            if mask[i, j]:
-                if k == 0:
-                    out[i] = j
-                    break
-                k -= 1
 
 
 def lengths(players: int, actions: str, defend: str, games: int, seed: int) -> dict:
