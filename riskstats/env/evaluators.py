@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from riskstats.errors import RiskstatsError
+from riskstats.game.bots.catalog import parse_bot
 from riskstats.game.rules.stream import _seed
 from riskstats.game.value import _WS, _model_probs, model_index
 
@@ -46,6 +48,10 @@ class ValueEvaluator:
 
     def __init__(self, model: str = "model", bot: str | None = "value", weight: float = 0.75, seed: int = 0):
         self.model = model_index(model)
+        if bot is not None:
+            parse_bot(bot)  # an unknown bot or parameter: the catalogue's one-line error, now, not mid-search
+        if not 0.0 <= weight <= 1.0:
+            raise RiskstatsError(f"weight must be from 0 to 1, got {weight!r}")
         self.bot = bot
         self.weight = float(weight)
         self._rng = np.random.default_rng(seed)

@@ -82,3 +82,10 @@ def test_a_tiny_openspiel_benchmark(tmp_path, monkeypatch, capsys):
     lines = out.read_text().splitlines()
     assert lines[0].startswith("# python scripts/bench_openspiel.py --cells") and len(lines) == 4
     assert "ms/decision" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("kwargs, message", [({"bot": "genius"}, "genius"), ({"weight": 1.5}, "weight must be"),
+                                             ({"model": "oracle"}, "oracle")])
+def test_a_bad_evaluator_option_is_a_one_line_error_at_once(kwargs, message):
+    with pytest.raises(RiskstatsError, match=message):
+        ValueEvaluator(**kwargs)
