@@ -102,7 +102,6 @@ from riskstats.game.rules.state import (
     FORTIFY_MOVE,
     I_ATK_FROM,
     I_ATK_TO,
-    I_LOG_N,
     I_OCC_FROM,
     I_OCC_TO,
     I_PHASE,
@@ -473,12 +472,7 @@ class MacroEncoding:
 
     def _run(self, game, action: int, pend: np.ndarray, explicit: bool, trace: np.ndarray) -> tuple[int, int]:
         st = game.state
-        if st.log.shape[0]:  # room for every row a macro may log: one a roll, captured cards, the end
-            need = int(st.info[I_LOG_N]) + int(st.armies.sum()) + st.card_owner.shape[0] + 64
-            if need > st.log.shape[0]:
-                bigger = np.zeros((max(need, 2 * st.log.shape[0]), st.log.shape[1]), np.int64)
-                bigger[:st.log.shape[0]] = st.log
-                game.state = st._replace(log=bigger)
+        game._grow_log(int(st.armies.sum()) + st.card_owner.shape[0] + 64)  # a row a roll, captured cards, the end
         traced = np.zeros(1, np.int64)
         ctx = game.context
         dice = _macro_play(game.state, ctx.B, ctx.R, ctx.CUT, self.offsets, action, pend, self.auto, explicit,

@@ -551,11 +551,12 @@ class Game:
             memory = self._memory = np.full((self.state.alive.shape[0], 2), -1, np.int64)
         return memory
 
-    def _grow_log(self) -> None:
+    def _grow_log(self, rows: int = 64) -> None:
+        """Room in the event log (if the game keeps one) for ``rows`` more rows: a bigger copy when needed."""
         log = self.state.log
         if log.shape[0] == 0:
             return
-        need = self.state.info[I_LOG_N] + 64
+        need = self.state.info[I_LOG_N] + rows
         if need > log.shape[0]:
             bigger = np.zeros((max(need, 2 * log.shape[0]), log.shape[1]), np.int64)
             bigger[:log.shape[0]] = log
