@@ -3,8 +3,9 @@ with `riskstats.game.play.Move`.
 
 This module owns the action encoding every environment shares (PettingZoo, OpenSpiel, `VectorEnv`): the
 blocks of action ids (`BLOCKS`), the compiled kernels `_mask`, `_decode` and `_encode`, and the Python
-face `ActionEncoding`. It owns no rule: the mask is built from the engine's own legal-move masks
-(`riskstats.game.rules.engine._legal_masks`) and `_check`, and a decoded action is a `Move` the engine plays.
+face `ActionEncoding`. It owns no rule: the mask is built from the engine's own legality tests (those its legal-move
+masks `riskstats.game.rules.engine._legal_masks` are made of) and `_check`, and a decoded action is a `Move` the
+engine plays.
 
 The ids, block after block (T territories, E directed borders in the board's edge order
 ``BoardArrays.nbr_src`` / ``nbr_idx``, A = most attacker dice, D = most defender dice)::
@@ -52,8 +53,16 @@ import numpy as np
 from riskstats._numba import inline_jit, jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.play import Move
-from riskstats.game.rules.engine import _check, _legal_masks, _set_kind
-from riskstats.game.rules.options import R_DDICE
+from riskstats.game.rules.engine import (
+    _check,
+    _may_attack,
+    _may_fortify_adjacent,
+    _may_leave,
+    _may_place,
+    _regions,
+    _set_kind,
+)
+from riskstats.game.rules.options import FORTIFY_ADJACENT, R_DDICE, R_FORTIFY
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -173,10 +182,11 @@ def _canonical_set(st, B, p, k):  # pragma: no cover - compiled
 
 
 @jit
-def _mask(st, B, R, AO, place, attack, fortify, out, dirty):  # pragma: no cover - compiled
+def _mask(st, B, R, AO, out, dirty):  # pragma: no cover - compiled
     """Write the legal ids now into out[n_actions] (bool). out holds no True outside ids dirty[0]..dirty[1]
-    (the block range the last call wrote: cleared first, then set to this call's range); place[T],
-    attack[T, T], fortify[T, T] are working buffers."""
+    (the block range the last call wrote: cleared first, then set to this call's range). Each id is read from
+    the engine's own legality of its move (`riskstats.game.rules.engine._may_place`, `_may_attack`, `_regions`
+    ...), territory by territory, without filling the engine's T x T masks."""
     if dirty[1] >= dirty[0]:
         out[dirty[0]:dirty[1] + 1] = False
     dirty[0] = 0
@@ -211,12 +221,11 @@ def _mask(st, B, R, AO, place, attack, fortify, out, dirty):  # pragma: no cover
         dirty[0] = AO[K_TRADE]
         dirty[1] = AO[K_PASS]
         return
-    _legal_masks(st, B, R, place, attack, fortify)
-    if phase == ATTACK:
+    if phase == ATTACK:  # border by border, with the engine's own test (no T x T mask to fill and clear)
         adice = (AO[K_ATTACK + 1] - AO[K_ATTACK]) // E
         for e in range(E):
             a = B.nbr_src[e]
-            if attack[a, B.nbr_idx[e]]:
+            if _may_attack(st.owner, st.armies, p, a, B.nbr_idx[e]):
                 for d in range(min(adice, st.armies[a] - 1)):
                     out[AO[K_ATTACK] + adice * e + d] = True
         out[AO[K_END_ATTACK]] = True
@@ -226,7 +235,7 @@ def _mask(st, B, R, AO, place, attack, fortify, out, dirty):  # pragma: no cover
     if phase == CLAIM or phase == SETUP_PLACE or phase == REINFORCE:
         hi = _place_most(info)
         for t in range(T):
-            if place[t]:
+            if _may_place(st.owner, info, t):
                 for lv in range(N_LEVELS):
                     if _amount(lv, 1, hi) >= 1:
                         out[AO[K_PLACE] + N_LEVELS * t + lv] = True
@@ -234,13 +243,20 @@ def _mask(st, B, R, AO, place, attack, fortify, out, dirty):  # pragma: no cover
         dirty[1] = AO[K_PLACE + 1] - 1
     elif phase == CAPITAL:
         for t in range(T):
-            out[AO[K_CAPITAL] + t] = place[t]
+            out[AO[K_CAPITAL] + t] = _may_place(st.owner, info, t)
         dirty[0] = AO[K_CAPITAL]
         dirty[1] = AO[K_CAPITAL + 1] - 1
-    elif phase == FORTIFY:
+    elif phase == FORTIFY:  # the engine's legality (`_legal_masks`) without its T x T masks
+        adjacent = R[R_FORTIFY] == FORTIFY_ADJACENT
+        region = np.empty(T, np.int64)
+        if not adjacent:
+            _regions(st, B, p, region)
         for a in range(T):
+            if not _may_leave(st.owner, st.armies, p, a):
+                continue
             for b in range(T):
-                if fortify[a, b]:
+                if b != a and (_may_fortify_adjacent(st.owner, st.armies, p, a, b) and B.adjacency[a, b] if adjacent
+                               else region[b] == region[a]):
                     for lv in range(N_LEVELS):
                         if _amount(lv, 1, st.armies[a] - 1) >= 1:
                             out[AO[K_FORTIFY] + N_LEVELS * (T * a + b) + lv] = True
@@ -373,11 +389,9 @@ class ActionEncoding:
 
     def mask(self, game, out: np.ndarray | None = None) -> np.ndarray:
         """The legal ids of ``game`` now, as a bool array of length `n` (all False once it is over)."""
-        T = self.territories
         out = np.zeros(self.n, np.bool_) if out is None else out
         out[:] = False
-        _mask(game.state, game.context.B, game.context.R, self.offsets, np.zeros(T, np.bool_),
-              np.zeros((T, T), np.bool_), np.zeros((T, T), np.bool_), out, np.array([0, -1], np.int64))
+        _mask(game.state, game.context.B, game.context.R, self.offsets, out, np.array([0, -1], np.int64))
         return out
 
     def decode(self, game, action) -> Move:

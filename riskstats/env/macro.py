@@ -85,8 +85,16 @@ from riskstats.env.actions import _place_most
 from riskstats.env.defence import AUTO, DEFENCES, _most_dice
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.play import Move
-from riskstats.game.rules.engine import _apply, _check, _legal_masks, _set_kind, _set_value
-from riskstats.game.rules.options import FORTIFY_ADJACENT, R_ADICE, R_FORTIFY
+from riskstats.game.rules.engine import (
+    _apply,
+    _check,
+    _may_attack,
+    _may_fortify_adjacent,
+    _may_place,
+    _set_kind,
+    _set_value,
+)
+from riskstats.game.rules.options import R_ADICE
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -133,15 +141,6 @@ def macro_offsets(T: int, E: int, defend_dice: int) -> np.ndarray:
     defend block's size (the most defender dice when the defender chooses, 0 with automatic defence)."""
     sizes = (N_LEVELS * T, 1, 1, E, E, defend_dice, N_LEVELS, E)
     return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-
-
-def adjacent_rules(R: np.ndarray) -> np.ndarray:
-    """The rule vector ``R`` with the adjacent fortify rule: the engine's legal masks under it are the macro
-    fortify block's (a move along one border is legal under both rules, and only such moves are macros)."""
-    RA = R.copy()
-    RA[R_FORTIFY] = FORTIFY_ADJACENT
-    RA.flags.writeable = False
-    return RA
 
 
 # ---------------------------------------------------------------- kernels
@@ -290,9 +289,10 @@ def _macro_first(st, B, R, MO, action):  # pragma: no cover - compiled
 
 
 @jit
-def _macro_mask(st, B, R, RA, MO, place, attack, fortify, out):  # pragma: no cover - compiled
-    """Write the legal macro ids now into out[n] (bool). RA: the rule vector with the adjacent fortify rule
-    (`adjacent_rules`); place[T], attack[T, T], fortify[T, T]: working buffers for the engine's masks."""
+def _macro_mask(st, B, R, MO, out):  # pragma: no cover - compiled
+    """Write the legal macro ids now into out[n] (bool). Each id is read from the engine's own legality of its
+    move (`riskstats.game.rules.engine._may_place`, `_may_attack`, `_may_fortify_adjacent`: a move along one
+    border is legal under both fortify rules, and only such moves are macros), border by border."""
     out[:] = False
     info = st.info
     phase = info[I_PHASE]
@@ -314,30 +314,29 @@ def _macro_mask(st, B, R, RA, MO, place, attack, fortify, out):  # pragma: no co
         out[MO[X_TRADE]] = c1 >= 0 and _check(st, B, R, TRADE_SET, c1, c2, c3, 0) == 0
         out[MO[X_END]] = phase == TRADE and _check(st, B, R, PASS, 0, 0, 0, 0) == 0
         return
+    p = info[I_PLAYER]
+    owner = st.owner
+    armies = st.armies
     if phase == FORTIFY:
-        _legal_masks(st, B, RA, place, attack, fortify)
-        p = info[I_PLAYER]
         for e in range(E):
             b = B.nbr_idx[e]
-            out[MO[X_FORTIFY] + e] = fortify[B.nbr_src[e], b] and _on_front(st, B, p, b)
+            out[MO[X_FORTIFY] + e] = _may_fortify_adjacent(owner, armies, p, B.nbr_src[e], b) and _on_front(st, B, p, b)
         out[MO[X_END]] = True
-        return
-    _legal_masks(st, B, R, place, attack, fortify)
-    if phase == ATTACK:
+    elif phase == ATTACK:
         for e in range(E):
-            if attack[B.nbr_src[e], B.nbr_idx[e]]:
+            if _may_attack(owner, armies, p, B.nbr_src[e], B.nbr_idx[e]):
                 out[MO[X_ONCE] + e] = True
                 out[MO[X_UNTIL] + e] = True
         out[MO[X_END]] = True
     elif phase == CAPITAL:
         for t in range(T):
-            out[MO[X_PLACE] + N_LEVELS * t] = place[t]
+            out[MO[X_PLACE] + N_LEVELS * t] = _may_place(owner, info, t)
     elif phase == CLAIM or phase == SETUP_PLACE or phase == REINFORCE:
         hi = _place_most(info)
         q = _placing_seat(info)
         pruned = q >= 0 and _has_front(st, B, q)
         for t in range(T):
-            if place[t] and not (pruned and not _on_front(st, B, q, t)):
+            if _may_place(owner, info, t) and not (pruned and not _on_front(st, B, q, t)):
                 for level in range(N_LEVELS):
                     out[MO[X_PLACE] + N_LEVELS * t + level] = _level_amount(level, 1, hi) >= 1
 
@@ -456,11 +455,8 @@ class MacroEncoding:
 
     def mask(self, game, out: np.ndarray | None = None) -> np.ndarray:
         """The legal ids of ``game`` now, as a bool array of length `n` (all False once it is over)."""
-        T = self.territories
         out = np.zeros(self.n, np.bool_) if out is None else out
-        R = game.context.R
-        _macro_mask(game.state, game.context.B, R, adjacent_rules(R), self.offsets, np.zeros(T, np.bool_),
-                    np.zeros((T, T), np.bool_), np.zeros((T, T), np.bool_), out)
+        _macro_mask(game.state, game.context.B, game.context.R, self.offsets, out)
         return out
 
     def first_move(self, game, action) -> Move | None:

@@ -89,6 +89,8 @@ OBSERVATIONS = ("raw", "log1p")
 """The observation's scaling: counts as they are, or ``log1p`` of every count field (`COUNT_FIELDS`)."""
 COUNT_FIELDS = (F_ARMIES, F_HAND_SIZES, F_SETS, F_RESERVE, F_TO_PLACE, F_ATK_DICE, F_CONQUERED, F_TURN, F_DECK)
 """The fields that hold counts rather than 0/1 flags: with ``observation="log1p"`` each entry x is log(1 + x)."""
+_LOG1P = np.log1p(np.arange(1024, dtype=np.float32))
+"""log(1 + x) of the counts x = 0 .. 1023 (float32), a table for `_log1p_counts`."""
 
 
 def field_sizes(T: int, S: int, P: int, C: int, M: int, mission: bool, capital: bool) -> tuple[int, ...]:
@@ -150,10 +152,13 @@ def _observe(st, P, OO, seat, out):  # pragma: no cover - compiled
 
 @jit
 def _log1p_counts(OO, out):  # pragma: no cover - compiled
-    """Replace every entry x of the count fields (`COUNT_FIELDS`) of an observation by log(1 + x)."""
+    """Replace every entry x of the count fields (`COUNT_FIELDS`) of an observation by log(1 + x) (read from
+    `_LOG1P` for the small counts that nearly every entry is)."""
+    n = _LOG1P.shape[0]
     for f in COUNT_FIELDS:
         for i in range(OO[f], OO[f + 1]):
-            out[i] = np.log1p(out[i])
+            x = out[i]
+            out[i] = _LOG1P[int(x)] if x < n else np.log1p(x)
 
 
 @dataclass(frozen=True, eq=False)

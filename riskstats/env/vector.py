@@ -43,7 +43,7 @@ import numpy as np
 from riskstats._numba import borrow, inline_jit, jit
 from riskstats.env.actions import _decode, _mask
 from riskstats.env.defence import _most_dice
-from riskstats.env.macro import P_NONE, _macro_mask, _macro_run, adjacent_rules
+from riskstats.env.macro import P_NONE, _macro_mask, _macro_run
 from riskstats.env.observation import ObservationLayout, _log1p_counts, _observe
 from riskstats.env.spaces import action_space
 from riskstats.errors import RiskstatsError, check_int
@@ -100,17 +100,15 @@ def _settle(st, B, R, P, run_seed, i, episode, rewards, terminations, truncation
 
 
 @jit
-def _vec_reset(S, B, R, AO, OO, P, run_seed, episode, place, attack, fortify, obs, mask, dirty, seats,
-               log1p):  # pragma: no cover - compiled
-    S, B, R, AO, OO, place, attack, fortify, obs, mask, dirty = borrow((S, B, R, AO, OO, place, attack, fortify, obs,
-                                                                         mask, dirty))
+def _vec_reset(S, B, R, AO, OO, P, run_seed, episode, obs, mask, dirty, seats, log1p):  # pragma: no cover - compiled
+    S, B, R, AO, OO, obs, mask, dirty = borrow((S, B, R, AO, OO, obs, mask, dirty))
     for i in range(S.owner.shape[0]):
         st = _env_state(S, i)
         episode[i] = 0
         _init(st, B, R, _game_seed(run_seed, i, 0))
         seats[i] = st.info[I_PLAYER]
         _view(st, P, OO, seats[i], obs[i], log1p)
-        _mask(st, B, R, AO, place, attack, fortify, mask[i], dirty[i])
+        _mask(st, B, R, AO, mask[i], dirty[i])
 
 
 @jit
@@ -124,14 +122,13 @@ def _first_illegal(actions, mask):  # pragma: no cover - compiled
 
 
 @jit
-def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, place, attack, fortify, actions, obs, mask, dirty,
-              seats, rewards, terminations, truncations, auto, log1p):  # pragma: no cover - compiled
+def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, actions, obs, mask, dirty, seats, rewards, terminations,
+              truncations, auto, log1p):  # pragma: no cover - compiled
     """Play each env's action (and, with ``auto``, the defence it calls for) and write what follows: -1; or,
     stepping none, the first env whose action is not legal."""
     # borrowed views (the caller holds every array throughout): each env's State is views of S's rows, passed
     # to a few kernels per step, and without borrowing every call would count references to all its arrays
-    S, B, R, CUT, AO, OO, place, attack, fortify, obs, mask, dirty = borrow((S, B, R, CUT, AO, OO, place, attack,
-                                                                              fortify, obs, mask, dirty))
+    S, B, R, CUT, AO, OO, obs, mask, dirty = borrow((S, B, R, CUT, AO, OO, obs, mask, dirty))
     bad = _first_illegal(actions, mask)
     if bad >= 0:
         return bad
@@ -146,15 +143,13 @@ def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, place, attack, fortify
         _settle(st, B, R, P, run_seed, i, episode, rewards, terminations, truncations)
         seats[i] = st.info[I_PLAYER]
         _view(st, P, OO, seats[i], obs[i], log1p)
-        _mask(st, B, R, AO, place, attack, fortify, mask[i], dirty[i])
+        _mask(st, B, R, AO, mask[i], dirty[i])
     return -1
 
 
 @jit
-def _vec_reset_macro(S, B, R, RA, MO, OO, P, run_seed, episode, place, attack, fortify, obs, mask, pend, seats,
-                     log1p):  # pragma: no cover - compiled
-    S, B, R, RA, MO, OO, place, attack, fortify, obs, mask = borrow((S, B, R, RA, MO, OO, place, attack, fortify,
-                                                                       obs, mask))
+def _vec_reset_macro(S, B, R, MO, OO, P, run_seed, episode, obs, mask, pend, seats, log1p):  # pragma: no cover
+    S, B, R, MO, OO, obs, mask = borrow((S, B, R, MO, OO, obs, mask))
     for i in range(S.owner.shape[0]):
         st = _env_state(S, i)
         episode[i] = 0
@@ -162,16 +157,15 @@ def _vec_reset_macro(S, B, R, RA, MO, OO, P, run_seed, episode, place, attack, f
         _init(st, B, R, _game_seed(run_seed, i, 0))
         seats[i] = st.info[I_PLAYER]
         _view(st, P, OO, seats[i], obs[i], log1p)
-        _macro_mask(st, B, R, RA, MO, place, attack, fortify, mask[i])
+        _macro_mask(st, B, R, MO, mask[i])
 
 
 @jit
-def _vec_step_macro(S, B, R, RA, CUT, MO, OO, P, run_seed, episode, place, attack, fortify, actions, obs, mask, pend,
-                    trace, traced, seats, rewards, terminations, truncations, auto, log1p):  # pragma: no cover
+def _vec_step_macro(S, B, R, CUT, MO, OO, P, run_seed, episode, actions, obs, mask, pend, trace, traced, seats,
+                    rewards, terminations, truncations, auto, log1p):  # pragma: no cover
     """`_vec_step` with macro actions (`riskstats.env.macro`): each env's macro id is played up to the next
     decision, its rolls drawn by the engine's seeded chance step; ``pend[i]`` is env i's pending macro."""
-    S, B, R, RA, CUT, MO, OO, place, attack, fortify, obs, mask, trace, traced = borrow((
-        S, B, R, RA, CUT, MO, OO, place, attack, fortify, obs, mask, trace, traced))
+    S, B, R, CUT, MO, OO, obs, mask, trace, traced = borrow((S, B, R, CUT, MO, OO, obs, mask, trace, traced))
     bad = _first_illegal(actions, mask)
     if bad >= 0:
         return bad
@@ -182,7 +176,7 @@ def _vec_step_macro(S, B, R, RA, CUT, MO, OO, P, run_seed, episode, place, attac
             pend[i] = P_NONE
         seats[i] = st.info[I_PLAYER]
         _view(st, P, OO, seats[i], obs[i], log1p)
-        _macro_mask(st, B, R, RA, MO, place, attack, fortify, mask[i])
+        _macro_mask(st, B, R, MO, mask[i])
     return -1
 
 
@@ -226,12 +220,10 @@ class VectorEnv:
         self.context = compile_context(rules, self.board, self.players)
         self._macro = actions == "macro"
         self._auto = defend == "auto"
-        self._adjacent = adjacent_rules(self.context.R)
         T = self.board.n_territories
         seats = rules.seats(self.players)
         one = _new_state(T, self.board.n_cards, seats, 0)
         self.states = State(*(np.repeat(x[None], self.n_envs, axis=0) for x in one))
-        self._buffers = (np.zeros(T, np.bool_), np.zeros((T, T), np.bool_), np.zeros((T, T), np.bool_))
         self.obs = np.zeros((self.n_envs, self.obs_size), np.float32)
         self.mask = np.zeros((self.n_envs, self.n_actions), np.bool_)
         self._dirty = np.tile(np.array([0, self.n_actions - 1], np.int64), (self.n_envs, 1))  # see _mask
@@ -259,12 +251,11 @@ class VectorEnv:
         B, R = self.context.B, self.context.R
         seed = np.uint64(self._run_seed)
         if self._macro:
-            _vec_reset_macro(self.states, B, R, self._adjacent, self.encoding.offsets, self.layout.offsets,
-                             self.players, seed, self.episode, *self._buffers, self.obs, self.mask, self.pending,
-                             self.seats, self.layout.log1p)
+            _vec_reset_macro(self.states, B, R, self.encoding.offsets, self.layout.offsets, self.players, seed,
+                             self.episode, self.obs, self.mask, self.pending, self.seats, self.layout.log1p)
         else:
             _vec_reset(self.states, B, R, self.encoding.offsets, self.layout.offsets, self.players, seed,
-                       self.episode, *self._buffers, self.obs, self.mask, self._dirty, self.seats, self.layout.log1p)
+                       self.episode, self.obs, self.mask, self._dirty, self.seats, self.layout.log1p)
         self._ready = True
         return self.obs, self._info()
 
@@ -280,13 +271,13 @@ class VectorEnv:
         seed = np.uint64(self._run_seed)
         actions = actions.astype(np.int64, copy=False)
         if self._macro:
-            bad = _vec_step_macro(self.states, B, R, self._adjacent, CUT, self.encoding.offsets, self.layout.offsets,
-                                  self.players, seed, self.episode, *self._buffers, actions, self.obs, self.mask,
-                                  self.pending, *self._trace, self.seats, self.rewards, self.terminations,
-                                  self.truncations, self._auto, self.layout.log1p)
+            bad = _vec_step_macro(self.states, B, R, CUT, self.encoding.offsets, self.layout.offsets, self.players,
+                                  seed, self.episode, actions, self.obs, self.mask, self.pending, *self._trace,
+                                  self.seats, self.rewards, self.terminations, self.truncations, self._auto,
+                                  self.layout.log1p)
         else:
             bad = _vec_step(self.states, B, R, CUT, self.encoding.offsets, self.layout.offsets, self.players, seed,
-                            self.episode, *self._buffers, actions, self.obs, self.mask, self._dirty, self.seats,
+                            self.episode, actions, self.obs, self.mask, self._dirty, self.seats,
                             self.rewards, self.terminations, self.truncations, self._auto, self.layout.log1p)
         if bad >= 0:
             raise RiskstatsError(f"action {int(actions[bad])} of env {bad} is not legal (no env was stepped)")

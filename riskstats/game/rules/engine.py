@@ -543,6 +543,21 @@ def _reachable(st, B, p, a, out):  # pragma: no cover - compiled
 
 
 @jit
+def _regions(st, B, p, region):  # pragma: no cover - compiled
+    """region[t]: for each territory of p, the first territory of its region (the territories joined to it by a
+    chain of p's territories: what a connected fortify can join), -1 for the others; one search a region."""
+    T = st.owner.shape[0]
+    seen = np.zeros(T, np.int64)
+    region[:] = -1
+    for t in range(T):
+        if st.owner[t] == p and region[t] < 0:
+            _reachable(st, B, p, t, seen)
+            for u in range(T):
+                if seen[u] == 1:
+                    region[u] = t
+
+
+@jit
 def _fortify_ok(st, B, R, p, a, b):  # pragma: no cover - compiled
     if a == b or st.owner[a] != p or st.owner[b] != p or st.armies[a] < 2:
         return False
@@ -834,6 +849,36 @@ def _step_roll(st, B, R, nd, lose):  # pragma: no cover - compiled
 
 
 # ---------------------------------------------------------------- legal-move masks
+@lean_jit
+def _may_place(owner, info, t):  # pragma: no cover - compiled
+    """Whether the seat placing now may place on territory t (phases CLAIM, SETUP_PLACE, REINFORCE, CAPITAL);
+    owner, info: the state's arrays."""
+    phase = info[I_PHASE]
+    if phase == CLAIM:
+        return owner[t] == -1
+    if phase == SETUP_PLACE:
+        return owner[t] == info[I_PLACE_FOR]
+    return owner[t] == info[I_PLAYER]
+
+
+@lean_jit
+def _may_leave(owner, armies, p, t):  # pragma: no cover - compiled
+    """Whether seat p may attack or fortify from territory t: it holds t with an army to spare."""
+    return owner[t] == p and armies[t] >= 2
+
+
+@lean_jit
+def _may_attack(owner, armies, p, t, u):  # pragma: no cover - compiled
+    """Whether seat p may attack u from t, a neighbour of u."""
+    return _may_leave(owner, armies, p, t) and owner[u] != p
+
+
+@lean_jit
+def _may_fortify_adjacent(owner, armies, p, t, u):  # pragma: no cover - compiled
+    """Whether seat p may fortify from t to u, a neighbour of t, under the adjacent fortify rule."""
+    return _may_leave(owner, armies, p, t) and owner[u] == p
+
+
 @jit
 def _legal_masks(st, B, R, place, attack, fortify):  # pragma: no cover - compiled
     """Fill the masks of the current phase: place[T], attack[T, T] (from, to), fortify[T, T]."""
@@ -844,30 +889,21 @@ def _legal_masks(st, B, R, place, attack, fortify):  # pragma: no cover - compil
     place[:] = False
     attack[:, :] = False
     fortify[:, :] = False
-    if phase == CLAIM:
+    if phase == CLAIM or phase == SETUP_PLACE or phase == REINFORCE or phase == CAPITAL:
         for t in range(T):
-            place[t] = st.owner[t] == -1
-    elif phase == SETUP_PLACE:
-        for t in range(T):
-            place[t] = st.owner[t] == info[I_PLACE_FOR]
-    elif phase == REINFORCE or phase == CAPITAL:
-        for t in range(T):
-            place[t] = st.owner[t] == p
+            place[t] = _may_place(st.owner, info, t)
     elif phase == ATTACK:
         for t in range(T):
-            if st.owner[t] == p and st.armies[t] >= 2:
-                for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-                    u = B.nbr_idx[i]
-                    attack[t, u] = st.owner[u] != p
-    elif phase == FORTIFY:
-        seen = np.zeros(T, np.int64)
+            for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+                attack[t, B.nbr_idx[i]] = _may_attack(st.owner, st.armies, p, t, B.nbr_idx[i])
+    elif phase == FORTIFY and R[R_FORTIFY] == FORTIFY_ADJACENT:
         for t in range(T):
-            if st.owner[t] == p and st.armies[t] >= 2:
-                if R[R_FORTIFY] == FORTIFY_ADJACENT:
-                    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-                        u = B.nbr_idx[i]
-                        fortify[t, u] = st.owner[u] == p
-                else:
-                    _reachable(st, B, p, t, seen)
-                    for u in range(T):
-                        fortify[t, u] = seen[u] == 1 and u != t
+            for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+                fortify[t, B.nbr_idx[i]] = _may_fortify_adjacent(st.owner, st.armies, p, t, B.nbr_idx[i])
+    elif phase == FORTIFY:  # connected: t reaches u when both lie in one region of p's land
+        region = np.empty(T, np.int64)
+        _regions(st, B, p, region)
+        for t in range(T):
+            if _may_leave(st.owner, st.armies, p, t):
+                for u in range(T):
+                    fortify[t, u] = region[u] == region[t] and u != t

@@ -5,7 +5,7 @@ import pytest
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game, Move
 from riskstats.game.rules.board import classic_board
-from riskstats.game.rules.engine import _base_reinforcement, _find_set, _has_set, _set_kind
+from riskstats.game.rules.engine import _base_reinforcement, _find_set, _has_set, _regions, _set_kind
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import (
     ATTACK,
@@ -308,6 +308,23 @@ def test_fortify_connected_vs_adjacent(fortify, legal):
     assert game.check(Move.fortify(T("Alaska"), T("Alberta"), 2)) == ""
     assert game.check(Move.fortify(T("Alaska"), T("Peru"), 2)) != ""  # not joined at all
     assert game.check(Move.fortify(T("Alaska"), T("Alberta"), 3)) != ""  # one stays behind
+
+
+@pytest.mark.parametrize("seed", [0, 3, 8])
+def test_regions_are_the_connected_parts_of_a_seats_land(seed):
+    from scipy.sparse.csgraph import connected_components
+
+    game = Game(4, seed=seed).play(["aggressive"], max_moves=400 + 50 * seed)
+    B, st = game.context.B, game.state
+    for p in range(4):
+        region = np.empty(42, np.int64)
+        _regions(st, B, p, region)
+        mine = np.flatnonzero(st.owner == p)
+        assert (region[st.owner != p] == -1).all()
+        _, label = connected_components(B.adjacency[np.ix_(mine, mine)], directed=False)
+        same = label[:, None] == label[None, :]  # what scipy joins, _regions joins, and nothing else
+        assert ((region[mine][:, None] == region[mine][None, :]) == same).all()
+        assert all(region[t] == mine[label == label[i]].min() for i, t in enumerate(mine))
 
 
 def test_two_player_setup_and_neutral():
