@@ -24,7 +24,8 @@ Seats alternate from game to game; chance nodes are sampled with their exact pro
 search's wins, losses and games ended by the turn cap, its win rate over decided games with a 95% Wilson
 interval, its decisions (those with more than one legal action are searched) and its CPU seconds per decision
 (process time of `step`). A cell stops starting games once its share of ``--max-cpu`` process seconds is
-spent; the rows say how many it played.
+spent; the rows say how many it played. The file is rewritten after every cell, so an interrupted run (Ctrl-C)
+keeps the cells it finished.
 """
 import argparse
 import csv
@@ -105,45 +106,58 @@ def main():
     share = args.max_cpu / len(cells)
     start = time.process_time()
     rows = []
-    for cell in cells:
-        wins = losses = games = searched = turns = 0
-        cpu = 0.0
-        c0 = time.process_time()
-        for k in range(args.games):
-            if time.process_time() - c0 > share:
-                break
-            seat = k % 2
-            winner, t, n, c = play(game, cell, seat, args.seed * 1000 + k)
-            games += 1
-            wins += winner == seat
-            losses += winner == 1 - seat
-            searched += n
-            turns += t
-            cpu += c
-            print(f"{':'.join(map(str, cell))} game {k}: search seat {seat}, winner {winner}, {t} turns, "
-                  f"{n} decisions, {c:.1f} CPU s", flush=True)
-        decided = wins + losses
-        lo, hi = wilson_interval(wins, decided) if decided else (float("nan"), float("nan"))
-        rows.append({"search": cell[0], "evaluator": cell[1], "simulations": cell[2], "opponent": cell[3],
-                     "games": games, "wins": wins, "losses": losses, "truncated": games - decided,
-                     "win_rate": wins / decided if decided else float("nan"), "wilson_low": lo, "wilson_high": hi,
-                     "mean_turns": turns / games if games else float("nan"), "decisions": searched, "cpu_s": cpu,
-                     "cpu_ms_per_decision": 1000 * cpu / searched if searched else float("nan")})
+    try:
+        for cell in cells:
+            rows.append(run_cell(game, cell, args, share))
+            write(rows, args)  # after every cell: an interrupted run keeps the cells it finished
+    except KeyboardInterrupt:
+        print(f"interrupted: {len(rows)} of {len(cells)} cells finished (and written)")
     print(f"total {time.process_time() - start:.0f} CPU s; load average {os.getloadavg()[0]:.2f}")
     for r in rows:
         print(f"{r['search']} {r['evaluator']} {r['simulations']:>4} sims vs {r['opponent']:<10} "
               f"{r['wins']}/{r['wins'] + r['losses']} decided of {r['games']} "
               f"[{r['wilson_low']:.2f}, {r['wilson_high']:.2f}], {r['cpu_ms_per_decision']:.1f} ms/decision")
-    if args.out:
-        with open(args.out, "w", newline="") as f:
-            f.write(f"# python scripts/bench_openspiel.py --cells {args.cells} --games {args.games} "
-                    f"--max-cpu {args.max_cpu:g} --max-turns {args.max_turns} --seed {args.seed} --out {args.out}"
-                    f"; load average {os.getloadavg()[0]:.1f} at the end\n")
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            writer.writeheader()
-            for r in rows:
-                writer.writerow({k: f"{v:.4g}" if isinstance(v, float) else v for k, v in r.items()})
 
+
+def run_cell(game, cell, args, share) -> dict:
+    """Up to ``args.games`` games of one cell, seats alternating, until its share of the CPU budget is spent."""
+    wins = losses = games = searched = turns = 0
+    cpu = 0.0
+    c0 = time.process_time()
+    for k in range(args.games):
+        if time.process_time() - c0 > share:
+            break
+        seat = k % 2
+        winner, t, n, c = play(game, cell, seat, args.seed * 1000 + k)
+        games += 1
+        wins += winner == seat
+        losses += winner == 1 - seat
+        searched += n
+        turns += t
+        cpu += c
+        print(f"{':'.join(map(str, cell))} game {k}: search seat {seat}, winner {winner}, {t} turns, "
+              f"{n} decisions, {c:.1f} CPU s", flush=True)
+    decided = wins + losses
+    lo, hi = wilson_interval(wins, decided) if decided else (float("nan"), float("nan"))
+    return {"search": cell[0], "evaluator": cell[1], "simulations": cell[2], "opponent": cell[3],
+            "games": games, "wins": wins, "losses": losses, "truncated": games - decided,
+            "win_rate": wins / decided if decided else float("nan"), "wilson_low": lo, "wilson_high": hi,
+            "mean_turns": turns / games if games else float("nan"), "decisions": searched, "cpu_s": cpu,
+            "cpu_ms_per_decision": 1000 * cpu / searched if searched else float("nan")}
+
+
+def write(rows, args):
+    """The rows so far, as CSV at ``args.out`` (its first line: the command and the load)."""
+    if not args.out:
+        return
+    with open(args.out, "w", newline="") as f:
+        f.write(f"# python scripts/bench_openspiel.py --cells {args.cells} --games {args.games} "
+                f"--max-cpu {args.max_cpu:g} --max-turns {args.max_turns} --seed {args.seed} --out {args.out}"
+                f"; load average {os.getloadavg()[0]:.1f} when written\n")
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        for r in rows:
+            writer.writerow({k: f"{v:.4g}" if isinstance(v, float) else v for k, v in r.items()})
 
 if __name__ == "__main__":
     main()
