@@ -8,7 +8,9 @@ with the game's own bots), `calibration_scores` (ECE over 10 bins, Brier and log
 with percentile intervals from a bootstrap that resamples whole games, since positions of one game are
 correlated) and `calibration_reliability` (the reliability table of each estimator, Wilson intervals per
 bin). The scores and the reliability table themselves are `riskstats.game.value_fit.scores` and
-`riskstats.game.value_fit.reliability` (the position value's own validation uses them too).
+`riskstats.game.value_fit.reliability` (the position value's own validation uses them too). It also owns the
+one threshold by which an estimator is called calibrated, `ECE_TARGET`, and `calibration_verdicts`, which judges
+the scores' intervals by it (notebook 06 and ``docs/position_value.md`` use this threshold and no other).
 
 >>> import pandas as pd
 >>> preds = pd.DataFrame({"game": [0, 0, 1, 1], "turn": 1, "player": [0, 1, 0, 1], "alive": True,
@@ -22,6 +24,10 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError, check_int
+
+ECE_TARGET = 0.02
+"""The expected calibration error (10 equal-width bins) at or below which a P(win) estimate is called calibrated:
+the position value's target (``docs/position_value.md``) and notebook 06's test of every estimator."""
 
 
 def calibration_positions(table: pd.DataFrame, per_game: int = 4, rules=None, board=None, seed: int = 0,
@@ -156,3 +162,24 @@ def calibration_reliability(preds: pd.DataFrame, estimators=("evaluate", "model"
         p, alive, winner, _ = _arrays(preds, estimator)
         frames.append(reliability(p, alive, winner, bins).assign(estimator=estimator))
     return pd.concat(frames, ignore_index=True)
+
+
+def calibration_verdicts(scores: pd.DataFrame, target: float = ECE_TARGET) -> pd.DataFrame:
+    """Judge `calibration_scores`' ECE intervals by ``target`` (default `ECE_TARGET`).
+
+    Returns the scores with ``target``, ``calibrated`` (the interval's upper end at or below the target: the
+    estimator is calibrated to it) and ``miscalibrated`` (its lower end above the target) added; an estimator
+    that is neither is not resolved by these positions.
+
+    >>> s = pd.DataFrame({"estimator": ["a", "b", "c"], "ece": [0.01, 0.04, 0.02], "ece_low": [0.005, 0.03, 0.01],
+    ...                   "ece_high": [0.015, 0.05, 0.03]})
+    >>> calibration_verdicts(s)[["calibrated", "miscalibrated"]].values.tolist()
+    [[True, False], [False, True], [False, False]]
+    """
+    missing = {"ece", "ece_low", "ece_high"} - set(scores.columns)
+    if missing:
+        raise RiskstatsError(f"the scores lack the columns {', '.join(sorted(missing))}")
+    if not 0 < target < 1:
+        raise RiskstatsError(f"the ECE target must lie in (0, 1), got {target}")
+    return scores.assign(target=target, calibrated=scores["ece_high"] <= target,
+                         miscalibrated=scores["ece_low"] > target)

@@ -440,8 +440,30 @@ def target_versus(table: pd.DataFrame, first: str, second: str, bot: str = "cont
     return effect.drop(columns="bot").assign(first=first, second=second)
 
 
-ROBUSTNESS_COLUMNS = ["notebook", "finding", "population", "bots", "n", "estimate", "ci_low", "ci_high", "holds"]
-"""The columns of a notebook's rows of the robustness table (``data/robustness/<notebook>.csv``)."""
+def rank_targets(table: pd.DataFrame, bot: str = "continent", board: Board | None = None,
+                 level: float = 0.95) -> pd.DataFrame:
+    """The arms of a first-target experiment ranked by paired tests only: every pair of arms (the own choice
+    among them) paired game by game (`riskstats.stats.compare.rank_paired`, Holm over the pairs).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per arm, sorted by rank: ``target``, games, wins, win_rate, ``rank`` (1 + the arms credibly
+        above it in the paired tests), ``higher`` and ``lower`` (those arms credibly above and below it).
+    """
+    from riskstats.stats.compare import rank_paired
+
+    board = board or classic_board()
+    targets, labels = _arm_targets(table, bot, board)
+    order = sorted(targets, key=lambda c: (targets[c] != "own choice", c))
+    arms = {targets[c]: forced_arm(table, c, labels[c]) for c in order}
+    return rank_paired(arms, FORCED, level).rename(columns={"label": "target"})
+
+
+ROBUSTNESS_COLUMNS = ["notebook", "finding", "population", "bots", "n", "estimate", "ci_low", "ci_high", "holds",
+                      "reversed"]
+"""The columns of a notebook's rows of the robustness table (``data/robustness/<notebook>.csv``;
+`riskstats.stats.robustness.ROBUSTNESS_COLUMNS`)."""
 
 
 def robustness_rows(effects: pd.DataFrame, versus: pd.DataFrame, cost: pd.DataFrame | None, population: str,
@@ -450,14 +472,15 @@ def robustness_rows(effects: pd.DataFrame, versus: pd.DataFrame, cost: pd.DataFr
 
     ``effects`` and ``versus`` are `first_target_arms`' effects and `target_versus`' row (Australia against
     South America) of the population's experiment; ``cost`` `opening_cost`'s summary of its openings (or
-    None). Each finding holds only where its 95% interval says so:
+    None). Each finding holds only where its 95% interval says so, and is reversed where the interval says
+    the opposite:
 
-    - "Australia first beats the own choice": Australia's effect, interval above 0;
+    - "Australia first beats the own choice": Australia's effect, interval above 0 (reversed: below 0);
     - "every forced first target loses to the own choice": the best forced arm's effect, interval below 0
-      (then every arm's is);
-    - "Australia first beats South America first": the paired difference, interval above 0;
+      (then every arm's is; reversed: above 0, a forced arm beats the own choice);
+    - "Australia first beats South America first": the paired difference, interval above 0 (reversed: below);
     - "Australia is the cheapest continent to pay back": its payback turns, interval below every other
-      continent's (n: boards).
+      continent's (n: boards; reversed: above some other continent's).
     """
     E = effects.set_index("target")
     if "Australia" not in E.index:
@@ -466,10 +489,12 @@ def robustness_rows(effects: pd.DataFrame, versus: pd.DataFrame, cost: pd.DataFr
     best = effects.loc[effects.effect.idxmax()]
     v = versus.iloc[0]
     rows = [
-        ("Australia first beats the own choice", aus.games, aus.effect, aus.ci_low, aus.ci_high, aus.ci_low > 0),
+        ("Australia first beats the own choice", aus.games, aus.effect, aus.ci_low, aus.ci_high, aus.ci_low > 0,
+         aus.ci_high < 0),
         (f"every forced first target loses to the own choice (best: {best.target})", best.games, best.effect,
-         best.ci_low, best.ci_high, bool((effects.ci_high < 0).all())),
-        ("Australia first beats South America first", v.games, v.effect, v.ci_low, v.ci_high, v.ci_low > 0),
+         best.ci_low, best.ci_high, bool((effects.ci_high < 0).all()), best.ci_low > 0),
+        ("Australia first beats South America first", v.games, v.effect, v.ci_low, v.ci_high, v.ci_low > 0,
+         v.ci_high < 0),
     ]
     if cost is not None:
         c = cost.set_index("continent")
@@ -477,11 +502,13 @@ def robustness_rows(effects: pd.DataFrame, versus: pd.DataFrame, cost: pd.DataFr
         rows.append(("Australia is the cheapest continent to pay back (turns of bonus)", c.loc["Australia", "boards"],
                      c.loc["Australia", "payback_turns"], c.loc["Australia", "payback_low"],
                      c.loc["Australia", "payback_high"],
-                     bool(c.loc["Australia", "payback_high"] < others.payback_low.min())))
-    frame = pd.DataFrame(rows, columns=["finding", "n", "estimate", "ci_low", "ci_high", "holds"])
+                     bool(c.loc["Australia", "payback_high"] < others.payback_low.min()),
+                     bool(c.loc["Australia", "payback_low"] > others.payback_high.min())))
+    frame = pd.DataFrame(rows, columns=["finding", "n", "estimate", "ci_low", "ci_high", "holds", "reversed"])
     frame.insert(0, "notebook", notebook)
     frame.insert(2, "population", population)
     frame.insert(3, "bots", bots)
     frame["n"] = frame.n.astype(int)
     frame["holds"] = frame.holds.astype(bool)
+    frame["reversed"] = frame.reversed.astype(bool)
     return frame[ROBUSTNESS_COLUMNS]

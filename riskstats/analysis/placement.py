@@ -145,7 +145,7 @@ def placement_robustness(effects: pd.DataFrame, alpha: float = 0.05) -> pd.DataF
     """Robustness rows (`riskstats.stats.robustness.ROBUSTNESS_COLUMNS`) of `placement_effects`: per row the
     finding "the default beats the treatment" (`FINDINGS`), estimate = control rate - treated rate with its
     paired 95% interval, n = games per arm, holding when the interval lies above 0 and Holm's p is below
-    ``alpha``."""
+    ``alpha``, reversed when it lies below 0 (the treatment beats the default) and Holm's p is below ``alpha``."""
     from riskstats.stats.robustness import robustness_rows
 
     placement_verdicts(effects, alpha)  # checks the table
@@ -153,8 +153,9 @@ def placement_robustness(effects: pd.DataFrame, alpha: float = 0.05) -> pd.DataF
         "population": [LABELS.get(p, p) for p in effects.population], "bots": effects.lineup,
         "n": effects.games, "estimate": -effects.effect, "ci_low": -effects.ci_high, "ci_high": -effects.ci_low})
     holds = (estimates.ci_low > 0) & (effects.p_holm < alpha)
-    rows = [robustness_rows("07", FINDINGS.get(t, f"the default beats {t}"), estimates.iloc[[i]], holds.iloc[[i]])
-            for i, t in enumerate(effects.treatment)]
+    reversed_ = (estimates.ci_high < 0) & (effects.p_holm < alpha)  # the treatment beats the default
+    rows = [robustness_rows("07", FINDINGS.get(t, f"the default beats {t}"), estimates.iloc[[i]], holds.iloc[[i]],
+                            reversed_.iloc[[i]]) for i, t in enumerate(effects.treatment)]
     return pd.concat(rows, ignore_index=True)
 
 

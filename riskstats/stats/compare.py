@@ -18,9 +18,16 @@ This module owns the tests behind every "A beats B" in a report or notebook:
   excludes 0 exactly when the test rejects, it has width when no game is discordant, and its coverage
   is at least nominal (simulated 0.96-1.00 from 4 to 200 discordant games, tests/stats/test_compare.py).
   Where both arms' games stay alike (the same deal, the same dice until the treated bot first acts
-  differently) the pairs are positively correlated, and the paired interval is narrower than the
-  unpaired one (also given) for the same number of games; being exact, it is conservative where most
-  games are discordant (there about as wide as the unpaired one).
+  differently) the pairs are positively correlated, which narrows a paired interval; but this one is
+  exact and so conservative, and where the correlation is small (most games discordant) it is *wider*
+  than the unpaired one (also given): which is narrower is an empirical matter, to be read off both.
+- `paired_comparisons` / `rank_paired`: every pair of arms that played the same games, each paired
+  (`treatment_effect`), Holm over the pairs; arms are ranked only where those paired tests separate them
+  (`rank_rates` is for independent groups and must not rank paired arms).
+- `effect_bound` and `equivalent`: the words for an interval that contains 0. "No effect detected" says
+  only that |effect| is below the interval's farthest end (`effect_bound`); "unchanged" is claimed only
+  by equivalence, the interval inside a stated margin (`equivalent`: with a 95% interval, the two
+  one-sided tests (TOST) at 2.5% each).
 
 The tests come from scipy and statsmodels. Win rates are counted as in `riskstats.stats.report`.
 
@@ -275,3 +282,92 @@ def treatment_effects(table, bot: str, column: str | None = None, level: float =
     frame["significant"] = frame["p_holm"] < 1 - level
     return frame
 
+
+
+def effect_bound(low: float, high: float) -> float:
+    """What an interval that contains 0 does say: the effect's size is below this bound (its farthest end).
+
+    "No effect detected" is reported with it ("|effect| < bound"), never as "unchanged".
+
+    >>> effect_bound(-0.033, 0.017)
+    0.033
+    """
+    return float(max(abs(low), abs(high)))
+
+
+def equivalent(low: float, high: float, margin: float) -> bool:
+    """Whether an interval lies inside (-margin, margin): equivalence within the stated margin.
+
+    With a 95% interval this is the two one-sided tests (TOST) at 2.5% each, so "unchanged within
+    ``margin``" may be claimed; an interval that merely contains 0 is not enough.
+
+    >>> equivalent(-0.01, 0.015, 0.02), equivalent(-0.033, 0.017, 0.02)
+    (True, False)
+    """
+    if not margin > 0:
+        raise RiskstatsError(f"the equivalence margin must be positive, got {margin}")
+    return bool(-margin < low and high < margin)
+
+
+def paired_comparisons(arms: dict, bot: str, level: float = 0.95) -> pd.DataFrame:
+    """Every pair of arms that played the same games, paired game by game, Holm over the pairs.
+
+    Parameters
+    ----------
+    arms : dict
+        Label -> self-play table of one arm (all arms with the same seeds and line-ups, as `treatment_effect`
+        requires), in the order wanted.
+    bot : str
+        The bot whose wins are counted.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair (a before b in ``arms``' order): a, b, rate_a, rate_b, diff (rate_a - rate_b),
+        ci_low, ci_high (`paired_difference_interval`), p_value (exact McNemar), correlation, p_holm,
+        significant.
+    """
+    _check_level(level)
+    labels = list(arms)
+    rows = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            e = treatment_effect(arms[a], arms[b], bot, level).iloc[0]
+            rows.append({"a": a, "b": b, "rate_a": e.treated_rate, "rate_b": e.control_rate, "diff": e.effect,
+                         "ci_low": e.ci_low, "ci_high": e.ci_high, "p_value": e.p_value,
+                         "correlation": e.correlation})
+    frame = pd.DataFrame(rows, columns=["a", "b", "rate_a", "rate_b", "diff", "ci_low", "ci_high", "p_value",
+                                        "correlation"])
+    frame["p_holm"] = _holm(frame["p_value"].to_numpy())
+    frame["significant"] = frame["p_holm"] < 1 - level
+    return frame
+
+
+def rank_paired(arms: dict, bot: str, level: float = 0.95) -> pd.DataFrame:
+    """Arms that played the same games, ranked by paired tests only (`paired_comparisons`).
+
+    A rank is 1 + the number of arms significantly higher in the paired tests (Holm over every pair); arms the
+    tests do not separate share a rank.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per arm, sorted by rank then by the order of ``arms``: label, games, wins, win_rate, rank,
+        higher (the arms credibly above it), lower (those credibly below it).
+    """
+    if len(arms) < 2:
+        raise RiskstatsError("need at least two arms to rank")
+    pairs = paired_comparisons(arms, bot, level)
+    higher = {g: [] for g in arms}
+    lower = {g: [] for g in arms}
+    for r in pairs[pairs["significant"]].itertuples():
+        top, bottom = (r.a, r.b) if r.diff > 0 else (r.b, r.a)
+        higher[bottom].append(top)
+        lower[top].append(bottom)
+    rows = []
+    for order, (label, table) in enumerate(arms.items()):
+        wins = int(_bot_won(table, bot).sum())
+        rows.append({"label": label, "games": len(table), "wins": wins, "win_rate": wins / len(table),
+                     "rank": 1 + len(higher[label]), "higher": ", ".join(higher[label]),
+                     "lower": ", ".join(lower[label]), "order": order})
+    return pd.DataFrame(rows).sort_values(["rank", "order"], ignore_index=True).drop(columns="order")

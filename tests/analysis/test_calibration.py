@@ -83,3 +83,21 @@ def test_predictions_of_every_estimator(real):
     assert list(scores.estimator) == ["evaluate", "model", "strong", "own"] and (scores.positions == 4).all()
     with pytest.raises(RiskstatsError):
         calibration_scores(preds, ["nothing"])
+
+
+def test_one_calibration_threshold_judges_the_intervals_and_the_docs_state_it():
+    """Issue #29 §2: "calibrated" has one threshold, `ECE_TARGET`, which docs/position_value.md states."""
+    import re
+    from pathlib import Path
+
+    from riskstats.analysis.calibration import ECE_TARGET, calibration_verdicts
+
+    scores = pd.DataFrame({"estimator": ["a", "b", "c"], "ece": [0.01, 0.04, 0.02], "ece_low": [0.005, 0.03, 0.01],
+                           "ece_high": [ECE_TARGET, 0.05, 0.03]})
+    judged = calibration_verdicts(scores)
+    assert judged.calibrated.tolist() == [True, False, False] and judged.miscalibrated.tolist() == [False, True, False]
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "position_value.md").read_text()
+    stated = {float(v) for v in re.findall(r"ECE (?:≤|<=|at most) (0\.\d+)", docs)}
+    assert stated == {ECE_TARGET} and "ECE_TARGET" in docs
+    with pytest.raises(RiskstatsError, match="target"):
+        calibration_verdicts(scores, target=0)

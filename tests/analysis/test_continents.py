@@ -143,6 +143,13 @@ def test_first_target_arms_name_the_continents_and_pair_the_arms():
     named = table.assign(**{"params.continent": table.cell.map(
         {"cell-000": "first=-1", "cell-001": "first=Australia", "cell-002": "first=South America"})})
     assert first_target_arms(named)[0].target.tolist() == ["own choice", "Australia", "South America"]
+    # the ranking uses the paired tests only: each arm's win rate is its own, the rank the pairs' verdict
+    from riskstats.analysis.continents import rank_targets
+
+    ranked = rank_targets(table).set_index("target")
+    assert sorted(ranked.index) == sorted(arms.target)
+    assert ranked.win_rate.to_dict() == pytest.approx(arms.set_index("target").win_rate.to_dict())
+    assert (ranked["rank"] >= 1).all() and ranked["rank"].min() == 1
 
 
 def test_opening_cost_intervals_resample_whole_boards():
@@ -245,5 +252,7 @@ def test_robustness_rows_hold_only_where_the_interval_says_so():
     assert rows.iloc[3].n == 50 and (rows.population == "heuristic").all()
     effects.loc[0, ["effect", "ci_low", "ci_high"]] = [-0.03, -0.05, -0.01]
     cost.loc[2, "payback_low"] = 2.3
-    rows = robustness_rows(effects, versus, cost, "strong", "value").holds.tolist()
-    assert rows == [False, True, True, True]
+    assert rows.reversed.tolist() == [False, False, False, False]
+    rows = robustness_rows(effects, versus, cost, "strong", "value")
+    assert rows.holds.tolist() == [False, True, True, True]
+    assert rows.reversed.tolist() == [True, False, False, False]  # Australia first credibly loses to the own choice

@@ -9,7 +9,11 @@ from riskstats.errors import RiskstatsError
 from riskstats.intervals import wilson_interval
 from riskstats.stats.compare import (
     compare_rates,
+    effect_bound,
+    equivalent,
+    paired_comparisons,
     paired_difference_interval,
+    rank_paired,
     rank_rates,
     treatment_effect,
     treatment_effects,
@@ -151,3 +155,38 @@ def test_paired_interval_is_narrower_on_a_real_experiment(tmp_path):
     assert (effects.ci_low < effects.effect).all() and (effects.effect < effects.ci_high).all()
     excludes = (effects.ci_low > 0) | (effects.ci_high < 0)
     assert (excludes == (effects.p_value < 0.05)).all()  # the interval agrees with McNemar's exact test
+
+
+def test_an_interval_across_zero_bounds_the_effect_and_equivalence_needs_the_margin():
+    assert effect_bound(-0.033, 0.017) == 0.033 and effect_bound(0.01, 0.02) == 0.02
+    assert equivalent(-0.01, 0.015, 0.02) and not equivalent(-0.033, 0.017, 0.02)
+    assert not equivalent(0.021, 0.03, 0.02)  # an effect beyond the margin is no equivalence either
+    with pytest.raises(RiskstatsError, match="margin"):
+        equivalent(-0.01, 0.01, 0.0)
+
+
+def test_paired_ranking_separates_what_unpaired_tests_cannot():
+    """The referee's case (issue #29 §2): arms of the same games that differ in few games. A 3-point gap over 400
+    games is far inside the unpaired tests' noise, but every discordant game goes one way, so the paired
+    test separates it; the ranking must follow the paired test."""
+    rng = np.random.default_rng(4)
+    base = rng.random(400) < 0.4
+    control = arm(base)
+    lost = base.copy()
+    lost[np.flatnonzero(base)[:15]] = False  # the treated arm loses 15 of the control's wins, nothing else
+    treated = arm(lost)
+    same = lost.copy()
+    same[np.flatnonzero(~lost)[:2]] = True  # two games apart from the forced arm: not separated from it
+    arms = {"own choice": control, "forced": treated, "alike": arm(same)}
+    pairs = paired_comparisons(arms, "x").set_index(["a", "b"])
+    assert pairs.loc[("own choice", "forced")].significant
+    assert pairs.loc[("own choice", "forced"), "diff"] == pytest.approx(15 / 400)
+    ranked = rank_paired(arms, "x").set_index("label")
+    assert ranked.loc["own choice", "rank"] == 1 and ranked.loc["forced", "rank"] == 2
+    assert ranked.loc["forced", "higher"] == "own choice" and ranked.loc["own choice", "lower"] == "forced, alike"
+    assert ranked.loc["alike", "rank"] == 2
+    unpaired = rank_rates(pd.DataFrame({"arm": ["own choice", "forced"], "wins": [int(base.sum()), int(lost.sum())],
+                                        "trials": 400}), "arm")
+    assert unpaired["rank"].tolist() == [1, 1]  # unpaired, the two are not separated
+    with pytest.raises(RiskstatsError, match="two arms"):
+        rank_paired({"a": control}, "x")
