@@ -14,6 +14,9 @@
                                            # middle game: moves 150-1,500, the rest), data/position_value/*.csv
                                            # and docs/position_value.png
     python scripts/fit_value.py golden     # the small seeded fit the tests reproduce (tests/golden/)
+    python scripts/fit_value.py speed      # the value bot's four-player self-play on each model, one thread (200
+                                           # games, seed 2026, as data/value_bot/value_speed.csv):
+                                           # data/position_value/value_bot_speed.csv
 
 Run ``fit`` (both models) then ``validate`` after any change to the features, the rules or the bots, and
 ``golden`` after a change that alters seeded games (as regenerate_golden.py for the playthroughs). One
@@ -290,12 +293,32 @@ def golden(args) -> None:
     print(f"wrote {path}")
 
 
+SPEED_BOTS = ("value:plans=5:order=12367:closer=0.5", "value")
+"""The value bots timed by ``speed`` (the tuned one, the default), each on every model (``model=...``)."""
+
+
+def speed_step(args) -> None:
+    import numba
+
+    from riskstats.analysis.strength import speed
+
+    numba.set_num_threads(1)
+    specs = [bot if name == "model" else f"{bot}:model={name}" for bot in SPEED_BOTS for name in MODELS]
+    table = speed(specs, 4, args.games, 2026, GameRules())
+    table = table.assign(target=300.0, verdict=(table.games_per_cpu_s >= 300.0).map({True: "MET", False: "MISSED"}))
+    out = ROOT / "data" / "position_value" / "value_bot_speed.csv"
+    table.to_csv(out, index=False)
+    print(table.to_string(index=False))
+    print(f"wrote {out}")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("step", choices=["fit", "validate", "golden"])
+    parser.add_argument("step", choices=["fit", "validate", "golden", "speed"])
     parser.add_argument("--model", choices=list(MODELS), default="model", help="the model fitted (fit)")
     parser.add_argument("--samples", type=Path, default=None, help="fit --model boosted: keep the sampled positions "
                         "in this folder, and read them from it when there")
+    parser.add_argument("--games", type=int, default=200, help="speed: games per bot")
     args = parser.parse_args()
-    {"fit": fit, "validate": validate, "golden": golden}[args.step](args)
+    {"fit": fit, "validate": validate, "golden": golden, "speed": speed_step}[args.step](args)
     assert FEATURES  # the features' order is the model file's
