@@ -3,11 +3,12 @@
 This module owns the position features (`FEATURES`, computed per seat by the compiled kernel
 `_features`), the fitted model (`_model_value`, `_model_probs`: a softmax over the players in play of
 ``w[variant] . x[seat]``, with the coefficients of ``riskstats/game/data/value_model.json``, or of another
-committed fit named in `MODELS`); the public
+committed fit named in `MODELS`), and the boosted model's inputs (`BOOSTED_INPUTS`, `_boosted_inputs`) and
+softmax of its trees' margins (`_boosted_softmax`); the public
 `riskstats.position_value` that answers from it lives in `riskstats.game.evaluate`.
 It does not own fitting (`riskstats.game.value_fit` and ``scripts/fit_value.py``
-write the coefficients) or the bots that use the value (`riskstats.game.search`: ``search:value=model``
-and the ``value`` bot).
+write the coefficients and trees), the trees' format and evaluation (`riskstats.game.value_trees`) or the bots
+that use the value (`riskstats.game.search`: ``search:value=model`` and the ``value`` bot).
 
 **The model.** P(seat s wins) = exp(w . x_s) / sum over the players in play of exp(w . x_q): a conditional
 (multinomial) logit over the seats, fitted by maximum likelihood on positions of seeded self-play (the
