@@ -22,6 +22,7 @@ OPTIONAL_PARTS = {
     "riskstats/env": "rl",
     "riskstats/runs/distributed.py": "distributed",
     "riskstats/runs/tune.py": "tune",
+    "riskstats/game/value_fit.py": "fit",
 }
 """The optional parts of the package and the extra each one's imports must be declared in."""
 

@@ -88,8 +88,9 @@ def evaluate(
     seed: Annotated[int, typer.Option(parser=whole_number, help="Seed of the rollouts' dice and draw piles.")] = 0,
     top: Annotated[int, typer.Option(parser=whole_number, help="How many of the best next moves to show.")] = 5,
     model: Annotated[str, typer.Option(help="With --rollouts 0, the fitted position value answering: model "
-                                            "(fitted on heuristic play) or strong (refitted with search "
-                                            "self-play added).")] = "model",
+                                            "(fitted on heuristic play), strong (refitted with search "
+                                            "self-play added) or boosted (boosted trees fitted on every "
+                                            "phase of heuristic, search and value-bot play).")] = "model",
     as_json: JsonFlag = False,
 ):
     """Each player's chance of winning from a position (95% Wilson interval), and the best next moves of

@@ -28,17 +28,17 @@ import numpy as np
 from riskstats.errors import RiskstatsError
 from riskstats.game.bots.catalog import parse_bot
 from riskstats.game.rules.stream import _seed
-from riskstats.game.value import _WS, _model_probs, model_index
+from riskstats.game.value import N_INPUTS, _model_probs, model_index
 
 
 class ValueEvaluator:
     """An OpenSpiel evaluator: the fitted position value as the leaf value; a prior from a built-in bot.
 
-    ``model``: the fitted model (`riskstats.game.value.MODELS`: "model" or "strong"). ``bot``: the built-in bot
-    spec whose move the prior favours (default "value"; None: a uniform prior). ``weight``: the prior's share on
-    the bot's move (split evenly over the actions whose first engine move it is); the rest is spread uniformly
-    over the legal actions, and a move that no action plays (a move pruned from the macro space) leaves the
-    prior uniform. ``seed`` seeds the copies the bot plays on (it draws from the game's stream).
+    ``model``: the fitted model (`riskstats.game.value.MODELS`: "model", "strong" or "boosted"). ``bot``: the
+    built-in bot spec whose move the prior favours (default "value"; None: a uniform prior). ``weight``: the
+    prior's share on the bot's move (split evenly over the actions whose first engine move it is); the rest is
+    spread uniformly over the legal actions, and a move that no action plays (a move pruned from the macro space)
+    leaves the prior uniform. ``seed`` seeds the copies the bot plays on (it draws from the game's stream).
 
     The prior is asked at every new node of a search (a bot move on a copy: some milliseconds for the value
     bot at the start of a turn, when it compares its plans); OpenSpiel's ``MCTSBot`` reads it when it picks a
@@ -63,8 +63,8 @@ class ValueEvaluator:
         g = state.game
         P = g.players
         probs = np.empty(P)
-        X = np.empty((P, _WS.shape[2]))
-        _model_probs(g.state, g.context.B, g.context.R, _WS[self.model], X, probs)
+        X = np.empty((P, N_INPUTS))
+        _model_probs(g.state, g.context.B, g.context.R, self.model, X, probs)
         return probs - (1.0 - probs) / (P - 1)
 
     def prior(self, state):

@@ -7,7 +7,8 @@ read and the one dispatch from id to kernel), and above both the compiled game l
 looks ahead with it (`search`), the one driver every compiled caller plays through (`drive`), playing a game,
 compiled or move by move (`play`), rebuilding a game from its event log (`replay`), positions as JSON (`position`),
 a position played on many times with fresh chance (`rollout`) and win chances and best moves from a position
-(`evaluate`), the fitted position value (`value`) and its fit on self-play (`value_fit`), and the compiled checks
+(`evaluate`), the fitted position value (`value`), its fit on self-play (`value_fit`) and the exported tree
+ensembles its boosted model evaluates (`value_trees`), and the compiled checks
 of a game's invariants (`invariants`).
 May import: `riskstats.odds` (the battle kernel and its tables) and the foundations.
 """

@@ -64,7 +64,7 @@ from riskstats.game.rules.state import (
     _new_state,
 )
 from riskstats.game.rules.stream import _seed, _shuffle
-from riskstats.game.value import _WS, FEATURES, N_FEATURES, _model_probs, _model_value, model_index
+from riskstats.game.value import FEATURES, N_INPUTS, _model_probs, _model_value, model_index
 from riskstats.intervals import wilson_interval
 from riskstats.pieces import in_pieces
 
@@ -255,8 +255,8 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     board : Board, optional
         The board, when the position names one other than "classic".
     model : str
-        With ``rollouts=0``: the fitted model answering (`riskstats.game.value.MODELS`: ``model``, or
-        ``strong``, refitted with search self-play added).
+        With ``rollouts=0``: the fitted model answering (`riskstats.game.value.MODELS`: ``model``,
+        ``strong``, refitted with search self-play added, or ``boosted``, gradient-boosted trees).
     progress : callable, optional
         ``progress(done, total)`` a few times a second: rollouts played of all ``total`` (``rollouts`` for
         the players' chances, and as many again for each candidate move compared).
@@ -346,8 +346,9 @@ def position_value(position, *, board=None, features: bool = True, model: str = 
     features : bool
         Also return each player's `FEATURES` (the model's inputs).
     model : str
-        The fitted model (`riskstats.game.value.MODELS`): ``model`` (fitted on heuristic play), or
-        ``strong`` (refitted with search self-play added; better calibrated on strong play,
+        The fitted model (`riskstats.game.value.MODELS`): ``model`` (fitted on heuristic play),
+        ``strong`` (refitted with search self-play added; better calibrated on strong play) or ``boosted``
+        (gradient-boosted trees on more inputs, fitted on every phase of heuristic, search and value-bot play;
         data/position_value/validation.csv).
 
     Returns
@@ -361,9 +362,9 @@ def position_value(position, *, board=None, features: bool = True, model: str = 
     m = model_index(model)
     game = position if isinstance(position, Game) else Game.from_json(position, board)
     P = game.players
-    X = np.zeros((P, N_FEATURES))
+    X = np.zeros((P, N_INPUTS))
     probs = np.zeros(P)
-    _model_probs(game.state, game.context.B, game.context.R, _WS[m], X, probs)
+    _model_probs(game.state, game.context.B, game.context.R, m, X, probs)
     table = pd.DataFrame({"player": np.arange(P), "p_win": probs})
     if features:
         for f, name in enumerate(FEATURES):

@@ -16,7 +16,7 @@ with the plan as the seat's policy, then every seat (itself included) plays `POL
 more rounds (``horizon`` x players turns); the end position is scored for the seat by `_value` (1 or 0
 if the game ended, else its share of a strength measure), or with ``value=model`` by the fitted model's
 P(win) (`riskstats.game.value._model_value`; ``value=strong``: the model refitted with search self-play
-added, `riskstats.game.value.MODELS`). Every plan meets the same rollout seeds
+added; ``value=boosted``: boosted trees, `riskstats.game.value.MODELS`). Every plan meets the same rollout seeds
 (common random numbers: the comparison is paired). The seat then plays the whole turn with the best
 plan: which continent to go for, how far to attack, whether to trade (each plan's own rule), where to
 place and fortify are all the chosen plan's, so the search decides the turn's course and delegates the
@@ -130,9 +130,9 @@ LOOKAHEAD_IDS = (SEARCH_ID, VALUE_ID)
 """The ids of the bots that decide outside the plain loop (`_play_search`) and are never handed to
 `riskstats.game.bots.dispatch._bot_move`: the search bot, and the value bot (the plan search over the rest of
 the turn only, scored by the fitted model, `riskstats.game.value`)."""
-VALUE_FORMULA, VALUE_MODEL, VALUE_STRONG = 0, 1, 2
+VALUE_FORMULA, VALUE_MODEL, VALUE_STRONG, VALUE_BOOSTED = 0, 1, 2, 3
 """The search's leaf values (its ``value`` parameter): the strength formula (`_value`) or a fitted model,
-leaf - 1 being its index in `riskstats.game.value.MODELS` (``model``, ``strong``)."""
+leaf - 1 being its index in `riskstats.game.value.MODELS` (``model``, ``strong``, ``boosted``)."""
 
 POLICY = "continent-tuned"
 """The fast default policy of the rollouts (every seat, every turn after the searched one) and of the
@@ -400,7 +400,7 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
     ``rollouts`` rollouts each (the same seeds for every plan); ties go to the earlier plan. The plans
     compared are the first ``plans`` of `PLANS`, or of the plan order ``order`` (`_plan_order`).
     ``work`` is a working state (same board and seats); scores[k] gets the k-th plan compared's summed value.
-    ``leaf``: `VALUE_FORMULA` (`_value`), `VALUE_MODEL` or `VALUE_STRONG` (`riskstats.game.value._model_value`
+    ``leaf``: `VALUE_FORMULA` (`_value`), `VALUE_MODEL`, `VALUE_STRONG` or `VALUE_BOOSTED` (`_model_value`
     of model leaf - 1; the closer's P(win) reads that model too, the committed default for a formula leaf).
     A plan that plays as an earlier one this turn (`_same_play`) is not played again: it gets that plan's
     score, which it would reach move for move, so the choice is the same as playing it out.

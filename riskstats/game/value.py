@@ -3,11 +3,12 @@
 This module owns the position features (`FEATURES`, computed per seat by the compiled kernel
 `_features`), the fitted model (`_model_value`, `_model_probs`: a softmax over the players in play of
 ``w[variant] . x[seat]``, with the coefficients of ``riskstats/game/data/value_model.json``, or of another
-committed fit named in `MODELS`); the public
+committed fit named in `MODELS`), and the boosted model's inputs (`BOOSTED_INPUTS`, `_boosted_inputs`) and
+softmax of its trees' margins (`_boosted_softmax`); the public
 `riskstats.position_value` that answers from it lives in `riskstats.game.evaluate`.
 It does not own fitting (`riskstats.game.value_fit` and ``scripts/fit_value.py``
-write the coefficients) or the bots that use the value (`riskstats.game.search`: ``search:value=model``
-and the ``value`` bot).
+write the coefficients and trees), the trees' format and evaluation (`riskstats.game.value_trees`) or the bots
+that use the value (`riskstats.game.search`: ``search:value=model`` and the ``value`` bot).
 
 **The model.** P(seat s wins) = exp(w . x_s) / sum over the players in play of exp(w . x_q): a conditional
 (multinomial) logit over the seats, fitted by maximum likelihood on positions of seeded self-play (the
@@ -56,6 +57,7 @@ from riskstats.game.rules.options import (
 from riskstats.game.rules.state import (
     DEFEND,
     I_ATK_FROM,
+    I_MOVES,
     I_PHASE,
     I_PLAYER,
     I_RESERVE,
@@ -75,6 +77,7 @@ from riskstats.game.rules.state import (
     MK_TERRITORIES,
     OVER,
 )
+from riskstats.game.value_trees import TREE_ARRAYS, _margin, load_trees
 
 FEATURES = (
     "territory_share", "log_territories", "army_share", "log_armies", "income_share", "log_income",
@@ -116,14 +119,48 @@ N_FEATURES = len(FEATURES)
  F_BORDER, F_CONT_THREAT, F_CARDS, F_SET_VALUE, F_TO_MOVE, F_ORDER, F_LATE, F_DUEL, F_MISSION, F_MISSION_NEAR,
  F_CAP_HELD, F_CAP_TAKEN, F_CAP_THREAT) = range(N_FEATURES)
 
+EXTRAS = ("concentration", "frontier", "reinforce_share", "enemy_bonus_reach")
+"""What the boosted model reads of a seat beyond `FEATURES` (`_boosted_inputs`):
+
+concentration       armies on its biggest stack / its armies on the board
+frontier            its territories next to an enemy's (the neutral's not counted) / its territories
+reinforce_share     its next reinforcement, trading a set if it holds one (max(3, territories // 3) + its
+                    continents' bonuses + the next set's value) / the sum of every player's
+enemy_bonus_reach   bonuses of the continents an enemy holds whole that its land touches / 10
+"""
+CONTEXT = ("moves", "round", "players_alive", "players", "next_set")
+"""The position's own inputs, the same for every seat: moves applied / 1000, rounds begun / 30, players in play,
+players at the table, the next set's value / 10."""
+RELATIVE = ("territory_share", "army_share", "income_share", "border_balance", "continents", "cards",
+            "reinforce_share", "log_armies")
+"""Inputs also given against the opponents: the largest of the other players' in play (``max_other_...``) and the
+seat's own minus that (``lead_...``)."""
+BOOSTED_INPUTS = (FEATURES + EXTRAS + CONTEXT + tuple(f"max_other_{n}" for n in RELATIVE)
+                  + tuple(f"lead_{n}" for n in RELATIVE) + ("next_army_share", "previous_army_share"))
+"""The boosted model's inputs of one seat, in column order (`_boosted_inputs`): `FEATURES`, `EXTRAS`, `CONTEXT`,
+the `RELATIVE` ones against the strongest other player, and the army share of the player in play who moves right
+after it and of the one right before it."""
+N_INPUTS = len(BOOSTED_INPUTS)
+_REL = np.array([BOOSTED_INPUTS.index(n) for n in RELATIVE], np.int64)
+(E_CONC, E_FRONTIER, E_REINFORCE, E_REACH, C_MOVES, C_ROUND, C_ALIVE, C_PLAYERS, C_NEXT_SET) = range(
+    N_FEATURES, N_FEATURES + len(EXTRAS) + len(CONTEXT))
+_MAX_OTHER = N_FEATURES + len(EXTRAS) + len(CONTEXT)
+_LEAD = _MAX_OTHER + len(RELATIVE)
+_NEXT_SHARE = _LEAD + len(RELATIVE)
+
 MODEL_FILE = "data/value_model.json"
 """The committed coefficients, package data of `riskstats.game` (written by ``scripts/fit_value.py``)."""
-MODELS = {"model": MODEL_FILE, "strong": "data/value_model_strong.json"}
-"""The fitted models by name (each a file of the same features, written by ``scripts/fit_value.py fit
---model NAME``): ``model``, fitted on heuristic line-ups and a few cheap-search games, the one the value
-bot and ``search:value=model`` read by default; ``strong``, the same line-ups plus search self-play at every
-table size, better on strong play (data/position_value/validation.csv), read by ``search:value=strong``,
-``value:model=strong`` and ``position_value(..., model="strong")``. Model m is index m of `_WS`."""
+MODELS = {"model": MODEL_FILE, "strong": "data/value_model_strong.json", "boosted": "data/value_model_boosted.npz"}
+"""The fitted models by name (written by ``scripts/fit_value.py fit --model NAME``): ``model``, fitted on
+heuristic line-ups and a few cheap-search games, the one the value bot and ``search:value=model`` read by
+default; ``strong``, the same line-ups plus search self-play at every table size, better on strong play
+(data/position_value/validation.csv), read by ``search:value=strong``, ``value:model=strong`` and
+``position_value(..., model="strong")``; ``boosted``, gradient-boosted trees on `BOOSTED_INPUTS` (one ensemble
+per variant, a softmax over the seats of their margins), fitted on every phase of heuristic, search and value-bot
+play, read by ``search:value=boosted``, ``value:model=boosted`` and ``position_value(..., model="boosted")``.
+The conditional logits (``.json``) are `LINEAR`, model m < len(LINEAR) being index m of `_WS`; the boosted model
+comes after them (`load_boosted`)."""
+LINEAR = tuple(name for name, file in MODELS.items() if file.endswith(".json"))
 
 
 def model_index(model: str) -> int:
@@ -134,9 +171,11 @@ def model_index(model: str) -> int:
 
 
 def load_model(model: str = "model") -> dict:
-    """A committed model file (`MODELS`) as a dict: its coefficients (``weights``: variant -> feature ->
-    weight), the features' order and how it was fitted."""
+    """A committed conditional-logit file (`LINEAR`) as a dict: its coefficients (``weights``: variant -> feature
+    -> weight), the features' order and how it was fitted."""
     model_index(model)
+    if model not in LINEAR:
+        raise RiskstatsError(f"{model!r} is not a conditional logit; read it with load_boosted")
     return json.loads(resources.files("riskstats.game").joinpath(MODELS[model]).read_text())
 
 
@@ -156,9 +195,21 @@ def model_weights(model: dict | None = None) -> np.ndarray:
     return W
 
 
-_WS = np.stack([model_weights(load_model(name)) for name in MODELS])
-"""Every committed model's coefficients [models, variants, features], compiled into the kernels as a constant
-(the numba cache folder's key includes the package's data files, `riskstats._numba`)."""
+def load_boosted() -> dict:
+    """The committed boosted model's ensembles (`riskstats.game.value_trees.TREE_ARRAYS`; one per variant, in
+    `VARIANTS` order, over `BOOSTED_INPUTS`)."""
+    trees = load_trees(resources.files("riskstats.game").joinpath(MODELS["boosted"]).open("rb"))
+    if len(trees["tree_ptr"]) != len(VARIANTS) + 1 or trees["feature"].max(initial=0) >= N_INPUTS:
+        raise RiskstatsError("the boosted position-value model does not match the variants and inputs: refit it "
+                             "with scripts/fit_value.py fit --model boosted")
+    return trees
+
+
+_WS = np.stack([model_weights(load_model(name)) for name in LINEAR])
+"""Every committed conditional logit's coefficients [models, variants, features], compiled into the kernels as a
+constant (the numba cache folder's key includes the package's data files, `riskstats._numba`)."""
+(_T_FEATURE, _T_THRESHOLD, _T_LEAF, _T_TREE_PTR, _T_SCALE) = (load_boosted()[name] for name in TREE_ARRAYS)
+"""The boosted model's arrays (`TREE_ARRAYS`), compiled into the kernels as constants like `_WS`."""
 
 
 @jit
@@ -367,16 +418,134 @@ def _softmax_seats(st, R, W, X, probs):  # pragma: no cover - compiled
 
 
 @jit
-def _model_probs(st, B, R, W, X, probs):  # pragma: no cover - compiled
-    """Every player's value of a position (probs[s], s < players): 1 / 0 once won, else the model's
-    softmax; X is a [players, features] buffer (its features on return, unless the game was won)."""
+def _boosted_inputs(st, B, R, X):  # pragma: no cover - compiled
+    """Fill the columns of X [players, `N_INPUTS`] after `FEATURES` (which `_features` wrote) with the rest of
+    `BOOSTED_INPUTS` (rows of players out of the game stay 0)."""
+    P = R[R_PLAYERS]
+    N = R[R_NEUTRAL]
+    T = st.owner.shape[0]
+    K = B.continent_bonus.shape[0]
+    S = st.alive.shape[0]
+    cnt = np.zeros((S, K), np.int64)
+    touch = np.zeros((S, K), np.bool_)  # touch[q, k]: q owns land next to a territory of continent k
+    biggest = np.zeros(S)
+    on_board = np.zeros(S)
+    front = np.zeros(S)
+    for t in range(T):
+        q = st.owner[t]
+        if q < 0:
+            continue
+        k = B.continent_of[t]
+        cnt[q, k] += 1
+        on_board[q] += st.armies[t]
+        biggest[q] = max(biggest[q], st.armies[t])
+        faces = False
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            o = st.owner[B.nbr_idx[i]]
+            if o >= 0:
+                touch[o, k] = True
+                if o != q and o != N:
+                    faces = True
+        if faces:
+            front[q] += 1.0
+    holder = np.full(K, -1, np.int64)
+    for k in range(K):
+        for q in range(S):
+            if cnt[q, k] == B.continent_size[k]:
+                holder[k] = q
+    next_set = _next_set_value(st, R)
+    reinforce = np.zeros(P)
+    total = 0.0
+    alive = 0
+    for s in range(P):
+        if st.alive[s] == 0:
+            continue
+        alive += 1
+        r = max(3, st.n_terr[s] // 3) + (next_set if _has_set(st, B, s) else 0.0)
+        for k in range(K):
+            if holder[k] == s:
+                r += B.continent_bonus[k]
+        reinforce[s] = r
+        total += r
+    for s in range(P):
+        if st.alive[s] == 0:
+            continue
+        x = X[s]
+        x[E_CONC] = biggest[s] / max(1.0, on_board[s])
+        x[E_FRONTIER] = front[s] / max(1, st.n_terr[s])
+        x[E_REINFORCE] = reinforce[s] / max(1.0, total)
+        reach = 0.0
+        for k in range(K):
+            h = holder[k]
+            if h >= 0 and h != s and h != N and touch[s, k]:
+                reach += B.continent_bonus[k]
+        x[E_REACH] = reach / 10.0
+        x[C_MOVES] = st.info[I_MOVES] / 1000.0
+        x[C_ROUND] = st.info[I_ROUND] / 30.0
+        x[C_ALIVE] = alive
+        x[C_PLAYERS] = P
+        x[C_NEXT_SET] = next_set / 10.0
+    for s in range(P):
+        if st.alive[s] == 0:
+            continue
+        for j in range(_REL.shape[0]):
+            f = _REL[j]
+            top = -1e300
+            for q in range(P):
+                if q != s and st.alive[q] == 1:
+                    top = max(top, X[q, f])
+            if top == -1e300:
+                top = 0.0
+            X[s, _MAX_OTHER + j] = top
+            X[s, _LEAD + j] = X[s, f] - top
+        for d in range(1, P):
+            q = (s + d) % P
+            if st.alive[q] == 1:
+                X[s, _NEXT_SHARE] = X[q, F_ARMY_SHARE]
+                break
+        for d in range(1, P):
+            q = (s - d) % P
+            if st.alive[q] == 1:
+                X[s, _NEXT_SHARE + 1] = X[q, F_ARMY_SHARE]
+                break
+
+
+@jit
+def _boosted_softmax(st, R, X, probs):  # pragma: no cover - compiled
+    """probs[s] = the boosted model's P(s wins) from inputs X (players in play only; 0 for those out)."""
+    P = R[R_PLAYERS]
+    v = R[R_VARIANT]
+    top = -1e300
+    for s in range(P):
+        probs[s] = 0.0
+        if st.alive[s] == 1:
+            probs[s] = _margin(X[s], v, _T_FEATURE, _T_THRESHOLD, _T_LEAF, _T_TREE_PTR, _T_SCALE)
+            top = max(top, probs[s])
+    total = 0.0
+    for s in range(P):
+        if st.alive[s] == 1:
+            probs[s] = np.exp(probs[s] - top)
+            total += probs[s]
+    for s in range(P):
+        probs[s] = probs[s] / total if total > 0 else 0.0
+
+
+@jit
+def _model_probs(st, B, R, m, X, probs):  # pragma: no cover - compiled
+    """Every player's value of a position by committed model m (its index in `MODELS`; probs[s], s < players):
+    1 / 0 once won, else the model's softmax; X is a [players, `N_INPUTS`] buffer (its `FEATURES`, and for the
+    boosted model all its `BOOSTED_INPUTS`, on return, unless the game was won)."""
     P = R[R_PLAYERS]
     if st.info[I_PHASE] == OVER and st.info[I_WINNER] >= 0:
         for s in range(P):
             probs[s] = 1.0 if st.info[I_WINNER] == s else 0.0
         return
     _features(st, B, R, X)
-    _softmax_seats(st, R, W, X, probs)
+    if m < _WS.shape[0]:
+        _softmax_seats(st, R, _WS[m], X, probs)
+    else:
+        _boosted_inputs(st, B, R, X)
+        _boosted_softmax(st, R, X, probs)
 
 
 @jit
@@ -384,7 +553,7 @@ def _model_value(st, B, R, p, m):  # pragma: no cover - compiled
     """Seat p's value of a position by committed model m (its index in `MODELS`): 1 if p won, 0 if another
     seat won, else its modelled P(win) (a turn-capped game is valued like an unfinished one)."""
     P = R[R_PLAYERS]
-    X = np.empty((P, _WS.shape[2]))
+    X = np.empty((P, N_INPUTS))
     probs = np.empty(P)
-    _model_probs(st, B, R, _WS[m], X, probs)
+    _model_probs(st, B, R, m, X, probs)
     return probs[p]

@@ -32,9 +32,9 @@ from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.rules.engine import _init
 from riskstats.game.rules.options import R_SEATS, VARIANTS, GameRules
-from riskstats.game.rules.state import I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER, _new_state, _seat_lineup
+from riskstats.game.rules.state import I_MOVES, I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER, _new_state, _seat_lineup
 from riskstats.game.search import _value
-from riskstats.game.value import FEATURES, N_FEATURES, _features
+from riskstats.game.value import FEATURES, N_FEATURES, N_INPUTS, _boosted_inputs, _features
 from riskstats.pieces import in_pieces
 
 MAX_RECORDED = 600
@@ -45,8 +45,9 @@ MAX_RECORDED = 600
 def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, search, X, base,
             meta):  # pragma: no cover
     """Play game g (seat s plays line-up entry (s + g) % P) and keep ``per_game`` of its turn starts:
-    X[g, j, s] the features of player s at kept start j, base[g, j, s] = (the search bot's formula value,
-    territory share), meta[g, j] = (turn, round, alive players, winner) (-1 rows: not kept)."""
+    X[g, j, s] the boosted model's inputs (`FEATURES` first) of player s at kept start j, base[g, j, s] = (the
+    search bot's formula value, territory share), meta[g, j] = (turn, round, alive players, winner, moves
+    applied) (-1 rows: not kept)."""
     G = seeds.shape[0]
     P = lineup_bots.shape[0]
     T = B.continent_of.shape[0]
@@ -57,7 +58,7 @@ def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, se
         _init(st, B, R, seeds[g])
         feats = np.zeros((MAX_RECORDED, P, X.shape[3]))
         vals = np.zeros((MAX_RECORDED, P, 2))
-        info_rows = np.zeros((MAX_RECORDED, 3), np.int64)
+        info_rows = np.zeros((MAX_RECORDED, 4), np.int64)
         buf = np.zeros((P, X.shape[3]))
         n = 0
         while st.info[I_PHASE] != OVER:
@@ -65,6 +66,7 @@ def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, se
             if st.info[I_PHASE] == OVER or st.info[I_TURN] < 1 or n >= MAX_RECORDED:
                 continue
             _features(st, B, R, buf)
+            _boosted_inputs(st, B, R, buf)
             alive = 0
             for s in range(P):
                 feats[n, s] = buf[s]
@@ -74,6 +76,7 @@ def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, se
             info_rows[n, 0] = st.info[I_TURN]
             info_rows[n, 1] = st.info[I_ROUND]
             info_rows[n, 2] = alive
+            info_rows[n, 3] = st.info[I_MOVES]
             n += 1
         winner = st.info[I_WINNER]
         keep = min(per_game, n)
@@ -86,6 +89,7 @@ def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, se
             meta[g, j, 1] = info_rows[i, 1]
             meta[g, j, 2] = info_rows[i, 2]
             meta[g, j, 3] = winner
+            meta[g, j, 4] = info_rows[i, 3]
 
 
 def sample_positions(games: int, players: int, bots, rules: GameRules | None = None, seed: int = 0,
@@ -108,9 +112,11 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
     Returns
     -------
     dict of arrays
-        ``X`` [n, players, features], ``alive`` [n, players] (bool: in play), ``winner`` [n] (seat),
+        ``X`` [n, players, features], ``inputs`` [n, players, `riskstats.game.value.BOOSTED_INPUTS`] (the
+        boosted model's, ``X`` first), ``alive`` [n, players] (bool: in play), ``winner`` [n] (seat),
         ``formula`` and ``territory`` [n, players] (the search bot's formula value and the territory share,
-        the baselines), ``turn``, ``round``, ``game`` [n], and ``variant`` (its index in `VARIANTS`).
+        the baselines), ``turn``, ``round``, ``moves`` (moves applied), ``game`` [n], and ``variant`` (its index
+        in `VARIANTS`).
     """
     from riskstats.game.play import _bot_arrays
     from riskstats.game.rules.board import classic_board
@@ -127,9 +133,9 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
     R = ctx.R
     S = int(R[R_SEATS])
     seeds = np.random.SeedSequence(seed).generate_state(games, np.uint64)
-    X = np.zeros((games, per_game, players, N_FEATURES))
+    X = np.zeros((games, per_game, players, N_INPUTS))
     base = np.zeros((games, per_game, players, 2))
-    meta = np.full((games, per_game, 4), -1, np.int64)
+    meta = np.full((games, per_game, 5), -1, np.int64)
     seat = np.arange(players)
 
     def run(start, stop):  # games start .. stop - 1, in a short call (Ctrl-C): the line-up rotated by start
@@ -139,15 +145,16 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
 
     in_pieces(games, run, first=numba.get_num_threads())
     kept = (meta[:, :, 0] >= 0) & (meta[:, :, 3] >= 0)
-    alive = np.abs(X).sum(axis=3) > 0
-    return {"X": X[kept], "alive": alive[kept], "winner": meta[:, :, 3][kept], "formula": base[..., 0][kept],
-            "territory": base[..., 1][kept], "turn": meta[:, :, 0][kept], "round": meta[:, :, 1][kept],
+    alive = np.abs(X[..., :N_FEATURES]).sum(axis=3) > 0
+    return {"X": X[kept][..., :N_FEATURES], "inputs": X[kept], "alive": alive[kept], "winner": meta[:, :, 3][kept],
+            "formula": base[..., 0][kept], "territory": base[..., 1][kept], "turn": meta[:, :, 0][kept],
+            "round": meta[:, :, 1][kept], "moves": meta[:, :, 4][kept],
             "game": np.broadcast_to(np.arange(games)[:, None], kept.shape)[kept],
             "variant": VARIANTS.index(rules.variant)}
 
 
-def _pad(samples: list[dict], padded=("X", "alive", "formula", "territory"),
-         stacked=("winner", "turn", "round")) -> dict:
+def _pad(samples: list[dict], padded=("X", "inputs", "alive", "formula", "territory"),
+         stacked=("winner", "turn", "round", "moves")) -> dict:
     """Samples of different player counts stacked into one padded set (players beyond a table: not alive):
     the ``padded`` arrays, [n, players, ...], padded with zeros to the widest table; the ``stacked`` ones,
     [n], joined."""
@@ -278,3 +285,101 @@ def fit_model(design: dict, seed: int = 0, l2: float = 1.0) -> dict:
             "features": list(FEATURES), "weights": weights, "positions": counts,
             "design": {v: [[p, list(b), g] for p, b, g in lineups] for v, lineups in design.items()},
             "seed": seed, "l2": l2}
+
+
+BOOSTED_PARAMS = {"learning_rate": 0.25, "num_leaves": 8, "max_depth": 3, "min_data_in_leaf": 200, "lambda_l2": 1.0,
+                  "feature_fraction": 0.9, "max_bin": 255}
+"""LightGBM's settings for the boosted model (`fit_boosted`; one thread, deterministic): small trees (depth 3) and
+few of them (`BOOSTED_ROUNDS`), as the value bot reads the model some 350 times a four-player game."""
+BOOSTED_ROUNDS = 60
+"""The most trees per variant (fewer if the held-out games' log loss stops falling for 20 rounds)."""
+
+
+def _group_softmax(margin, starts) -> np.ndarray:
+    """The softmax of ``margin`` within each group of consecutive rows (group g: rows starts[g] to starts[g+1])."""
+    sizes = np.diff(np.append(starts, len(margin)))
+    e = np.exp(margin - np.repeat(np.maximum.reduceat(margin, starts), sizes))
+    return e / np.repeat(np.add.reduceat(e, starts), sizes)
+
+
+def seat_rows(samples: list[dict]) -> dict:
+    """The boosted model's training table from `sample_positions` results: one row per (position, player in
+    play), a position's rows consecutive: ``rows`` [m, inputs], ``won`` [m] (1 for the winner), ``starts`` [n]
+    (each position's first row) and ``game`` [n] (sample k's game g as k * 10**6 + g: distinct games, distinct
+    numbers)."""
+    rows, won, sizes, game = [], [], [], []
+    for k, s in enumerate(samples):
+        alive = s["alive"]
+        rows.append(s["inputs"][alive])
+        won.append((np.arange(alive.shape[1])[None, :] == s["winner"][:, None])[alive])
+        sizes.append(alive.sum(axis=1))
+        game.append(k * 1_000_000 + s["game"])
+    sizes = np.concatenate(sizes)
+    return {"rows": np.concatenate(rows), "won": np.concatenate(won).astype(float),
+            "starts": np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64), "game": np.concatenate(game)}
+
+
+def _subset(table: dict, keep) -> dict:
+    """The positions ``keep`` (bool [n]) of a `seat_rows` table."""
+    sizes = np.diff(np.append(table["starts"], len(table["won"])))
+    row_keep = np.repeat(keep, sizes)
+    kept = sizes[keep]
+    return {"rows": table["rows"][row_keep], "won": table["won"][row_keep], "game": table["game"][keep],
+            "starts": np.concatenate([[0], np.cumsum(kept)[:-1]]).astype(np.int64)}
+
+
+def _grouped_nll(margin, table) -> float:
+    """Mean negative log-likelihood of the winners under the grouped softmax of ``margin``."""
+    p = _group_softmax(margin, table["starts"])
+    return float(-np.log(np.clip(p[table["won"] == 1], 1e-15, 1.0)).mean())
+
+
+def fit_boosted(table: dict, held_every: int = 10, seed: int = 0, rounds: int = BOOSTED_ROUNDS) -> tuple:
+    """Gradient-boosted trees on a `seat_rows` table, fitted with LightGBM on the conditional-logit likelihood
+    (the softmax over each position's players of the trees' margins; gradient p - y, diagonal Hessian p (1 - p)).
+    The games numbered ``game % held_every == held_every - 1`` are held out: they stop the boosting (no fall of
+    their log loss for 20 rounds) and fit the temperature (the margins' scale maximising their likelihood).
+
+    Returns (the booster's ``dump_model()`` at its best round, the temperature, a dict of the held-out log loss
+    before and after scaling, trees and rows)."""
+    import lightgbm as lgb
+    from scipy.optimize import minimize_scalar
+
+    held = table["game"] % held_every == held_every - 1
+    train, valid = _subset(table, ~held), _subset(table, held)
+    if len(valid["starts"]) == 0 or len(train["starts"]) == 0:
+        raise RiskstatsError("too few games to hold some out")
+
+    def objective(margin, _data):
+        p = _group_softmax(margin, train["starts"])
+        return p - train["won"], np.maximum(p * (1.0 - p), 1e-6)
+
+    def held_loss(margin, _data):
+        return "grouped_nll", _grouped_nll(margin, valid), False
+
+    params = {**BOOSTED_PARAMS, "objective": objective, "num_threads": 1, "deterministic": True,
+              "force_row_wise": True, "verbose": -1, "seed": seed, "boost_from_average": False}
+    dtrain = lgb.Dataset(train["rows"], train["won"], free_raw_data=False)
+    dvalid = lgb.Dataset(valid["rows"], valid["won"], reference=dtrain)
+    booster = lgb.train(params, dtrain, num_boost_round=rounds, valid_sets=[dvalid], feval=held_loss,
+                        callbacks=[lgb.early_stopping(20, verbose=False)])
+    best = booster.best_iteration or rounds
+    margin = booster.predict(valid["rows"], num_iteration=best, raw_score=True)
+    scale = minimize_scalar(lambda a: _grouped_nll(a * margin, valid), bounds=(0.2, 5.0), method="bounded").x
+    info = {"held_log_loss": _grouped_nll(margin, valid), "held_log_loss_scaled": _grouped_nll(scale * margin, valid),
+            "trees": int(best), "rows": int(len(table["won"])), "positions": int(len(table["starts"])),
+            "held_positions": int(len(valid["starts"]))}
+    return booster.dump_model(num_iteration=best), float(scale), info
+
+
+def predict_boosted(inputs, alive, trees: dict, variant: int) -> np.ndarray:
+    """The boosted model's P(win) [n, players] from inputs [n, players, `riskstats.game.value.BOOSTED_INPUTS`],
+    its margins computed by the compiled `riskstats.game.value_trees._margin` (as the position value does)."""
+    from riskstats.game.value_trees import margins
+
+    inputs = np.asarray(inputs, float)
+    n, P, _ = inputs.shape
+    score = margins(trees, inputs.reshape(n * P, -1), variant).reshape(n, P)
+    score = np.where(alive, score, -np.inf)
+    ex = np.exp(score - score.max(axis=1, keepdims=True))
+    return ex / ex.sum(axis=1, keepdims=True)

@@ -11,17 +11,26 @@ import riskstats
 from riskstats.errors import RiskstatsError
 from riskstats.game.evaluate import evaluate, position_value
 from riskstats.game.play import Game
+from riskstats.game.rules.options import VARIANTS as VARIANT_NAMES
 from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.state import I_MOVES
 from riskstats.game.value import (
     _WS,
+    BOOSTED_INPUTS,
     FEATURES,
+    LINEAR,
     MODELS,
     N_FEATURES,
+    N_INPUTS,
+    _model_probs,
     _model_value,
+    load_boosted,
     load_model,
+    model_index,
     model_weights,
 )
 from riskstats.game.value_fit import fit_model, fit_weights, normalise, predict, sample_positions, scores
+from riskstats.game.value_trees import margins
 from tests.variants import MAIN
 
 _W = _WS[0]  # the default model's coefficients
@@ -181,7 +190,7 @@ def test_the_fit_script_reproduces_its_small_seeded_fit():
 def test_the_strong_model_is_its_own_fit(players, rules):
     """position_value(model="strong") is the compiled value of the second model (`MODELS`), a different fit
     of the same features; an unknown model is refused by name."""
-    assert list(MODELS) == ["model", "strong"]
+    assert list(MODELS) == ["model", "strong", "boosted"]
     strong = load_model("strong")
     assert strong["features"] == list(FEATURES) and (model_weights(strong) == _WS[1]).all()
     assert np.abs(_WS[1] - _WS[0]).max() > 0.01
@@ -227,3 +236,55 @@ def test_evaluate_with_no_rollouts_takes_the_sure_win():
 
     result = evaluate(one_conquest_from_victory(), rollouts=0, top=3)
     assert result.moves["move"][0] == "attack Alaska -> Kamchatka (3 dice)"
+
+
+@pytest.mark.parametrize("players, rules", VARIANTS)
+def test_the_boosted_model_is_the_softmax_of_its_exported_trees(players, rules):
+    """position_value(model="boosted") is the compiled value of the third model: the softmax over the players in
+    play of its variant's trees' margins of each seat's `BOOSTED_INPUTS` (whose first columns are `FEATURES`);
+    the probabilities sum to 1 and differ from the conditional logit's."""
+    m = model_index("boosted")
+    assert m == len(LINEAR) == 2
+    trees = load_boosted()
+    game = mid_game(players, rules, seed=5)
+    st, B, R = game.state, game.board.arrays, game.context.R
+    X = np.zeros((players, N_INPUTS))
+    probs = np.zeros(players)
+    _model_probs(st, B, R, m, X, probs)
+    alive = st.alive[:players] == 1
+    score = np.where(alive, margins(trees, X, VARIANT_NAMES.index(rules.variant)), -np.inf)
+    expected = np.exp(score - score.max()) / np.exp(score - score.max()).sum()
+    np.testing.assert_allclose(probs, expected, rtol=0, atol=1e-12)
+    table = position_value(game, model="boosted")
+    assert table["p_win"].tolist() == [_model_value(st, B, R, p, m) for p in range(players)]
+    assert table["p_win"].sum() == pytest.approx(1.0, abs=1e-12)
+    np.testing.assert_array_equal(table[list(FEATURES)].to_numpy(), X[:, :N_FEATURES])
+    assert not np.allclose(table["p_win"], position_value(game, features=False)["p_win"], atol=1e-6)
+    with pytest.raises(RiskstatsError, match="not a conditional logit"):
+        load_model("boosted")
+
+
+def test_boosted_inputs_mean_what_they_say():
+    """The inputs beyond the features on a four-player position: the shares sum to 1 over the players in play,
+    the lead is the seat's own minus the best other's, and the context is the position's."""
+    game = mid_game(4, GameRules(), seed=6)
+    data = position_value(game, model="boosted")
+    st, B, R = game.state, game.board.arrays, game.context.R
+    X = np.zeros((4, N_INPUTS))
+    _model_probs(st, B, R, model_index("boosted"), X, np.zeros(4))
+    col = {name: X[:, i] for i, name in enumerate(BOOSTED_INPUTS)}
+    alive = st.alive[:4] == 1
+    assert col["reinforce_share"][alive].sum() == pytest.approx(1.0)
+    assert ((col["concentration"][alive] > 0) & (col["concentration"][alive] <= 1)).all()
+    assert ((col["frontier"][alive] >= 0) & (col["frontier"][alive] <= 1)).all()
+    for s in np.flatnonzero(alive):
+        others = [q for q in np.flatnonzero(alive) if q != s]
+        assert col["max_other_army_share"][s] == max(col["army_share"][q] for q in others)
+        assert col["lead_army_share"][s] == pytest.approx(col["army_share"][s] - col["max_other_army_share"][s])
+        after = next(int((s + d) % 4) for d in range(1, 4) if alive[(s + d) % 4])
+        before = next(int((s - d) % 4) for d in range(1, 4) if alive[(s - d) % 4])
+        assert col["next_army_share"][s] == col["army_share"][after]
+        assert col["previous_army_share"][s] == col["army_share"][before]
+    assert (col["players"][alive] == 4).all() and (col["players_alive"][alive] == alive.sum()).all()
+    assert col["moves"][alive][0] == pytest.approx(game.state.info[I_MOVES] / 1000)
+    assert len(data) == 4

@@ -212,10 +212,11 @@ BUILT_IN = {
                tunable=False),
          Param("plans", 6.0, 1.0, 8.0, "how many of the candidate plans to compare (the first ones)",
                integer=True, tunable=False),
-         Param("value", 0.0, 0.0, 2.0, "the rollouts' leaf value: formula (the share of strength squared), "
-               "model (the fitted position value, riskstats.game.value) or strong (that value refitted with "
-               "search self-play added, riskstats.game.value.MODELS)", integer=True, tunable=False,
-               choices=("formula", "model", "strong")),
+         Param("value", 0.0, 0.0, 3.0, "the rollouts' leaf value: formula (the share of strength squared), "
+               "model (the fitted position value, riskstats.game.value), strong (that value refitted with "
+               "search self-play added) or boosted (gradient-boosted trees fitted on every phase of heuristic, "
+               "search and value-bot play; riskstats.game.value.MODELS)", integer=True, tunable=False,
+               choices=("formula", "model", "strong", "boosted")),
          Param("order", 0.0, 0.0, 98765432.0, "the candidate plans in the order compared, one digit each, as the "
                "value bot's order; 0: the order above (12345678)", integer=True, tunable=False, digits=9))),
     "value": BotInfo(7, (
@@ -245,9 +246,9 @@ BUILT_IN = {
          Param("trade_at", 0.0, 0.0, 6.0, "card timing: 0 = each plan's own (trade_at 3, the defensive plan 5); "
                "3-6 = every plan, in the search and in play, trades a set once it holds this many cards and "
                "whenever forced (1 and 2 act as 3)", integer=True, tunable=False), *_style("plans"),
-         Param("model", 0.0, 0.0, 1.0, "the fitted position value it scores with: model (fitted on heuristic "
-               "play) or strong (refitted with search self-play added, riskstats.game.value.MODELS)",
-               integer=True, tunable=False, choices=("model", "strong")))),
+         Param("model", 0.0, 0.0, 2.0, "the fitted position value it scores with: model (fitted on heuristic "
+               "play), strong (refitted with search self-play added) or boosted (gradient-boosted trees, "
+               "riskstats.game.value.MODELS)", integer=True, tunable=False, choices=("model", "strong", "boosted")))),
     "uniform": BotInfo(8, (
         "Uniformly random over every legal move of the engine's move space, the honest random baseline: each "
         "decision is uniform over the legal move tuples of the phase (Game.legal_moves), so a placement is a "
