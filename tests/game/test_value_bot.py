@@ -115,7 +115,7 @@ def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it(
     from riskstats.game.rules.state import SC_HELD
     from riskstats.game.search import FORCED_PLAN, PLAN_LIST, PLANS, _new_state, _plan
 
-    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     spec = parse_bot("value:first=Australia")
     assert spec.label == "value:first=5" and spec.values[2] == 5.0
     game = Game(4, seed=5)
@@ -150,7 +150,7 @@ aggressive plan once it is a little ahead."""
 def test_a_plan_order_is_read_and_checked():
     from riskstats.game.search import PLAN_LIST
 
-    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     assert parse_bot("search").values[4] == 0.0
     spec = parse_bot("value:order=9471:plans=3")
     assert spec.label == "value:plans=3:order=9471" and spec.values[3] == 9471.0
