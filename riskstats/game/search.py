@@ -41,7 +41,7 @@ itself calls `_play` in a working state. The search id never reaches `riskstats.
 Games without a search seat never come here (`riskstats.game.play.Game` and
 `riskstats.runs.selfplay` call `_play` for them, as before).
 
-**The value bot** is this search with ``horizon=0`` (each plan plays the rest of the turn and no more),
+**The value bot** is this search with ``horizon=0`` by default (each plan plays the rest of the turn and no more),
 the fitted model as the leaf value, and a small budget (``rollouts`` x ``plans`` turn rollouts a turn):
 the model stands in for the long rollouts. Its ``order`` lists the plans it compares (digits of `PLAN_LIST`,
 which adds `EXTRA_PLANS` to `PLANS`; the search bot takes an ``order`` too), and ``closer`` adds the
@@ -99,6 +99,7 @@ from riskstats.game.bots.catalog import (
     VALUE_ROLLOUTS,
     bot_info,
     bot_spec,
+    seat_entries,
 )
 from riskstats.game.bots.continent import _forced_first
 from riskstats.game.bots.dispatch import _bot_move
@@ -710,14 +711,13 @@ def search_plans(game, bot: str = "search", lineup=None):
     rollouts, horizon, plans, leaf, order, closer = _budget(spec.id, spec.vector())
     st = game.state
     S = st.alive.shape[0]
+    ids, prm = np.full(S, -1, np.int64), np.zeros((S, N_PARAMS))
     if lineup is None:
-        ids, prm = game._lineup_arrays()
+        known, values = game._lineup_arrays()
+        ids[:len(known)], prm[:len(known)] = known, values
     else:
-        from riskstats.game.play import _bot_arrays
-
-        ids, prm = _bot_arrays(list(lineup), game.players)
-    ids, prm = np.resize(ids, S), np.resize(prm, (S, N_PARAMS))
-    ids[game.players:] = -1
+        for s, entry in enumerate(seat_entries(list(lineup), game.players)):
+            ids[s], prm[s] = bot_spec(entry)
     p = _turn_player(st)
     ids[p], prm[p] = spec.id, spec.vector()
     work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
