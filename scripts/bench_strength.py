@@ -32,6 +32,8 @@ Each table is printed; a target row says MET or MISSED.
    the CPU per game of both.
 5. with ``--search-four N``: one ``--new-search`` against three of today's ``search``, four-player Classic:
    >= 30%, lower bound above 25%.
+6. with ``--speed-four N``: the CPU per game of ``--new-search`` and of ``search`` playing themselves,
+   four-player Classic (issue #30: the cheap bot at most a fifth of search's).
 
 ``--new-search`` takes several specs to compare them on the same seeds (``--games 0`` skips 1-3)::
 
@@ -67,7 +69,7 @@ def _verdict(rates: pd.DataFrame, target: float) -> pd.DataFrame:
 
 def main(args) -> None:
     bot, strong = parse_bot(args.bot).label, parse_bot(args.strong).label
-    others = [name for name in CATALOG if parse_bot(name).name != parse_bot(bot).name]
+    others = [name for name in CATALOG if parse_bot(name).name != parse_bot(bot).name and name not in args.ladder_skip]
     start = time.perf_counter()
     print(f"bot {bot}, strong budget {strong}, opponents {', '.join(others)}, seed {args.seed}")
     tables = {}
@@ -152,6 +154,11 @@ def issue18(args) -> None:
                                           NEW_SEARCH_FOUR) for new in news], ignore_index=True)
         _show("four-player Classic: one new search against three of today's search", four_search, columns)
         tables.update(new_search_four_player=four_search)
+    if args.speed_four:
+        cost4 = speed([*news, "search"], 4, args.speed_four, args.seed)
+        _show("CPU per game: the new search and today's, each playing itself, four-player Classic", cost4,
+              ["bot", "games", "games_per_cpu_s", "decisions_per_cpu_s", "mean_rounds"])
+        tables.update(search_speed_four_player=cost4)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         for name, table in tables.items():
@@ -170,6 +177,8 @@ if __name__ == "__main__":
     parser.add_argument("--ladder-games", type=int, default=20, help="games per ladder line-up (0: no ladder)")
     parser.add_argument("--boot", type=int, default=1000, help="bootstrap resamples of the ladder")
     parser.add_argument("--ladder-extra", nargs="*", default=[], help="more bots (specs) for the ladder's pool")
+    parser.add_argument("--ladder-skip", nargs="*", default=[],
+                        help="catalogue bots left out of every table (e.g. uniform, whose games seldom end)")
     parser.add_argument("--ladder-only", action="store_true", help="the rating ladder alone (no other tables)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, help="write the tables here as CSV")
@@ -179,6 +188,8 @@ if __name__ == "__main__":
                         help="the new search, or several specs to compare on the same seeds (--issue18)")
     parser.add_argument("--search-games", type=int, default=400,
                         help="games of the new search against today's (--issue18; 0: skip)")
+    parser.add_argument("--speed-four", type=int, default=0,
+                        help="four-player self-play games per bot for a second speed table (--issue18; 0: skip)")
     parser.add_argument("--search-four", type=int, default=0,
                         help="four-player games of one new search against three of today's (--issue18; 0: skip)")
     try:

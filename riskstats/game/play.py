@@ -508,7 +508,7 @@ class Game:
         self.state.scratch[SC_STAMP] = -1  # no cache from an earlier call: the state may have been changed
         if bot_id in LOOKAHEAD_IDS:
             move = _search_move(self.state, *self.context, bot_id, values,
-                                self._search_memory())
+                                self._search_memory(), *self._lineup_arrays())
         else:
             move = _bot_move(self.state, self.context.B, self.context.R, self.context.V, bot_id, values)
         return _named((int(x) for x in move), self.board)
@@ -523,17 +523,33 @@ class Game:
         seats = seat_entries(bots, self.players)
         if all(not callable(b) for b in seats) and max_moves is None:
             return self._play_compiled(*_bot_arrays(seats, self.players), check=True)
-        for _ in range(max_moves if max_moves is not None else MAX_MOVES):
-            if self.over:
-                break
-            bot = seats[self.player]
-            if callable(bot):
-                move = bot(self.view())
-            else:
-                name, values = (bot, None) if isinstance(bot, str) else bot
-                move = self.bot_move(name, values)
-            self.step(move)
+        self._lineup = [None if callable(b) else b for b in seats]  # what a look-ahead seat's rollouts may know
+        try:
+            for _ in range(max_moves if max_moves is not None else MAX_MOVES):
+                if self.over:
+                    break
+                bot = seats[self.player]
+                if callable(bot):
+                    move = bot(self.view())
+                else:
+                    name, values = (bot, None) if isinstance(bot, str) else bot
+                    move = self.bot_move(name, values)
+                self.step(move)
+        finally:
+            self._lineup = None
         return self
+
+    def _lineup_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The line-up (ids and parameters by seat, id -1 for a seat it does not know) that a look-ahead seat's
+        rollouts play the other seats as (`riskstats.game.search`'s ``opponents``): the seats of the running
+        `play`, else none known."""
+        S = self.state.alive.shape[0]
+        ids, params = np.full(S, -1, np.int64), np.zeros((S, N_PARAMS))
+        for p, spec in enumerate(getattr(self, "_lineup", None) or ()):
+            if spec is not None:
+                name, values = (spec, None) if isinstance(spec, str) else spec
+                ids[p], params[p] = bot_spec(name, values)
+        return ids, params
 
     def _play_compiled(self, ids: np.ndarray, params: np.ndarray, check: bool) -> Game:
         """Play to the end with built-in bots (ids and parameters by seat) in the compiled loop."""

@@ -41,7 +41,7 @@ itself calls `_play` in a working state. The search id never reaches `riskstats.
 Games without a search seat never come here (`riskstats.game.play.Game` and
 `riskstats.runs.selfplay` call `_play` for them, as before).
 
-**The value bot** is this search with ``horizon=0`` (each plan plays the rest of the turn and no more),
+**The value bot** is this search with ``horizon=0`` by default (each plan plays the rest of the turn and no more),
 the fitted model as the leaf value, and a small budget (``rollouts`` x ``plans`` turn rollouts a turn):
 the model stands in for the long rollouts. Its ``order`` lists the plans it compares (digits of `PLAN_LIST`,
 which adds `EXTRA_PLANS` to `PLANS`; the search bot takes an ``order`` too), and ``closer`` adds the
@@ -53,6 +53,17 @@ Its ``trade_at`` (0 by default: each plan keeps its own card timing) imposes one
 every plan, in the rollouts and in play (`_plan_params`); so do its placement parameters ``fortify``,
 ``reinforce`` and ``claim`` (`riskstats.game.bots.catalog.STYLE`; 0, the default, is what every plan does
 anyway), on its plans and on its setup (`_plan_bot`).
+
+**Opponent modelling** (``opponents``, issue #30). By default (``policy``) a rollout plays every other seat
+as `POLICY`. With ``opponents=actual`` it plays each other seat as the bot it is in the line-up, with its
+parameters (`_opponent`): the line-up is public in our setting, as it is at a table where everyone knows
+who sits where; a seat that looks ahead itself (search, value) cannot search inside a rollout (no recursion)
+and plays `POLICY`. ``opponents=proxy`` plays such a seat as the plan it chose at its last turn (read from
+``memory``; before its first turn, its setup policy): this reads a choice the seat made but never announced,
+which its last turn's play displays only in part, so it is an assumption of what a watching player could
+infer, and the docs say so. Only the line-up and the plans are read: the other seats' cards and missions
+in a rollout are still the redrawn ones, so a mission bot plays for a redrawn mission. Callers that do not
+know the line-up (`riskstats.game.play.Game.bot_move` outside `Game.play`) give id -1: `POLICY`.
 
 **Memory.** A seat's chosen plan is kept in ``memory[seat] = (turn, plan)``, an array passed beside the
 state (`Game` keeps one per game; self-play one per game played); a plan is valid only during the turn
@@ -75,16 +86,20 @@ from riskstats.game.bots.catalog import (
     N_PARAMS,
     SEARCH_HORIZON,
     SEARCH_ID,
+    SEARCH_OPPONENTS,
     SEARCH_ORDER,
     SEARCH_PLANS,
     SEARCH_ROLLOUTS,
     SEARCH_VALUE,
     STYLE,
+    VALUE_HORIZON,
     VALUE_ID,
+    VALUE_OPPONENTS,
     VALUE_PLANS,
     VALUE_ROLLOUTS,
     bot_info,
     bot_spec,
+    seat_entries,
 )
 from riskstats.game.bots.continent import _forced_first
 from riskstats.game.bots.dispatch import _bot_move
@@ -133,6 +148,10 @@ the turn only, scored by the fitted model, `riskstats.game.value`)."""
 VALUE_FORMULA, VALUE_MODEL, VALUE_STRONG, VALUE_BOOSTED = 0, 1, 2, 3
 """The search's leaf values (its ``value`` parameter): the strength formula (`_value`) or a fitted model,
 leaf - 1 being its index in `riskstats.game.value.MODELS` (``model``, ``strong``, ``boosted``)."""
+OPP_POLICY, OPP_ACTUAL, OPP_PROXY = 0, 1, 2
+"""How the rollouts play the other seats (a look-ahead bot's ``opponents``,
+`riskstats.game.bots.catalog.OPPONENTS`): all as `POLICY`; each as its bot in the line-up (a look-ahead seat
+as `POLICY`); or as actual with a look-ahead seat playing the plan it chose at its last turn (`_opponent`)."""
 
 POLICY = "continent-tuned"
 """The fast default policy of the rollouts (every seat, every turn after the searched one) and of the
@@ -395,7 +414,7 @@ def _plan_order(order, plans, out):  # pragma: no cover - compiled
 
 @jit
 def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf, order, closer,
-                 trade_at, style):  # pragma: no cover
+                 trade_at, style, opponents, bots, params, memory):  # pragma: no cover
     """The plan (an index into `PLAN_LIST`) with the best mean leaf value for seat p, whose turn it is, over
     ``rollouts`` rollouts each (the same seeds for every plan); ties go to the earlier plan. The plans
     compared are the first ``plans`` of `PLANS`, or of the plan order ``order`` (`_plan_order`).
@@ -407,10 +426,15 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
     ``closer`` > 0: the aggressive plan is compared too (last, if the plans lack it) when the model gives p
     at least this P(win) now, read from a position with what p cannot see redrawn (`_resample`).
     ``trade_at``, ``style``: the plans' card timing and placement parameters (`_plan_params`; 0 keeps each
-    plan's own)."""
+    plan's own). ``opponents``: how the other seats play in the rollouts (`_opponent`, from the line-up ``bots``
+    / ``params`` and the plan ``memory``)."""
     S = st.alive.shape[0]
     ids = np.empty(S, np.int64)
     prm = np.empty((S, N_PARAMS))
+    model_ids = np.empty(S, np.int64)
+    model_prm = np.empty((S, N_PARAMS))
+    for s in range(S):
+        model_ids[s] = _opponent(s, opponents, bots, params, memory, model_prm[s])
     cand = np.empty(_PLAN_IDS.shape[0], np.int64)
     n = _plan_order(order, plans, cand)
     base = _visible_seed(st, p)
@@ -444,8 +468,8 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
             _copy_state(st, work)
             _resample(work, B, R, p, seed)
             for s in range(S):
-                ids[s] = _POLICY_ID
-                prm[s] = _POLICY_PARAMS
+                ids[s] = model_ids[s]
+                prm[s] = model_prm[s]
             ids[p] = _PLAN_IDS[cand[k]]
             _plan_params(cand[k], trade_at, style, prm[p])
             _play(work, B, R, CUT, V, ids, prm, False, turn, NO_HORIZON)
@@ -464,6 +488,28 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
 
 
 @jit
+def _opponent(s, opponents, bots, params, memory, out):  # pragma: no cover - compiled
+    """The bot id seat s plays in a rollout of another seat's search (``opponents``: `OPP_POLICY`, `OPP_ACTUAL`,
+    `OPP_PROXY`), its parameters written into ``out``: `POLICY` for policy, for a seat the line-up ``bots`` lacks
+    (id < 0 or past its end: unknown) and, but for proxy, for a look-ahead seat; else a plain bot as itself, and
+    with proxy a look-ahead seat as the plan it chose at its last turn (``memory[s, 1]``; none yet: its setup
+    policy), with its card timing and placement overrides (`_plan_bot`). Only the line-up and plans are read:
+    the seat's cards and mission stay the rollout's redrawn ones."""
+    if opponents == OPP_POLICY or s >= bots.shape[0] or bots[s] < 0:
+        out[:] = _POLICY_PARAMS
+        return _POLICY_ID
+    bot = bots[s]
+    if bot != SEARCH_ID and bot != VALUE_ID:
+        out[:] = params[s]
+        return bot
+    if opponents == OPP_PROXY:
+        return _plan_bot(memory[s, 1] if memory[s, 0] >= 0 else -1, params[s], out, _trade_override(bot, params[s]),
+                         _style_override(bot, params[s]))
+    out[:] = _POLICY_PARAMS
+    return _POLICY_ID
+
+
+@jit
 def _turn_player(st):  # pragma: no cover - compiled
     """The seat whose turn it is (in phase DEFEND the attacker, not the defending seat to move)."""
     if st.info[I_PHASE] == DEFEND:
@@ -477,10 +523,18 @@ def _budget(bot, params):  # pragma: no cover - compiled
     (closer 0), or the value bot's (rollouts, plans, order, closer) with no rounds after the turn and the
     fitted model's leaf values."""
     if bot == VALUE_ID:
-        return (int(params[VALUE_ROLLOUTS]), 0, min(int(params[VALUE_PLANS]), MAX_PLANS),
+        return (int(params[VALUE_ROLLOUTS]), int(params[VALUE_HORIZON]), min(int(params[VALUE_PLANS]), MAX_PLANS),
                 VALUE_MODEL + int(params[_VALUE_MODEL]), int(params[_VALUE_ORDER]), params[_VALUE_CLOSER])
     return (int(params[SEARCH_ROLLOUTS]), int(params[SEARCH_HORIZON]), min(int(params[SEARCH_PLANS]), MAX_PLANS),
             int(params[SEARCH_VALUE]), int(params[SEARCH_ORDER]), 0.0)
+
+
+@jit
+def _opponents(bot, params):  # pragma: no cover - compiled
+    """How a look-ahead seat's rollouts play the other seats: its ``opponents`` (`OPP_POLICY`, ...)."""
+    if bot == VALUE_ID:
+        return int(params[VALUE_OPPONENTS])
+    return int(params[SEARCH_OPPONENTS])
 
 
 @jit
@@ -519,10 +573,14 @@ def _plan_params(k, trade_at, style, out):  # pragma: no cover - compiled
 
 
 @jit
-def _plan(st, B, R, CUT, V, p, bot, params, memory, work, scores):  # pragma: no cover - compiled
-    """The plan look-ahead seat p (bot id ``bot`` with parameters ``params``) plays now: -1 (`POLICY`) in
+def _plan(st, B, R, CUT, V, p, bots, params, memory, work, scores):  # pragma: no cover - compiled
+    """The plan look-ahead seat p (bot id ``bots[p]`` with parameters ``params[p]``; ``bots`` / ``params``: the
+    line-up, id -1 for a seat it does not know) plays now: -1 (`POLICY`) in
     setup, else this turn's plan from ``memory``, searched for first if memory holds an earlier turn's
     (`FORCED_PLAN`, no search, for a value seat whose ``first`` continent is still forced on it)."""
+    bot = bots[p]
+    lineup = params
+    params = lineup[p]
     phase = st.info[I_PHASE]
     if phase == CLAIM or phase == SETUP_PLACE or phase == CAPITAL or phase == OVER:
         return -1
@@ -533,7 +591,8 @@ def _plan(st, B, R, CUT, V, p, bot, params, memory, work, scores):  # pragma: no
         else:
             rollouts, horizon, plans, leaf, order, closer = _budget(bot, params)
             memory[p, 1] = _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf, order,
-                                        closer, _trade_override(bot, params), _style_override(bot, params))
+                                        closer, _trade_override(bot, params), _style_override(bot, params),
+                                        _opponents(bot, params), bots, lineup, memory)
         memory[p, 0] = turn
     return memory[p, 1]
 
@@ -579,7 +638,7 @@ def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, m
         p = _turn_player(st)
         for s in range(bots.shape[0]):
             if bots[s] == SEARCH_ID or bots[s] == VALUE_ID:
-                k = _plan(st, B, R, CUT, V, s, bots[s], params[s], memory, work, scores) if s == p else -1
+                k = _plan(st, B, R, CUT, V, s, bots, params, memory, work, scores) if s == p else -1
                 eff_ids[s] = _plan_bot(k, params[s], eff_params[s], _trade_override(bots[s], params[s]),
                                        _style_override(bots[s], params[s]))
         error = _play(st, B, R, CUT, V, eff_ids, eff_params, check, min(info[I_TURN], last_turn), last_round)
@@ -589,20 +648,25 @@ def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, m
 
 
 @jit
-def _search_move(st, B, R, CUT, V, bot, params, memory):  # pragma: no cover - compiled
+def _search_move(st, B, R, CUT, V, bot, params, memory, lineup, lineup_params):  # pragma: no cover - compiled
     """The move of the look-ahead seat to move (bot id ``bot``; `riskstats.game.play.Game.bot_move`): its
-    defence, or the move of its plan for this turn (searched for first if ``memory`` holds none)."""
+    defence, or the move of its plan for this turn (searched for first if ``memory`` holds none). ``lineup`` /
+    ``lineup_params``: the other seats' bots as the game knows them (id -1: unknown)."""
     p = st.info[I_PLAYER]
     k = -1
     if st.info[I_PHASE] != DEFEND:
         work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
-        k = _plan(st, B, R, CUT, V, p, bot, params, memory, work, np.zeros(_PLAN_IDS.shape[0]))
+        ids = lineup.copy()
+        prm = lineup_params.copy()
+        ids[p] = bot
+        prm[p] = params
+        k = _plan(st, B, R, CUT, V, p, ids, prm, memory, work, np.zeros(_PLAN_IDS.shape[0]))
     prm = np.empty(N_PARAMS)
     plan_bot = _plan_bot(k, params, prm, _trade_override(bot, params), _style_override(bot, params))
     return _bot_move(st, B, R, V, plan_bot, prm)
 
 
-def search_plans(game, bot: str = "search"):
+def search_plans(game, bot: str = "search", lineup=None):
     """What the search bot weighs now: each candidate plan's mean value over its rollouts, for the player
     whose turn it is, as `_search_plan` works it out when that player's turn begins.
 
@@ -613,6 +677,11 @@ def search_plans(game, bot: str = "search"):
     bot : str
         A search bot spec, e.g. ``"search:rollouts=64:horizon=2"`` or ``"search:value=model"``, or a value
         bot spec (``"value:rollouts=4"``).
+    lineup : list of str, optional
+        The bot spec of every seat (seated as `riskstats.game.bots.catalog.seat_entries` seats a line-up), which
+        a bot with ``opponents=actual`` or ``proxy`` plays the other seats as; by default the game's own when it
+        is being played by `riskstats.game.play.Game.play`, else unknown (every other seat as `POLICY`). A
+        look-ahead seat's last plan is read from the game's plan memory.
 
     Returns
     -------
@@ -641,13 +710,24 @@ def search_plans(game, bot: str = "search"):
         raise RiskstatsError("search_plans needs a turn under way (not setup, not a finished game)")
     rollouts, horizon, plans, leaf, order, closer = _budget(spec.id, spec.vector())
     st = game.state
+    S = st.alive.shape[0]
+    ids, prm = np.full(S, -1, np.int64), np.zeros((S, N_PARAMS))
+    if lineup is None:
+        known, values = game._lineup_arrays()
+        ids[:len(known)], prm[:len(known)] = known, values
+    else:
+        for s, entry in enumerate(seat_entries(list(lineup), game.players)):
+            ids[s], prm[s] = bot_spec(entry)
+    p = _turn_player(st)
+    ids[p], prm[p] = spec.id, spec.vector()
     work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
     scores = np.full(len(PLAN_LIST), np.nan)
     cand = np.empty(len(PLAN_LIST), np.int64)
     n = _plan_order(order, plans, cand)
-    best = _search_plan(st, *game.context, _turn_player(st), rollouts, horizon,
+    best = _search_plan(st, *game.context, p, rollouts, horizon,
                         plans, work, scores, leaf, order, closer,
-                        _trade_override(spec.id, spec.vector()), _style_override(spec.id, spec.vector()))
+                        _trade_override(spec.id, spec.vector()), _style_override(spec.id, spec.vector()),
+                        _opponents(spec.id, spec.vector()), ids, prm, game._search_memory())
     if n < len(PLAN_LIST) and not np.isnan(scores[n]):  # the aggressive plan was added (closer)
         cand[n] = PLAN_LIST.index("aggressive")
         n += 1

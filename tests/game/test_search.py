@@ -5,13 +5,13 @@ import pandas as pd
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.bots.catalog import parse_bot
+from riskstats.game.bots.catalog import N_PARAMS, bot_spec, parse_bot
 from riskstats.game.evaluate import evaluate
 from riskstats.game.play import Game, play_game
 from riskstats.game.rollout import rollouts
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import DECK, M_CARD, M_KIND
-from riskstats.game.search import PLANS, search_plans
+from riskstats.game.search import OPP_ACTUAL, OPP_POLICY, OPP_PROXY, PLAN_LIST, PLANS, POLICY, _opponent, search_plans
 from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games
 
@@ -40,7 +40,7 @@ def wins_of(table, bot):
 
 def test_the_search_bot_is_in_the_catalogue_with_its_budget():
     spec = parse_bot("search:rollouts=16:horizon=2")
-    assert spec.values == (16.0, 2.0, 6.0, 0.0, 0.0) and spec.label == "search:rollouts=16:horizon=2"
+    assert spec.values == (16.0, 2.0, 6.0, 0.0, 0.0, 0.0) and spec.label == "search:rollouts=16:horizon=2"
     for bad, words in (("search:rollouts=0", "out of range"), ("search:horizon=1.5", "whole number"),
                        ("search:plans=9", "out of range"), ("search:depth=2", "unknown parameter 'depth'")):
         with pytest.raises(RiskstatsError, match=words):
@@ -170,3 +170,89 @@ def test_rollouts_and_evaluate_take_a_search_seat():
     assert table["over"].all() and table.equals(rollouts(game, 6, bots=[CHEAP, "continent-tuned"], seed=2))
     result = evaluate(game, bot=CHEAP, rollouts=6, seed=1, top=2, candidates=3)
     assert len(result.moves) == 2 and result.players["rollouts"].eq(6).all()
+
+
+# --- opponent modelling: the ``opponents`` option of the look-ahead bots ---
+
+OPP = "search:rollouts=4:horizon=2:plans=4"
+
+
+def test_opponents_option_is_declared_with_the_old_behaviour_as_default():
+    assert parse_bot("search").values[-1] == 0.0 and parse_bot("value").values[-2:] == (0.0, 0.0)
+    assert parse_bot("search:opponents=proxy").values[-1] == 2.0
+    assert parse_bot("value:horizon=1:opponents=actual").label == "value:horizon=1:opponents=actual"
+    for bad, words in (("search:opponents=mirror", "opponents"), ("value:opponents=3", "out of range"),
+                       ("value:horizon=-1", "out of range")):
+        with pytest.raises(RiskstatsError, match=words) as error:
+            parse_bot(bad)
+        assert "\n" not in str(error.value)
+
+
+def test_opponent_model_of_each_seat():
+    """policy: continent-tuned everywhere; actual: a plain bot as itself, a look-ahead seat as continent-tuned;
+    proxy: a look-ahead seat as the plan it chose at its last turn (its setup policy before any)."""
+    lineup = [bot_spec(b) for b in ("value", "aggressive", "search", "search")]
+    ids = np.array([i for i, _ in lineup])
+    params = np.array([v for _, v in lineup])
+    memory = np.full((4, 2), -1, np.int64)
+    memory[2] = (9, PLAN_LIST.index("aggressive"))
+    out = np.empty(N_PARAMS)
+    policy, aggressive = bot_spec(POLICY), bot_spec("aggressive")
+
+    def model(s, mode):
+        return _opponent(s, mode, ids, params, memory, out), out.copy()
+
+    for s in (1, 2, 3):
+        bot, prm = model(s, OPP_POLICY)
+        assert bot == policy[0] and (prm == policy[1]).all()
+    bot, prm = model(1, OPP_ACTUAL)
+    assert bot == aggressive[0] and (prm == aggressive[1]).all()
+    assert model(2, OPP_ACTUAL)[0] == policy[0]
+    assert model(2, OPP_PROXY)[0] == aggressive[0] and model(3, OPP_PROXY)[0] == policy[0]
+    unknown = np.full(4, -1, np.int64)
+    assert _opponent(1, OPP_ACTUAL, unknown, params, memory, out) == policy[0]
+
+
+def test_opponents_option_changes_what_the_rollouts_play():
+    """With opponents=actual the seats that are aggressive play aggressive in the rollouts, so the plans' values
+    change; a line-up of continent-tuned is what policy assumes, so there actual changes nothing."""
+    game = turn_start(4, GameRules(), 2, 9)
+    p = game.player
+    fierce = ["aggressive"] * 4
+    tuned = ["continent-tuned"] * 4
+    fierce[p] = tuned[p] = OPP
+    policy = search_plans(game, OPP, lineup=fierce)
+    actual = search_plans(game, OPP + ":opponents=actual", lineup=fierce)
+    assert not np.allclose(policy["value"], actual["value"])
+    pd.testing.assert_frame_equal(search_plans(game, OPP + ":opponents=actual", lineup=tuned), policy)
+    assert policy.equals(search_plans(game, OPP, lineup=tuned))  # policy ignores the line-up
+
+
+@pytest.mark.parametrize("mode", ["actual", "proxy"])
+def test_modelled_opponents_keep_hidden_information_hidden(mode):
+    """The line-up is public, cards and missions are not: permuting what the seat cannot see (other hands, the
+    pile, other missions, the random stream) leaves the plans' values and the move unchanged."""
+    rules = GameRules(variant="mission")
+    bot = f"{OPP}:opponents={mode}"
+    game = turn_start(4, rules, 4, 13)
+    p = game.player
+    lineup = ["mission", "aggressive", "value", "continent"]
+    lineup[p] = bot
+    game._search_memory()[:] = -1
+    table = search_plans(game, bot, lineup=lineup)
+    hidden = copy(game)
+    assert permute_unseen_cards(hidden, np.random.default_rng(0))
+    hidden.state.rng[0] ^= np.uint64(0x1234567)
+    a, b = [q for q in range(4) if q != p][:2]
+    hidden.state.mission[[a, b]] = hidden.state.mission[[b, a]]
+    pd.testing.assert_frame_equal(search_plans(hidden, bot, lineup=lineup), table)
+
+
+def test_modelled_opponents_are_deterministic_and_step_by_step_equals_compiled():
+    bots = ["value:horizon=1:opponents=proxy", "search:rollouts=2:horizon=1:plans=3:opponents=actual", "aggressive"]
+    one = play_games(6, 3, bots, rules=GameRules(), seed=21)
+    pd.testing.assert_frame_equal(one, play_games(6, 3, bots, rules=GameRules(), seed=21))
+    fast = play_game(3, bots, GameRules(), seed=5)
+    slow = Game(3, GameRules(), seed=5)
+    slow.play(bots, max_moves=10**6)
+    pd.testing.assert_frame_equal(fast.events(), slow.events())

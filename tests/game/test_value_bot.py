@@ -32,7 +32,7 @@ def test_the_value_bot_and_the_model_search_are_in_the_catalogue():
     assert parse_bot("search:value=strong").values[3] == 2.0 and parse_bot("value:model=strong").values[9] == 1.0
     for bad, words in (("search:value=fitted", "must be one of formula, model, strong"),
                        ("value:model=formula", "must be one of model, strong"), ("value:plans=9", "out of range"),
-                       ("value:horizon=2", "unknown parameter 'horizon'")):
+                       ("value:horizon=21", "out of range")):
         with pytest.raises(RiskstatsError, match=words):
             parse_bot(bad)
 
@@ -115,7 +115,7 @@ def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it(
     from riskstats.game.rules.state import SC_HELD
     from riskstats.game.search import FORCED_PLAN, PLAN_LIST, PLANS, _new_state, _plan
 
-    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     spec = parse_bot("value:first=Australia")
     assert spec.label == "value:first=5" and spec.values[2] == 5.0
     game = Game(4, seed=5)
@@ -128,7 +128,9 @@ def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it(
     def plan(bot):
         memory = np.full((4, 2), -1, np.int64)
         work = _new_state(st.owner.shape[0], st.card_owner.shape[0], 4, 0)
-        return _plan(st, *game.context, 0, VALUE_ID, parse_bot(bot).vector(), memory, work, np.zeros(len(PLAN_LIST)))
+        bots, params = np.full(4, -1, np.int64), np.zeros((4, len(parse_bot(bot).vector())))
+        bots[0], params[0] = VALUE_ID, parse_bot(bot).vector()
+        return _plan(st, *game.context, 0, bots, params, memory, work, np.zeros(len(PLAN_LIST)))
 
     assert plan("value:first=Australia") == FORCED_PLAN and plan("value") < len(PLANS)
     assert game.bot_move("value:first=Australia") == game.bot_move("continent-tuned:first=Australia")
@@ -150,7 +152,7 @@ aggressive plan once it is a little ahead."""
 def test_a_plan_order_is_read_and_checked():
     from riskstats.game.search import PLAN_LIST
 
-    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     assert parse_bot("search").values[4] == 0.0
     spec = parse_bot("value:order=9471:plans=3")
     assert spec.label == "value:plans=3:order=9471" and spec.values[3] == 9471.0

@@ -117,6 +117,21 @@ def _style(whose: str = "") -> tuple[Param, ...]:
               choices=("greedy", "random")))
 
 
+OPPONENTS = ("policy", "actual", "proxy")
+"""How a look-ahead bot's rollouts play the other seats (its ``opponents`` parameter, in this order): every one
+as continent-tuned (policy, the old behaviour); each as the bot it is in the line-up, a look-ahead seat as
+continent-tuned (actual); or as actual, a look-ahead seat playing the plan it chose at its last turn (proxy)."""
+
+
+def _opponents() -> Param:
+    """The look-ahead bots' ``opponents`` parameter (`OPPONENTS`), appended last so older vectors keep working."""
+    return Param("opponents", 0.0, 0.0, 2.0, "how its rollouts play the other seats: policy (every one as "
+                 "continent-tuned), actual (each as the bot it is: the line-up is public; a search or value seat, "
+                 "which cannot look ahead inside a rollout, as continent-tuned) or proxy (as actual, but a search "
+                 "or value seat plays the plan it chose at its last turn); hidden cards and missions stay redrawn",
+                 integer=True, tunable=False, choices=OPPONENTS)
+
+
 BUILT_IN = {
     "random": BotInfo(0, (
         "Not uniform over the legal moves (that is uniform): a weak heuristic that draws at random among "
@@ -200,7 +215,8 @@ BUILT_IN = {
         "compares the first `plans` candidate plans (continent-tuned, continent-tuned going for Australia or "
         "South America, aggressive, defensive, then continent-tuned going for Africa, North America or "
         "Europe) by `rollouts` rollouts each: the rest of the turn with the plan, then `horizon` more "
-        "rounds of continent-tuned in every seat, scored 1/0 if the game ended, else by its share of "
+        "rounds of continent-tuned in every seat (with `opponents`, the other seats as the bots they are), "
+        "scored 1/0 if the game ended, else by its share of "
         "strength (armies, income, cards), or with value=model by the fitted position value (value=strong: "
         "the one refitted with search self-play added). The same "
         "rollout seeds serve every plan, and a rollout redraws what the bot cannot see (the draw pile, "
@@ -218,13 +234,15 @@ BUILT_IN = {
                "search and value-bot play; riskstats.game.value.MODELS)", integer=True, tunable=False,
                choices=("formula", "model", "strong", "boosted")),
          Param("order", 0.0, 0.0, 98765432.0, "the candidate plans in the order compared, one digit each, as the "
-               "value bot's order; 0: the order above (12345678)", integer=True, tunable=False, digits=9))),
+               "value bot's order; 0: the order above (12345678)", integer=True, tunable=False, digits=9),
+         _opponents())),
     "value": BotInfo(7, (
         "Chooses its turn plan by the fitted position value (riskstats.game.value), with no long rollouts: at "
         "the start of each of its turns it plays the rest of the turn with each of the first `plans` candidate "
         "plans of the search bot (or of its own `order`; with `closer`, the aggressive plan too on the turns "
         "where the model says it is ahead), over `rollouts` determinised rollouts each (what it cannot see "
-        "redrawn; the same seeds for every plan), and scores each end-of-turn position by the model's P(win). It plays "
+        "redrawn; the same seeds for every plan), and scores each end-of-turn position (or, with `horizon`, the "
+        "position `horizon` rounds later, the other seats played as `opponents` says) by the model's P(win). It plays "
         "the turn with the best plan; setup as continent-tuned; defends with the most dice."),
         (Param("rollouts", 1.0, 1.0, 1000.0, "determinised rollouts of the rest of the turn per plan",
                integer=True, tunable=False),
@@ -248,7 +266,10 @@ BUILT_IN = {
                "whenever forced (1 and 2 act as 3)", integer=True, tunable=False), *_style("plans"),
          Param("model", 0.0, 0.0, 2.0, "the fitted position value it scores with: model (fitted on heuristic "
                "play), strong (refitted with search self-play added) or boosted (gradient-boosted trees, "
-               "riskstats.game.value.MODELS)", integer=True, tunable=False, choices=("model", "strong", "boosted")))),
+               "riskstats.game.value.MODELS)", integer=True, tunable=False, choices=("model", "strong", "boosted")),
+         Param("horizon", 0.0, 0.0, 20.0, "rounds played after the searched turn in each rollout before the model "
+               "scores it (0: the rest of the turn only)", integer=True, tunable=False),
+         _opponents())),
     "uniform": BotInfo(8, (
         "Uniformly random over every legal move of the engine's move space, the honest random baseline: each "
         "decision is uniform over the legal move tuples of the phase (Game.legal_moves), so a placement is a "
@@ -285,7 +306,8 @@ MISSION_TRADE_AT = slot("mission", "trade_at")
 CAPITAL_GUARD, CAPITAL_TRADE_AT = slot("capital", "guard"), slot("capital", "trade_at")
 SEARCH_ROLLOUTS, SEARCH_HORIZON, SEARCH_PLANS, SEARCH_VALUE, SEARCH_ORDER = (
     slot("search", n) for n in ("rollouts", "horizon", "plans", "value", "order"))
-VALUE_ROLLOUTS, VALUE_PLANS = slot("value", "rollouts"), slot("value", "plans")
+VALUE_ROLLOUTS, VALUE_PLANS, VALUE_HORIZON = slot("value", "rollouts"), slot("value", "plans"), slot("value", "horizon")
+SEARCH_OPPONENTS, VALUE_OPPONENTS = slot("search", "opponents"), slot("value", "opponents")
 AGGRESSIVE_STYLE, CONTINENT_STYLE, DEFENSIVE_STYLE = (slot(bot, STYLE[0]) for bot in ("aggressive", "continent",
                                                                                       "defensive"))
 """Where those bots' parameter vectors hold ``fortify``; ``reinforce`` and ``claim`` follow it (`STYLE`)."""
@@ -299,6 +321,7 @@ assert all(len(info.params) <= FRONTIER_AT for info in BUILT_IN.values())
 TUNED = {
     "continent-tuned": ("continent", {"threshold": 0.13, "card_threshold": 0.42, "entrance_weight": 0.3}),
     "value-tuned": ("value", {"plans": 5, "order": 12367, "closer": 0.5}),
+    "value-wide": ("value", {"plans": 8, "model": 1}),
 }
 """Tuned bots: name -> (base bot, tuned parameter values). Each one's tuning record (command, seeds,
 games, win rate and interval) is in ``data/tuned_bots.json``."""

@@ -29,14 +29,15 @@ def test_placement_parameters_are_appended_and_parse_by_name():
         names = [p.name for p in BUILT_IN[bot].params]
         start = names.index("fortify")
         assert names[start:start + 3] == list(STYLE), bot
-        assert names[start + 3:] == (["model"] if bot == "value" else []), bot  # only value's model follows
+        # only value's model, horizon and opponents (issue #30) follow
+        assert names[start + 3:] == (["model", "horizon", "opponents"] if bot == "value" else []), bot
         assert at is None or start == at
         assert all(p.default == 0 and not p.tunable for p in BUILT_IN[bot].params[start:start + 3]), bot
     assert all(len(info.params) <= FRONTIER_AT for info in BUILT_IN.values())  # the frontier follows them
     spec = parse_bot("continent-tuned:fortify=none:reinforce=spread:claim=random")
     assert spec.values[CONTINENT_STYLE:CONTINENT_STYLE + 3] == (2.0, 1.0, 1.0)
     assert spec.label == "continent-tuned:fortify=none:reinforce=spread:claim=random"
-    assert parse_bot("value:fortify=spread").values[-4:-1] == (1.0, 0.0, 0.0)
+    assert parse_bot("value:fortify=spread").values[-6:-3] == (1.0, 0.0, 0.0)
     assert parse_bot("defensive:fortify=1") == parse_bot("defensive:fortify=spread")
     with pytest.raises(RiskstatsError, match="fortify of bot 'continent' must be one of border, spread, none"):
         parse_bot("continent:fortify=spreading")
