@@ -18,7 +18,7 @@ the legal mask, the method sb3-contrib's ``MaskablePPO`` reads. An illegal actio
 >>> import numpy as np
 >>> env = SingleAgentEnv(opponents="uniform", seed=0)
 >>> obs, info = env.reset(seed=0)
->>> obs.shape, env.action_space.n, info["seat"], info["opponent"]
+>>> obs.shape, int(env.action_space.n), info["seat"], info["opponent"]
 ((328,), 629, 0, 'uniform')
 >>> obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
 >>> reward, terminated
@@ -142,8 +142,8 @@ class SingleAgentEnv(gymnasium.Env):
             share = self._territory_share()
             reward += self.shaping * (share - self._share)
             self._share = share
-        terminated = self.game.over and self.game.winner >= 0
-        truncated = self.game.over and self.game.winner < 0
+        terminated = bool(self.game.over and self.game.winner >= 0)
+        truncated = bool(self.game.over and self.game.winner < 0)
         return self._observe(), float(reward), terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
@@ -185,7 +185,7 @@ def play_against(policy, opponent: str, games: int, seed: int = 0, **env_options
     >>> legal = lambda obs, mask: int(np.flatnonzero(mask)[0])
     >>> play_against(legal, "uniform", 0)
     Traceback (most recent call last):
-    riskstats.errors.RiskstatsError: games must be >= 1, got 0
+    riskstats.errors.RiskstatsError: games must be at least 1, got 0
     """
     games = check_int("games", games, 1)
     if not callable(policy):
