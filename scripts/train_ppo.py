@@ -3,20 +3,23 @@ and record its learning curve (issue 31 §3).
 
 ``python scripts/train_ppo.py [--steps 2000000] [--eval-every 100000] [--eval-games 100]
 [--train-opponents random,random,random,uniform] [--shaping 0.5] [--seed 31] [--out data/env/learning_curve.csv]
-[--plot docs/learning_curve.png] [--model ppo.zip]``
+[--plot docs/learning_curve.png] [--model ppo.zip] [--final-games 500 --final-out data/env/learning_final.csv]``
 
-Needs the ``learn`` extra (``pip install torch==2.13.0 && pip install -e ".[learn]"``: install the CPU build of torch
-first). The environment is `riskstats.env.single_agent.SingleAgentEnv`: the PettingZoo environment with macro actions,
-automatic defence and log1p observations, two players with the neutral, the learner's seat rotating, every other
-seat played by a bot drawn from ``--train-opponents`` each episode (a list with repeats weights the mix; ``--phase``
-switches it part-way, a curriculum), the turn cap ``--max-turns``. The reward is +1 for a win, -1 for a loss, 0 at
-the cap, plus ``--shaping`` times the change in the learner's share of the territories.
+Needs the ``learn`` extra (install the torch build you want first, a CPU build is enough; then
+``pip install -e ".[learn]"``). The environment is `riskstats.env.single_agent.SingleAgentEnv`: the PettingZoo
+environment with macro actions, automatic defence and log1p observations, two players with the neutral, the
+learner's seat rotating, every other seat played by a bot drawn from ``--train-opponents`` each episode (a list
+with repeats weights the mix; ``--phase`` switches it part-way, a curriculum), the turn cap ``--max-turns``. The
+reward is +1 for a win, -1 for a loss, 0 at the cap, plus ``--shaping`` times the change in the learner's share of
+the territories.
 
 Every ``--eval-every`` steps (and before training) the greedy policy (the most probable legal action) plays
 ``--eval-games`` games against each of ``--eval-opponents`` (`riskstats.env.single_agent.play_against`, seats
 rotating, the same game seeds at each point); a row per opponent goes to ``--out`` at once, so an interrupted run
 keeps the points it finished: wins over games (a truncated game is no win) with the Wilson 95% interval
 (`riskstats.intervals.wilson_interval`), and the process CPU seconds so far. The command is the file's first line.
+``--final-games N --final-out PATH`` then plays N games against each on other seeds (the curve's points are chosen
+on theirs); ``--load MODEL --steps 0`` evaluates a saved model only (``--model`` saves one).
 One thread (``torch.set_num_threads(1)``; set ``NUMBA_NUM_THREADS=1`` too).
 """
 from __future__ import annotations
@@ -70,10 +73,11 @@ class Curve(BaseCallback):
         self.next_eval = args.eval_every  # the last evaluation was at next_eval - eval_every
         self.phases = sorted(args.phase)
 
-    def evaluate(self, steps):
+    def evaluate(self, steps, games=None, seed=None):
+        games = games or self.args.eval_games
+        seed = self.args.seed + 1 if seed is None else seed
         for opponent in self.args.eval_opponents:
-            t = play_against(greedy(self.model), opponent, self.args.eval_games, seed=self.args.seed + 1,
-                             rules=self.rules)
+            t = play_against(greedy(self.model), opponent, games, seed=seed, rules=self.rules)
             low, high = wilson_interval(t["wins"], t["games"])
             row = {"steps": steps, "opponent": opponent, "games": t["games"], "wins": t["wins"], "losses": t["losses"],
                    "truncated": t["truncated"], "win_rate": f"{t['wins'] / t['games']:.4g}", "low": f"{low:.4g}",
@@ -128,27 +132,48 @@ def main():
     ap.add_argument("--out", default="data/env/learning_curve.csv")
     ap.add_argument("--plot", default=None, help="a PNG of the curve, drawn at the end")
     ap.add_argument("--model", default=None, help="save the trained model here (a .zip)")
+    ap.add_argument("--load", default=None, help="start from this saved model (with --steps 0: only evaluate it)")
+    ap.add_argument("--final-games", type=int, default=0,
+                    help="after training, play this many games against each evaluation opponent, on seeds the curve "
+                         "does not use, into --final-out")
+    ap.add_argument("--final-out", default=None)
     args = ap.parse_args()
+    if args.final_games and not args.final_out:
+        ap.error("--final-games needs --final-out")
 
     torch.set_num_threads(1)
     start = time.time()
     rules = GameRules(variant="two-player", max_turns=args.max_turns)
     env = DummyVecEnv([make_env(args.train_opponents, rules, args.shaping, args.seed * 1000 + i)
                        for i in range(args.n_envs)])
-    model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.epochs,
-                        learning_rate=args.lr, gamma=args.gamma, ent_coef=args.ent_coef, seed=args.seed,
-                        policy_kwargs={"net_arch": args.net}, device="cpu", verbose=0)
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with open(args.out, "w", newline="") as f:
-        f.write("# python " + " ".join(shlex.quote(a) for a in sys.argv) + "\n")
-        writer = csv.DictWriter(f, fieldnames=FIELDS)
-        writer.writeheader()
-        curve = Curve(args, rules, writer, f, start)
-        curve.model = model
-        curve.evaluate(0)
-        model.learn(total_timesteps=args.steps, callback=curve)
-        if model.num_timesteps > curve.next_eval - args.eval_every:
+    if args.load:
+        model = MaskablePPO.load(args.load, env=env, device="cpu")
+    else:
+        model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.epochs,
+                            learning_rate=args.lr, gamma=args.gamma, ent_coef=args.ent_coef, seed=args.seed,
+                            policy_kwargs={"net_arch": args.net}, device="cpu", verbose=0)
+    command = "# python " + " ".join(shlex.quote(a) for a in sys.argv) + "\n"
+    if args.steps > 0:
+        os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
+        with open(args.out, "w", newline="") as f:
+            f.write(command)
+            writer = csv.DictWriter(f, fieldnames=FIELDS)
+            writer.writeheader()
+            curve = Curve(args, rules, writer, f, start)
+            curve.model = model
             curve.evaluate(model.num_timesteps)
+            model.learn(total_timesteps=args.steps, callback=curve, reset_num_timesteps=not args.load)
+            if model.num_timesteps > curve.next_eval - args.eval_every:
+                curve.evaluate(model.num_timesteps)
+    if args.final_games:
+        os.makedirs(os.path.dirname(args.final_out) or ".", exist_ok=True)
+        with open(args.final_out, "w", newline="") as f:
+            f.write(command)
+            writer = csv.DictWriter(f, fieldnames=FIELDS)
+            writer.writeheader()
+            final = Curve(args, rules, writer, f, start)
+            final.model = model
+            final.evaluate(model.num_timesteps, args.final_games, seed=args.seed + 2)
     if args.model:
         model.save(args.model)
     if args.plot:
