@@ -191,14 +191,15 @@ def plot(path: str, png: str) -> None:
     df = pd.read_csv(path, comment="#")
     fig, ax = plt.subplots(figsize=(6, 3.5))
     for opponent, d in df.groupby("opponent", sort=False):
-        ax.plot(d["steps"], d["win_rate"], marker="o", label=f"vs {opponent}")
-        ax.fill_between(d["steps"], d["low"], d["high"], alpha=0.2)
-    ax.set_xlabel("training steps (learner's decisions)")
+        ax.plot(d["steps"] / 1e6, d["win_rate"], marker="o", label=f"vs {opponent}")
+        ax.fill_between(d["steps"] / 1e6, d["low"], d["high"], alpha=0.2)
+    ax.set_xlabel("training steps (the learner's decisions), millions")
     ax.set_ylabel("win rate (95% Wilson)")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax.legend()
-    ax.set_title(f"MaskablePPO, two-player Classic, macro actions ({df['games'].iloc[0]} games a point)")
+    ax.set_title(f"MaskablePPO, two-player Classic, macro actions\n({df['games'].iloc[0]} games a point, seats "
+                 "alternating; greedy policy)", fontsize=10)
     fig.tight_layout()
     fig.savefig(png, dpi=100)
 
