@@ -6,10 +6,12 @@ macro actions (`macro`: a small space of whole decisions, played through the eng
 (`defence`), the environments' option names (`spaces`: ``actions``, ``defend``, ``observation``), the per-seat
 observation (`observation`, raw or log1p), the PettingZoo environment (`pettingzoo`), the OpenSpiel game
 ``python_risk`` (`openspiel`, registered on import), the riskstats evaluator an OpenSpiel search can take
-(`evaluators`: the fitted position value as leaf value, the value bot's move as prior) and `VectorEnv` (`vector`,
-many games per compiled step). Every rule is `riskstats.game`'s: the environments call the engine's legal
-masks, checks and apply, never a copy. `pettingzoo`, `openspiel` and `evaluators` need the ``rl`` extra
-(``pip install "riskstats[rl]"``); nothing here is imported by ``import riskstats`` or the CLI.
+(`evaluators`: the fitted position value as leaf value, the value bot's move as prior), `VectorEnv` (`vector`,
+many games per compiled step) and one seat against built-in bots as a Gymnasium environment for single-agent
+learners (`single_agent`: `SingleAgentEnv`, `play_against`). Every rule is `riskstats.game`'s: the environments
+call the engine's legal masks, checks and apply, never a copy. `pettingzoo`, `openspiel`, `evaluators` and
+`single_agent` need the ``rl`` extra (``pip install "riskstats[rl]"``; ``learn`` adds sb3-contrib and torch for
+scripts/train_ppo.py); nothing here is imported by ``import riskstats`` or the CLI.
 docs/environments.md is the guide.
 May import: `riskstats.game`, `riskstats.odds` and the foundations.
 

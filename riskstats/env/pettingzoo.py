@@ -164,6 +164,27 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
             self.game.step(self.encoding.decode(self.game, action))
             if self.auto and self.game.phase == "defend":
                 self.game.step(Move.defend(most_dice(self.game)))
+        self._settle()
+
+    def play_move(self, move) -> None:
+        """Play an engine `Move` for the agent to move, as an action of the full encoding is played (with
+        ``defend="auto"`` the defence an attack calls for follows): a built-in bot's own move
+        (`riskstats.game.play.Game.bot_move`), which in the macro space may be no action (a placement off the front,
+        a fortification over several borders, an attack with fewer dice). Rewards, terminations and the agent to
+        move follow as after `step`; an illegal move raises `RiskstatsError` and changes nothing."""
+        agent = self.agent_selection
+        if self.game is None or self.game.over:
+            raise RiskstatsError("play_move needs a running game: call reset first")
+        if self.pending[0] != 0:
+            raise RiskstatsError(f"a macro of {agent} waits for its roll: answer it with step, not play_move")
+        self.game.step(move)
+        self._cumulative_rewards[agent] = 0.0
+        if self.auto and self.game.phase == "defend":
+            self.game.step(Move.defend(most_dice(self.game)))
+        self._settle()
+
+    def _settle(self) -> None:
+        """After a move: the rewards, terminations and infos of a game that ended, else the next agent; the mask."""
         self.rewards = {a: 0.0 for a in self.agents}
         if self.game.over:
             winner = self.game.winner

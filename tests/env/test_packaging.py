@@ -1,5 +1,5 @@
 """The environments stay out of the core: ``import riskstats`` and the CLI load none of them, and the
-``rl`` extra (also in ``dev``) names their packages."""
+``rl`` extra (also in ``dev``) names their packages; the ``learn`` extra (not in ``dev``) names the learners'."""
 import subprocess
 import sys
 import tomllib
@@ -21,3 +21,13 @@ def test_rl_extra_and_dev_name_the_packages():
     for name in ("pettingzoo", "gymnasium", "open-spiel"):
         assert any(r.startswith(name) for r in extras["rl"])
         assert any(r.startswith(name) for r in extras["dev"])
+
+
+def test_learn_extra_names_the_learners_and_dev_does_not():
+    """sb3-contrib and torch come with ``learn`` alone: the main test environment (``dev``) stays without torch, and
+    the smoke test of learning skips there."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    for name in ("sb3-contrib", "torch", "gymnasium", "pettingzoo"):
+        assert any(r.startswith(name) for r in extras["learn"])
+    for name in ("sb3-contrib", "stable-baselines3", "torch"):
+        assert not any(r.startswith(name) for r in extras["dev"])

@@ -108,3 +108,39 @@ def test_a_bad_option_is_one_line_naming_it():
         raw_env(actions="micro")
     with pytest.raises(RiskstatsError, match="^observation must be one of raw, log1p, got 'norm'$"):
         raw_env(observation="norm")
+
+
+def test_play_move_plays_a_bot_move_that_is_no_macro_and_the_auto_defence():
+    """A built-in bot's own engine move goes through play_move in a macro game: the game, the agent to move, the
+    mask and, at the end, the rewards follow as after step; with defend="auto" no defender is asked."""
+    e = raw_env(players=2, actions="macro", defend="auto", rules=GameRules(variant="two-player", max_turns=200))
+    e.reset(seed=3)
+    no_macro = moves = 0
+    while not e.game.over:
+        move = e.game.bot_move("random")
+        macro_ids = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+        no_macro += all(e.encoding.first_move(e.game, int(i)) != move for i in macro_ids)
+        e.play_move(move)
+        moves += 1
+        assert e.game.phase != "defend"
+        assert e.agent_selection == f"player_{e.game.player}" or e.game.over
+        assert (e.observe(e.agent_selection)["action_mask"] == e.encoding.mask(e.game)).all() or e.game.over
+    assert no_macro > 0 and moves > 100
+    winner = e.game.winner
+    assert winner >= 0
+    expected = {a: 0.0 for a in e.agents} if winner < 0 else \
+        {a: 1.0 if a == f"player_{winner}" else -1.0 for a in e.agents}
+    assert e.rewards == expected and all(e.terminations[a] == (winner >= 0) for a in e.agents)
+    with pytest.raises(RiskstatsError, match="running game"):
+        e.play_move(e.game.bot_move("random"))
+
+
+def test_play_move_refuses_an_illegal_move_and_changes_nothing():
+    e = raw_env(players=2, actions="macro", defend="auto")
+    e.reset(seed=5)
+    before = e.game.state.armies.copy()
+    from riskstats.game.play import Move
+
+    with pytest.raises(RiskstatsError, match="illegal move"):
+        e.play_move(Move.end_turn())
+    assert (e.game.state.armies == before).all() and e.agent_selection == "player_0"
