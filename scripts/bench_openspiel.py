@@ -25,7 +25,7 @@ search's wins, losses and games ended by the turn cap, its win rate over decided
 interval, its decisions (those with more than one legal action are searched) and its CPU seconds per decision
 (process time of `step`). A cell stops starting games once its share of ``--max-cpu`` process seconds is
 spent; the rows say how many it played. The file is rewritten after every cell, so an interrupted run (Ctrl-C)
-keeps the cells it finished.
+keeps the games it finished (the one under way is dropped).
 """
 import argparse
 import csv
@@ -106,12 +106,14 @@ def main():
     share = args.max_cpu / len(cells)
     start = time.process_time()
     rows = []
-    try:
-        for cell in cells:
-            rows.append(run_cell(game, cell, args, share))
-            write(rows, args)  # after every cell: an interrupted run keeps the cells it finished
-    except KeyboardInterrupt:
-        print(f"interrupted: {len(rows)} of {len(cells)} cells finished (and written)")
+    for cell in cells:
+        row, interrupted = run_cell(game, cell, args, share)
+        if row["games"]:
+            rows.append(row)
+            write(rows, args)  # after every cell: an interrupted run keeps the games it finished
+        if interrupted:
+            print(f"interrupted in cell {len(rows)} of {len(cells)}: the games finished are written")
+            break
     print(f"total {time.process_time() - start:.0f} CPU s; load average {os.getloadavg()[0]:.2f}")
     for r in rows:
         print(f"{r['search']} {r['evaluator']} {r['simulations']:>4} sims vs {r['opponent']:<10} "
@@ -119,16 +121,22 @@ def main():
               f"[{r['wilson_low']:.2f}, {r['wilson_high']:.2f}], {r['cpu_ms_per_decision']:.1f} ms/decision")
 
 
-def run_cell(game, cell, args, share) -> dict:
-    """Up to ``args.games`` games of one cell, seats alternating, until its share of the CPU budget is spent."""
+def run_cell(game, cell, args, share) -> tuple[dict, bool]:
+    """Up to ``args.games`` games of one cell, seats alternating, until its share of the CPU budget is spent (or
+    Ctrl-C: the game under way is dropped); its row, and whether it was interrupted."""
     wins = losses = games = searched = turns = 0
     cpu = 0.0
     c0 = time.process_time()
+    interrupted = False
     for k in range(args.games):
         if time.process_time() - c0 > share:
             break
         seat = k % 2
-        winner, t, n, c = play(game, cell, seat, args.seed * 1000 + k)
+        try:
+            winner, t, n, c = play(game, cell, seat, args.seed * 1000 + k)
+        except KeyboardInterrupt:
+            interrupted = True
+            break
         games += 1
         wins += winner == seat
         losses += winner == 1 - seat
@@ -143,7 +151,7 @@ def run_cell(game, cell, args, share) -> dict:
             "games": games, "wins": wins, "losses": losses, "truncated": games - decided,
             "win_rate": wins / decided if decided else float("nan"), "wilson_low": lo, "wilson_high": hi,
             "mean_turns": turns / games if games else float("nan"), "decisions": searched, "cpu_s": cpu,
-            "cpu_ms_per_decision": 1000 * cpu / searched if searched else float("nan")}
+            "cpu_ms_per_decision": 1000 * cpu / searched if searched else float("nan")}, interrupted
 
 
 def write(rows, args):
