@@ -25,6 +25,7 @@ One thread (``torch.set_num_threads(1)``; set ``NUMBA_NUM_THREADS=1`` too).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import os
 import shlex
@@ -108,6 +109,17 @@ def phase(text: str):
     return int(steps), tuple(opponents.split(","))
 
 
+@contextlib.contextmanager
+def table(path, command):
+    """A CSV table at ``path`` (its folder made), its first line the command that writes it: (file, writer)."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w", newline="") as f:
+        f.write(command)
+        writer = csv.DictWriter(f, fieldnames=FIELDS)
+        writer.writeheader()
+        yield f, writer
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=2_000_000)
@@ -154,11 +166,7 @@ def main():
                             policy_kwargs={"net_arch": args.net}, device="cpu", verbose=0)
     command = "# python " + " ".join(shlex.quote(a) for a in sys.argv) + "\n"
     if args.steps > 0:
-        os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-        with open(args.out, "w", newline="") as f:
-            f.write(command)
-            writer = csv.DictWriter(f, fieldnames=FIELDS)
-            writer.writeheader()
+        with table(args.out, command) as (f, writer):
             curve = Curve(args, rules, writer, f, start)
             curve.model = model
             curve.evaluate(model.num_timesteps)
@@ -166,11 +174,7 @@ def main():
             if model.num_timesteps > curve.next_eval - args.eval_every:
                 curve.evaluate(model.num_timesteps)
     if args.final_games:
-        os.makedirs(os.path.dirname(args.final_out) or ".", exist_ok=True)
-        with open(args.final_out, "w", newline="") as f:
-            f.write(command)
-            writer = csv.DictWriter(f, fieldnames=FIELDS)
-            writer.writeheader()
+        with table(args.final_out, command) as (f, writer):
             final = Curve(args, rules, writer, f, start)
             final.model = model
             final.evaluate(model.num_timesteps, args.final_games, seed=args.seed + 2)

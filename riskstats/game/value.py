@@ -399,20 +399,25 @@ def _softmax_seats(st, R, W, X, probs):  # pragma: no cover - compiled
     """probs[s] = the model's P(s wins) from features X (players in play only; 0 for those out)."""
     P = R[R_PLAYERS]
     w = W[R[R_VARIANT]]
-    top = -1e300
     for s in range(P):
         probs[s] = 0.0
         if st.alive[s] == 1:
-            score = 0.0
             for f in range(w.shape[0]):
-                score += w[f] * X[s, f]
-            probs[s] = score
-            top = max(top, score)
+                probs[s] += w[f] * X[s, f]
+    _normalise(st.alive, P, probs)
+
+
+@jit
+def _normalise(alive, P, probs):  # pragma: no cover - compiled
+    """Turn the utilities probs[s] of the players in play (alive[s] == 1) into their softmax, and 0 for the others."""
+    top = -1e300
+    for s in range(P):
+        if alive[s] == 1:
+            top = max(top, probs[s])
     total = 0.0
     for s in range(P):
-        if st.alive[s] == 1:
-            probs[s] = np.exp(probs[s] - top)
-            total += probs[s]
+        probs[s] = np.exp(probs[s] - top) if alive[s] == 1 else 0.0
+        total += probs[s]
     for s in range(P):
         probs[s] = probs[s] / total if total > 0 else 0.0
 
@@ -515,19 +520,11 @@ def _boosted_softmax(st, R, X, probs):  # pragma: no cover - compiled
     """probs[s] = the boosted model's P(s wins) from inputs X (players in play only; 0 for those out)."""
     P = R[R_PLAYERS]
     v = R[R_VARIANT]
-    top = -1e300
     for s in range(P):
         probs[s] = 0.0
         if st.alive[s] == 1:
             probs[s] = _margin(X[s], v, _T_FEATURE, _T_THRESHOLD, _T_LEAF, _T_TREE_PTR, _T_SCALE)
-            top = max(top, probs[s])
-    total = 0.0
-    for s in range(P):
-        if st.alive[s] == 1:
-            probs[s] = np.exp(probs[s] - top)
-            total += probs[s]
-    for s in range(P):
-        probs[s] = probs[s] / total if total > 0 else 0.0
+    _normalise(st.alive, P, probs)
 
 
 @jit
