@@ -88,9 +88,11 @@ from riskstats.game.rules.state import (
     PASS,
     PLACE,
     REINFORCE,
+    SC_GOAL,
     SETUP_PLACE,
     TRADE,
     TRADE_SET,
+    _scratch_block,
 )
 
 BLOCKS = ("place", "capital", "trade", "pass", "attack", "defend", "occupy", "end_attack", "fortify", "end_turn")
@@ -248,7 +250,7 @@ def _mask(st, B, R, AO, out, dirty):  # pragma: no cover - compiled
         dirty[1] = AO[K_CAPITAL + 1] - 1
     elif phase == FORTIFY:  # the engine's legality (`_legal_masks`) without its T x T masks
         adjacent = R[R_FORTIFY] == FORTIFY_ADJACENT
-        region = np.empty(T, np.int64)
+        region = _scratch_block(st.scratch, T, SC_GOAL)  # not SC_MARK, which _regions searches with
         if not adjacent:
             _regions(st, B, p, region)
         for a in range(T):

@@ -38,7 +38,7 @@ import numpy as np
 
 from riskstats._numba import jit
 from riskstats.errors import RiskstatsError
-from riskstats.game.rules.engine import _has_set, _progressive
+from riskstats.game.rules.engine import _base_reinforcement, _has_set, _progressive
 from riskstats.game.rules.options import (
     ESCALATION_NONE,
     ESCALATION_PROGRESSIVE,
@@ -466,10 +466,7 @@ def _boosted_inputs(st, B, R, X):  # pragma: no cover - compiled
         if st.alive[s] == 0:
             continue
         alive += 1
-        r = max(3, st.n_terr[s] // 3) + (next_set if _has_set(st, B, s) else 0.0)
-        for k in range(K):
-            if holder[k] == s:
-                r += B.continent_bonus[k]
+        r = _base_reinforcement(st, B, s) + (next_set if _has_set(st, B, s) else 0.0)
         reinforce[s] = r
         total += r
     for s in range(P):

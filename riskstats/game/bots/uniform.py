@@ -9,7 +9,8 @@ and the phase's one ending move (end the attack, end the turn) is one tuple amon
 attack phase while it can attack, and nearly always fortifies; it also chooses its defence dice uniformly and
 picks a capital uniformly. Unlike every other built-in bot it is no strategy at all: two uniform bots play a
 game that seldom ends before the rules' turn cap (a truncation). The counts come from the engine's own
-legal-move masks (`riskstats.game.rules.engine._legal_masks`' rules: `_reachable` for a connected fortify) and
+legality tests its legal-move masks are made of (`riskstats.game.rules.engine._may_attack`, `_may_leave`,
+`_may_fortify_adjacent`, and `_regions` for a connected fortify) and
 the draw from the state's stream (`riskstats.game.rules.stream._randint`).
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ from riskstats._numba import inline_jit, lean_jit
 # ---------------------------------------------------------------- shared helpers
 from riskstats.game.bots.common import _must_trade, _nth_owned, _random_claim, _random_owned
 from riskstats.game.bots.random_bot import _random_set
-from riskstats.game.rules.engine import _reachable
+from riskstats.game.rules.engine import _may_attack, _may_fortify_adjacent, _may_leave, _regions
 from riskstats.game.rules.options import FORTIFY_ADJACENT, R_ADICE, R_DDICE, R_FORTIFY
 from riskstats.game.rules.state import (
     ATTACK,
@@ -46,7 +47,7 @@ from riskstats.game.rules.state import (
     PASS,
     PLACE,
     REINFORCE,
-    SC_MARK,
+    SC_GOAL,
     SETUP_PLACE,
     TRADE,
     _scratch_block,
@@ -74,63 +75,54 @@ def _uniform_attack(st, B, R, p):  # pragma: no cover - compiled
     T = st.owner.shape[0]
     n = 1  # END_ATTACK
     for a in range(T):
-        if st.owner[a] == p and st.armies[a] >= 2:
-            dice = min(R[R_ADICE], st.armies[a] - 1)
-            for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
-                n += dice * (st.owner[B.nbr_idx[i]] != p)
+        dice = min(R[R_ADICE], st.armies[a] - 1)
+        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
+            n += dice * _may_attack(st.owner, st.armies, p, a, B.nbr_idx[i])
     k = _randint(st.rng, n)
     if k == n - 1:
         return END_ATTACK, 0, 0, 0, 0
     for a in range(T):
-        if st.owner[a] == p and st.armies[a] >= 2:
-            dice = min(R[R_ADICE], st.armies[a] - 1)
-            for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
-                b = B.nbr_idx[i]
-                if st.owner[b] != p:
-                    if k < dice:
-                        return ATTACK_MOVE, a, b, 1 + k, 0
-                    k -= dice
+        dice = min(R[R_ADICE], st.armies[a] - 1)
+        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
+            b = B.nbr_idx[i]
+            if _may_attack(st.owner, st.armies, p, a, b):
+                if k < dice:
+                    return ATTACK_MOVE, a, b, 1 + k, 0
+                k -= dice
     return END_ATTACK, 0, 0, 0, 0
 
 
 @lean_jit
-def _fortify_targets(st, B, R, p, a, seen):  # pragma: no cover - compiled
-    """Mark in ``seen`` the territories a may fortify (the engine's rule); their number."""
+def _fortify_targets(st, B, R, p, a, b, region):  # pragma: no cover - compiled
+    """Whether p may fortify from a to b under the engine's rule (``region``: `_regions` of p, read under the
+    connected rule)."""
+    if a == b or not _may_leave(st.owner, st.armies, p, a):
+        return False
     if R[R_FORTIFY] == FORTIFY_ADJACENT:
-        seen[:] = 0
-        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
-            if st.owner[B.nbr_idx[i]] == p:
-                seen[B.nbr_idx[i]] = 1
-    else:
-        _reachable(st, B, p, a, seen)
-    seen[a] = 0
-    return seen.sum()
+        return B.adjacency[a, b] and _may_fortify_adjacent(st.owner, st.armies, p, a, b)
+    return region[b] == region[a]
 
 
 @lean_jit
 def _uniform_fortify(st, B, R, p):  # pragma: no cover - compiled
     """FORTIFY_MOVE uniform over the legal (from, to, armies) triples and END_TURN, one tuple each."""
     T = st.owner.shape[0]
-    seen = _scratch_block(st.scratch, T, SC_MARK)
+    region = _scratch_block(st.scratch, T, SC_GOAL)  # not SC_MARK, which _regions searches with
+    _regions(st, B, p, region)
     n = 1  # END_TURN
     for a in range(T):
-        if st.owner[a] == p and st.armies[a] >= 2:
-            n += _fortify_targets(st, B, R, p, a, seen) * (st.armies[a] - 1)
+        for b in range(T):
+            n += _fortify_targets(st, B, R, p, a, b, region) * (st.armies[a] - 1)
     k = _randint(st.rng, n)
     if k == n - 1:
         return END_TURN, 0, 0, 0, 0
     for a in range(T):
-        if st.owner[a] == p and st.armies[a] >= 2:
-            amounts = st.armies[a] - 1
-            here = _fortify_targets(st, B, R, p, a, seen) * amounts
-            if k < here:
-                j = k // amounts
-                for b in range(T):
-                    if seen[b] == 1:
-                        if j == 0:
-                            return FORTIFY_MOVE, a, b, 1 + k % amounts, 0
-                        j -= 1
-            k -= here
+        for b in range(T):
+            if _fortify_targets(st, B, R, p, a, b, region):
+                amounts = st.armies[a] - 1
+                if k < amounts:
+                    return FORTIFY_MOVE, a, b, 1 + k, 0
+                k -= amounts
     return END_TURN, 0, 0, 0, 0
 
 

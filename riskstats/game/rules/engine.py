@@ -542,12 +542,13 @@ def _reachable(st, B, p, a, out):  # pragma: no cover - compiled
                 n += 1
 
 
-@jit
+@lean_jit
 def _regions(st, B, p, region):  # pragma: no cover - compiled
     """region[t]: for each territory of p, the first territory of its region (the territories joined to it by a
-    chain of p's territories: what a connected fortify can join), -1 for the others; one search a region."""
+    chain of p's territories: what a connected fortify can join), -1 for the others; one search a region. It
+    allocates nothing: the searches mark the state's SC_MARK scratch block (``region`` must be another buffer)."""
     T = st.owner.shape[0]
-    seen = np.zeros(T, np.int64)
+    seen = _scratch_block(st.scratch, T, SC_MARK)
     region[:] = -1
     for t in range(T):
         if st.owner[t] == p and region[t] < 0:
