@@ -52,7 +52,9 @@ the same choice at less cost.
 Its ``trade_at`` (0 by default: each plan keeps its own card timing) imposes one timing on
 every plan, in the rollouts and in play (`_plan_params`); so do its placement parameters ``fortify``,
 ``reinforce`` and ``claim`` (`riskstats.game.bots.catalog.STYLE`; 0, the default, is what every plan does
-anyway), on its plans and on its setup (`_plan_bot`).
+anyway), on its plans and on its setup (`_plan_bot`). Its ``first`` forces `FORCED_PLAN` (no search) until
+it first holds that continent, and with ``draft`` its setup goes for that continent too (`_treatment`). The
+search and value bots read these the same way (issue 29: a treatment is one definition in every population).
 
 **Opponent modelling** (``opponents``, issue #30). By default (``policy``) a rollout plays every other seat
 as `POLICY`. With ``opponents=actual`` it plays each other seat as the bot it is in the line-up, with its
@@ -84,19 +86,27 @@ from riskstats._numba import jit
 from riskstats.game.bots.catalog import (
     CATALOG,
     N_PARAMS,
+    SEARCH_DRAFT,
+    SEARCH_FIRST,
     SEARCH_HORIZON,
     SEARCH_ID,
     SEARCH_OPPONENTS,
     SEARCH_ORDER,
     SEARCH_PLANS,
     SEARCH_ROLLOUTS,
+    SEARCH_STYLE,
+    SEARCH_TRADE_AT,
     SEARCH_VALUE,
     STYLE,
+    VALUE_DRAFT,
+    VALUE_FIRST,
     VALUE_HORIZON,
     VALUE_ID,
     VALUE_OPPONENTS,
     VALUE_PLANS,
     VALUE_ROLLOUTS,
+    VALUE_STYLE,
+    VALUE_TRADE_AT,
     bot_info,
     bot_spec,
     seat_entries,
@@ -172,8 +182,8 @@ Australia, 1 South America, 3 Africa, 0 North America, 2 Europe (`continent`'s `
 a target it goes for whenever it does not hold it, with no memory from earlier turns); a board without
 that continent plays such a plan as plain continent-tuned."""
 _FIRST = [p.name for p in CATALOG["continent"].params].index("first")
-_VALUE_FIRST, _VALUE_ORDER, _VALUE_CLOSER, _VALUE_MODEL = ([p.name for p in CATALOG["value"].params].index(name)
-                                                           for name in ("first", "order", "closer", "model"))
+_VALUE_ORDER, _VALUE_CLOSER, _VALUE_MODEL = ([p.name for p in CATALOG["value"].params].index(name)
+                                             for name in ("order", "closer", "model"))
 
 VALUE_INCOME = 2.0
 """Weight of a player's income (max(3, territories // 3) plus continent bonuses) in its strength, in armies."""
@@ -190,7 +200,7 @@ PLAN_LIST = PLANS + EXTRA_PLANS
 """Every candidate plan, numbered from 1 in a plan order (the value bot's ``order``, one digit a plan:
 ``value:order=1452`` compares continent-tuned, aggressive, defensive and going for Australia)."""
 FORCED_PLAN = len(PLAN_LIST)
-"""The plan of a value seat with ``first=k`` until it first holds continent k: `POLICY` going for k
+"""The plan of a look-ahead seat with ``first=k`` until it first holds continent k: `POLICY` going for k
 (continent's ``first=k``, which remembers when k was first held; `riskstats.game.bots.continent._forced_first`)."""
 MAX_PLANS = 8
 """The most plans one search compares (the registry's ``plans`` range)."""
@@ -218,17 +228,12 @@ _PLAN_TRADE = np.array([[p.name for p in bot_info(spec.split(":")[0]).params].in
 """Where each plan's parameter vector holds its ``trade_at`` (the value bot's ``trade_at`` overrides it)."""
 _POLICY_TRADE = [p.name for p in bot_info(POLICY).params].index("trade_at")
 """Where `POLICY`'s parameter vector holds its ``trade_at``."""
-VALUE_TRADE_AT = [p.name for p in bot_info("value").params].index("trade_at")
-"""Where the value bot's parameter vector holds its ``trade_at`` (0: each plan's own timing)."""
 _PLAN_STYLE = np.array([[[p.name for p in bot_info(spec.split(":")[0]).params].index(name) for name in STYLE]
                         for spec in PLAN_LIST], np.int64)
 """Where each plan's parameter vector holds ``fortify``, ``reinforce`` and ``claim`` (the value bot's override
 them)."""
 _POLICY_STYLE = np.array([[p.name for p in bot_info(POLICY).params].index(name) for name in STYLE], np.int64)
 """Where `POLICY`'s parameter vector holds them."""
-VALUE_STYLE = [p.name for p in bot_info("value").params].index(STYLE[0])
-"""Where the value bot's parameter vector holds ``fortify`` (``reinforce`` and ``claim`` follow; 0: the plans'
-own)."""
 (_POLICY_ID,), _POLICY_PARAMS = _table([POLICY])
 _POLICY_PARAMS = _POLICY_PARAMS[0]
 
@@ -503,8 +508,7 @@ def _opponent(s, opponents, bots, params, memory, out):  # pragma: no cover - co
         out[:] = params[s]
         return bot
     if opponents == OPP_PROXY:
-        return _plan_bot(memory[s, 1] if memory[s, 0] >= 0 else -1, params[s], out, _trade_override(bot, params[s]),
-                         _style_override(bot, params[s]))
+        return _plan_bot(memory[s, 1] if memory[s, 0] >= 0 else -1, bot, params[s], out)
     out[:] = _POLICY_PARAMS
     return _POLICY_ID
 
@@ -539,19 +543,25 @@ def _opponents(bot, params):  # pragma: no cover - compiled
 
 @jit
 def _trade_override(bot, params):  # pragma: no cover - compiled
-    """The card timing a look-ahead seat imposes on its plans: the value bot's ``trade_at`` (0: none)."""
-    if bot == VALUE_ID:
-        return params[VALUE_TRADE_AT]
-    return 0.0
+    """The card timing a look-ahead seat (search or value) imposes on its plans: its ``trade_at`` (0: none)."""
+    return params[VALUE_TRADE_AT] if bot == VALUE_ID else params[SEARCH_TRADE_AT]
 
 
 @jit
 def _style_override(bot, params):  # pragma: no cover - compiled
     """The placement parameters (fortify, reinforce, claim) a look-ahead seat imposes on its plans and its
-    setup: the value bot's (0: none)."""
+    setup (0: none)."""
+    at = VALUE_STYLE if bot == VALUE_ID else SEARCH_STYLE
+    return params[at], params[at + 1], params[at + 2]
+
+
+@jit
+def _treatment(bot, params):  # pragma: no cover - compiled
+    """A look-ahead seat's forced first target (``first``; -1: none) and whether its setup drafts toward it
+    (``draft``)."""
     if bot == VALUE_ID:
-        return params[VALUE_STYLE], params[VALUE_STYLE + 1], params[VALUE_STYLE + 2]
-    return 0.0, 0.0, 0.0
+        return params[VALUE_FIRST], params[VALUE_DRAFT]
+    return params[SEARCH_FIRST], params[SEARCH_DRAFT]
 
 
 @jit
@@ -577,7 +587,7 @@ def _plan(st, B, R, CUT, V, p, bots, params, memory, work, scores):  # pragma: n
     """The plan look-ahead seat p (bot id ``bots[p]`` with parameters ``params[p]``; ``bots`` / ``params``: the
     line-up, id -1 for a seat it does not know) plays now: -1 (`POLICY`) in
     setup, else this turn's plan from ``memory``, searched for first if memory holds an earlier turn's
-    (`FORCED_PLAN`, no search, for a value seat whose ``first`` continent is still forced on it)."""
+    (`FORCED_PLAN`, no search, for a seat whose ``first`` continent is still forced on it)."""
     bot = bots[p]
     lineup = params
     params = lineup[p]
@@ -586,7 +596,7 @@ def _plan(st, B, R, CUT, V, p, bots, params, memory, work, scores):  # pragma: n
         return -1
     turn = st.info[I_TURN]
     if memory[p, 0] != turn:
-        if bot == VALUE_ID and _forced_first(st, B, p, params[_VALUE_FIRST]) >= 0:
+        if _forced_first(st, B, p, _treatment(bot, params)[0]) >= 0:
             memory[p, 1] = FORCED_PLAN
         else:
             rollouts, horizon, plans, leaf, order, closer = _budget(bot, params)
@@ -598,18 +608,24 @@ def _plan(st, B, R, CUT, V, p, bots, params, memory, work, scores):  # pragma: n
 
 
 @jit
-def _plan_bot(k, params, out, trade_at, style):  # pragma: no cover - compiled
-    """The bot id of plan k (-1: `POLICY`; `FORCED_PLAN`: POLICY going for the value bot's ``first``, read
-    from the look-ahead seat's ``params``), its parameters written into ``out``; a plan's ``trade_at``
-    replaced by ``trade_at`` if that is > 0, and its placement parameters by ``style``'s that are > 0
-    (`_plan_params`; `POLICY` in setup takes ``style`` too, not ``trade_at``, as before)."""
+def _plan_bot(k, bot, params, out):  # pragma: no cover - compiled
+    """The bot id of plan k for look-ahead seat ``bot`` with ``params`` (-1: `POLICY`; `FORCED_PLAN`: POLICY
+    going for the seat's ``first``), its parameters written into ``out``; a plan's ``trade_at`` replaced by the
+    seat's if that is > 0, and its placement parameters by the seat's that are > 0 (`_plan_params`; `POLICY`
+    in setup takes the placement parameters too, not ``trade_at``, as before, and with ``draft`` goes for
+    ``first``)."""
+    trade_at = _trade_override(bot, params)
+    style = _style_override(bot, params)
+    first, draft = _treatment(bot, params)
     if k < 0:
         out[:] = _POLICY_PARAMS
         _set_style(style, _POLICY_STYLE, out)
+        if draft > 0:
+            out[_FIRST] = first
         return _POLICY_ID
     if k == FORCED_PLAN:
         out[:] = _POLICY_PARAMS
-        out[_FIRST] = params[_VALUE_FIRST]
+        out[_FIRST] = first
         if trade_at > 0:
             out[_POLICY_TRADE] = trade_at
         _set_style(style, _POLICY_STYLE, out)
@@ -639,8 +655,7 @@ def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, m
         for s in range(bots.shape[0]):
             if bots[s] == SEARCH_ID or bots[s] == VALUE_ID:
                 k = _plan(st, B, R, CUT, V, s, bots, params, memory, work, scores) if s == p else -1
-                eff_ids[s] = _plan_bot(k, params[s], eff_params[s], _trade_override(bots[s], params[s]),
-                                       _style_override(bots[s], params[s]))
+                eff_ids[s] = _plan_bot(k, bots[s], params[s], eff_params[s])
         error = _play(st, B, R, CUT, V, eff_ids, eff_params, check, min(info[I_TURN], last_turn), last_round)
         if error != 0:
             return error
@@ -662,7 +677,7 @@ def _search_move(st, B, R, CUT, V, bot, params, memory, lineup, lineup_params): 
         prm[p] = params
         k = _plan(st, B, R, CUT, V, p, ids, prm, memory, work, np.zeros(_PLAN_IDS.shape[0]))
     prm = np.empty(N_PARAMS)
-    plan_bot = _plan_bot(k, params, prm, _trade_override(bot, params), _style_override(bot, params))
+    plan_bot = _plan_bot(k, bot, params, prm)
     return _bot_move(st, B, R, V, plan_bot, prm)
 
 

@@ -115,7 +115,7 @@ def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it(
     from riskstats.game.rules.state import SC_HELD
     from riskstats.game.search import FORCED_PLAN, PLAN_LIST, PLANS, _new_state, _plan
 
-    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     spec = parse_bot("value:first=Australia")
     assert spec.label == "value:first=5" and spec.values[2] == 5.0
     game = Game(4, seed=5)
@@ -144,6 +144,37 @@ def test_a_value_bot_forced_to_a_continent_plays_for_it_until_it_first_holds_it(
         assert played.over and (played.winner >= 0) != played.truncated
 
 
+def test_a_forced_first_target_is_one_treatment_for_every_look_ahead_bot():
+    """search takes value's ``first`` (no search until the continent is first held), and with ``draft=1``
+    both claim the continent first and set up toward it, as the continent bot's ``first`` does (issue 29)."""
+    from riskstats.game.bots.catalog import SEARCH_ID, VALUE_ID
+    from riskstats.game.search import FORCED_PLAN, PLAN_LIST, _new_state, _plan
+
+    def claim(spec):  # the first claim of seat 0 in a fresh game (a bot's move draws on the game's stream)
+        game = Game(4, seed=5)
+        assert game.phase == "claim" and game.player == 0
+        return game.bot_move(spec).a
+
+    game = Game(4, seed=5)
+    aus = game.board.continents.index("Australia")
+    in_aus = set(np.flatnonzero(game.board.arrays.continent_of == aus).tolist())
+    assert claim("continent-tuned") not in in_aus  # its greedy claim is elsewhere, so drafting shows
+    for spec in ("continent-tuned:first=Australia", "value:first=Australia:draft=1",
+                 "search:first=Australia:draft=1"):
+        assert claim(spec) in in_aus, spec
+    for spec in ("value:first=Australia", "search:first=Australia"):
+        assert claim(spec) == claim("continent-tuned"), spec  # draft=0: sets up as plain continent-tuned
+    while not (game.phase == "reinforce" and game.player == 0):
+        game.step(game.bot_move("continent-tuned"))
+    st = game.state
+    for bot, spec in ((VALUE_ID, "value:first=Australia"), (SEARCH_ID, "search:first=Australia:rollouts=2")):
+        memory = np.full((4, 2), -1, np.int64)
+        work = _new_state(st.owner.shape[0], st.card_owner.shape[0], 4, 0)
+        bots, params = np.full(4, -1, np.int64), np.zeros((4, len(parse_bot(spec).vector())))
+        bots[0], params[0] = bot, parse_bot(spec).vector()
+        assert _plan(st, *game.context, 0, bots, params, memory, work, np.zeros(len(PLAN_LIST))) == FORCED_PLAN
+
+
 ORDERED = "value:plans=3:order=937:closer=0.3"
 """A value bot with its own plan order (plan 9 is one of `EXTRA_PLANS`, beyond the search's), adding the
 aggressive plan once it is a little ahead."""
@@ -152,7 +183,7 @@ aggressive plan once it is a little ahead."""
 def test_a_plan_order_is_read_and_checked():
     from riskstats.game.search import PLAN_LIST
 
-    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert parse_bot("value").values == (1.0, 4.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     assert parse_bot("search").values[4] == 0.0
     spec = parse_bot("value:order=9471:plans=3")
     assert spec.label == "value:plans=3:order=9471" and spec.values[3] == 9471.0
@@ -248,7 +279,7 @@ def early_trades(lineup, seed):
 
 
 def test_the_value_bots_trade_at_sets_the_card_timing_of_every_plan():
-    from riskstats.game.search import VALUE_TRADE_AT
+    from riskstats.game.bots.catalog import VALUE_TRADE_AT
 
     assert parse_bot("value").values[VALUE_TRADE_AT] == 0.0  # the default: each plan's own timing, as before
     assert parse_bot("value:trade_at=5").label == "value:trade_at=5"

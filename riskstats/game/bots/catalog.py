@@ -32,11 +32,12 @@ import numpy as np
 from riskstats.errors import RiskstatsError
 from riskstats.game.bots.solved_attack import FRONTIER_DEFENDERS
 
-FRONTIER_AT = 12
+FRONTIER_AT = 16
 """Where a bot's parameter vector holds the solved attack policy's frontier (after the declared parameters,
-the continent bot's 12 the most; filled only for a spec with ``attack=solved``, see
+the value bot's 13 the most; filled only for a spec with ``attack=solved``, see
 `riskstats.game.bots.solved_attack`). It was 9 before the placement parameters (``fortify``, ``reinforce``,
-``claim``) were appended; the frontier is never stored, so no record depends on it."""
+``claim``) were appended, 12 before the look-ahead bots' treatment parameters (issue 29); the frontier is never
+stored, so no record depends on it."""
 N_PARAMS = FRONTIER_AT + FRONTIER_DEFENDERS
 """Length of the parameter vector handed to every compiled bot (a bot reads its first few, and the continent
 bot with ``attack=solved`` the frontier)."""
@@ -121,6 +122,15 @@ OPPONENTS = ("policy", "actual", "proxy")
 """How a look-ahead bot's rollouts play the other seats (its ``opponents`` parameter, in this order): every one
 as continent-tuned (policy, the old behaviour); each as the bot it is in the line-up, a look-ahead seat as
 continent-tuned (actual); or as actual, a look-ahead seat playing the plan it chose at its last turn (proxy)."""
+
+
+def _draft() -> Param:
+    """The look-ahead bots' ``draft`` parameter (issue 29), appended last so older vectors keep working."""
+    return Param("draft", 0.0, 0.0, 1.0, "with first: 1 also claims the first continent's territories first in a "
+                 "claiming setup and places its setup armies toward it (its setup policy, continent-tuned, going "
+                 "for first: the continent bot's first does the same), so that a forced first target means one "
+                 "treatment in every population; 0: sets up as plain continent-tuned", integer=True,
+                 tunable=False)
 
 
 def _opponents() -> Param:
@@ -235,7 +245,13 @@ BUILT_IN = {
                choices=("formula", "model", "strong", "boosted")),
          Param("order", 0.0, 0.0, 98765432.0, "the candidate plans in the order compared, one digit each, as the "
                "value bot's order; 0: the order above (12345678)", integer=True, tunable=False, digits=9),
-         _opponents())),
+         _opponents(),
+         Param("first", -1.0, -1.0, 63.0, "as the value bot's first: plays continent-tuned going for continent "
+               "number first, with no search, on every turn until it first holds that continent, then searches as "
+               "usual; -1: never; or the continent's name", integer=True, tunable=False, names="continents"),
+         Param("trade_at", 0.0, 0.0, 6.0, "as the value bot's trade_at: 0 = each plan's own card timing; 3-6 = "
+               "every plan, in the search and in play, trades a set once it holds this many cards and whenever "
+               "forced", integer=True, tunable=False), *_style("plans"), _draft())),
     "value": BotInfo(7, (
         "Chooses its turn plan by the fitted position value (riskstats.game.value), with no long rollouts: at "
         "the start of each of its turns it plays the rest of the turn with each of the first `plans` candidate "
@@ -269,7 +285,7 @@ BUILT_IN = {
                "riskstats.game.value.MODELS)", integer=True, tunable=False, choices=("model", "strong", "boosted")),
          Param("horizon", 0.0, 0.0, 20.0, "rounds played after the searched turn in each rollout before the model "
                "scores it (0: the rest of the turn only)", integer=True, tunable=False),
-         _opponents())),
+         _opponents(), _draft())),
     "uniform": BotInfo(8, (
         "Uniformly random over every legal move of the engine's move space, the honest random baseline: each "
         "decision is uniform over the legal move tuples of the phase (Game.legal_moves), so a placement is a "
@@ -308,6 +324,12 @@ SEARCH_ROLLOUTS, SEARCH_HORIZON, SEARCH_PLANS, SEARCH_VALUE, SEARCH_ORDER = (
     slot("search", n) for n in ("rollouts", "horizon", "plans", "value", "order"))
 VALUE_ROLLOUTS, VALUE_PLANS, VALUE_HORIZON = slot("value", "rollouts"), slot("value", "plans"), slot("value", "horizon")
 SEARCH_OPPONENTS, VALUE_OPPONENTS = slot("search", "opponents"), slot("value", "opponents")
+SEARCH_FIRST, SEARCH_TRADE_AT, SEARCH_STYLE, SEARCH_DRAFT = (slot("search", n) for n in ("first", "trade_at", STYLE[0],
+                                                                                      "draft"))
+VALUE_FIRST, VALUE_TRADE_AT, VALUE_STYLE, VALUE_DRAFT = (slot("value", n) for n in ("first", "trade_at", STYLE[0],
+                                                                                 "draft"))
+"""Where the look-ahead bots hold the parameters they impose on their plans and setup (``fortify`` at
+``*_STYLE``; ``reinforce`` and ``claim`` follow it)."""
 AGGRESSIVE_STYLE, CONTINENT_STYLE, DEFENSIVE_STYLE = (slot(bot, STYLE[0]) for bot in ("aggressive", "continent",
                                                                                       "defensive"))
 """Where those bots' parameter vectors hold ``fortify``; ``reinforce`` and ``claim`` follow it (`STYLE`)."""

@@ -125,17 +125,18 @@ def test_whole_games_with_treatments_keep_every_invariant():
 
 
 def test_the_value_bot_imposes_its_placement_on_every_plan_and_its_setup():
-    from riskstats.game.bots.catalog import VALUE_ID
+    from riskstats.game.bots.catalog import SEARCH_ID, VALUE_ID
     from riskstats.game.search import _PLAN_STYLE, _POLICY_STYLE, PLAN_LIST, _plan_bot, _style_override
 
-    params = parse_bot("value:fortify=none:claim=random").vector()
-    style = _style_override(VALUE_ID, params)
-    assert tuple(style) == (2.0, 0.0, 1.0) and tuple(_style_override(6, params)) == (0.0, 0.0, 0.0)
-    out = np.zeros_like(params)
-    for k in [-1, *range(len(PLAN_LIST))]:
-        _plan_bot(k, params, out, 0.0, style)
-        at = _POLICY_STYLE if k < 0 else _PLAN_STYLE[k]
-        assert out[at].tolist() == [2.0, 0.0, 1.0], k
+    for bot, spec in ((VALUE_ID, "value"), (SEARCH_ID, "search")):
+        params = parse_bot(f"{spec}:fortify=none:claim=random").vector()
+        assert tuple(_style_override(bot, params)) == (2.0, 0.0, 1.0)
+        assert tuple(_style_override(bot, parse_bot(spec).vector())) == (0.0, 0.0, 0.0)
+        out = np.zeros_like(params)
+        for k in [-1, *range(len(PLAN_LIST))]:
+            _plan_bot(k, bot, params, out)
+            at = _POLICY_STYLE if k < 0 else _PLAN_STYLE[k]
+            assert out[at].tolist() == [2.0, 0.0, 1.0], (spec, k)
     game = Game(4, seed=8).play(["value:fortify=none", "value"])
     events = game.events()
     moves = events[events.move == "fortify"]
