@@ -149,22 +149,22 @@ def issue18(args) -> None:
               ["bot", "games", "decisions", "games_per_cpu_s", "decisions_per_cpu_s", "mean_rounds", "target",
                "verdict"])
         tables.update(value_two_player=two, value_four_player=four, value_speed=fast)
-    if args.search_games and args.sprt:
-        duel = pd.DataFrame([head_to_head_sprt(new, "search", args.search_games, args.sprt_chunk, args.seed,
-                                               elo0=args.elo0, elo1=args.elo1) for new in news])
-        _show(f"SPRT, two-player with the neutral: the new search against today's search (H0 {args.elo0:g} Elo, "
-              f"H1 {args.elo1:g} Elo, alpha = beta = 0.05, chunks of {args.sprt_chunk} games)", duel,
-              ["bot", "opponent", "games", "wins", "draws", "losses", "score", "llr", "lower", "upper", "decision",
-               "cpu_s"])
-        tables.update(new_search_sprt=duel)
-    elif args.search_games:
-        duel = pd.concat([_verdict(head_to_head(new, ["search"], 2, args.search_games, args.seed), NEW_SEARCH_TWO)
-                          for new in news], ignore_index=True)
-        _show("two-player with the neutral: the new search against today's search", duel, columns)
+    if args.search_games:
+        if args.sprt:
+            duel = pd.DataFrame([head_to_head_sprt(new, "search", args.search_games, args.sprt_chunk, args.seed,
+                                                   elo0=args.elo0, elo1=args.elo1) for new in news])
+            _show(f"SPRT, two-player with the neutral: the new search against today's search (H0 {args.elo0:g} "
+                  f"Elo, H1 {args.elo1:g} Elo, alpha = beta = 0.05, chunks of {args.sprt_chunk} games)", duel,
+                  ["bot", "opponent", "games", "wins", "draws", "losses", "score", "llr", "lower", "upper",
+                   "decision", "cpu_s"])
+        else:
+            duel = pd.concat([_verdict(head_to_head(new, ["search"], 2, args.search_games, args.seed),
+                                       NEW_SEARCH_TWO) for new in news], ignore_index=True)
+            _show("two-player with the neutral: the new search against today's search", duel, columns)
         cost = speed([*news, "search"], 2, args.speed_games, args.seed)
         _show("CPU per game: the new search and today's, each playing itself, two-player", cost,
               ["bot", "games", "games_per_cpu_s", "decisions_per_cpu_s", "mean_rounds"])
-        tables.update(new_search=duel, search_speed=cost)
+        tables.update({"new_search_sprt" if args.sprt else "new_search": duel, "search_speed": cost})
     if args.search_four:
         four_search = pd.concat([_verdict(head_to_head(new, ["search"], 4, args.search_four, args.seed),
                                           NEW_SEARCH_FOUR) for new in news], ignore_index=True)
