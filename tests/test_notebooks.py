@@ -16,6 +16,7 @@ SMALL = {  # parameter overrides that keep each run to seconds; the committed ru
                              "BREAK_GAMES": 6, "BREAK_OUTCOMES": 2, "BREAK_ROLLOUTS": 2, "CALIBRATION_GAMES": 4,
                              "CAL_ROLLOUTS": 20, "CAL_OWN": 2, "CAL_BOOT": 50},  # computes small samples
     "07_placement.ipynb": {"DEMO_TURNS": 8, "LIVE_GAMES": 40},  # reads the committed experiment in data/
+    "08_player_guide.ipynb": {},  # computes nothing: reads data/robustness/ at full size
 }
 
 
