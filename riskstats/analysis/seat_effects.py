@@ -38,11 +38,16 @@ def population_of(lineup: str) -> str:
     'value in every seat'
     >>> population_of("random,aggressive")
     'mixed: random,aggressive'
+    >>> population_of(",".join(["search:rollouts=8:horizon=0:plans=8:value=model"] * 4))  # a top tier: its name
+    'search:value=model in every seat'
     """
+    from riskstats.stats.robustness import TOP_TIER
+
     names = [b.strip() for b in lineup.split(",") if b.strip()]
     bases = {b.split(":")[0] for b in names}
     if len(set(names)) == 1:
-        return f"{bases.pop()} in every seat"
+        tier = [t for t, entry in TOP_TIER.items() if entry["bot"] == names[0]]
+        return f"{tier[0] if tier else bases.pop()} in every seat"
     return "mixed: " + ",".join(n.split(":")[0] for n in names)
 
 
