@@ -19,8 +19,9 @@ import pandas as pd
 ANSWER_COLUMNS = ("question", "answer", "verdict", "notebook", "finding", "tier", "effect", "interval", "bots", "n")
 """The columns of `player_answers`: one row per question, finding and top-tier population (``tier``); a finding
 with no top-tier row has one row with an empty ``tier``."""
-VERDICTS = ("holds", "fails", "tier-dependent", "inconclusive", "no top-tier rows")
-"""The verdict classes of issue #29 §1 (a ``no top-tier rows`` verdict may carry its reason after it)."""
+VERDICTS = ("holds", "fails", "tier-dependent", "inconclusive", "mixed", "no top-tier rows")
+"""The verdict classes of issue #29 §1 (`riskstats.stats.verdicts.VERDICTS`; a ``no top-tier rows`` verdict may
+carry its reason after it)."""
 
 
 @dataclass(frozen=True)
@@ -148,8 +149,11 @@ def _sentence(question: Question, verdict: str, effects: list[dict], tiers) -> s
     if verdict == "tier-dependent":
         return f"It depends on the bots: the two top-tier populations disagree whether {question.claim} ({quoted})."
     if verdict == "inconclusive":
-        return (f"Not shown either way for the top tier ({who}): with Holm's correction over the whole table an "
-                f"interval contains no effect, so the data cannot say whether {question.claim} ({quoted}).")
+        return (f"Not shown either way for the top tier ({who}): after Holm's correction over the whole table an "
+                f"interval still allows no effect, so the data cannot say whether {question.claim} ({quoted}).")
+    if verdict == "mixed":
+        return (f"It depends on the setting: within the top tier ({who}) some measurements show that "
+                f"{question.claim} and others the opposite ({quoted}).")
     reason = verdict.removeprefix("no top-tier rows").strip(" :;,()") or question.absent
     return f"Not measured with the top-tier bots ({who}): {reason}."
 

@@ -1,4 +1,5 @@
 """Continent analyses: board facts, exact conquest costs, and win rates on hand-made records."""
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -238,17 +239,21 @@ def test_first_target_arms_read_line_up_arms_where_one_bot_sits_everywhere():
 
 
 def test_robustness_rows_hold_only_where_the_interval_says_so():
-    from riskstats.analysis.continents import ROBUSTNESS_COLUMNS, robustness_rows
+    from riskstats.analysis.continents import robustness_rows
+    from riskstats.stats.robustness import ROBUSTNESS_COLUMNS
 
     effects = pd.DataFrame({"target": ["Australia", "Asia"], "games": 100, "effect": [-0.02, -0.10],
-                            "ci_low": [-0.05, -0.14], "ci_high": [0.01, -0.06]})
-    versus = pd.DataFrame({"games": [100], "effect": [0.04], "ci_low": [0.01], "ci_high": [0.07]})
+                            "ci_low": [-0.05, -0.14], "ci_high": [0.01, -0.06], "p_value": [0.2, 1e-5]})
+    versus = pd.DataFrame({"games": [100], "effect": [0.04], "ci_low": [0.01], "ci_high": [0.07],
+                           "p_value": [0.01]})
     cost = pd.DataFrame({"continent": ["Australia", "Asia", "Europe"], "boards": 50, "payback_turns": [2.0, 5.0, 2.4],
                          "payback_low": [1.8, 4.0, 2.1], "payback_high": [2.2, 6.0, 2.7]})
     rows = robustness_rows(effects, versus, cost, "heuristic", "continent,aggressive").set_index("finding")
-    assert list(rows.reset_index()[ROBUSTNESS_COLUMNS].columns) == ROBUSTNESS_COLUMNS
+    assert list(rows.reset_index()[list(ROBUSTNESS_COLUMNS)].columns) == list(ROBUSTNESS_COLUMNS)
     assert rows.holds.tolist() == [False, False, True, False]  # Australia's interval spans 0; Europe's overlaps
-    assert rows.iloc[1].estimate == -0.02  # the best forced arm, whose interval spans 0
+    assert rows.iloc[1].estimate == -0.02 and rows.iloc[1].note == "the best forced arm: Australia"
+    assert rows.reference.tolist()[:3] == [0.0, 0.0, 0.0] and np.isnan(rows.reference.iloc[3])
+    assert rows.p_value.tolist()[:3] == [0.2, 0.2, 0.01]  # the paired tests' own p
     assert rows.iloc[3].n == 50 and (rows.population == "heuristic").all()
     effects.loc[0, ["effect", "ci_low", "ci_high"]] = [-0.03, -0.05, -0.01]
     cost.loc[2, "payback_low"] = 2.3

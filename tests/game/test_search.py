@@ -40,7 +40,8 @@ def wins_of(table, bot):
 
 def test_the_search_bot_is_in_the_catalogue_with_its_budget():
     spec = parse_bot("search:rollouts=16:horizon=2")
-    assert spec.values == (16.0, 2.0, 6.0, 0.0, 0.0, 0.0) and spec.label == "search:rollouts=16:horizon=2"
+    assert spec.values == (16.0, 2.0, 6.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert spec.label == "search:rollouts=16:horizon=2"
     for bad, words in (("search:rollouts=0", "out of range"), ("search:horizon=1.5", "whole number"),
                        ("search:plans=9", "out of range"), ("search:depth=2", "unknown parameter 'depth'")):
         with pytest.raises(RiskstatsError, match=words):
@@ -178,8 +179,11 @@ OPP = "search:rollouts=4:horizon=2:plans=4"
 
 
 def test_opponents_option_is_declared_with_the_old_behaviour_as_default():
-    assert parse_bot("search").values[-1] == 0.0 and parse_bot("value").values[-2:] == (0.0, 0.0)
-    assert parse_bot("search:opponents=proxy").values[-1] == 2.0
+    from riskstats.game.bots.catalog import SEARCH_OPPONENTS, VALUE_HORIZON, VALUE_OPPONENTS
+
+    assert parse_bot("search").values[SEARCH_OPPONENTS] == 0.0
+    assert parse_bot("value").values[VALUE_HORIZON] == parse_bot("value").values[VALUE_OPPONENTS] == 0.0
+    assert parse_bot("search:opponents=proxy").values[SEARCH_OPPONENTS] == 2.0
     assert parse_bot("value:horizon=1:opponents=actual").label == "value:horizon=1:opponents=actual"
     for bad, words in (("search:opponents=mirror", "opponents"), ("value:opponents=3", "out of range"),
                        ("value:horizon=-1", "out of range")):

@@ -15,7 +15,9 @@ from riskstats.game.bots.catalog import (
     CONTINENT_STYLE,
     DEFENSIVE_STYLE,
     FRONTIER_AT,
+    SEARCH_STYLE,
     STYLE,
+    VALUE_STYLE,
     parse_bot,
 )
 from riskstats.game.play import Game
@@ -24,33 +26,34 @@ SPECS = ["aggressive", "continent-tuned", "defensive"]
 
 
 def test_placement_parameters_are_appended_and_parse_by_name():
+    after = {"value": ["model", "horizon", "opponents", "draft"], "search": ["draft"]}
     for bot, at in (("aggressive", AGGRESSIVE_STYLE), ("continent", CONTINENT_STYLE),
-                    ("defensive", DEFENSIVE_STYLE), ("value", None)):
+                    ("defensive", DEFENSIVE_STYLE), ("value", VALUE_STYLE), ("search", SEARCH_STYLE)):
         names = [p.name for p in BUILT_IN[bot].params]
         start = names.index("fortify")
         assert names[start:start + 3] == list(STYLE), bot
-        # only value's model, horizon and opponents (issue #30) follow
-        assert names[start + 3:] == (["model", "horizon", "opponents"] if bot == "value" else []), bot
+        # only value's model, horizon and opponents (issue #30), and the look-ahead bots' draft (#29) follow
+        assert names[start + 3:] == after.get(bot, []), bot
         assert at is None or start == at
         assert all(p.default == 0 and not p.tunable for p in BUILT_IN[bot].params[start:start + 3]), bot
     assert all(len(info.params) <= FRONTIER_AT for info in BUILT_IN.values())  # the frontier follows them
     spec = parse_bot("continent-tuned:fortify=none:reinforce=spread:claim=random")
     assert spec.values[CONTINENT_STYLE:CONTINENT_STYLE + 3] == (2.0, 1.0, 1.0)
     assert spec.label == "continent-tuned:fortify=none:reinforce=spread:claim=random"
-    assert parse_bot("value:fortify=spread").values[-6:-3] == (1.0, 0.0, 0.0)
+    assert parse_bot("value:fortify=spread").values[VALUE_STYLE:VALUE_STYLE + 3] == (1.0, 0.0, 0.0)
     assert parse_bot("defensive:fortify=1") == parse_bot("defensive:fortify=spread")
     with pytest.raises(RiskstatsError, match="fortify of bot 'continent' must be one of border, spread, none"):
         parse_bot("continent:fortify=spreading")
     with pytest.raises(RiskstatsError, match="out of range"):
         parse_bot("aggressive:reinforce=2")
-    for plain in ("mission", "capital", "random", "search"):
+    for plain in ("mission", "capital", "random"):
         assert "fortify" not in {p.name for p in BUILT_IN[plain].params}
 
 
 def test_defaults_written_out_play_the_same_games():
     from riskstats.runs.selfplay import play_games
 
-    for bot in SPECS + ["value:rollouts=1:plans=4"]:
+    for bot in SPECS + ["value:rollouts=1:plans=4", "search:rollouts=2:plans=2"]:
         plain = play_games(12, 4, bot, seed=3)
         spelled = play_games(12, 4, f"{bot}:fortify=border:reinforce=stack:claim=greedy", seed=3)
         assert plain[["winner", "turns", "places"]].equals(spelled[["winner", "turns", "places"]]), bot
