@@ -3,9 +3,10 @@
 ``python scripts/mission_games.py --bot search:rollouts=8:horizon=1:plans=6:value=formula --games 1500
 --out data/missions/search`` plays ``--games`` seeded four-player Secret Mission games (standard deck, seed
 ``--seed``) with ``--bot`` in every seat, ``--chunk`` games at a time (`play_games(first=...)`: the same games
-as one run), and after each chunk rewrites ``games.csv`` (`play_games`' table, with the ``missions`` column that
-`riskstats.analysis.missions.mission_win_rates` reads) and ``runs.csv`` (one row per chunk: first game, games,
-CPU seconds, the command) whole. Rerun the same command to resume after the last chunk written.
+as one run), and after each chunk rewrites ``games.csv`` (`play_games`' table without its ``rules`` column, the
+same in every row; its ``missions`` column is what `riskstats.analysis.missions.mission_win_rates` reads) and
+``runs.csv`` (one row per chunk: first game, games, CPU seconds, the command) whole. Rerun the same command to
+resume after the last chunk written.
 """
 import argparse
 import sys
@@ -46,7 +47,7 @@ def main(argv=None):
     while first < args.games:
         n = min(args.chunk, args.games - first)
         start = time.process_time()
-        table = play_games(n, 4, args.bot, rules=rules, seed=args.seed, first=first)
+        table = play_games(n, 4, args.bot, rules=rules, seed=args.seed, first=first).drop(columns="rules")
         games = pd.concat([games, table], ignore_index=True)
         runs = pd.concat([runs, pd.DataFrame([{"first": first, "games": n, "bot": args.bot,
                                                "cpu_s": round(time.process_time() - start, 1),
