@@ -1,6 +1,7 @@
 """Fit the position value on seeded self-play and validate it on games it never saw (issue #18 §1).
 
     python scripts/fit_value.py fit        # sample positions, fit, write riskstats/game/data/value_model.json
+    python scripts/fit_value.py fit --variants mission   # refit one variant's vector only (the others kept)
     python scripts/fit_value.py fit --model strong   # the same line-ups plus search self-play (`SEARCH_DESIGN`):
                                            # riskstats/game/data/value_model_strong.json
     python scripts/fit_value.py fit --model boosted  # those plus value-bot play (`VALUE_DESIGN`), 12 turn starts a
@@ -153,11 +154,31 @@ def fit(args) -> None:
     if args.model == "boosted":
         return fit_boosted_model(args)
     start = time.process_time()
-    model = fit_model(FITS[args.model], SEED, l2=1.0)
-    model["cpu_s"] = round(time.process_time() - start, 1)
     path = ROOT / "riskstats" / "game" / MODELS[args.model]
+    if args.variants:  # refit these variants only: each variant's vector is fitted on its own line-ups and seeds
+        variants = args.variants.split(",")
+        model = json.loads(path.read_text())
+        previous = {v: model["weights"][v] for v in variants}
+        part = fit_model({v: FITS[args.model][v] for v in variants}, SEED, l2=1.0)
+        for key in ("weights", "positions", "design"):
+            model[key].update(part[key])
+        command = f"python scripts/fit_value.py fit --model {args.model} --variants {args.variants}"
+        model.setdefault("refits", {}).update({v: {"cpu_s": round(time.process_time() - start, 1),
+                                                   "engine_commit": _head(), "command": command,
+                                                   "previous_weights": previous[v]} for v in variants})
+    else:
+        model = fit_model(FITS[args.model], SEED, l2=1.0)
+        model["cpu_s"] = round(time.process_time() - start, 1)
     path.write_text(json.dumps(model, indent=1) + "\n")
-    print(f"wrote {path}: positions {model['positions']}, {model['cpu_s']} CPU s (this process)")
+    print(f"wrote {path}: positions {model['positions']}, {time.process_time() - start:.1f} CPU s (this process)")
+
+
+def _head() -> str:
+    """The commit the engine was at (``git rev-parse HEAD``; "unknown" outside a git checkout)."""
+    import subprocess
+
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    return done.stdout.strip() or "unknown"
 
 
 def fit_boosted_model(args) -> None:
@@ -316,6 +337,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=["fit", "validate", "golden", "speed"])
     parser.add_argument("--model", choices=list(MODELS), default="model", help="the model fitted (fit)")
+    parser.add_argument("--variants", default=None, help="fit: refit only these variants (comma-separated), keeping "
+                        "the others' weights; the file records each refit's CPU s, engine commit and command")
     parser.add_argument("--samples", type=Path, default=None, help="fit --model boosted: keep the sampled positions "
                         "in this folder, and read them from it when there")
     parser.add_argument("--games", type=int, default=200, help="speed: games per bot")

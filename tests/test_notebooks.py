@@ -12,8 +12,9 @@ SMALL = {  # parameter overrides that keep each run to seconds; the committed ru
     "04_selfplay_statistics.ipynb": {"TOURNAMENT_GAMES": 200, "BOOT": 50, "VARIANT_GAMES": 20,
                                      "LOG_GAMES": 12},  # reads the committed experiments in data/
     "05_attack_decisions.ipynb": {"A": 8, "D": 6, "VALUES": [1, 4], "STARTS": [(5, 3), (8, 6)], "SIM_TRIALS": 20_000},
-    "06_strong_play.ipynb": {"MISSION_GAMES": 200, "CAPITAL_GAMES": 200, "LUCK_GAMES": 100, "PYRISK_GAMES": 60,
-                             "BREAK_GAMES": 6, "BREAK_OUTCOMES": 2, "BREAK_ROLLOUTS": 2, "CALIBRATION_GAMES": 4,
+    "06_strong_play.ipynb": {"MISSION_GAMES": 200, "MISSION_TOP_GAMES": 4, "CAPITAL_GAMES": 200, "LUCK_GAMES": 100,
+                             "PYRISK_GAMES": 60, "BREAK_GAMES": 6, "BREAK_OUTCOMES": 2, "BREAK_ROLLOUTS": 2,
+                             "BREAK_TOP_OUTCOMES": 2, "BREAK_TOP_ROLLOUTS": 1, "CALIBRATION_GAMES": 4,
                              "CAL_ROLLOUTS": 20, "CAL_OWN": 2, "CAL_BOOT": 50},  # computes small samples
     "07_placement.ipynb": {"DEMO_TURNS": 8, "LIVE_GAMES": 40},  # reads the committed experiment in data/
     "08_player_guide.ipynb": {},  # computes nothing: reads data/robustness/ at full size

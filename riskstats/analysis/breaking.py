@@ -149,7 +149,8 @@ def break_value(positions: list[dict], outcomes: int = 8, rollouts: int = 5, see
     """The mover's and the rival's win rates from each position (`break_positions`) with the break forced
     first (*break*) and without (*play-on*: the bots play on), by paired rollouts to the end of the game.
 
-    For each position, ``outcomes`` seeds s_k are drawn; the break is attacked with the dice of s_k
+    For each position, ``outcomes`` seeds s_k are drawn (from ``seed`` and the position's game, so a run valued in
+    chunks of games gives the rows of one run); the break is attacked with the dice of s_k
     (`force_break`: to conquest or to the last army) and ``rollouts`` rollouts are played from the result
     with seed s_k, and ``rollouts`` rollouts from the untouched position with the same s_k; the game's own
     bots sit in every seat. So each arm has ``outcomes`` x ``rollouts`` rollouts per position.
@@ -166,8 +167,8 @@ def break_value(positions: list[dict], outcomes: int = 8, rollouts: int = 5, see
     if not positions:
         raise RiskstatsError("no positions to roll out")
     rows = []
-    for i, entry in enumerate(positions):
-        seeds = np.random.SeedSequence([seed, i]).generate_state(outcomes, np.uint64)
+    for entry in positions:
+        seeds = np.random.SeedSequence([seed, int(entry["game"])]).generate_state(outcomes, np.uint64)
         root, mover, rival = entry["position"], entry["mover"], entry["rival"]
         src, dst = entry["source"], entry["target"]
         bots = [(b, (params or {}).get(b)) for b in entry["bots"]]
