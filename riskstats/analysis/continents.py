@@ -460,15 +460,10 @@ def rank_targets(table: pd.DataFrame, bot: str = "continent", board: Board | Non
     return rank_paired(arms, FORCED, level).rename(columns={"label": "target"})
 
 
-ROBUSTNESS_COLUMNS = ["notebook", "finding", "population", "bots", "n", "estimate", "ci_low", "ci_high", "holds",
-                      "reversed"]
-"""The columns of a notebook's rows of the robustness table (``data/robustness/<notebook>.csv``;
-`riskstats.stats.robustness.ROBUSTNESS_COLUMNS`)."""
-
-
 def robustness_rows(effects: pd.DataFrame, versus: pd.DataFrame, cost: pd.DataFrame | None, population: str,
                     bots: str, notebook: str = "02") -> pd.DataFrame:
-    """Notebook 02's findings in one population, as rows of the robustness table (`ROBUSTNESS_COLUMNS`).
+    """Notebook 02's findings in one population, as rows of the robustness table
+    (`riskstats.stats.robustness.ROBUSTNESS_COLUMNS`, with a ``note``).
 
     ``effects`` and ``versus`` are `first_target_arms`' effects and `target_versus`' row (Australia against
     South America) of the population's experiment; ``cost`` `opening_cost`'s summary of its openings (or
@@ -476,12 +471,17 @@ def robustness_rows(effects: pd.DataFrame, versus: pd.DataFrame, cost: pd.DataFr
     the opposite:
 
     - "Australia first beats the own choice": Australia's effect, interval above 0 (reversed: below 0);
-    - "every forced first target loses to the own choice": the best forced arm's effect, interval below 0
-      (then every arm's is; reversed: above 0, a forced arm beats the own choice);
+    - "every forced first target loses to the own choice": the best forced arm's effect (named in ``note``),
+      interval below 0 (then every arm's is; reversed: above 0, a forced arm beats the own choice);
     - "Australia first beats South America first": the paired difference, interval above 0 (reversed: below);
     - "Australia is the cheapest continent to pay back": its payback turns, interval below every other
-      continent's (n: boards; reversed: above some other continent's).
+      continent's (n: boards; reversed: above some other continent's; no reference, so outside the adjusted
+      family).
+
+    The effects' ``reference`` is 0, and ``p_value`` the paired test's own (McNemar's, `first_target_arms`).
     """
+    from riskstats.stats.robustness import complete_rows
+
     E = effects.set_index("target")
     if "Australia" not in E.index:
         raise RiskstatsError("the effects have no Australia arm")
@@ -490,11 +490,12 @@ def robustness_rows(effects: pd.DataFrame, versus: pd.DataFrame, cost: pd.DataFr
     v = versus.iloc[0]
     rows = [
         ("Australia first beats the own choice", aus.games, aus.effect, aus.ci_low, aus.ci_high, aus.ci_low > 0,
-         aus.ci_high < 0),
-        (f"every forced first target loses to the own choice (best: {best.target})", best.games, best.effect,
-         best.ci_low, best.ci_high, bool((effects.ci_high < 0).all()), best.ci_low > 0),
+         aus.ci_high < 0, 0.0, aus.p_value, ""),
+        ("every forced first target loses to the own choice", best.games, best.effect, best.ci_low, best.ci_high,
+         bool((effects.ci_high < 0).all()), best.ci_low > 0, 0.0, best.p_value,
+         f"the best forced arm: {best.target}"),
         ("Australia first beats South America first", v.games, v.effect, v.ci_low, v.ci_high, v.ci_low > 0,
-         v.ci_high < 0),
+         v.ci_high < 0, 0.0, v.p_value, ""),
     ]
     if cost is not None:
         c = cost.set_index("continent")
@@ -503,12 +504,14 @@ def robustness_rows(effects: pd.DataFrame, versus: pd.DataFrame, cost: pd.DataFr
                      c.loc["Australia", "payback_turns"], c.loc["Australia", "payback_low"],
                      c.loc["Australia", "payback_high"],
                      bool(c.loc["Australia", "payback_high"] < others.payback_low.min()),
-                     bool(c.loc["Australia", "payback_low"] > others.payback_high.min())))
-    frame = pd.DataFrame(rows, columns=["finding", "n", "estimate", "ci_low", "ci_high", "holds", "reversed"])
+                     bool(c.loc["Australia", "payback_low"] > others.payback_high.min()), np.nan, np.nan,
+                     "a ranking of the openings' costs, with no reference: outside the adjusted family"))
+    frame = pd.DataFrame(rows, columns=["finding", "n", "estimate", "ci_low", "ci_high", "holds", "reversed",
+                                        "reference", "p_value", "note"])
     frame.insert(0, "notebook", notebook)
     frame.insert(2, "population", population)
     frame.insert(3, "bots", bots)
     frame["n"] = frame.n.astype(int)
     frame["holds"] = frame.holds.astype(bool)
     frame["reversed"] = frame.reversed.astype(bool)
-    return frame[ROBUSTNESS_COLUMNS]
+    return complete_rows(frame)

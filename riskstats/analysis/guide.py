@@ -53,6 +53,10 @@ _FIRST_MOVE = r"^seat 0 \(moves first\) wins more than its fair share 1/{n}, {n}
 QUESTIONS = (
     Question("Which continent first: Australia, or my own pick?", "02", r"^Australia first beats the own choice",
              "going for Australia first beats picking your own first target"),
+    Question("Is a fixed first continent worse than choosing as I go?", "02",
+             r"^every forced first target loses to the own choice",
+             "every fixed first target (claimed and gone for until held) does worse than the bots' own choice; "
+             "the estimate is the best fixed target's effect, and its continent is in the robustness row's note"),
     Question("Which continent first: Australia or South America?", "02",
              r"^Australia first beats South America first", "going for Australia first beats South America first"),
     Question("Trade a set as soon as I have one?", "03", r"^trading a set at once raises",
