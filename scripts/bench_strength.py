@@ -39,6 +39,14 @@ Each table is printed; a target row says MET or MISSED.
 
     python scripts/bench_strength.py --issue18 --games 0 --search-games 600 --search-four 300 --seed 11 \
         --new-search search:value=model search:rollouts=8:horizon=1:plans=8:value=model
+
+With ``--sprt``, table 4 stops each new search's series by the sequential probability ratio test instead of
+playing a fixed number of games (`riskstats.analysis.strength.head_to_head_sprt`): chunks of ``--sprt-chunk``
+games, H0 ``--elo0`` (0) against H1 ``--elo1`` (5 Elo better), alpha = beta = 0.05, at most ``--search-games``
+games; it reports the decision (H1: better by elo1; H0: not; continue: undecided at the cap), the LLR and the
+games played::
+
+    python scripts/bench_strength.py --issue18 --games 0 --sprt --search-games 20000 --new-search search:value=model
 """
 import argparse
 import sys
@@ -47,7 +55,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from riskstats.analysis.strength import head_to_head, ladder_games, speed
+from riskstats.analysis.strength import head_to_head, head_to_head_sprt, ladder_games, speed
 from riskstats.game.bots.catalog import CATALOG, parse_bot
 from riskstats.stats.ratings import luce_model
 from riskstats.stats.report import fit_words
@@ -142,13 +150,21 @@ def issue18(args) -> None:
                "verdict"])
         tables.update(value_two_player=two, value_four_player=four, value_speed=fast)
     if args.search_games:
-        duel = pd.concat([_verdict(head_to_head(new, ["search"], 2, args.search_games, args.seed), NEW_SEARCH_TWO)
-                          for new in news], ignore_index=True)
-        _show("two-player with the neutral: the new search against today's search", duel, columns)
+        if args.sprt:
+            duel = pd.DataFrame([head_to_head_sprt(new, "search", args.search_games, args.sprt_chunk, args.seed,
+                                                   elo0=args.elo0, elo1=args.elo1) for new in news])
+            _show(f"SPRT, two-player with the neutral: the new search against today's search (H0 {args.elo0:g} "
+                  f"Elo, H1 {args.elo1:g} Elo, alpha = beta = 0.05, chunks of {args.sprt_chunk} games)", duel,
+                  ["bot", "opponent", "games", "wins", "draws", "losses", "score", "llr", "lower", "upper",
+                   "decision", "cpu_s"])
+        else:
+            duel = pd.concat([_verdict(head_to_head(new, ["search"], 2, args.search_games, args.seed),
+                                       NEW_SEARCH_TWO) for new in news], ignore_index=True)
+            _show("two-player with the neutral: the new search against today's search", duel, columns)
         cost = speed([*news, "search"], 2, args.speed_games, args.seed)
         _show("CPU per game: the new search and today's, each playing itself, two-player", cost,
               ["bot", "games", "games_per_cpu_s", "decisions_per_cpu_s", "mean_rounds"])
-        tables.update(new_search=duel, search_speed=cost)
+        tables.update({"new_search_sprt" if args.sprt else "new_search": duel, "search_speed": cost})
     if args.search_four:
         four_search = pd.concat([_verdict(head_to_head(new, ["search"], 4, args.search_four, args.seed),
                                           NEW_SEARCH_FOUR) for new in news], ignore_index=True)
@@ -188,6 +204,11 @@ if __name__ == "__main__":
                         help="the new search, or several specs to compare on the same seeds (--issue18)")
     parser.add_argument("--search-games", type=int, default=400,
                         help="games of the new search against today's (--issue18; 0: skip)")
+    parser.add_argument("--sprt", action="store_true",
+                        help="stop the new search's series against today's at the SPRT's decision (--issue18)")
+    parser.add_argument("--sprt-chunk", type=int, default=100, help="games between two looks of the SPRT")
+    parser.add_argument("--elo0", type=float, default=0.0, help="the SPRT's H0: Elo difference (default 0)")
+    parser.add_argument("--elo1", type=float, default=5.0, help="the SPRT's H1: Elo difference (default 5)")
     parser.add_argument("--speed-four", type=int, default=0,
                         help="four-player self-play games per bot for a second speed table (--issue18; 0: skip)")
     parser.add_argument("--search-four", type=int, default=0,

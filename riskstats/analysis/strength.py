@@ -5,7 +5,9 @@ A bot's strength is a number measured against fixed opponents, never a claim. `h
 bot against copies of each opponent in turn (two-player games with the neutral, or one seat of a
 multiplayer table) on fixed seeds, with the seats rotating one place a game
 (`riskstats.runs.selfplay.play_games`), so no bot keeps the first move; the win rate carries its 95%
-Wilson interval and is tested against the fair share 1/P. `ladder_games` plays every line-up of
+Wilson interval and is tested against the fair share 1/P. `head_to_head_sprt` compares a candidate with a baseline
+two-player in chunks of games until the sequential probability ratio test (`riskstats.stats.sprt`) decides.
+`ladder_games` plays every line-up of
 ``players`` distinct bots from a pool (each line-up the same number of games, seats rotating), the
 balanced design the Luce model of who wins (`riskstats.stats.ratings.luce`) rates with a bootstrap
 over games and tests for fit across line-ups. `speed` measures games and decisions (moves) per CPU second of bots
@@ -26,6 +28,7 @@ from riskstats.game.rules.options import GameRules
 from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games
 from riskstats.stats.compare import versus_share
+from riskstats.stats.sprt import sprt
 
 
 def _rules(players: int, rules: GameRules | None) -> GameRules:
@@ -90,6 +93,58 @@ def head_to_head(bot: str, opponents: Iterable[str], players: int = 2, games: in
     columns = ["bot", "opponent", "players", "games", "decided", "wins", "win_rate", "ci_low", "ci_high", "share",
                "p_value", "p_holm", "significant", "truncated", "mean_rounds", "cpu_s", "games_per_cpu_s"]
     return out[columns]
+
+
+def head_to_head_sprt(bot: str, baseline: str, max_games: int = 20_000, chunk: int = 200, seed: int = 0,
+                      rules: GameRules | None = None, elo0: float = 0.0, elo1: float = 5.0, alpha: float = 0.05,
+                      beta: float = 0.05) -> pd.Series:
+    """``bot`` against ``baseline`` two-player, in chunks of games, until the SPRT decides (or ``max_games``).
+
+    The games are `head_to_head`'s series of ``bot`` against ``baseline`` (the two-player game with the neutral
+    unless ``rules`` says otherwise; game g: seed word g of ``seed``, seats rotating one place a game), played
+    ``chunk`` at a time; after each chunk `riskstats.stats.sprt.sprt` tests H0 ``elo0`` against H1 ``elo1`` on all
+    the games so far (a win scores 1, a game cut at the turn cap is a draw, 1/2) and the series stops once it
+    accepts either. Testing after each chunk rather than each game only makes the test stop a little later.
+
+    Parameters
+    ----------
+    bot, baseline : str
+        Bot specs: the candidate and the bot it must beat.
+    max_games : int
+        The most games to play; the decision is ``"continue"`` if the test has not decided by then.
+    chunk : int
+        Games between two looks at the test.
+    seed : int
+    rules : GameRules, optional
+    elo0, elo1, alpha, beta : float
+        The test's hypotheses and error rates (`riskstats.stats.sprt.sprt`: 0 and 5 Elo, 5% and 5%).
+
+    Returns
+    -------
+    pandas.Series
+        bot, opponent, then `riskstats.stats.sprt.sprt`'s fields at the stop (games, wins, draws, losses, score,
+        llr, lower, upper, decision, elo0, elo1, alpha, beta), then cpu_s (process time of the games).
+    """
+    max_games = check_int("max_games", max_games, 1)
+    chunk = check_int("chunk", chunk, 1)
+    label, opponent = parse_bot(bot).label, parse_bot(baseline).label
+    if label == opponent:
+        raise RiskstatsError(f"bot {label!r} cannot be its own baseline: its wins would be ambiguous")
+    sprt(0, 0, 0, elo0, elo1, alpha, beta)  # checks the test's arguments before any game
+    rules = _rules(2, rules)
+    wins = draws = losses = 0
+    cpu = time.process_time()
+    while True:
+        done = wins + draws + losses
+        table = play_games(min(chunk, max_games - done), 2, [label, opponent], seed=seed, rules=rules, first=done)
+        wins += int((table.winner_bot == label).sum())
+        draws += int((table.winner < 0).sum())
+        losses += int((table.winner_bot == opponent).sum())
+        test = sprt(wins, draws, losses, elo0, elo1, alpha, beta)
+        if test.decision != "continue" or test.games >= max_games:
+            break
+    head = pd.Series({"bot": label, "opponent": opponent})
+    return pd.concat([head, test, pd.Series({"cpu_s": time.process_time() - cpu})]).rename("sprt")
 
 
 def ladder_lineups(bots: Iterable[str], players: int = 4) -> list[tuple[str, ...]]:

@@ -46,7 +46,7 @@ def test_robustness_rows_say_whether_the_default_beats_each_treatment():
     assert tuple(rows.columns) == ROBUSTNESS_COLUMNS and rows.holds.tolist() == [True, False]
     assert rows.reversed.tolist() == [False, False]  # the heuristic row's interval spans 0: inconclusive
     assert rows.estimate.tolist() == [0.05, -0.01] and rows.ci_low.tolist() == [0.02, -0.04]
-    assert [population_group(p) for p in rows.population] == ["strong", "heuristic"]
+    assert [population_group(p) for p in rows.population] == ["value:rollouts=1:plans=4", "heuristic"]
     assert "never fortifying" in rows.finding[0]
 
 

@@ -70,3 +70,21 @@ def test_speed_counts_every_decision_of_the_mirror_games():
                 for s in game_seeds(4, 5))
     assert table.decisions.iloc[0] == moves
     assert (table.decisions_per_cpu_s > table.games_per_cpu_s).all()
+
+
+def test_head_to_head_sprt_stops_once_the_test_decides():
+    from riskstats.analysis.strength import head_to_head_sprt
+    from riskstats.stats.sprt import sprt
+
+    result = head_to_head_sprt("aggressive", "random", max_games=200, chunk=20, seed=4, elo0=0, elo1=100)
+    assert result.decision == "H1" and result.games % 20 == 0 and result.games < 200
+    table = play_games(int(result.games), 2, ["aggressive", "random"], seed=4, rules=GameRules(variant="two-player"))
+    assert result.wins == (table.winner_bot == "aggressive").sum() and result.draws == table.truncated.sum()
+    assert result.llr == sprt(result.wins, result.draws, result.losses, 0, 100).llr >= result.upper
+    earlier = sprt(*table.iloc[:-20].pipe(lambda t: ((t.winner_bot == "aggressive").sum(), t.truncated.sum(),
+                                                    (t.winner_bot == "random").sum())), 0, 100)
+    assert earlier.decision == "continue"  # it stopped at the first look past a bound
+    capped = head_to_head_sprt("aggressive", "random", max_games=30, chunk=20, seed=4, elo0=0, elo1=5)
+    assert capped.decision == "continue" and capped.games == 30
+    with pytest.raises(RiskstatsError, match="its own baseline"):
+        head_to_head_sprt("random", "random")

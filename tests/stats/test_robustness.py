@@ -14,6 +14,7 @@ def test_rows_are_written_with_the_columns_of_the_table(tmp_path):
     written = write_robustness([rows, rows.iloc[:1]], tmp_path / "robustness", "04")
     back = pd.read_csv(tmp_path / "robustness" / "04.csv", dtype={"notebook": str})
     assert tuple(back.columns) == ROBUSTNESS_COLUMNS and len(back) == 3 and back.equals(written)
+    assert back.reference.isna().all() and back.p_value.isna().all()  # a claim given no reference has no p
 
 
 def test_one_flag_per_row():
@@ -33,10 +34,11 @@ def test_read_robustness_groups_populations_and_judges_each_finding(tmp_path):
     write_robustness(robustness_rows("04", "seat 0 wins more than 1/2", est, est.ci_low > 0.5),
                      tmp_path, "04_selfplay")
     rows, verdicts = read_robustness(tmp_path)
-    assert rows["notebook"].unique().tolist() == ["04"] and rows["group"].tolist() == ["heuristic"] * 2 + ["strong"]
+    assert rows["notebook"].unique().tolist() == ["04"]
+    assert rows["group"].tolist() == ["heuristic"] * 2 + ["value:rollouts=1:plans=4"]
     assert rows["interval"].iloc[0] == "0.6 [0.51, 0.69]"
     assert verdicts.to_dict("records") == [{"notebook": "04", "finding": "seat 0 wins more than 1/2",
-                                            "heuristic": "mixed", "strong": "holds"}]
+                                            "heuristic": "mixed", "value:rollouts=1:plans=4": "holds"}]
     assert rows["verdict"].tolist() == ["holds", "inconclusive", "holds"]
     with pytest.raises(RiskstatsError, match="no robustness rows"):
         read_robustness(tmp_path / "empty")
@@ -55,7 +57,8 @@ def test_reversed_findings_are_named_apart_from_inconclusive_ones(tmp_path):
     write_robustness(rows, tmp_path, "02")
     back, verdicts = read_robustness(tmp_path)
     assert back.verdict.tolist() == ["holds", "reversed", "inconclusive"]
-    assert verdicts.iloc[0][["heuristic", "strong", "search check"]].tolist() == ["holds", "reversed", "inconclusive"]
+    assert verdicts.iloc[0][["heuristic", "value:rollouts=1:plans=4", "search"]].tolist() == [
+        "holds", "reversed", "inconclusive"]
     assert group_verdict(["reversed", "inconclusive"]) == "fails"
     with pytest.raises(RiskstatsError, match="both hold and be reversed"):
         robustness_rows("02", "x", est, [True] * 3, [True] * 3)
@@ -71,3 +74,43 @@ def test_rows_written_before_the_reversed_column_read_as_not_reversed(tmp_path):
         tmp_path / "07.csv", index=False)
     rows, verdicts = read_robustness(tmp_path)
     assert rows.reversed.tolist() == [False] and verdicts.heuristic.tolist() == ["inconclusive"]
+
+
+def test_rows_carry_their_reference_and_a_two_sided_p_value():
+    """Issue #29: each row says what its claim is tested against and how surely (normal approximation from the
+    interval, or the caller's exact p)."""
+    from scipy.stats import norm
+
+    from riskstats.stats.robustness import Z95, normal_p_value
+
+    est = pd.DataFrame({"population": ["a", "b"], "bots": ["x", "y"], "n": [100, 100], "estimate": [0.3, 0.26],
+                        "ci_low": [0.27, 0.22], "ci_high": [0.33, 0.30]})
+    rows = robustness_rows("04", "seat 0 wins more than 1/4", est, est.ci_low > 0.25, est.ci_high < 0.25,
+                           reference=0.25)
+    se = 0.06 / (2 * Z95)
+    assert rows.reference.tolist() == [0.25, 0.25]
+    assert rows.p_value.iloc[0] == pytest.approx(2 * norm.sf(0.05 / se))
+    assert rows.p_value.iloc[0] < 0.05 < rows.p_value.iloc[1]  # the interval decides as the p does
+    exact = robustness_rows("04", "x", est, [True, False], reference=[0.25, 0.25], p_value=[0.001, 0.4])
+    assert exact.p_value.tolist() == [0.001, 0.4]
+    assert normal_p_value(0.5, 0.5, 0.5, 0.5) == 1.0 and normal_p_value(0.6, 0.6, 0.6, 0.5) == 0.0
+    with pytest.raises(RiskstatsError, match=r"lie in \[0, 1\]"):
+        robustness_rows("04", "x", est, [True, False], p_value=[2.0, 0.1])
+
+
+def test_top_tier_and_old_populations_are_grouped_by_bot(tmp_path):
+    """The groups are named by bot (issue #29): the two top tiers, the old "(strong)" population as its bot
+    value:rollouts=1:plans=4, and the earlier small search check as tier search; derived tables in the folder
+    (verdicts.csv, tiers.csv) are not read as rows."""
+    from riskstats.stats.robustness import GROUPS, TOP_TIER, population_group, read_robustness
+
+    assert GROUPS == ("search", "search:value=model", "value:rollouts=1:plans=4", "heuristic", "mixed")
+    assert {t: population_group(e["population"]) for t, e in TOP_TIER.items()} == {t: t for t in TOP_TIER}
+    assert population_group("search in every seat (strong, small check)") == "search"
+    est = pd.DataFrame({"population": [TOP_TIER["search:value=model"]["population"]], "bots": ["m,m"], "n": [10],
+                        "estimate": [0.1], "ci_low": [0.05], "ci_high": [0.15]})
+    write_robustness(robustness_rows("02", "x", est, [True], reference=0.0), tmp_path, "02")
+    pd.DataFrame({"tier": [1]}).to_csv(tmp_path / "tiers.csv", index=False)
+    rows, verdicts = read_robustness(tmp_path)
+    assert rows.group.tolist() == ["search:value=model"] and verdicts["search:value=model"].tolist() == ["holds"]
+    assert rows.p_value.iloc[0] < 0.001

@@ -1,0 +1,163 @@
+"""Verdicts of the robustness table's findings under the ladder's top tier (issue #29)."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from riskstats.errors import RiskstatsError
+from riskstats.stats.robustness import ROBUSTNESS_COLUMNS, TOP_TIER, robustness_rows, write_robustness
+from riskstats.stats.verdicts import ADJUSTED_COLUMNS, VERDICTS, adjust, finding_verdicts, ladder_tiers, write_verdicts
+
+SEARCH, MODEL = TOP_TIER["search"]["population"], TOP_TIER["search:value=model"]["population"]
+OLD = "value in every seat (strong)"
+HEURISTIC = "continent in every seat (heuristic)"
+CLEAR, NULL, BELOW = (0.10, 0.05, 0.15), (0.01, -0.04, 0.06), (-0.10, -0.15, -0.05)
+"""An estimate and 95% interval clearly above 0, one around 0 and one clearly below 0."""
+
+
+def _rows(notebook, finding, cells, **options):
+    """Robustness rows of one finding "A beats B" (reference 0): cells are (population, interval, n)."""
+    est = pd.DataFrame({"population": [c[0] for c in cells], "bots": "b", "n": [c[2] if len(c) > 2 else 1000
+                                                                              for c in cells],
+                        "estimate": [c[1][0] for c in cells], "ci_low": [c[1][1] for c in cells],
+                        "ci_high": [c[1][2] for c in cells]})
+    return robustness_rows(notebook, finding, est, est.ci_low > 0, est.ci_high < 0, reference=0.0, **options)
+
+
+def _table():
+    return pd.concat([
+        _rows("02", "holds", [(SEARCH, CLEAR, 800), (MODEL, CLEAR, 600), (OLD, CLEAR)]),
+        _rows("02", "fails", [(SEARCH, BELOW), (MODEL, BELOW), (OLD, CLEAR), (HEURISTIC, CLEAR)]),
+        _rows("03_card_escalation", "tier-dependent", [(SEARCH, CLEAR), (MODEL, BELOW), (OLD, BELOW)]),
+        _rows("04", "inconclusive", [(SEARCH, CLEAR), (SEARCH, NULL), (MODEL, CLEAR), (OLD, NULL)]),
+        _rows("04", "mixed", [(SEARCH, CLEAR), (SEARCH, BELOW), (MODEL, CLEAR)]),
+        _rows("07", "no top tier", [(OLD, CLEAR), (HEURISTIC, NULL)]),
+    ], ignore_index=True)
+
+
+def test_each_verdict_class_follows_the_issue_rule():
+    frame = finding_verdicts(_table())
+    assert list(frame.columns) == [
+        "notebook", "finding", "verdict", "verdict_unadjusted", "tiers", "n_top", "search", "search:value=model",
+        "heuristic", "value:rollouts=1:plans=4", "changed", "old_estimate", "new_estimate", "complete", "note"]
+    verdicts = frame.set_index("finding")
+    assert verdicts.verdict.to_dict() == {"holds": "holds", "fails": "fails", "tier-dependent": "tier-dependent",
+                                          "inconclusive": "inconclusive", "mixed": "mixed",
+                                          "no top tier": "no top-tier rows"}
+    assert set(verdicts.verdict) <= set(VERDICTS)
+    assert verdicts.loc["holds", "tiers"] == "search; search:value=model" and verdicts.loc["holds", "n_top"] == 600
+    assert verdicts.loc["holds", "search"] == "0.1 [0.05, 0.15] (800)"
+    assert verdicts.loc["inconclusive", "search"] == "0.1 [0.05, 0.15] (1000); 0.01 [-0.04, 0.06] (1000)"
+    assert pd.isna(verdicts.loc["no top tier", "n_top"]) and verdicts.loc["no top tier", "tiers"] == ""
+    assert verdicts.notebook.tolist() == ["02", "02", "03", "04", "04", "07"]
+
+
+def test_the_old_strong_population_is_context_and_changes_are_flagged():
+    verdicts = finding_verdicts(_table()).set_index("finding")
+    assert verdicts.loc["fails", ["value:rollouts=1:plans=4", "heuristic"]].tolist() == ["holds", "holds"]
+    assert verdicts.loc["no top tier", "heuristic"] == "inconclusive" and verdicts.loc["holds", "heuristic"] == ""
+    assert verdicts.changed.to_dict() == {"holds": False, "fails": True, "tier-dependent": True,
+                                          "inconclusive": False, "mixed": False, "no top tier": False}
+    assert verdicts.loc["fails", "old_estimate"] == "0.1 [0.05, 0.15] (1000)"
+    assert verdicts.loc["fails", "new_estimate"].startswith("search: -0.1 [-0.15, -0.05] (1000); search:value=model")
+    assert verdicts.loc["holds", "old_estimate"] == "" and verdicts.loc["holds", "new_estimate"] == ""
+
+
+def test_one_tier_alone_judges_and_says_so():
+    verdicts = finding_verdicts(_rows("06", "x", [(MODEL, CLEAR), (OLD, CLEAR)])).iloc[0]
+    assert verdicts.verdict == "holds" and verdicts.tiers == "search:value=model" and not verdicts.complete
+    assert verdicts.search == ""
+
+
+def test_the_earlier_small_search_check_counts_as_tier_search():
+    rows = _rows("02", "x", [("search in every seat (strong, small check)", BELOW), (MODEL, BELOW)])
+    assert finding_verdicts(rows).iloc[0][["verdict", "tiers"]].tolist() == ["fails", "search; search:value=model"]
+
+
+def test_holm_over_the_whole_table_can_overturn_a_marginal_row():
+    """A row whose interval barely excludes 0 holds alone but not once 5 other tests share the 5%."""
+    marginal = (0.1, 0.001, 0.199)  # p about 0.047
+    one = _rows("02", "x", [(SEARCH, marginal), (MODEL, CLEAR)])
+    assert finding_verdicts(one).verdict.iloc[0] == "holds"
+    others = pd.concat([_rows("04", f"f{i}", [(SEARCH, NULL)]) for i in range(5)], ignore_index=True)
+    table = adjust(pd.concat([one, others], ignore_index=True))
+    assert table.p_adjusted.iloc[0] == pytest.approx(6 * table.p_value.iloc[0])  # Holm: the 2nd smallest p * (m - 1)
+    assert table.holds.iloc[0] and not table.holds_adjusted.iloc[0] and table.holds_adjusted.iloc[1]
+    verdict = finding_verdicts(table).iloc[0]
+    assert verdict.verdict == "inconclusive" and verdict.verdict_unadjusted == "holds"
+    assert (table.p_adjusted >= table.p_value).all()
+
+
+def test_rows_without_a_p_value_are_outside_the_family():
+    est = pd.DataFrame({"population": [SEARCH], "bots": "b", "n": 10, "estimate": [2.0], "ci_low": [1.8],
+                        "ci_high": [2.2]})
+    cheapest = robustness_rows("02", "A is the cheapest", est, [True])  # no reference: no p
+    table = adjust(pd.concat([cheapest, _rows("02", "y", [(SEARCH, NULL)])], ignore_index=True))
+    assert np.isnan(table.p_value.iloc[0]) and np.isnan(table.p_adjusted.iloc[0])
+    assert table.holds_adjusted.iloc[0]
+    assert table.p_adjusted.iloc[1] == table.p_value.iloc[1]  # a family of one
+    with pytest.raises(RiskstatsError, match="cannot adjust"):
+        adjust(table, method="nobody")
+
+
+def test_notes_say_why_a_finding_has_no_top_tier_rows():
+    rows = _rows("07", "x", [(OLD, CLEAR)]).assign(note="search is too slow for 10,000 games a treatment")
+    verdict = finding_verdicts(rows).iloc[0]
+    assert verdict.verdict == "no top-tier rows" and verdict.note == "search is too slow for 10,000 games a treatment"
+
+
+def test_tiers_from_a_tiny_ladder_with_its_fit():
+    ladder = pd.DataFrame({"bot": ["b", "a", "c", "d", "e"], "elo": [235.0, 256.0, 214.0, 172.0, 0.0],
+                           "ci_low": [220.2, 240.8, 198.3, 156.7, -8.0], "ci_high": [252.0, 272.1, 228.4, 188.4, 25.0]})
+    fit = pd.DataFrame({"p_value": [0.927], "pearson_p": [5.5e-6], "p_boot": [0.008]})
+    tiers = ladder_tiers(ladder, fit)
+    assert tiers.bot.tolist() == ["a", "b", "c", "d", "e"] and tiers.tier.tolist() == [1, 1, 2, 3, 4]
+    assert tiers.tier_best.tolist() == ["a", "a", "c", "d", "e"]
+    assert tiers.fit_rejected.all() and tiers.fit_p_boot.iloc[0] == 0.008
+    assert "fit_rejected" not in ladder_tiers(ladder)
+    with pytest.raises(RiskstatsError, match="no 'elo' column"):
+        ladder_tiers(ladder.drop(columns="elo"))
+
+
+def test_the_committed_ladder_puts_both_search_bots_alone_in_the_top_tier():
+    from riskstats.analysis.paths import data_dir
+
+    folder = data_dir() / "value_bot" / "issue30" / "ladder"
+    tiers = ladder_tiers(pd.read_csv(folder / "ladder.csv"), pd.read_csv(folder / "ladder_fit.csv"))
+    assert tiers.bot[tiers.tier == 1].tolist() == ["search", TOP_TIER["search:value=model"]["bot"]]
+    assert tiers.fit_rejected.all()  # the Luce model is rejected by Pearson's and the bootstrap test
+
+
+def _ladder(folder):
+    pd.DataFrame({"bot": ["search", "m"], "elo": [1.0, 0.0], "ci_low": [0.0, -1.0], "ci_high": [2.0, 1.0]}).to_csv(
+        folder / "ladder.csv", index=False)
+    pd.DataFrame({"p_value": [0.9], "pearson_p": [0.01], "p_boot": [0.02]}).to_csv(folder / "ladder_fit.csv",
+                                                                                  index=False)
+    return folder / "ladder.csv"
+
+
+def test_write_verdicts_writes_the_adjusted_columns_back_and_is_idempotent(tmp_path):
+    table = _table()
+    robustness = tmp_path / "robustness"
+    for notebook, rows in table.groupby("notebook"):
+        write_robustness(rows, robustness, notebook)
+    old = pd.DataFrame({"notebook": ["06"], "finding": ["old"], "population": [SEARCH], "bots": ["s"], "n": [50],
+                        "estimate": [0.3], "ci_low": [0.2], "ci_high": [0.4], "holds": [True]})
+    old.to_csv(robustness / "06.csv", index=False)  # written before reversed, reference and p_value existed
+    ladder = _ladder(tmp_path)
+    verdicts = write_verdicts(robustness, ladder)
+    files = sorted(p.name for p in robustness.iterdir())
+    assert files == ["02.csv", "03_card_escalation.csv", "04.csv", "06.csv", "07.csv", "tiers.csv", "verdicts.csv"]
+    first = {name: (robustness / name).read_bytes() for name in files}
+    assert write_verdicts(robustness, ladder).equals(verdicts)
+    assert {name: (robustness / name).read_bytes() for name in files} == first
+    back = pd.read_csv(robustness / "04.csv", dtype={"notebook": str})
+    assert tuple(back.columns) == (*ROBUSTNESS_COLUMNS, *ADJUSTED_COLUMNS)
+    assert back.p_adjusted.notna().all() and (back.p_adjusted >= back.p_value).all()
+    on_disk = pd.read_csv(robustness / "verdicts.csv", dtype={"notebook": str}, keep_default_na=False)
+    assert on_disk.finding.tolist() == [*verdicts.finding] and "old" in on_disk.finding.tolist()
+    assert on_disk.set_index("finding").loc["old", "verdict"] == "holds"  # old rows: no p, outside the family
+    assert pd.read_csv(robustness / "tiers.csv").tier.tolist() == [1, 1]
+    with pytest.raises(RiskstatsError, match="no robustness rows"):
+        write_verdicts(tmp_path / "empty", ladder)
+    with pytest.raises(RiskstatsError, match="no ladder"):
+        write_verdicts(robustness, tmp_path / "nowhere.csv")
