@@ -326,6 +326,10 @@ GAME_MEASURES = ("turns", "rounds", "first_won")
 LOGGED_MEASURES = ("sets_traded", "top_set_value", "reinforcements_per_round", "cards_per_round",
                    "destroyed_per_round", "armies_destroyed", "peak_armies")
 """The per-game measures a logged rule comparison adds (`game_cards`, `game_activity`)."""
+TIER_RUNS = {"search": "search", "search_model": "search:value=model"}
+"""The runs of ``data/card_escalation`` (``scripts/card_escalation.py``) played by the ladder's top tiers
+(`riskstats.stats.robustness.TOP_TIER`): the run's population name, its files' prefix -> the tier whose bot plays
+every seat (the first seat written as the tier's spec, the treated seat of the timing experiment)."""
 
 
 def compare_rules(games: int, players: int, bots, arms, seed: int = 0, *, log: bool = False,
@@ -550,11 +554,27 @@ def capture_value(positions: list[dict], rollouts: int, seed: int = 0, params: d
                      rates[0] - rates[1]))
     per_position = pd.DataFrame(rows, columns=["game", "round", "cards_captured", "hand", "rollouts", "win_with",
                                                "win_without", "effect"])
-    effect, low, high = _interval(per_position.effect.to_numpy(), level)
-    summary = pd.DataFrame([{"positions": len(per_position), "rollouts": rollouts,
-                             "win_with": per_position.win_with.mean(), "win_without": per_position.win_without.mean(),
-                             "effect": effect, "ci_low": low, "ci_high": high}])
-    return per_position, summary
+    return per_position, capture_summary(per_position, level)
+
+
+def capture_summary(per_position: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """The summary row of `capture_value` from its per-position table (as written to a file): ``positions``,
+    ``rollouts`` (per position), ``win_with``, ``win_without``, ``effect`` (means over positions) and ``ci_low``,
+    ``ci_high`` (normal interval over positions).
+
+    >>> per = pd.DataFrame({"rollouts": [10] * 4, "win_with": [0.5, 0.6, 0.4, 0.5],
+    ...                     "win_without": [0.4, 0.5, 0.4, 0.3], "effect": [0.1, 0.1, 0.0, 0.2]})
+    >>> capture_summary(per)[["positions", "effect"]].round(3).values.tolist()
+    [[4.0, 0.1]]
+    """
+    missing = {"rollouts", "win_with", "win_without", "effect"} - set(per_position.columns)
+    if missing or len(per_position) == 0:
+        raise RiskstatsError("not a capture_value per-position table" + (f": no {', '.join(sorted(missing))}"
+                                                                         if missing else ": no positions"))
+    effect, low, high = _interval(per_position.effect.to_numpy(float), level)
+    return pd.DataFrame([{"positions": len(per_position), "rollouts": int(per_position.rollouts.iloc[0]),
+                          "win_with": per_position.win_with.mean(), "win_without": per_position.win_without.mean(),
+                          "effect": effect, "ci_low": low, "ci_high": high}])
 
 
 LENGTH_PARTS = ("rounds", "armies_destroyed", "destroyed_per_round")

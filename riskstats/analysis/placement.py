@@ -23,12 +23,16 @@ import pandas as pd
 
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.intervals import wilson_interval
+from riskstats.stats.robustness import TOP_TIER
 
 POPULATIONS = {
     "strong": "value:rollouts=1:plans=4",
     "heuristic": "continent-tuned",
+    **{tier: entry["bot"] for tier, entry in TOP_TIER.items()},
 }
-"""Population -> the bot in every seat: the value bot as in the other strong reruns, or continent-tuned."""
+"""Population -> the bot in every seat: the value bot as in the earlier strong reruns (``strong``), continent-tuned
+(``heuristic``), and the ladder's two top tiers (`riskstats.stats.robustness.TOP_TIER`: ``search``,
+``search:value=model``), each named by its tier."""
 TREATMENTS = {
     "fortify=spread": {"fortify": "spread"},
     "fortify=none": {"fortify": "none"},
@@ -113,6 +117,32 @@ def placement_effects(games: int, players: int = 4, populations: dict | None = N
     return frame
 
 
+def merge_effects(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame:
+    """`placement_effects` tables merged: the rows of ``new`` replace those of ``old`` with the same population and
+    treatment, the others of ``old`` are kept (a rerun of some populations keeps the rest), and ``p_holm`` is
+    recomputed over every row of the result (Holm over the whole table).
+
+    >>> old = pd.DataFrame({"population": ["a", "b"], "treatment": ["t", "t"], "p_value": [0.01, 0.04]})
+    >>> new = pd.DataFrame({"population": ["b", "c"], "treatment": ["t", "t"], "p_value": [0.02, 0.5]})
+    >>> merge_effects(old, new)[["population", "p_holm"]].values.tolist()
+    [['a', 0.03], ['b', 0.04], ['c', 0.5]]
+    """
+    from riskstats.stats.compare import _holm
+
+    missing = {"population", "treatment", "p_value"} - set(new.columns)
+    if missing:
+        raise RiskstatsError(f"not a placement_effects table: no column {', '.join(sorted(missing))}")
+    if old is None or len(old) == 0:
+        frame = new.copy()
+    else:
+        keys = set(zip(new.population, new.treatment))
+        kept = old[[(p, t) not in keys for p, t in zip(old.population, old.treatment)]]
+        frame = pd.concat([kept, new], ignore_index=True)
+    frame = frame.reset_index(drop=True)
+    frame["p_holm"] = _holm(frame.p_value.to_numpy(float))
+    return frame
+
+
 def placement_verdicts(effects: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """Each row of `placement_effects` read out: ``verdict`` is "helps" or "hurts" when Holm's p is below
     ``alpha`` (by the effect's sign), else "no effect shown"; with the population, treatment, effect and its
@@ -137,15 +167,19 @@ FINDINGS = {
     "claim=random": "the bot's claim rule beats random claims (claim=random)",
 }
 """Treatment -> the finding its row of the robustness table tests: the default beats the treatment."""
-LABELS = {"strong": "value in every seat (strong)", "heuristic": "continent-tuned in every seat (heuristic)"}
-"""Population -> its label in the robustness table (`riskstats.stats.robustness.population_group` reads it)."""
+LABELS = {"strong": "value:rollouts=1:plans=4 in every seat", "heuristic": "continent-tuned in every seat (heuristic)",
+          **{tier: entry["population"] for tier, entry in TOP_TIER.items()}}
+"""Population -> its label in the robustness table (`riskstats.stats.robustness.population_group` reads it): the
+old strong population named by its bot, the top tiers by `riskstats.stats.robustness.TOP_TIER`."""
 
 
 def placement_robustness(effects: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """Robustness rows (`riskstats.stats.robustness.ROBUSTNESS_COLUMNS`) of `placement_effects`: per row the
     finding "the default beats the treatment" (`FINDINGS`), estimate = control rate - treated rate with its
     paired 95% interval, n = games per arm, holding when the interval lies above 0 and Holm's p is below
-    ``alpha``, reversed when it lies below 0 (the treatment beats the default) and Holm's p is below ``alpha``."""
+    ``alpha``, reversed when it lies below 0 (the treatment beats the default) and Holm's p is below ``alpha``.
+    The reference is 0 (no effect) and ``p_value`` the exact McNemar p of the row, unadjusted (the whole table's
+    adjustment is `riskstats.stats.verdicts.adjust`'s)."""
     from riskstats.stats.robustness import robustness_rows
 
     placement_verdicts(effects, alpha)  # checks the table
@@ -154,9 +188,45 @@ def placement_robustness(effects: pd.DataFrame, alpha: float = 0.05) -> pd.DataF
         "n": effects.games, "estimate": -effects.effect, "ci_low": -effects.ci_high, "ci_high": -effects.ci_low})
     holds = (estimates.ci_low > 0) & (effects.p_holm < alpha)
     reversed_ = (estimates.ci_high < 0) & (effects.p_holm < alpha)  # the treatment beats the default
+    p_value = effects["p_value"] if "p_value" in effects.columns else pd.Series(None, effects.index, float)
     rows = [robustness_rows("07", FINDINGS.get(t, f"the default beats {t}"), estimates.iloc[[i]], holds.iloc[[i]],
-                            reversed_.iloc[[i]]) for i, t in enumerate(effects.treatment)]
+                            reversed_.iloc[[i]], reference=0.0,
+                            p_value=None if pd.isna(p_value.iloc[i]) else [p_value.iloc[i]])
+            for i, t in enumerate(effects.treatment)]
     return pd.concat(rows, ignore_index=True)
+
+
+def placement_conclusions(effects: pd.DataFrame, alpha: float = 0.05) -> list[str]:
+    """One markdown line per treatment of `placement_effects`, saying per population (named by its bot, `LABELS`)
+    what the paired interval shows of "the default beats the treatment": the estimate (control - treated, in
+    points) with its 95% interval and the games per arm, and the reading of `placement_robustness` (holds; reversed:
+    the treatment wins; not shown where the interval excludes 0 but Holm's p over the table does not reach ``alpha``;
+    or no effect detected, with the bound on its size that the interval gives).
+
+    >>> effects = pd.DataFrame({"population": ["p", "q"], "treatment": ["t", "t"], "lineup": ["v", "w"],
+    ...                         "games": [100, 100], "effect": [-0.05, 0.01], "ci_low": [-0.08, -0.02],
+    ...                         "ci_high": [-0.02, 0.04], "p_value": [0.001, 0.5], "p_holm": [0.002, 0.5]})
+    >>> print(placement_conclusions(effects)[0].replace("; q", "\\n q"))
+    **the default beats t**: p, +5.0 points (95% +2.0 to +8.0; 100 games per arm): holds
+     q, -1.0 points (95% -4.0 to +2.0; 100 games per arm): no effect detected, |effect| < 4.0 points.
+    """
+    from riskstats.stats.compare import effect_bound
+
+    rows = placement_robustness(effects, alpha)
+    lines = []
+    for treatment in dict.fromkeys(effects.treatment):
+        parts = []
+        for i in [i for i, t in enumerate(effects.treatment) if t == treatment]:
+            r = rows.iloc[i]
+            p_holm = effects["p_holm"].iloc[i]
+            reading = ("holds" if r.holds else "reversed: the treatment wins" if r.reversed else
+                       f"not shown after Holm's correction over the table (Holm p = {p_holm:.2g})"
+                       if r.ci_low > 0 or r.ci_high < 0 else
+                       f"no effect detected, |effect| < {100 * effect_bound(r.ci_low, r.ci_high):.1f} points")
+            parts.append(f"{r.population}, {100 * r.estimate:+.1f} points (95% {100 * r.ci_low:+.1f} to "
+                         f"{100 * r.ci_high:+.1f}; {r.n:,} games per arm): {reading}")
+        lines.append(f"**{FINDINGS.get(treatment, f'the default beats {treatment}')}**: " + "; ".join(parts) + ".")
+    return lines
 
 
 def decision_pairs(bot: str, treatment: dict, seed: int = 0, players: int = 4, turns: int = 30) -> pd.DataFrame:

@@ -309,6 +309,37 @@ def equivalent(low: float, high: float, margin: float) -> bool:
     return bool(-margin < low and high < margin)
 
 
+def equivalence_p_value(estimate: float, low: float, high: float, margin: float) -> float:
+    """The two-sided p of an equivalence claim ("|effect| < margin") from a 95% interval, by the normal
+    approximation (se = width / (2 * 1.96)), scaled so that it falls below 0.05 exactly where the interval decides:
+
+    - an estimate inside the margin: twice the larger of TOST's one-sided p's (effect <= -margin, effect >= margin),
+      below 0.05 exactly where the 95% interval lies inside the margin (`equivalent`: the claim holds);
+    - an estimate on or beyond it: the two-sided p against the nearer edge, below 0.05 exactly where the interval
+      lies beyond it (the opposite claim, "changed by more than the margin", holds).
+
+    So one p serves a robustness row whose ``reference`` is the margin, and a family-wise adjustment of it keeps
+    both readings.
+
+    >>> round(equivalence_p_value(0.0, -0.01, 0.01, 0.02), 4)  # well inside: equivalent
+    0.0001
+    >>> round(equivalence_p_value(0.0, -0.02, 0.02, 0.02), 4)  # the interval touches the margins
+    0.05
+    >>> round(equivalence_p_value(0.04, 0.02, 0.06, 0.02), 4)  # beyond: the interval touches the edge
+    0.05
+    """
+    from scipy.stats import norm
+
+    if not margin > 0:
+        raise RiskstatsError(f"the equivalence margin must be positive, got {margin}")
+    se = (high - low) / (2 * 1.959963984540054)
+    if not se > 0:
+        return 0.0 if abs(estimate) != margin else 1.0
+    if abs(estimate) < margin:
+        return float(min(1.0, 2 * max(norm.sf((estimate + margin) / se), norm.cdf((estimate - margin) / se))))
+    return float(min(1.0, 2 * norm.sf((abs(estimate) - margin) / se)))
+
+
 def paired_comparisons(arms: dict, bot: str, level: float = 0.95) -> pd.DataFrame:
     """Every pair of arms that played the same games, paired game by game, Holm over the pairs.
 

@@ -338,3 +338,38 @@ def test_the_card_escalation_script_writes_resumable_runs_the_notebook_reads(tmp
     assert set(parts.arm) == {"fixed", "none"}
     script.main(argv)  # resumable: every step is done already
     assert len(pd.read_csv(tmp_path / "runs.csv")) == 4
+
+
+def _script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "card_escalation.py"
+    spec = importlib.util.spec_from_file_location("card_escalation", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    return script
+
+
+def test_the_top_tier_line_ups_treat_the_first_seat_and_play_the_tiers_bot_everywhere():
+    from riskstats.analysis.cards import TIER_RUNS
+    from riskstats.game.bots.catalog import parse_bot
+    from riskstats.stats.robustness import TOP_TIER
+
+    script = _script()
+    for population, tier in TIER_RUNS.items():
+        seats = script.POPULATIONS[population].split(",")
+        assert seats[0] == script.FOCAL[population] == TOP_TIER[tier]["bot"] and len(seats) == 4
+        first, other = parse_bot(seats[0]), parse_bot(seats[1])
+        assert first.label != other.label and tuple(first.values) == tuple(other.values)  # the same play
+        assert script.RANKING[population].split(",")[0] == TOP_TIER[tier]["bot"]
+
+
+def test_the_capture_step_writes_one_row_per_position(tmp_path):
+    script = _script()
+    script.main(["--population", "heuristic", "--timing-games", "0", "--rule-games", "0", "--capture-games", "6",
+                 "--capture-rollouts", "2", "--out", str(tmp_path)])
+    per_position = pd.read_csv(tmp_path / "heuristic_capture.csv.gz")
+    assert {"game", "cards_captured", "win_with", "win_without", "effect"} <= set(per_position.columns)
+    assert (per_position.rollouts == 2).all() and (per_position.cards_captured >= 1).all()
+    assert pd.read_csv(tmp_path / "runs.csv").file.tolist() == ["heuristic_capture.csv.gz"]

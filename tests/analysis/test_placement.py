@@ -1,4 +1,5 @@
 """Placement, claiming and fortification in play (riskstats.analysis.placement), on a small sample."""
+import pandas as pd
 import pytest
 
 from riskstats.analysis.placement import placement_effects, placement_verdicts, treated_seat
@@ -48,6 +49,55 @@ def test_robustness_rows_say_whether_the_default_beats_each_treatment():
     assert rows.estimate.tolist() == [0.05, -0.01] and rows.ci_low.tolist() == [0.02, -0.04]
     assert [population_group(p) for p in rows.population] == ["value:rollouts=1:plans=4", "heuristic"]
     assert "never fortifying" in rows.finding[0]
+    assert (rows.reference == 0).all() and rows.p_value.between(0, 1).all()  # normal p without an exact one
+    exact = placement_robustness(effects.assign(p_value=[0.0004, 0.3]))
+    assert exact.p_value.tolist() == [0.0004, 0.3]  # the exact McNemar p, unadjusted
+
+
+def test_the_top_tier_populations_play_the_ladders_bots_and_keep_their_labels():
+    from riskstats.analysis.placement import LABELS, POPULATIONS, placement_robustness
+    from riskstats.stats.robustness import TOP_TIER, population_group
+
+    for tier, entry in TOP_TIER.items():
+        assert POPULATIONS[tier] == entry["bot"] and LABELS[tier] == entry["population"]
+        assert population_group(LABELS[tier]) == tier
+    effects = pd.DataFrame({"population": list(TOP_TIER), "treatment": ["claim=random"] * 2, "lineup": ["s", "m"],
+                            "games": [2000, 3000], "effect": [-0.05, 0.01], "ci_low": [-0.08, -0.02],
+                            "ci_high": [-0.02, 0.04], "p_value": [0.001, 0.5], "p_holm": [0.002, 0.5]})
+    rows = placement_robustness(effects)
+    assert [population_group(p) for p in rows.population] == list(TOP_TIER)
+
+
+def test_a_rerun_of_some_populations_keeps_the_others_rows_and_holm_covers_the_whole_table():
+    from riskstats.analysis.placement import merge_effects
+
+    old = pd.DataFrame({"population": ["strong", "strong", "heuristic"], "treatment": ["a", "b", "a"],
+                        "games": [10000] * 3, "p_value": [0.01, 0.02, 0.03]})
+    new = pd.DataFrame({"population": ["search", "strong"], "treatment": ["a", "b"], "games": [2000, 500],
+                        "p_value": [0.04, 0.5]})
+    merged = merge_effects(old, new)
+    assert list(zip(merged.population, merged.treatment, merged.games)) == [
+        ("strong", "a", 10000), ("heuristic", "a", 10000), ("search", "a", 2000), ("strong", "b", 500)]
+    assert merged.p_holm.tolist() == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert merge_effects(None, new).population.tolist() == ["search", "strong"]
+    with pytest.raises(RiskstatsError, match="not a placement_effects table"):
+        merge_effects(old, pd.DataFrame({"population": ["x"]}))
+
+
+def test_conclusions_name_the_population_and_stay_within_the_interval():
+    from riskstats.analysis.placement import placement_conclusions
+
+    effects = pd.DataFrame({"population": ["search", "strong"], "treatment": ["fortify=spread"] * 2,
+                            "lineup": ["s", "v"], "games": [2000, 10000], "effect": [0.01, 0.046],
+                            "ci_low": [-0.02, 0.034], "ci_high": [0.04, 0.059], "p_value": [0.5, 1e-9],
+                            "p_holm": [0.5, 1e-8]})
+    (line,) = placement_conclusions(effects)
+    assert line.startswith("**fortifying to the most threatened border beats evening out")
+    assert "search in every seat (top tier), -1.0 points (95% -4.0 to +2.0; 2,000 games per arm): no effect " \
+           "detected, |effect| < 4.0 points" in line
+    assert "value:rollouts=1:plans=4 in every seat, -4.6 points" in line and "reversed: the treatment wins" in line
+    (line,) = placement_conclusions(effects.assign(ci_high=[-0.001, 0.059], p_holm=[0.07, 1e-8]))
+    assert "2,000 games per arm): not shown after Holm's correction over the table (Holm p = 0.07)" in line
 
 
 def test_decision_pairs_show_what_a_treatment_changes():

@@ -10,6 +10,7 @@ from riskstats.intervals import wilson_interval
 from riskstats.stats.compare import (
     compare_rates,
     effect_bound,
+    equivalence_p_value,
     equivalent,
     paired_comparisons,
     paired_difference_interval,
@@ -163,6 +164,18 @@ def test_an_interval_across_zero_bounds_the_effect_and_equivalence_needs_the_mar
     assert not equivalent(0.021, 0.03, 0.02)  # an effect beyond the margin is no equivalence either
     with pytest.raises(RiskstatsError, match="margin"):
         equivalent(-0.01, 0.01, 0.0)
+
+
+@pytest.mark.parametrize("estimate,half", [(0.0, 0.01), (0.005, 0.014), (-0.012, 0.0075), (0.03, 0.012),
+                                           (-0.04, 0.015), (0.019, 0.002), (0.01, 0.03), (0.025, 0.01)])
+def test_the_equivalence_p_is_below_five_percent_exactly_where_the_interval_decides(estimate, half):
+    low, high = estimate - half, estimate + half
+    p = equivalence_p_value(estimate, low, high, 0.02)
+    decided = equivalent(low, high, 0.02) or low > 0.02 or high < -0.02  # inside the margin, or beyond it
+    assert 0 <= p <= 1 and (p < 0.05) == decided
+    assert equivalence_p_value(estimate, low, high, 0.02) == equivalence_p_value(-estimate, -high, -low, 0.02)
+    with pytest.raises(RiskstatsError, match="margin"):
+        equivalence_p_value(estimate, low, high, 0)
 
 
 def test_paired_ranking_separates_what_unpaired_tests_cannot():
