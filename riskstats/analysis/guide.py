@@ -144,6 +144,9 @@ def _effects(question: Question, finding: str, verdict_row, rows: pd.DataFrame |
 
 def _sentence(question: Question, verdict: str, effects: list[dict], tiers) -> str:
     """The one-sentence answer to ``question`` from its verdict class and the top tier's effects."""
+    if verdict.endswith(" only)"):  # judged on one top tier alone: not the two-tier evidence the verdicts ask for
+        return (f"Measured with one top-tier population only ({verdict[verdict.rindex('(') + 1:-6]} in every seat), "
+                f"so not settled: {question.claim}? ({'; '.join(e['effect'] + ' ' + e['interval'] for e in effects)})")
     who = " and ".join(tiers) + " in every seat"
     quoted = "; ".join(f"{e['tier']}: {e['effect']} {e['interval']}, n = {e['n']}" for e in effects)
     if verdict == "holds":

@@ -18,7 +18,8 @@ A finding's verdict, judged on the adjusted rows of the top-tier populations (`r
   count);
 - ``no top-tier rows``: the finding was not measured in the top tier (the rows' ``note`` says why, if given).
 
-A finding measured in one top tier only is judged by that tier alone; ``tiers`` names the tiers judged and
+A finding measured in one top tier only is judged by that tier alone and says so in its verdict (``holds (search
+only)``: not evidence about Risk by the rule above, which asks for both); ``tiers`` names the tiers judged and
 ``complete`` says whether every top tier was. The ladder's Luce fit should be read beside its tiers: ``tiers.csv``
 carries the fit's p-values (G2, Pearson, parametric bootstrap) and whether any rejects the model at `ALPHA`.
 
@@ -237,13 +238,16 @@ def finding_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
         top = {t: g[g.group == t] for t in TOP_TIER}
         measured = [t for t, r in top.items() if len(r)]
         verdict = _verdict({t: top[t].row_verdict for t in measured})
+        if 0 < len(measured) < len(TOP_TIER):
+            verdict = f"{verdict} ({measured[0]} only)"
         top_rows = g[g.group.isin(TOP_TIER)]
         old = g[g.group == OLD]
         changed = bool(measured) and len(old) > 0 and _verdict({OLD: old.row_verdict}) != verdict
         notes = g["note"].dropna().astype(str).str.strip() if "note" in g else pd.Series([], dtype=str)
         out.append({
             "notebook": notebook, "finding": finding, "verdict": verdict,
-            "verdict_unadjusted": _verdict({t: top[t].row_unadjusted for t in measured}),
+            "verdict_unadjusted": _verdict({t: top[t].row_unadjusted for t in measured})
+            + (f" ({measured[0]} only)" if 0 < len(measured) < len(TOP_TIER) else ""),
             "tiers": "; ".join(measured), "n_top": top_rows["n"].min() if len(top_rows) else pd.NA,
             **{t: _intervals(top[t]) for t in TOP_TIER},
             **{c: group_verdict(g.row_verdict[g.group == c]) if (g.group == c).any() else "" for c in CONTEXT_COLUMNS},

@@ -64,7 +64,8 @@ def test_the_old_strong_population_is_context_and_changes_are_flagged():
 
 def test_one_tier_alone_judges_and_says_so():
     verdicts = finding_verdicts(_rows("06", "x", [(MODEL, CLEAR), (OLD, CLEAR)])).iloc[0]
-    assert verdicts.verdict == "holds" and verdicts.tiers == "search:value=model" and not verdicts.complete
+    assert verdicts.verdict == "holds (search:value=model only)" and verdicts.tiers == "search:value=model"
+    assert not verdicts.complete
     assert verdicts.search == ""
 
 
@@ -155,7 +156,7 @@ def test_write_verdicts_writes_the_adjusted_columns_back_and_is_idempotent(tmp_p
     assert back.p_adjusted.notna().all() and (back.p_adjusted >= back.p_value).all()
     on_disk = pd.read_csv(robustness / "verdicts.csv", dtype={"notebook": str}, keep_default_na=False)
     assert on_disk.finding.tolist() == [*verdicts.finding] and "old" in on_disk.finding.tolist()
-    assert on_disk.set_index("finding").loc["old", "verdict"] == "holds"  # old rows: no p, outside the family
+    assert on_disk.set_index("finding").loc["old", "verdict"] == "holds (search only)"  # no p: outside the family
     assert pd.read_csv(robustness / "tiers.csv").tier.tolist() == [1, 1]
     with pytest.raises(RiskstatsError, match="no robustness rows"):
         write_verdicts(tmp_path / "empty", ladder)
