@@ -77,9 +77,8 @@ QUESTIONS = (
              r"^one card per conquest leaves the first player's win share unchanged",
              "one card per conquest leaves the first player's win share unchanged (within 2 points)"),
     Question("Which Secret Mission is hardest?", "06", r"mission",
-             "some Secret Mission cards win less often than their fair share", "share",
-             "the mission cards' win rates are measured only in notebook 06 section 3, with "
-             "value:rollouts=1:plans=4 and heuristic bots, not with the top tier"),
+             "the continent-pair mission cards (conquer two named continents) win less often than the fair share "
+             "1/4", "share", "no robustness row of notebook 06 names a mission card"),
 )
 """The player's questions, in the order the guide asks them, each with the finding that answers it."""
 
