@@ -128,7 +128,8 @@ def test_a_missing_finding_is_named_not_an_error(tables):
         row = answers.loc[question]
         assert row.verdict == "no top-tier rows" and row.finding == "" and pd.isna(row.n)
         assert row.answer.startswith("Not measured with the top-tier bots")
-    assert "notebook 06 section 3" in answers.loc["Which Secret Mission is hardest?"].answer
+    assert "no robustness row of notebook 06 names a mission card" in \
+        answers.loc["Which Secret Mission is hardest?"].answer
 
 
 def test_without_rows_the_effects_come_from_the_verdict_table(tables):
