@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from riskstats.analysis.breaking import break_positions, break_value
+from riskstats.runs.results import write_table
 from riskstats.runs.selfplay import play_games
 
 POPULATIONS = {"strong": "value:rollouts=1:plans=4", "heuristic": "continent-tuned",
@@ -28,12 +29,6 @@ POPULATIONS = {"strong": "value:rollouts=1:plans=4", "heuristic": "continent-tun
                "search-model": "search:rollouts=8:horizon=0:plans=8:value=model"}
 """population -> the bot in every seat (search and search-model: the two top-tier bots of the ladder,
 data/value_bot/issue30/ladder/ladder.csv)."""
-
-
-def _write(frame: pd.DataFrame, path: Path) -> None:
-    tmp = path.with_suffix(".tmp")
-    frame.to_csv(tmp, index=False, float_format="%.6g")
-    tmp.replace(path)
 
 
 def run_population(population: str, args, command: str) -> None:
@@ -64,8 +59,8 @@ def run_population(population: str, args, command: str) -> None:
                                                "rollouts": args.rollouts,
                                                "cpu_s": round(time.process_time() - start, 1),
                                                "command": command}])], ignore_index=True)
-        _write(positions, pos_path)
-        _write(runs, runs_path)
+        write_table(positions, pos_path, float_format="%.6g")
+        write_table(runs, runs_path, float_format="%.6g")
         print(runs.iloc[-1].to_dict(), flush=True)
         first += games
     print(f"{population}: {int(runs.games.sum())} games, {len(positions)} positions, {runs.cpu_s.sum():.1f} CPU s")

@@ -29,18 +29,13 @@ from riskstats.analysis.calibration import (
     calibration_reliability,
     calibration_scores,
 )
+from riskstats.runs.results import write_table
 from riskstats.runs.selfplay import play_games
 
 POPULATIONS = {"strong": "value:rollouts=1:plans=4",
                "search": "search:rollouts=8:horizon=1:plans=6:value=formula",
                "search-model": "search:rollouts=8:horizon=0:plans=8:value=model"}
 """population -> the bot in every seat (search, search-model: the ladder's top tier)."""
-
-
-def _write(frame: pd.DataFrame, path: Path) -> None:
-    tmp = path.with_suffix(".tmp")
-    frame.to_csv(tmp, index=False, float_format="%.6g")
-    tmp.replace(path)
 
 
 def main(argv=None):
@@ -81,15 +76,15 @@ def main(argv=None):
         runs = pd.concat([runs, pd.DataFrame([{"first": first, "games": games, "positions": len(positions),
                                                "cpu_s": round(time.process_time() - start, 1),
                                                "command": command}])], ignore_index=True)
-        _write(preds, pred_path)
-        _write(runs, runs_path)
+        write_table(preds, pred_path, float_format="%.6g")
+        write_table(runs, runs_path, float_format="%.6g")
         print(runs.iloc[-1].to_dict(), flush=True)
         first += games
     start = time.process_time()
     scores = calibration_scores(preds, estimators, boot=args.boot, seed=args.seed)
     scores.insert(1, "rollouts", [args.rollouts, 0, 0, args.own_rollouts][:len(estimators)])
-    _write(scores, out / "scores.csv")
-    _write(calibration_reliability(preds, estimators), out / "reliability.csv")
+    write_table(scores, out / "scores.csv", float_format="%.6g")
+    write_table(calibration_reliability(preds, estimators), out / "reliability.csv", float_format="%.6g")
     print(f"scores: {time.process_time() - start:.1f} CPU s; the run: {runs.cpu_s.sum():.1f} CPU s")
     print(scores.to_string())
 

@@ -16,13 +16,8 @@ from pathlib import Path
 import pandas as pd
 
 from riskstats.game.rules.options import GameRules
+from riskstats.runs.results import write_table
 from riskstats.runs.selfplay import play_games
-
-
-def _write(frame: pd.DataFrame, path: Path) -> None:
-    tmp = path.with_suffix(".tmp")
-    frame.to_csv(tmp, index=False)
-    tmp.replace(path)
 
 
 def main(argv=None):
@@ -52,8 +47,8 @@ def main(argv=None):
         runs = pd.concat([runs, pd.DataFrame([{"first": first, "games": n, "bot": args.bot,
                                                "cpu_s": round(time.process_time() - start, 1),
                                                "command": command}])], ignore_index=True)
-        _write(games, games_path)
-        _write(runs, runs_path)
+        write_table(games, games_path)
+        write_table(runs, runs_path)
         print(runs.iloc[-1].to_dict(), flush=True)
         first += n
     print(f"{len(games)} games, {runs.cpu_s.sum():.1f} CPU s")

@@ -535,6 +535,27 @@ def database_url(url: str) -> str:
     return url
 
 
+def write_table(frame, path, float_format: str | None = None) -> Path:
+    """Write one DataFrame as CSV to ``path`` atomically (a temporary file beside it, then renamed), so that a run
+    interrupted while writing keeps the table it wrote last; return the path. ``float_format`` as pandas'.
+
+    >>> import tempfile
+    >>> import pandas as pd
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = write_table(pd.DataFrame({"x": [1 / 3]}), Path(folder) / "t.csv", float_format="%.3g")
+    ...     path.read_text().split()
+    ['x', '0.333']
+    """
+    path = Path(path)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    try:
+        frame.to_csv(tmp, index=False, float_format=float_format)
+        tmp.replace(path)
+    except OSError as error:
+        raise RiskstatsError(f"cannot write {path}: {error.strerror or error}") from None
+    return path
+
+
 def write_files(folder, tables: dict, figures: dict) -> list[Path]:
     """Write DataFrames as ``<name>.csv`` and matplotlib figures as ``<name>.png`` into ``folder`` (each
     figure is closed once saved); return the paths, tables first.
