@@ -23,10 +23,10 @@ import pandas as pd
 from riskstats.analysis.breaking import break_positions, break_value
 from riskstats.runs.results import write_table
 from riskstats.runs.selfplay import play_games
+from riskstats.stats.robustness import TOP_TIER
 
 POPULATIONS = {"strong": "value:rollouts=1:plans=4", "heuristic": "continent-tuned",
-               "search": "search:rollouts=8:horizon=1:plans=6:value=formula",
-               "search-model": "search:rollouts=8:horizon=0:plans=8:value=model"}
+               "search": TOP_TIER["search"]["bot"], "search-model": TOP_TIER["search:value=model"]["bot"]}
 """population -> the bot in every seat (search and search-model: the two top-tier bots of the ladder,
 data/value_bot/issue30/ladder/ladder.csv)."""
 

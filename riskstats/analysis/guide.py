@@ -3,7 +3,7 @@ the robustness table's verdict and the top tier's effect with its 95% interval.
 
 This module owns `QUESTIONS` (each question mapped to the robustness finding that answers it), `player_answers`
 (the answers, one row per question, finding and top-tier population), `read_guide` (the two tables it reads from
-``data/robustness/``), `TOP_TIER_COLUMNS` (the verdict table's top-tier columns) and `continent_territories` (one
+``data/robustness/``) and `continent_territories` (one
 continent held, for the board map).
 The verdicts themselves (``holds``, ``fails``, ``tier-dependent``, ``inconclusive``, ``no top-tier rows``) are the
 robustness table's (`riskstats.stats.robustness`); this module only puts them into words and never goes beyond
@@ -83,23 +83,6 @@ QUESTIONS = (
 """The player's questions, in the order the guide asks them, each with the finding that answers it."""
 
 
-TOP_TIER_COLUMNS = ("search", "search:value=model")
-"""The verdict table's columns of the top tier (issue #29 §1), as verdicts.csv names them: ``search``
-(search:rollouts=8:horizon=1:plans=6:value=formula in every seat) and ``search:value=model``
-(search:rollouts=8:horizon=0:plans=8:value=model in every seat); `riskstats.stats.robustness.population_group`
-puts the robustness rows of those populations in groups of the same names."""
-
-
-def _top_tier(verdicts: pd.DataFrame) -> tuple[str, ...]:
-    """The top tier's names: `riskstats.stats.robustness.TOP_TIER`'s (its names, or a mapping's keys or values)
-    that are columns of ``verdicts``, else `TOP_TIER_COLUMNS`."""
-    from riskstats.stats import robustness
-
-    top = getattr(robustness, "TOP_TIER", ())
-    names = [*top, *(top.values() if isinstance(top, dict) else ())]
-    return tuple(dict.fromkeys(n for n in names if isinstance(n, str) and n in verdicts.columns)) or TOP_TIER_COLUMNS
-
-
 _INTERVAL = re.compile(r"([-+]?[\d.]+(?:e[-+]?\d+)?) \[([-+]?[\d.]+(?:e[-+]?\d+)?), ([-+]?[\d.]+(?:e[-+]?\d+)?)\]"
                        r"(?: \((\d+)\))?")
 
@@ -164,12 +147,6 @@ def _sentence(question: Question, verdict: str, effects: list[dict], tiers) -> s
     return f"Not measured with the top-tier bots ({who}): {reason}."
 
 
-def _notebook(column: pd.Series) -> pd.Series:
-    """Notebook names cut to their number, two digits (``"03"`` from ``"03_card_escalation"`` or ``3``)."""
-    text = column.astype(str)
-    return text.str.extract(r"^(\d+)", expand=False).str.zfill(2).fillna(text)
-
-
 def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
                    questions=QUESTIONS) -> pd.DataFrame:
     """Each player's question answered in one sentence from the robustness table.
@@ -205,14 +182,15 @@ def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
     search:value=model: +2.0 points [+0.5, +4.0], n = 8000.
     """
     from riskstats.errors import RiskstatsError
+    from riskstats.stats.robustness import TOP_TIER, notebook_number
 
     need = {"notebook", "finding", "verdict"} - set(verdicts.columns)
     if need:
         raise RiskstatsError(f"the verdict table has no {', '.join(sorted(need))} column")
-    verdicts = verdicts.assign(notebook=_notebook(verdicts["notebook"]))
+    verdicts = verdicts.assign(notebook=notebook_number(verdicts["notebook"]))
     if rows is not None:
-        rows = rows.assign(notebook=_notebook(rows["notebook"]))
-    tiers = _top_tier(verdicts)
+        rows = rows.assign(notebook=notebook_number(rows["notebook"]))
+    tiers = tuple(TOP_TIER)
     out = []
     for q in questions:
         mine = verdicts[(verdicts["notebook"] == q.notebook)
@@ -242,12 +220,13 @@ def read_guide(folder) -> tuple[pd.DataFrame, pd.DataFrame]:
     from pathlib import Path
 
     from riskstats.errors import RiskstatsError
+    from riskstats.stats.robustness import notebook_files
 
     folder = Path(folder)
     if not (folder / "verdicts.csv").is_file():
         raise RiskstatsError(f"no verdict table (verdicts.csv) in {folder}")
     verdicts = pd.read_csv(folder / "verdicts.csv", dtype={"notebook": str})
-    files = sorted(p for p in folder.glob("*.csv") if re.match(r"\d", p.name))
+    files = notebook_files(folder)
     rows = pd.concat([pd.read_csv(f, dtype={"notebook": str}) for f in files], ignore_index=True) if files else None
     return verdicts, rows
 

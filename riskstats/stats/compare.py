@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError
+from riskstats.intervals import Z95
 
 
 def _holm(p):
@@ -311,7 +312,7 @@ def equivalent(low: float, high: float, margin: float) -> bool:
 
 def equivalence_p_value(estimate: float, low: float, high: float, margin: float) -> float:
     """The two-sided p of an equivalence claim ("|effect| < margin") from a 95% interval, by the normal
-    approximation (se = width / (2 * 1.96)), scaled so that it falls below 0.05 exactly where the interval decides:
+    approximation (se = width / (2 * Z95)), scaled so that it falls below 0.05 exactly where the interval decides:
 
     - an estimate inside the margin: twice the larger of TOST's one-sided p's (effect <= -margin, effect >= margin),
       below 0.05 exactly where the 95% interval lies inside the margin (`equivalent`: the claim holds);
@@ -332,7 +333,7 @@ def equivalence_p_value(estimate: float, low: float, high: float, margin: float)
 
     if not margin > 0:
         raise RiskstatsError(f"the equivalence margin must be positive, got {margin}")
-    se = (high - low) / (2 * 1.959963984540054)
+    se = (high - low) / (2 * Z95)
     if not se > 0:
         return 0.0 if abs(estimate) != margin else 1.0
     if abs(estimate) < margin:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from riskstats.intervals import Z95
+
 ROBUSTNESS_COLUMNS = ("notebook", "finding", "population", "bots", "n", "estimate", "ci_low", "ci_high", "holds",
                       "reversed", "reference", "p_value")
 """The columns of a robustness row: ``bots`` are the full specs of the bots that played (with parameters);
@@ -36,8 +38,6 @@ OPTIONAL_COLUMNS = ("note",)
 (for example why it has no top-tier rows)."""
 ROW_VERDICTS = ("holds", "reversed", "inconclusive")
 """A row's verdict: the claim holds, its opposite holds (reversed), or the interval supports neither."""
-Z95 = 1.959963984540054
-"""The normal quantile of a two-sided 95% interval: an interval's standard error is its width / (2 * Z95)."""
 TOP_TIER = {
     "search": {"bot": "search:rollouts=8:horizon=1:plans=6:value=formula",
                "population": "search in every seat (top tier)"},

@@ -124,6 +124,21 @@ as continent-tuned (policy, the old behaviour); each as the bot it is in the lin
 continent-tuned (actual); or as actual, a look-ahead seat playing the plan it chose at its last turn (proxy)."""
 
 
+def _first_param() -> Param:
+    """The look-ahead bots' ``first`` (the search and value bots read it the same way)."""
+    return Param("first", -1.0, -1.0, 63.0, "forces its plan to continent-tuned going for continent number first "
+                 "(continent's first) on every turn until it first holds that continent, then searches as usual; "
+                 "-1: never; a number the board lacks is ignored; or the continent's name", integer=True,
+                 tunable=False, names="continents")
+
+
+def _plans_trade_at() -> Param:
+    """The look-ahead bots' ``trade_at``: one card timing imposed on every plan."""
+    return Param("trade_at", 0.0, 0.0, 6.0, "card timing: 0 = each plan's own (trade_at 3, the defensive plan 5); "
+                 "3-6 = every plan, in the search and in play, trades a set once it holds this many cards and "
+                 "whenever forced (1 and 2 act as 3)", integer=True, tunable=False)
+
+
 def _draft() -> Param:
     """The look-ahead bots' ``draft`` parameter (issue 29), appended last so older vectors keep working."""
     return Param("draft", 0.0, 0.0, 1.0, "with first: 1 also claims the first continent's territories first in a "
@@ -245,13 +260,7 @@ BUILT_IN = {
                choices=("formula", "model", "strong", "boosted")),
          Param("order", 0.0, 0.0, 98765432.0, "the candidate plans in the order compared, one digit each, as the "
                "value bot's order; 0: the order above (12345678)", integer=True, tunable=False, digits=9),
-         _opponents(),
-         Param("first", -1.0, -1.0, 63.0, "as the value bot's first: plays continent-tuned going for continent "
-               "number first, with no search, on every turn until it first holds that continent, then searches as "
-               "usual; -1: never; or the continent's name", integer=True, tunable=False, names="continents"),
-         Param("trade_at", 0.0, 0.0, 6.0, "as the value bot's trade_at: 0 = each plan's own card timing; 3-6 = "
-               "every plan, in the search and in play, trades a set once it holds this many cards and whenever "
-               "forced", integer=True, tunable=False), *_style("plans"), _draft())),
+         _opponents(), _first_param(), _plans_trade_at(), *_style("plans"), _draft())),
     "value": BotInfo(7, (
         "Chooses its turn plan by the fitted position value (riskstats.game.value), with no long rollouts: at "
         "the start of each of its turns it plays the rest of the turn with each of the first `plans` candidate "
@@ -265,10 +274,7 @@ BUILT_IN = {
          Param("plans", 4.0, 1.0, 8.0, "how many of the search bot's candidate plans to compare (the first ones: "
                "continent-tuned, going for Australia or South America, aggressive, ...)", integer=True,
                tunable=False),
-         Param("first", -1.0, -1.0, 63.0, "forces its plan to continent-tuned going for continent number first "
-               "(continent's first) on every turn until it first holds that continent, then searches as usual; "
-               "-1: never; a number the board lacks is ignored; or the continent's name", integer=True,
-               tunable=False, names="continents"),
+         _first_param(),
          Param("order", 0.0, 0.0, 98765432.0, "the candidate plans in the order compared, one digit each (the "
                "1-based numbers of riskstats.game.search.PLAN_LIST: 1 continent-tuned, 2 going for Australia, 3 "
                "South America, 4 aggressive, 5 defensive, 6 Africa, 7 North America, 8 Europe, 9 continent-tuned "
@@ -277,9 +283,7 @@ BUILT_IN = {
          Param("closer", 0.0, 0.0, 1.0, "also compares the aggressive plan (when its plans lack it) at the turns "
                "where the model gives it at least this P(win), read with what it cannot see redrawn; 0: never",
                tunable=False),
-         Param("trade_at", 0.0, 0.0, 6.0, "card timing: 0 = each plan's own (trade_at 3, the defensive plan 5); "
-               "3-6 = every plan, in the search and in play, trades a set once it holds this many cards and "
-               "whenever forced (1 and 2 act as 3)", integer=True, tunable=False), *_style("plans"),
+         _plans_trade_at(), *_style("plans"),
          Param("model", 0.0, 0.0, 2.0, "the fitted position value it scores with: model (fitted on heuristic "
                "play), strong (refitted with search self-play added) or boosted (gradient-boosted trees, "
                "riskstats.game.value.MODELS)", integer=True, tunable=False, choices=("model", "strong", "boosted")),
