@@ -54,7 +54,7 @@ def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # prag
         if st.log.shape[0] > 0 and info[I_LOG_N] + 64 > st.log.shape[0]:
             return -1
         p = info[I_PLAYER]
-        kind, a, b, c, d = _bot_move(st, B, R, V, bots[p], params[p])
+        kind, a, b, c, d = _bot_move(st, B, R, CUT, V, bots[p], params[p])
         if check:
             error = _check(st, B, R, kind, a, b, c, d)
             if error != 0:

@@ -510,7 +510,8 @@ class Game:
             move = _search_move(self.state, *self.context, bot_id, values,
                                 self._search_memory(), *self._lineup_arrays())
         else:
-            move = _bot_move(self.state, self.context.B, self.context.R, self.context.V, bot_id, values)
+            move = _bot_move(self.state, self.context.B, self.context.R, self.context.CUT, self.context.V, bot_id,
+                             values)
         return _named((int(x) for x in move), self.board)
 
     def play(self, bots, max_moves: int | None = None) -> Game:

@@ -678,7 +678,7 @@ def _search_move(st, B, R, CUT, V, bot, params, memory, lineup, lineup_params): 
         k = _plan(st, B, R, CUT, V, p, ids, prm, memory, work, np.zeros(_PLAN_IDS.shape[0]))
     prm = np.empty(N_PARAMS)
     plan_bot = _plan_bot(k, bot, params, prm)
-    return _bot_move(st, B, R, V, plan_bot, prm)
+    return _bot_move(st, B, R, CUT, V, plan_bot, prm)
 
 
 def search_plans(game, bot: str = "search", lineup=None):

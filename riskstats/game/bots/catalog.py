@@ -299,6 +299,38 @@ BUILT_IN = {
         "allowed) and capital uniformly. No strategy: games between uniform bots seldom end before the turn "
         "cap (they are truncated)."),
         ()),
+    "hunter": BotInfo(9, (
+        "Plans its attacks with the exact odds of whole chains of conquests (riskstats.game.bots.hunter; issue "
+        "38). At each decision it prices a kill of every opponent with at most kill_max territories (the route "
+        "through all of them from one of its stacks, its reserve added while reinforcing, by the exact chain "
+        "odds) and hunts a seat holding cards when P(kill) >= kill, one without when P(kill) >= kill_plain, "
+        "placing its reserve at the route's start. Otherwise it tops up the borders of the continents it holds "
+        "to the largest enemy stack next to them and reinforces the start of its best route into the continent "
+        "best to take and hold ((bonus + territories / 3) / entrances ** entrance_weight x its share of the "
+        "armies there, squared). It attacks into that continent while the exact P(taking all of it this turn) "
+        "is >= threshold, breaks another seat's continent at P(conquer) >= break_threshold, takes one territory "
+        "a turn for a card at >= card_threshold and any territory at >= expand (cheap conquests: armies turned "
+        "into land and cards, not hoarded). It never rolls with two armies or fewer against as many defenders "
+        "or more, unless that is the defender's last territory. After a conquest it moves in all the old "
+        "territory's border can spare when a kill or its continent's route goes on from the new one, else "
+        "nothing. Its setup armies go one at a time to the thinnest border of its target continent (no stack); "
+        "it claims greedily and fortifies the largest interior stack toward the most threatened border. The "
+        "defaults were chosen against Domination's hard AI (docs/outside.md, tuning seeds)."),
+        (Param("kill", 0.2, 0.0, 1.0, "hunts a seat holding cards when the exact P(kill this turn) is at least "
+               "this"),
+         Param("kill_plain", 0.4, 0.0, 1.0, "hunts a seat holding no card when P(kill this turn) is at least this"),
+         Param("kill_max", 10.0, 0.0, 42.0, "prices kills of seats with at most this many territories",
+               integer=True),
+         Param("threshold", 0.5, 0.0, 1.0, "attacks into its target continent while the exact P(taking all of it "
+               "this turn) by its best route is at least this"),
+         Param("break_threshold", 0.65, 0.0, 1.0, "attacks a continent another seat holds when P(conquer) is at "
+               "least this"),
+         Param("card_threshold", 0.6, 0.0, 1.0, _CARD),
+         Param("expand", 0.75, 0.0, 1.0, "beyond those, takes any territory whose P(conquer) is at least this "
+               "(cheap conquests; 1: never)"),
+         Param("entrance_weight", 2.0, 0.0, 4.0, "the power of a continent's entrances that divides its value "
+               "(how much a continent with many entrances is worth less: 0 not at all, 2 by their square)"),
+         _trade_at(3.0))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
@@ -324,6 +356,10 @@ assert (OBJECTIVE_THRESHOLD, OBJECTIVE_CARD_THRESHOLD) == (slot("capital", "thre
                                                            slot("capital", "card_threshold"))
 MISSION_TRADE_AT = slot("mission", "trade_at")
 CAPITAL_GUARD, CAPITAL_TRADE_AT = slot("capital", "guard"), slot("capital", "trade_at")
+HUNTER_KILL, HUNTER_KILL_PLAIN, HUNTER_KILL_MAX, HUNTER_THRESHOLD, HUNTER_BREAK, HUNTER_CARD, HUNTER_EXPAND, \
+    HUNTER_ENTRANCE_WEIGHT, HUNTER_TRADE_AT = (slot("hunter", n) for n in (
+        "kill", "kill_plain", "kill_max", "threshold", "break_threshold", "card_threshold", "expand",
+        "entrance_weight", "trade_at"))
 SEARCH_ROLLOUTS, SEARCH_HORIZON, SEARCH_PLANS, SEARCH_VALUE, SEARCH_ORDER = (
     slot("search", n) for n in ("rollouts", "horizon", "plans", "value", "order"))
 VALUE_ROLLOUTS, VALUE_PLANS, VALUE_HORIZON = slot("value", "rollouts"), slot("value", "plans"), slot("value", "horizon")
@@ -337,9 +373,9 @@ VALUE_FIRST, VALUE_TRADE_AT, VALUE_STYLE, VALUE_DRAFT = (slot("value", n) for n 
 AGGRESSIVE_STYLE, CONTINENT_STYLE, DEFENSIVE_STYLE = (slot(bot, STYLE[0]) for bot in ("aggressive", "continent",
                                                                                       "defensive"))
 """Where those bots' parameter vectors hold ``fortify``; ``reinforce`` and ``claim`` follow it (`STYLE`)."""
-RANDOM_ID, AGGRESSIVE_ID, CONTINENT_ID, DEFENSIVE_ID, MISSION_ID, CAPITAL_ID, SEARCH_ID, VALUE_ID, UNIFORM_ID = (
-    BUILT_IN[name].id for name in ("random", "aggressive", "continent", "defensive", "mission", "capital", "search",
-                                   "value", "uniform"))
+RANDOM_ID, AGGRESSIVE_ID, CONTINENT_ID, DEFENSIVE_ID, MISSION_ID, CAPITAL_ID, SEARCH_ID, VALUE_ID, UNIFORM_ID, \
+    HUNTER_ID = (BUILT_IN[name].id for name in ("random", "aggressive", "continent", "defensive", "mission", "capital",
+                                                "search", "value", "uniform", "hunter"))
 """Each built-in bot's compiled id by name: the dispatch (`riskstats.game.bots.dispatch._bot_move`) and the search
 compare ids with these, never with a bare number."""
 assert all(len(info.params) <= FRONTIER_AT for info in BUILT_IN.values())

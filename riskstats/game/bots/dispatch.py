@@ -9,10 +9,19 @@ from riskstats._numba import inline_jit
 
 # ---------------------------------------------------------------- shared helpers
 from riskstats.game.bots.aggressive import _aggressive_bot
-from riskstats.game.bots.catalog import AGGRESSIVE_ID, CAPITAL_ID, CONTINENT_ID, MISSION_ID, RANDOM_ID, UNIFORM_ID
+from riskstats.game.bots.catalog import (
+    AGGRESSIVE_ID,
+    CAPITAL_ID,
+    CONTINENT_ID,
+    HUNTER_ID,
+    MISSION_ID,
+    RANDOM_ID,
+    UNIFORM_ID,
+)
 from riskstats.game.bots.common import _safest
 from riskstats.game.bots.continent import _continent_bot
 from riskstats.game.bots.defensive import _defensive_bot
+from riskstats.game.bots.hunter import _hunter_bot
 from riskstats.game.bots.objective import _capital_bot, _mission_bot
 from riskstats.game.bots.random_bot import _random_bot
 from riskstats.game.bots.uniform import _uniform_bot
@@ -69,7 +78,7 @@ def _defend_bot(st, R, bot, params):  # pragma: no cover - compiled
 
 
 @inline_jit
-def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
+def _bot_move(st, B, R, CUT, V, bot, params):  # pragma: no cover - compiled
     """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``, seeing `_seat_view`
     (inlined into the game loop, as every bot is here: no call passes the whole state down to a bot;
     their helpers still take it)."""
@@ -90,4 +99,6 @@ def _bot_move(st, B, R, V, bot, params):  # pragma: no cover - compiled
         return _mission_bot(st, B, R, V, params)
     if bot == CAPITAL_ID:
         return _capital_bot(st, B, R, V, params)
+    if bot == HUNTER_ID:  # the one bot that prices chains of battles: it reads the one-roll table
+        return _hunter_bot(st, B, R, CUT, V, params)
     return _defensive_bot(st, B, R, V, params)  # DEFENSIVE_ID, the last heuristic

@@ -1,0 +1,469 @@
+"""The ``hunter`` bot (issue 38): an attack phase planned with the exact odds of whole chains of conquests.
+
+Where the other heuristics look one battle ahead (the best single P(conquer)), the hunter prices routes:
+`_chain_odds` is the exact forward Markov chain of a run of battles (each conquest leaves one army behind,
+the dice by the game's rule, read from the engine's one-roll table ``CUT``), the same answer as
+`riskstats.odds.chain.chain_odds`. With it the hunter
+
+- **eliminates for cards** (`_kill_plan`): every opponent with few territories is priced as a route through
+  all of them from one of its stacks (the reserve added while it reinforces); a seat holding cards is hunted
+  at lower odds than one without, since its cards come with the kill;
+- **stops rolling** where the exact engine says the attack has stopped paying (`_rolls_on`): never two armies or
+  fewer against as many defenders or more, unless that territory is the last of a kill;
+- **takes continents it can hold and mans their borders**: it reinforces a held continent's border up to the
+  largest enemy stack next to it before it spends the rest on its target continent, breaks a continent
+  another seat holds when the odds allow, and takes one territory a turn for a card;
+- **moves in what the onward route needs** after a conquest, keeping on the old territory what its border needs;
+- **does not stack its setup** (`_setup_spread`): setup armies go one placement at a time to the border
+  territories of its target continent that are thinnest against their enemy neighbours.
+
+This module owns the hunter's kernels. It does not own the exact odds' public API (`riskstats.odds`), whose
+kernels work on whole tables; `_chain_odds` is the one forward pass a bot needs, checked against
+`chain_odds` in the tests.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from riskstats._numba import inline_jit, jit
+from riskstats.game.bots.catalog import (
+    HUNTER_BREAK,
+    HUNTER_CARD,
+    HUNTER_ENTRANCE_WEIGHT,
+    HUNTER_EXPAND,
+    HUNTER_KILL,
+    HUNTER_KILL_MAX,
+    HUNTER_KILL_PLAIN,
+    HUNTER_THRESHOLD,
+    HUNTER_TRADE_AT,
+)
+from riskstats.game.bots.common import (
+    _claim_greedy,
+    _fortify_to_border,
+    _is_border,
+    _max_dice,
+    _most_threatened,
+    _p_win,
+    _place_neutral,
+    _trade_timed,
+)
+from riskstats.game.rules.engine import _hand_size
+from riskstats.game.rules.options import R_ADICE, R_DDICE, R_NEUTRAL
+from riskstats.game.rules.state import (
+    ATTACK,
+    ATTACK_MOVE,
+    CLAIM,
+    ELIM_TRADE,
+    END_ATTACK,
+    I_CONQUERED,
+    I_OCC_FROM,
+    I_OCC_TO,
+    I_PHASE,
+    I_PLACE_FOR,
+    I_PLAYER,
+    I_QUOTA,
+    I_RESERVE,
+    OCCUPY,
+    OCCUPY_MOVE,
+    PLACE,
+    REINFORCE,
+    SETUP_PLACE,
+    TRADE,
+)
+
+PLAYS = ('hunter',)
+"""The catalogue entries (`riskstats.game.bots.catalog.BUILT_IN`) this module plays."""
+
+CHAIN_CAP = 120
+"""Attackers and defenders a side beyond which `_chain_odds` clamps (P(conquer) is then 0 or 1 to 1e-9 for
+every route a bot weighs; the clamp bounds a decision's cost)."""
+ROUTE_MAX = 12
+"""Territories in one priced route at most (a kill route, or the rest of a continent)."""
+TWO53 = 9007199254740992.0
+
+
+@jit
+def _roll_p(CUT, na, nd, j):  # pragma: no cover - compiled
+    """P(the attacker loses j armies) in one roll of na dice against nd, from the engine's cut table."""
+    n = min(na, nd)
+    hi = TWO53 if j >= n else float(CUT[na, nd, j])
+    lo = 0.0 if j == 0 else float(CUT[na, nd, j - 1])
+    return (hi - lo) / TWO53
+
+
+@jit
+def _chain_odds(CUT, R, attackers, defenders, n):  # pragma: no cover - compiled
+    """(P(all conquered), E[armies on the last territory and all conquered]) of ``attackers`` (armies able
+    to roll) conquering ``defenders[0..n-1]`` in a row, one army left behind on each territory conquered
+    but the last, the rule's most dice on both sides: the exact forward pass of the chain's Markov chain
+    (`riskstats.odds.chain.chain_odds` with leave=1)."""
+    A = min(attackers, CHAIN_CAP)
+    if A <= 0:
+        return 0.0, 0.0
+    adice = R[R_ADICE]
+    ddice = R[R_DDICE]
+    dist = np.zeros(A + 1)
+    dist[A] = 1.0
+    p_all = 0.0
+    expected = 0.0
+    for i in range(n):
+        d = min(defenders[i], CHAIN_CAP)
+        P = np.zeros((A + 1, d + 1))
+        for x in range(1, A + 1):
+            P[x, d] = dist[x]
+        for x in range(A, 0, -1):
+            for y in range(d, 0, -1):
+                m = P[x, y]
+                if m == 0.0:
+                    continue
+                na = min(adice, x)
+                nd = min(ddice, y)
+                k = min(na, nd)
+                for j in range(k + 1):
+                    P[x - j, y - (k - j)] += m * _roll_p(CUT, na, nd, j)
+        dist[:] = 0.0
+        if i == n - 1:
+            for x in range(1, A + 1):
+                p_all += P[x, 0]
+                expected += x * P[x, 0]
+        else:
+            for x in range(1, A + 1):
+                dist[x - 1] += P[x, 0]
+    return p_all, expected
+
+
+@jit
+def _route(st, B, s, q, k, route):  # pragma: no cover - compiled
+    """A route of conquests from own territory s: each next territory the weakest of those not yet taken
+    next to the last one taken (s first), among seat q's territories (q >= 0) or, with q = -1, the
+    territories of continent k that s's owner does not hold; returns how many it reaches (route[:n])."""
+    p = st.owner[s]
+    n = 0
+    c = s
+    while n < ROUTE_MAX:
+        best = -1
+        for i in range(B.nbr_ptr[c], B.nbr_ptr[c + 1]):
+            u = B.nbr_idx[i]
+            if (q >= 0 and st.owner[u] != q) or (q < 0 and (st.owner[u] == p or B.continent_of[u] != k)):
+                continue
+            taken = False
+            for r in range(n):
+                if route[r] == u:
+                    taken = True
+            if not taken and (best < 0 or st.armies[u] < st.armies[best]):
+                best = u
+        if best < 0:
+            break
+        route[n] = best
+        n += 1
+        c = best
+    return n
+
+
+@jit
+def _route_odds(st, B, R, CUT, V, s, q, k, extra, route, defenders):  # pragma: no cover - compiled
+    """(P(every target taken this turn), route length) of `_route` from s with ``extra`` armies added there:
+    the route by `_chain_odds`, each target it misses by one attack from the best other own territory next to
+    it (P(conquer) from the table; 0 if none)."""
+    p = st.owner[s]
+    n = _route(st, B, s, q, k, route)
+    for r in range(n):
+        defenders[r] = st.armies[route[r]]
+    pk, _ = _chain_odds(CUT, R, st.armies[s] - 1 + extra, defenders, n)
+    for t in range(st.owner.shape[0]):
+        if (q >= 0 and st.owner[t] != q) or (q < 0 and (st.owner[t] == p or B.continent_of[t] != k)):
+            continue
+        on_route = False
+        for r in range(n):
+            if route[r] == t:
+                on_route = True
+        if on_route:
+            continue
+        best_other = 0.0
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = B.nbr_idx[i]
+            if st.owner[u] == p and u != s and st.armies[u] >= 2:
+                best_other = max(best_other, _p_win(V, st.armies[u] - 1, st.armies[t]))
+        pk *= best_other
+    return pk, n
+
+
+@jit
+def _best_route(st, B, R, CUT, V, p, q, k, extra):  # pragma: no cover - compiled
+    """(start, first target, P(all taken)) of p's best route (`_route_odds`) over seat q's territories (q >= 0)
+    or the rest of continent k (q = -1), from every own territory next to one of them; start = -1 if none."""
+    route = np.empty(ROUTE_MAX, np.int64)
+    defenders = np.empty(ROUTE_MAX, np.int64)
+    best_s = -1
+    best_b = -1
+    best_p = 0.0
+    for s in range(st.owner.shape[0]):
+        if st.owner[s] != p or st.armies[s] + extra < 2:
+            continue
+        near = False
+        for i in range(B.nbr_ptr[s], B.nbr_ptr[s + 1]):
+            u = B.nbr_idx[i]
+            if (q >= 0 and st.owner[u] == q) or (q < 0 and st.owner[u] != p and B.continent_of[u] == k):
+                near = True
+        if not near:
+            continue
+        pk, n = _route_odds(st, B, R, CUT, V, s, q, k, extra, route, defenders)
+        if n > 0 and (best_s < 0 or pk > best_p):
+            best_s = s
+            best_b = route[0]
+            best_p = pk
+    return best_s, best_b, best_p
+
+
+@jit
+def _kill_plan(st, B, R, CUT, V, p, extra, max_terr):  # pragma: no cover - compiled
+    """p's best kill now: (seat q, start s, first target, P(kill)), or q = -1 if none. Every opponent with at
+    most ``max_terr`` territories is priced by `_best_route` over its territories, ``extra`` armies added to the
+    start (the reserve while reinforcing). Between seats, one holding cards counts its P(kill) double (the
+    thresholds are the caller's, `_wants_kill`)."""
+    neutral = R[R_NEUTRAL]
+    best_q = -1
+    best_s = -1
+    best_b = -1
+    best_p = 0.0
+    best_score = 0.0
+    for q in range(st.alive.shape[0]):
+        if q == p or q == neutral or st.alive[q] == 0 or st.n_terr[q] > max_terr:
+            continue
+        s, b, pk = _best_route(st, B, R, CUT, V, p, q, -1, extra)
+        weight = 2.0 if _hand_size(st, q) > 0 else 1.0
+        if s >= 0 and pk * weight > best_score:
+            best_score = pk * weight
+            best_q = q
+            best_s = s
+            best_b = b
+            best_p = pk
+    return best_q, best_s, best_b, best_p
+
+
+@inline_jit
+def _wants_kill(st, q, pk, params):  # pragma: no cover - compiled
+    """Whether P(kill) ``pk`` of seat q clears the hunter's threshold: ``kill`` for a seat holding cards (they
+    come with the kill), ``kill_plain`` for one without."""
+    if q < 0:
+        return False
+    if _hand_size(st, q) > 0:
+        return pk >= params[HUNTER_KILL]
+    return pk >= params[HUNTER_KILL_PLAIN]
+
+
+@jit
+def _rolls_on(st, attackers, b):  # pragma: no cover - compiled
+    """The stop rule: never roll with two armies or fewer against as many defenders or more (P(conquer) 2
+    against 2 is 0.36 and every loss is an army the border needs), unless b is its owner's last territory
+    (the kill's last throw)."""
+    if attackers >= 3 or attackers > st.armies[b]:
+        return True
+    return st.n_terr[st.owner[b]] == 1
+
+
+@jit
+def _best_into(st, B, R, V, p, k, held_by):  # pragma: no cover - compiled
+    """(from, to, P(conquer)) of p's best attack that passes the stop rule, into continent k if k >= 0, into
+    the land of a continent that seat ``held_by`` holds if held_by >= 0 (any if both are -1); from = -1 if
+    none. Neutral land counts like any other."""
+    best_a = -1
+    best_b = -1
+    best_p = -1.0
+    for a in range(st.owner.shape[0]):
+        if st.owner[a] != p or st.armies[a] < 2:
+            continue
+        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
+            b = B.nbr_idx[i]
+            if st.owner[b] == p or (k >= 0 and B.continent_of[b] != k):
+                continue
+            if held_by >= 0 and (st.owner[b] != held_by or not _holds(st, B, held_by, B.continent_of[b])):
+                continue
+            if not _rolls_on(st, st.armies[a] - 1, b):
+                continue
+            pw = _p_win(V, st.armies[a] - 1, st.armies[b])
+            if pw > best_p:
+                best_p = pw
+                best_a = a
+                best_b = b
+    return best_a, best_b, best_p
+
+
+@jit
+def _holds(st, B, q, k):  # pragma: no cover - compiled
+    """Whether seat q holds all of continent k."""
+    for t in range(st.owner.shape[0]):
+        if B.continent_of[t] == k and st.owner[t] != q:
+            return False
+    return True
+
+
+@jit
+def _largest_enemy(st, R, B, t):  # pragma: no cover - compiled
+    """The largest enemy stack next to t (the neutral never attacks: not counted)."""
+    p = st.owner[t]
+    m = 0
+    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+        u = B.nbr_idx[i]
+        if st.owner[u] != p and st.owner[u] != R[R_NEUTRAL]:
+            m = max(m, st.armies[u])
+    return m
+
+
+@jit
+def _neediest_border(st, B, R, p):  # pragma: no cover - compiled
+    """(territory, armies short) of p's border territory of a continent p holds whose armies fall most short
+    of the largest enemy stack next to it (at least 2 on each); (-1, 0) if none falls short."""
+    best = -1
+    short = 0
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p or not _holds(st, B, p, B.continent_of[t]):
+            continue
+        threat = _largest_enemy(st, R, B, t)
+        if threat == 0:
+            continue
+        need = max(2, threat) - st.armies[t]
+        if need > short:
+            short = need
+            best = t
+    return best, short
+
+
+@jit
+def _setup_spread(st, B, R, p, k):  # pragma: no cover - compiled
+    """Where one setup placement goes: p's territory in or next to continent k (anywhere if k is -1 or p has
+    none there) that borders an enemy and is thinnest against its largest enemy neighbour; the target
+    continent's own territories first."""
+    best = -1
+    best_score = -1e18
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != p or not _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t):
+            continue
+        score = _largest_enemy(st, R, B, t) - st.armies[t]
+        if k >= 0:
+            if B.continent_of[t] == k:
+                score += 3.0
+            else:
+                near = False
+                for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+                    if B.continent_of[B.nbr_idx[i]] == k and st.owner[B.nbr_idx[i]] != p:
+                        near = True
+                score += 1.5 if near else -3.0
+        if score > best_score:
+            best_score = score
+            best = t
+    return best if best >= 0 else _most_threatened(st, B, R, p)
+
+
+@jit
+def _target(st, B, p, entrance_power):  # pragma: no cover - compiled
+    """The continent p goes for: of those it does not hold, the best (bonus + territories / 3) /
+    entrances ** ``entrance_power`` (how cheaply it is held: the few-entrance continents first) times the
+    square of p's share of the armies in it (how cheaply it is taken); -1 if p holds every continent."""
+    K = B.continent_bonus.shape[0]
+    best = -1
+    best_score = -1.0
+    for k in range(K):
+        own = 0
+        enemy = 0
+        mine = 0
+        for t in range(st.owner.shape[0]):
+            if B.continent_of[t] == k:
+                if st.owner[t] == p:
+                    own += st.armies[t]
+                    mine += 1
+                else:
+                    enemy += st.armies[t]
+        if mine == B.continent_size[k]:
+            continue
+        share = (own + 1.0) / (own + enemy + 2.0)
+        value = (B.continent_bonus[k] + B.continent_size[k] / 3.0) / max(1, B.continent_entrances[k]) ** entrance_power
+        score = value * share * share
+        if score > best_score:
+            best_score = score
+            best = k
+    return best
+
+
+@jit
+def _presses_on(st, B, R, p, t, k, max_terr):  # pragma: no cover - compiled
+    """Whether a route goes on from t: t borders land of target continent k that p does not hold, or a seat
+    holding cards with at most ``max_terr`` territories (a kill's next step)."""
+    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+        u = B.nbr_idx[i]
+        q = st.owner[u]
+        if q == p or q == R[R_NEUTRAL]:
+            continue
+        if B.continent_of[u] == k or (st.n_terr[q] <= max_terr and _hand_size(st, q) > 0):
+            return True
+    return False
+
+
+@jit
+def _occupy_extra(st, B, R, p, k, max_terr):  # pragma: no cover - compiled
+    """The extra armies moved in after a conquest: everything when the old territory no longer borders an
+    enemy; when a route goes on from the new one (`_presses_on`: its target continent k, a kill), everything
+    but what the old border needs (its largest enemy neighbour when it guards a continent p holds); else
+    nothing (the stack stays where it was, the new territory holds the dice's armies)."""
+    src = st.info[I_OCC_FROM]
+    dst = st.info[I_OCC_TO]
+    extra = st.armies[src] - 1
+    if extra <= 0:
+        return 0
+    if not _is_border(st.owner, B.nbr_ptr, B.nbr_idx, src):
+        return extra
+    if not _presses_on(st, B, R, p, dst, k, max_terr):
+        return 0
+    keep = 0
+    if _holds(st, B, p, B.continent_of[src]):
+        keep = min(extra, _largest_enemy(st, R, B, src))
+    return extra - keep
+
+
+@inline_jit
+def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
+    info = st.info
+    phase = info[I_PHASE]
+    p = info[I_PLAYER]
+    if phase == CLAIM:
+        return PLACE, _claim_greedy(st, B), 1, 0, 0
+    if phase == TRADE or phase == ELIM_TRADE:
+        return _trade_timed(st, B, R, params[HUNTER_TRADE_AT])
+    k = _target(st, B, p, params[HUNTER_ENTRANCE_WEIGHT])
+    if phase == SETUP_PLACE:
+        if info[I_PLACE_FOR] != p:  # a neutral's armies (two-player rules): where they block most
+            return PLACE, _place_neutral(st, B, R), info[I_QUOTA], 0, 0
+        return PLACE, _setup_spread(st, B, R, p, k), 1, 0, 0
+    max_terr = params[HUNTER_KILL_MAX]
+    if phase == REINFORCE:
+        reserve = info[I_RESERVE]
+        q, s, b, pk = _kill_plan(st, B, R, CUT, V, p, reserve, max_terr)
+        if _wants_kill(st, q, pk, params):
+            return PLACE, s, reserve, 0, 0
+        t, short = _neediest_border(st, B, R, p)
+        if t >= 0:
+            return PLACE, t, min(short, reserve), 0, 0
+        s = _best_route(st, B, R, CUT, V, p, -1, k, reserve)[0] if k >= 0 else -1
+        if s < 0:
+            s = _most_threatened(st, B, R, p)
+        return PLACE, s, reserve, 0, 0
+    if phase == ATTACK:
+        q, s, b, pk = _kill_plan(st, B, R, CUT, V, p, 0, max_terr)
+        if _wants_kill(st, q, pk, params) and _rolls_on(st, st.armies[s] - 1, b):
+            return ATTACK_MOVE, s, b, _max_dice(st, R, s), 0
+        if k >= 0:
+            s, b, pc = _best_route(st, B, R, CUT, V, p, -1, k, 0)
+            if s >= 0 and pc >= params[HUNTER_THRESHOLD] and _rolls_on(st, st.armies[s] - 1, b):
+                return ATTACK_MOVE, s, b, _max_dice(st, R, s), 0
+        for q in range(st.alive.shape[0]):
+            if q != p and q != R[R_NEUTRAL] and st.alive[q] != 0:
+                a, b, pw = _best_into(st, B, R, V, p, -1, q)
+                if a >= 0 and pw >= params[HUNTER_BREAK]:
+                    return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        a, b, pw = _best_into(st, B, R, V, p, -1, -1)
+        if a >= 0 and (pw >= params[HUNTER_EXPAND] or (info[I_CONQUERED] == 0 and pw >= params[HUNTER_CARD])):
+            return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        return END_ATTACK, 0, 0, 0, 0
+    if phase == OCCUPY:
+        return OCCUPY_MOVE, _occupy_extra(st, B, R, p, k, max_terr), 0, 0, 0
+    return _fortify_to_border(st, B, R, p)
