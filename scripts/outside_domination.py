@@ -364,12 +364,12 @@ class Recorder:
     are complete, the AIs' are missing, and an elimination an AI made has ``by`` -1."""
 
     def __init__(self, board_msg: dict, game: int, players: int, measured: int, first: int, bot: str,
-                 opponents: str, delegate: tuple[str, ...] = ()):
+                 opponents: str, delegate: tuple[str, ...] = (), seating: str = "all-remote"):
         self.neighbours = {c["id"]: c["neighbours"] for c in board_msg["countries"]}
         names = [k["name"] for k in board_msg["continents"]]
         self.continents = [[c["id"] for c in board_msg["countries"] if c["continent"] == name] for name in names]
         self.record = {"game": game, "players": players, "measured": measured, "bot": bot,
-                       "opponents": opponents, "delegate": ",".join(delegate), "first": first,
+                       "opponents": opponents, "delegate": ",".join(delegate), "seating": seating, "first": first,
                        "order": [(first + i) % players for i in range(players)],
                        "winner": None, "turns": None, "reason": None,
                        "eliminations": [], "trades": [], "attacks": [], "rolls": [], "occupations": [],
@@ -399,7 +399,7 @@ class Recorder:
         if prev is not None and over["winner"] >= 0:
             if prev["state"] == ROLLING and prev["seat"] == over["winner"]:
                 n, m = self._armies(prev, prev["attacker"]) - 1, self._armies(prev, prev["defender"])
-                rec["rolls"].append([prev["seat"], n, m, 1, None, m])
+                rec["rolls"].append([prev["seat"], n, m, 1, None, m, self._owner(prev, prev["defender"])])
             for q, p in enumerate(prev["players"]):
                 if q != over["winner"] and p["territories"] > 0:
                     rec["eliminations"].append([q, over["winner"], prev["turns"], len(p["cards"])])
@@ -422,7 +422,8 @@ class Recorder:
                 rec["trades"].append([seat, prev["next_set"], before, int(bool(prev["trade_cap"]))])
         elif state == ATTACKING and msg["state"] == ROLLING:
             a, d = msg["attacker"], msg["defender"]
-            rec["attacks"].append([seat, self._armies(prev, a), self._armies(prev, d), self._owner(prev, d)])
+            rec["attacks"].append([seat, self._armies(prev, a), self._armies(prev, d), self._owner(prev, d),
+                                   prev["turns"]])
         elif state == ROLLING:
             a, d = prev["attacker"], prev["defender"]
             armies_a, armies_d = self._armies(prev, a), self._armies(prev, d)
@@ -430,7 +431,7 @@ class Recorder:
             conquered = self._owner(msg, d) == seat
             rolled = int(conquered or (after_a, after_d) != (armies_a, armies_d))
             lost = [armies_a - after_a, armies_d if conquered else armies_d - after_d] if rolled else [0, 0]
-            rec["rolls"].append([seat, armies_a - 1, armies_d, rolled, *lost])
+            rec["rolls"].append([seat, armies_a - 1, armies_d, rolled, *lost, self._owner(prev, d)])
         elif state == BATTLE_WON:
             a, d = prev["attacker"], prev["defender"]
             rec["occupations"].append([seat, self._armies(prev, a) - 1, prev["must_move"], self._armies(msg, d)])
@@ -457,14 +458,15 @@ class Recorder:
 RECORD_FIELDS = {
     "eliminations": ("seat", "by", "turn", "cards"),
     "trades": ("seat", "value", "hand", "elimination_trade"),
-    "attacks": ("seat", "from_armies", "to_armies", "defender"),
-    "rolls": ("seat", "n", "m", "rolled", "attacker_lost", "defender_lost"),
+    "attacks": ("seat", "from_armies", "to_armies", "defender", "turn"),
+    "rolls": ("seat", "n", "m", "rolled", "attacker_lost", "defender_lost", "defender"),
     "occupations": ("seat", "available", "must", "moved"),
     "starts": ("seat", "turn", "territories", "armies", "cards", "continents",
                ("border_armies", "interior_armies", "largest_stack", "one_army_territories")),
 }
-"""The fields of each list in a record (docs/outside.md, "The records"): ``turn`` is Domination's count of turns
-played; ``n``: the attacker's armies able to roll, ``m``: the defender's armies (a roll decision; the losses of
+"""The fields of each list in a record (docs/outside.md, "The records"): ``turn`` is Domination's count of turns,
+``players + 1`` at the first turn after the setup (round ``1 + (turn - players - 1) // players`` while nobody is
+out); ``n``: the attacker's armies able to roll, ``m``: the defender's armies (a roll decision; the losses of
 a roll that ended the game are null); ``available``: the armies that could move in, ``must``: the dice thrown
 last (the least to move in), ``moved``: the armies moved in; ``continents``: the owner of each continent in the
 board message's order, -1 if nobody holds it whole; the last list of a start is the mover's."""
@@ -562,6 +564,7 @@ def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: st
     rules = rules_for(players)
     names = Names(msg, board_from_dict(board_dict(msg), "Domination's map"))
     seated, first, recorder, fallbacks = None, None, None, 0
+    seating = ("all-remote" if all_remote else "engine") + ("+balanced" if balance_first else "")
     while True:
         msg = bridge.receive()
         if msg["event"] == "over":
@@ -580,7 +583,7 @@ def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: st
             seated[seat] = _seat_player(remote, names, rules, players, game, delegate, delegate_ai)
             if records is not None:
                 recorder = Recorder(board_msg, game, players, seat, first, remote,
-                                    f"domination:{opponents}" if engine_ai else opponents, delegate)
+                                    f"domination:{opponents}" if engine_ai else opponents, delegate, seating)
         if msg["seat"] not in seated:
             raise RiskstatsError(f"unexpected message from the bridge: {str(msg)[:200]}")
         if recorder is not None:
@@ -594,7 +597,6 @@ def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: st
         bridge.send(reply, {"seat": msg["seat"], **player.note})
     if recorder is not None:
         records.append(recorder.finish(msg))
-    seating = ("all-remote" if all_remote else "engine") + ("+balanced" if balance_first else "")
     return {"game": game, "seed": game, "players": players, "remote_seat": seat, "remote": remote,
             "opponents": f"domination:{opponents}" if engine_ai else opponents, "winner": msg["winner"],
             "remote_won": int(msg["winner"] == seat), "turns": msg["turns"], "reason": msg["reason"],
@@ -771,12 +773,16 @@ METRICS = {
     "conversion": "eliminations of an opponent with <= 2 territories and >= 1 card at the measured seat's turn "
                   "start, in that turn, per such opportunity",
     "eliminations_per_game": "opponents the measured seat eliminated, per game",
-    "casualties_per_conquest": "armies the measured seat lost rolling, per territory it conquered",
+    "casualties_per_conquest": "armies the measured seat lost, attacking and defending, per territory it "
+                               "conquered (Domination's casualties statistic; all-remote records only)",
+    "attack_losses_per_conquest": "armies the measured seat lost in its own attacks, per territory it conquered",
     "continent_share": "share of the measured seat's turn starts at which it holds a continent",
     "largest_stack_first_turn": "the measured seat's largest stack at its first turn start",
     "optional_moved_share": "share of the optional armies (available - must) moved in after a conquest",
     "rolls_on_short": "share of roll decisions with n <= 2 and n < m at which it rolled on",
     "rolls_on_equal": "share of roll decisions with n = m at which it rolled on",
+    "targeted_share": "share of the opponents' declared attacks aimed at the measured seat in rounds 5-8, while "
+                      "every seat is alive (fair: 1 / (players - 1); all-remote records only)",
 }
 """The records' metrics of the measured seat (`record_metrics`): n = armies able to roll, m = defending armies."""
 
@@ -792,13 +798,22 @@ def _game_metrics(rec: dict) -> dict:
     occupations = [o for o in rec["occupations"] if o[0] == s]
     short = [r[3] for r in rolls if r[1] <= 2 and r[1] < r[2]]
     equal = [r[3] for r in rolls if r[1] == r[2]]
+    players, everyone = rec["players"], rec.get("seating", "").startswith("all-remote")
+    own_losses = sum(r[4] for r in rolls if r[4] is not None)
+    defence_losses = sum(r[5] for r in rec["rolls"] if r[0] != s and r[6] == s and r[5] is not None)
+    first_out = min((turn for _, _, turn, _ in rec["eliminations"]), default=None)
+    rounds = [a for a in rec["attacks"] if a[0] != s and 5 <= 1 + (a[4] - players - 1) // players <= 8
+              and (first_out is None or a[4] < first_out)]
+    unseen = (0, 0)  # the engine played the AI seats: their decisions are not in the record
     return {"conversion": (sum(c in elims for c in chances), len(chances)),
             "eliminations_per_game": (sum(by == s for _, by, _, _ in rec["eliminations"]), 1),
-            "casualties_per_conquest": (sum(r[4] for r in rolls if r[4] is not None), len(occupations)),
+            "casualties_per_conquest": (own_losses + defence_losses, len(occupations)) if everyone else unseen,
+            "attack_losses_per_conquest": (own_losses, len(occupations)),
             "continent_share": (sum(s in st[5] for st in starts), len(starts)),
             "largest_stack_first_turn": (starts[0][6][2], 1) if starts else (0, 0),
             "optional_moved_share": (sum(o[3] - o[2] for o in occupations), sum(o[1] - o[2] for o in occupations)),
-            "rolls_on_short": (sum(short), len(short)), "rolls_on_equal": (sum(equal), len(equal))}
+            "rolls_on_short": (sum(short), len(short)), "rolls_on_equal": (sum(equal), len(equal)),
+            "targeted_share": (sum(a[3] == s for a in rounds), len(rounds)) if everyone else unseen}
 
 
 def record_metrics(records: list[dict], resamples: int = 1000, seed: int = 0) -> dict:

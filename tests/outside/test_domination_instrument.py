@@ -202,18 +202,18 @@ def test_the_record_reads_rolls_retreats_and_occupations(players):
         rec.see(msg)
         rec.see(nxt)
         seen += 1
-        a, d = _country(msg, msg["attacker"])[1], _country(msg, msg["defender"])[1]
+        a, (d_owner, d) = _country(msg, msg["attacker"])[1], _country(msg, msg["defender"])
         after_a, after_d = _country(nxt, msg["attacker"])[1], _country(nxt, msg["defender"])
         if msg["state"] == D.BATTLE_WON:
             moved = int(example["sent"]["sent"].split()[1])
             assert rec.record["occupations"][-1] == [msg["seat"], a - 1, msg["must_move"], moved]
             assert after_d == (msg["seat"], moved)
         elif example["sent"]["sent"] == "retreat":
-            assert rec.record["rolls"][-1] == [msg["seat"], a - 1, d, 0, 0, 0]
+            assert rec.record["rolls"][-1] == [msg["seat"], a - 1, d, 0, 0, 0, d_owner]
         else:
             conquered = after_d[0] == msg["seat"]
             lost = [a - after_a, d if conquered else d - after_d[1]]
-            assert rec.record["rolls"][-1] == [msg["seat"], a - 1, d, 1, *lost]
+            assert rec.record["rolls"][-1] == [msg["seat"], a - 1, d, 1, *lost, d_owner]
     assert seen >= 4
 
 
@@ -226,7 +226,7 @@ def test_the_record_reads_a_declared_attack_and_a_turn_start_snapshot():
     assert nxt["state"] == D.ROLLING
     seat = msg["seat"]
     (_, a), (owner, d) = _country(msg, nxt["attacker"]), _country(msg, nxt["defender"])
-    assert rec.record["attacks"] == [[seat, a, d, owner]]
+    assert rec.record["attacks"] == [[seat, a, d, owner, msg["turns"]]]
     (start,) = rec.record["starts"]  # the same turn: one snapshot
     assert start[:2] == [seat, msg["turns"]]
     assert start[2] == [p["territories"] for p in msg["players"]]
@@ -259,18 +259,20 @@ def test_the_record_names_the_eliminator_the_cards_held_and_the_winners_last_kil
 
 # ------------------------------------------------------------------ the metrics
 def _synthetic_records():
-    """Two games of the measured seat 0. Game 1: at its turn 10 start seat 2 holds 1 territory and 2 cards and seat 0
-    eliminates it that turn (a conversion); seat 3 holds 2 territories but no card (no chance). Game 2: at its turn
-    starts 20 and 24 seat 1 holds 2 territories and 1 card and survives (two missed chances)."""
+    """Two all-remote games of the measured seat 0 (four players: round r is turns 4r+1 .. 4r+4). Game 1: at its
+    turn 10 start seat 2 holds 1 territory and 2 cards and seat 0 eliminates it that turn (a conversion); seat 3
+    holds 2 territories but no card (no chance). Game 2: at its turn starts 20 and 24 seat 1 holds 2 territories
+    and 1 card and survives (two missed chances)."""
     start = [0, 10, [20, 10, 1, 2], [60, 20, 1, 3], [2, 1, 2, 0], [0, -1, -1, -1, -1, -1], [40, 20, 12, 5]]
-    game1 = {"game": 1, "players": 4, "measured": 0, "first": 0, "winner": 0,
+    game1 = {"game": 1, "players": 4, "measured": 0, "seating": "all-remote", "first": 0, "winner": 0,
              "eliminations": [[2, 0, 10, 2], [1, 0, 40, 0], [3, 0, 40, 1]], "trades": [[0, 4, 3, 0]],
-             "attacks": [[0, 5, 1, 2]],
-             "rolls": [[0, 4, 1, 1, 0, 1], [0, 2, 3, 0, 0, 0], [0, 2, 2, 1, 1, 1], [1, 2, 3, 1, 1, 0]],
+             "attacks": [[0, 5, 1, 2, 10], [1, 5, 1, 0, 9], [3, 5, 1, 1, 9], [1, 5, 1, 0, 30]],
+             "rolls": [[0, 4, 1, 1, 0, 1, 2], [0, 2, 3, 0, 0, 0, 1], [0, 2, 2, 1, 1, 1, 1], [1, 2, 3, 1, 1, 0, 0]],
              "occupations": [[0, 4, 3, 4], [0, 9, 3, 3]], "starts": [start, [1, 11, *start[2:]]]}
     start2 = [0, 20, [20, 2, 10, 10], [60, 2, 10, 10], [2, 1, 2, 0], [-1] * 6, [30, 30, 8, 7]]
-    game2 = {"game": 2, "players": 4, "measured": 0, "first": 1, "winner": 3, "eliminations": [[0, 3, 50, 3]],
-             "trades": [], "attacks": [], "rolls": [[0, 2, 2, 1, 2, 0], [0, 1, 2, 1, None, 2]],
+    game2 = {"game": 2, "players": 4, "measured": 0, "seating": "all-remote", "first": 1, "winner": 3,
+             "eliminations": [[0, 3, 50, 3]], "trades": [], "attacks": [[2, 3, 3, 0, 21], [2, 3, 3, 1, 22]],
+             "rolls": [[0, 2, 2, 1, 2, 0, 1], [0, 1, 2, 1, None, 2, 1], [3, 3, 3, 1, 0, 2, 0]],
              "occupations": [], "starts": [start2, [0, 24, *start2[2:]]]}
     return [game1, game2]
 
@@ -279,15 +281,23 @@ def test_the_records_metrics_on_two_synthetic_games():
     m = D.record_metrics(_synthetic_records(), resamples=200)
     assert (m["conversion"], m["conversion_n"]) == (1 / 3, 3)
     assert (m["eliminations_per_game"], m["eliminations_per_game_n"]) == (1.5, 2)
-    assert (m["casualties_per_conquest"], m["casualties_per_conquest_n"]) == (1.5, 2)  # 0 + 1 + 2 over 2
+    assert (m["attack_losses_per_conquest"], m["attack_losses_per_conquest_n"]) == (1.5, 2)  # 0 + 1 + 2 over 2
+    assert m["casualties_per_conquest"] == 2.5  # and 2 lost defending against seat 3 in game 2
     assert (m["continent_share"], m["continent_share_n"]) == (1 / 3, 3)
     assert m["largest_stack_first_turn"] == 10.0
     assert (m["optional_moved_share"], m["optional_moved_share_n"]) == (1 / 7, 7)
     assert (m["rolls_on_short"], m["rolls_on_short_n"]) == (0.5, 2)  # (2, 3) retreated, (1, 2) rolled
     assert (m["rolls_on_equal"], m["rolls_on_equal_n"]) == (1.0, 2)
+    # rounds 5-8 are turns 21-36: game 1's attacks are in rounds 2 and 7 (after seat 2 was out at turn 10),
+    # game 2's two in round 5, one aimed at seat 0
+    assert (m["targeted_share"], m["targeted_share_n"]) == (0.5, 2)
     assert m["record_games"] == 2
     for name in D.METRICS:
         assert m[f"{name}_low95"] <= m[name] <= m[f"{name}_high95"]
+    engine = [{**r, "seating": "engine"} for r in _synthetic_records()]
+    m = D.record_metrics(engine, resamples=10)
+    assert m["casualties_per_conquest_n"] == 0 and m["casualties_per_conquest"] != m["casualties_per_conquest"]
+    assert m["attack_losses_per_conquest"] == 1.5
 
 
 def test_bootstrap_ratio_is_the_ratio_of_sums_inside_its_interval():
