@@ -17,7 +17,19 @@ maps the move back to one Domination command (`command`), which the bridge plays
 ``--domination DIR`` names a folder with ``classes/`` (Domination's compiled engine and its resources, or
 ``domination.jar``), ``maps/risk.map`` and ``maps/risk.cards``; the bridge is compiled into ``DIR/bridge``.
 Runs append one CSV row per game and resume where they stopped (the game number is the seed). The remote seat
-is seat ``game % players``; Domination picks who moves first at random (from the game's seed).
+is seat ``game % players``; Domination picks who moves first from the game's seed (nearly the same seat for
+consecutive seeds: `measured_seat`), recorded in the ``first_player`` column.
+
+As an instrument (issue 38; docs/outside.md, "The match as an instrument"):
+
+    python scripts/outside_domination.py --domination build/domination --bot search --delegate attack \
+        --balance-first --records --games 200 --out runs/search_hard-attack_4p.csv
+
+``--all-remote``: every seat's decisions pass through the driver (the AI seats answer ``@ai <opponents>``);
+``--balance-first`` (all seats remote): the measured seat moves first in every ``players``-th game;
+``--delegate PHASES``: those phases of the measured bot (`PHASES`) are played by a Domination AI;
+``--records [FILE]``: one JSON record per game (`Recorder`; beside the CSV as ``.jsonl.gz`` by default), whose
+metrics (`record_metrics`) ``--summary`` prints with the win rate moving first and later.
 
 The rules are those both engines share, set on each side (docs/outside.md lists every difference left):
 Classic card escalation (4, 6, 8, 10, 12, 15, then +5), territories claimed by choice one army at a time, an
