@@ -408,6 +408,8 @@ class Recorder:
         """The game's end (the bridge's ``over`` message): the last conquest's roll, the last eliminations."""
         prev, rec = self.prev, self.record
         rec.update(winner=over["winner"], turns=over["turns"], reason=over["reason"])
+        if "stats" in over:  # the bridge's sums of the engine's statistics (ENGINE_STATS)
+            rec["engine"] = over["stats"]
         if prev is not None and over["winner"] >= 0:
             if prev["state"] == ROLLING and prev["seat"] == over["winner"]:
                 n, m = self._armies(prev, prev["attacker"]) - 1, self._armies(prev, prev["defender"])
@@ -467,6 +469,10 @@ class Recorder:
                 [len(p["cards"]) for p in msg["players"]], held, detail]
 
 
+ENGINE_STATS = ("kills", "casualties", "attacks", "retreats", "countries_won", "countries_lost", "attacked",
+                "reinforcements")
+"""A record's ``engine``: per seat, Domination's own statistics summed over the seat's turns (the bridge's
+``over`` message), in this order; absent with a bridge older than the ``stats`` field."""
 RECORD_FIELDS = {
     "eliminations": ("seat", "by", "turn", "cards"),
     "trades": ("seat", "value", "hand", "elimination_trade"),
@@ -475,6 +481,7 @@ RECORD_FIELDS = {
     "occupations": ("seat", "available", "must", "moved"),
     "starts": ("seat", "turn", "territories", "armies", "cards", "continents",
                ("border_armies", "interior_armies", "largest_stack", "one_army_territories")),
+    "engine": ENGINE_STATS,
 }
 """The fields of each list in a record (docs/outside.md, "The records"): ``turn`` is Domination's count of turns,
 ``players + 1`` at the first turn after the setup (round ``1 + (turn - players - 1) // players`` while nobody is

@@ -250,7 +250,9 @@ def test_the_record_names_the_eliminator_the_cards_held_and_the_winners_last_kil
     rec.see(msg)
     rec.see(nxt)
     assert rec.record["eliminations"] == [[victim, seat, msg["turns"], 2]]
-    out = rec.finish({"event": "over", "winner": seat, "turns": msg["turns"], "reason": "win"})
+    stats = [[k] * len(D.ENGINE_STATS) for k in range(4)]
+    out = rec.finish({"event": "over", "winner": seat, "turns": msg["turns"], "reason": "win", "stats": stats})
+    assert out["engine"] == stats and D.RECORD_FIELDS["engine"] == D.ENGINE_STATS
     alive = [q for q, p in enumerate(nxt["players"]) if q not in (seat, victim) and p["territories"] > 0]
     assert [e[0] for e in out["eliminations"][1:]] == alive
     assert all(e[1] == seat for e in out["eliminations"])
