@@ -412,8 +412,14 @@ class Recorder:
             rec["engine"] = over["stats"]
         if prev is not None and over["winner"] >= 0:
             if prev["state"] == ROLLING and prev["seat"] == over["winner"]:
+                w = over["winner"]
                 n, m = self._armies(prev, prev["attacker"]) - 1, self._armies(prev, prev["defender"])
-                rec["rolls"].append([prev["seat"], n, m, 1, None, m, self._owner(prev, prev["defender"])])
+                lost = None  # the last throw's own losses: what the engine counted less what the record holds
+                if "stats" in over:
+                    lost = over["stats"][w][ENGINE_STATS.index("casualties")] - \
+                        sum(r[4] for r in rec["rolls"] if r[0] == w) - \
+                        sum(r[5] for r in rec["rolls"] if r[0] != w and r[6] == w)
+                rec["rolls"].append([w, n, m, 1, lost, m, self._owner(prev, prev["defender"])])
             for q, p in enumerate(prev["players"]):
                 if q != over["winner"] and p["territories"] > 0:
                     rec["eliminations"].append([q, over["winner"], prev["turns"], len(p["cards"])])
@@ -444,8 +450,11 @@ class Recorder:
             after_a, after_d = self._armies(msg, a), self._armies(msg, d)
             conquered = self._owner(msg, d) == seat
             rolled = int(conquered or (after_a, after_d) != (armies_a, armies_d))
-            lost = [armies_a - after_a, armies_d if conquered else armies_d - after_d] if rolled else [0, 0]
+            moved = after_d if conquered and msg["state"] != BATTLE_WON else 0
+            lost = [armies_a - after_a - moved, armies_d if conquered else armies_d - after_d] if rolled else [0, 0]
             rec["rolls"].append([seat, armies_a - 1, armies_d, rolled, *lost, self._owner(prev, d)])
+            if moved:  # the engine moved every army that could go in itself: no choice, no battle-won decision
+                rec["occupations"].append([seat, moved, moved, moved])
         elif state == BATTLE_WON:
             a, d = prev["attacker"], prev["defender"]
             rec["occupations"].append([seat, self._armies(prev, a) - 1, prev["must_move"], self._armies(msg, d)])
@@ -485,10 +494,11 @@ RECORD_FIELDS = {
 }
 """The fields of each list in a record (docs/outside.md, "The records"): ``turn`` is Domination's count of turns,
 ``players + 1`` at the first turn after the setup (round ``1 + (turn - players - 1) // players`` while nobody is
-out); ``n``: the attacker's armies able to roll, ``m``: the defender's armies (a roll decision; the losses of
-a roll that ended the game are null); ``available``: the armies that could move in, ``must``: the dice thrown
-last (the least to move in), ``moved``: the armies moved in; ``continents``: the owner of each continent in the
-board message's order, -1 if nobody holds it whole; the last list of a start is the mover's."""
+out); ``n``: the attacker's armies able to roll, ``m``: the defender's armies (a roll decision; the attacker's
+losses in the throw that ended the game come from the engine's statistics, null without them); ``available``:
+the armies that could move in, ``must``: the dice thrown last (the least to move in), ``moved``: the armies moved
+in (all three equal when the engine moved them itself, having no choice); ``continents``: the owner of each
+continent in the board message's order, -1 if nobody holds it whole; the last list of a start is the mover's."""
 
 
 # ------------------------------------------------------------------ the bridge
@@ -835,12 +845,34 @@ def _game_metrics(rec: dict) -> dict:
             "targeted_share": (sum(a[3] == s for a in rounds), len(rounds)) if everyone else unseen}
 
 
+def engine_disagreements(rec: dict) -> list[str]:
+    """Where an all-remote record disagrees with the engine's own statistics (``engine``; none without them):
+    per seat, the kills and casualties summed from the rolls, the declared attacks, the retreats (a retreat
+    decision, or a throw that left one army: the engine counts both) and the conquests (the occupations; the
+    conquest that ends the game has none). Empty when the record holds what the engine counted."""
+    if "engine" not in rec or not rec.get("seating", "").startswith("all-remote"):
+        return []
+    out = []
+    for s, stats in enumerate(rec["engine"]):
+        engine = dict(zip(ENGINE_STATS, stats))
+        own = [r for r in rec["rolls"] if r[0] == s]
+        against = [r for r in rec["rolls"] if r[0] != s and r[6] == s]
+        ours = {"kills": sum(r[5] for r in own) + sum(r[4] or 0 for r in against),
+                "casualties": sum(r[4] or 0 for r in own) + sum(r[5] for r in against),
+                "attacks": sum(a[0] == s for a in rec["attacks"]),
+                "retreats": sum(r[3] == 0 or (r[4] == r[1] and r[5] < r[2]) for r in own),
+                "countries_won": sum(o[0] == s for o in rec["occupations"]) + (s == rec["winner"])}
+        out += [f"seat {s} {k}: {v} in the record, {engine[k]} in the engine" for k, v in ours.items()
+                if v != engine[k]]
+    return out
+
+
 def record_metrics(records: list[dict], resamples: int = 1000, seed: int = 0) -> dict:
     """The measured seat's `METRICS` over games' records: per metric its value, 95% bootstrap interval (games
     resampled) and n (the denominator: opportunities, conquests, turn starts, decisions; games for the
     per-game ones)."""
     per_game = [_game_metrics(r) for r in records]
-    out = {"record_games": len(records)}
+    out = {"record_games": len(records), "records_off_engine": sum(bool(engine_disagreements(r)) for r in records)}
     for name in METRICS:
         num = [g[name][0] for g in per_game]
         den = [g[name][1] for g in per_game]
@@ -919,7 +951,8 @@ def summary_text(table) -> str:
             lines.append(f"    moving first: {interval(row, 'first_win_rate')} (n={int(row['first_games'])}); "
                          f"later: {interval(row, 'later_win_rate')} (n={int(row['later_games'])})")
         if present(row.get("record_games")):
-            lines.append(f"    records of {int(row['record_games'])} games:")
+            lines.append(f"    records of {int(row['record_games'])} games ({int(row['records_off_engine'])} "
+                         "disagreeing with the engine's statistics):")
             for name in METRICS:
                 lines.append(f"      {name}: {interval(row, name)} (n={int(row[f'{name}_n'])})")
     return "\n".join(lines)

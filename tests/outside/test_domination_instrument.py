@@ -212,8 +212,11 @@ def test_the_record_reads_rolls_retreats_and_occupations(players):
             assert rec.record["rolls"][-1] == [msg["seat"], a - 1, d, 0, 0, 0, d_owner]
         else:
             conquered = after_d[0] == msg["seat"]
-            lost = [a - after_a, d if conquered else d - after_d[1]]
+            moved = after_d[1] if conquered and nxt["state"] != D.BATTLE_WON else 0  # the engine moved them in
+            lost = [a - after_a - moved, d if conquered else d - after_d[1]]
             assert rec.record["rolls"][-1] == [msg["seat"], a - 1, d, 1, *lost, d_owner]
+            if moved:
+                assert rec.record["occupations"][-1] == [msg["seat"], moved, moved, moved]
     assert seen >= 4
 
 
@@ -353,3 +356,39 @@ def test_resuming_keeps_an_older_csvs_columns_and_drops_records_of_games_not_in_
     D._resume_records(records, done)
     assert D.read_records(records) == [{"game": 3}]
     assert D.records_beside(out) == records
+
+
+def test_a_conquest_the_engine_moved_in_itself_is_an_occupation_and_its_armies_are_no_loss():
+    """With no choice (the dice thrown are every army that can move) the engine moves in at once and goes back to
+    attacking: the record has the occupation, and the armies that left the attacking territory are not losses."""
+    msg = copy.deepcopy(_example(D.ROLLING)["decide"])
+    seat, a, d = msg["seat"], msg["attacker"], msg["defender"]
+    defender = _country(msg, d)[0]
+    msg["countries"] = [[i, o, 4 if i == a else 1 if i == d else x] for i, o, x in msg["countries"]]
+    nxt = copy.deepcopy(msg)
+    nxt["state"] = D.ATTACKING
+    nxt["countries"] = [[i, seat if i == d else o, 1 if i == a else 3 if i == d else x] for i, o, x in msg["countries"]]
+    rec = _recorder(measured=seat)
+    rec.see(msg)
+    rec.see(nxt)
+    assert rec.record["rolls"] == [[seat, 3, 1, 1, 0, 1, defender]]
+    assert rec.record["occupations"] == [[seat, 3, 3, 3]]
+
+
+def test_the_last_throws_losses_come_from_the_engines_casualties_and_the_record_then_agrees_with_it():
+    msg = copy.deepcopy(_example(D.ROLLING)["decide"])
+    seat, a, d = msg["seat"], msg["attacker"], msg["defender"]
+    defender = _country(msg, d)[0]
+    msg["countries"] = [[i, o, 5 if i == a else 2 if i == d else x] for i, o, x in msg["countries"]]
+    rec = _recorder(measured=seat)
+    rec.record["seating"] = "all-remote"
+    rec.see(msg)
+    stats = [[0] * len(D.ENGINE_STATS) for _ in range(4)]
+    stats[seat][:5] = [2, 1, 0, 0, 1]  # kills, casualties, attacks, retreats, countries won
+    stats[defender][:2] = [1, 2]
+    out = rec.finish({"event": "over", "winner": seat, "turns": msg["turns"], "reason": "win", "stats": stats})
+    assert out["rolls"] == [[seat, 4, 2, 1, 1, 2, defender]]
+    assert D.engine_disagreements(out) == []
+    stats[seat][2] = 1  # an attack the record does not hold
+    assert D.engine_disagreements(out) == [f"seat {seat} attacks: 0 in the record, 1 in the engine"]
+    assert D.engine_disagreements({**out, "seating": "engine"}) == []
