@@ -872,7 +872,9 @@ def record_metrics(records: list[dict], resamples: int = 1000, seed: int = 0) ->
     resampled) and n (the denominator: opportunities, conquests, turn starts, decisions; games for the
     per-game ones)."""
     per_game = [_game_metrics(r) for r in records]
-    out = {"record_games": len(records), "records_off_engine": sum(bool(engine_disagreements(r)) for r in records)}
+    checked = [r for r in records if "engine" in r and r.get("seating", "").startswith("all-remote")]
+    out = {"record_games": len(records), "records_checked": len(checked),
+           "records_off_engine": sum(bool(engine_disagreements(r)) for r in checked)}
     for name in METRICS:
         num = [g[name][0] for g in per_game]
         den = [g[name][1] for g in per_game]
@@ -951,8 +953,10 @@ def summary_text(table) -> str:
             lines.append(f"    moving first: {interval(row, 'first_win_rate')} (n={int(row['first_games'])}); "
                          f"later: {interval(row, 'later_win_rate')} (n={int(row['later_games'])})")
         if present(row.get("record_games")):
-            lines.append(f"    records of {int(row['record_games'])} games ({int(row['records_off_engine'])} "
-                         "disagreeing with the engine's statistics):")
+            checked = int(row["records_checked"])
+            check = (f"{int(row['records_off_engine'])} of {checked} checked disagree with the engine's statistics"
+                     if checked else "none checked against the engine's statistics: not all-remote")
+            lines.append(f"    records of {int(row['record_games'])} games ({check}):")
             for name in METRICS:
                 lines.append(f"      {name}: {interval(row, name)} (n={int(row[f'{name}_n'])})")
     return "\n".join(lines)

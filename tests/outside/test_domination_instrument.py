@@ -296,7 +296,7 @@ def test_the_records_metrics_on_two_synthetic_games():
     # rounds 5-8 are turns 21-36: game 1's attacks are in rounds 2 and 7 (after seat 2 was out at turn 10),
     # game 2's two in round 5, one aimed at seat 0
     assert (m["targeted_share"], m["targeted_share_n"]) == (0.5, 2)
-    assert m["record_games"] == 2
+    assert (m["record_games"], m["records_checked"], m["records_off_engine"]) == (2, 0, 0)  # no engine stats
     for name in D.METRICS:
         assert m[f"{name}_low95"] <= m[name] <= m[f"{name}_high95"]
     engine = [{**r, "seating": "engine"} for r in _synthetic_records()]
