@@ -559,6 +559,13 @@ def _seat_player(spec: str, names: Names, rules: GameRules, players: int, seed: 
     return DelegatingSeat(seat, delegate, delegate_ai) if delegate else seat
 
 
+def seating_of(opponents: str, all_remote: bool = False, balance_first: bool = False) -> str:
+    """The CSV's ``seating``: ``engine`` when the engine plays its AI seats, else ``all-remote`` (riskstats
+    opponents always sit in remote seats), with ``+balanced`` when the first player is balanced."""
+    remote = all_remote or balance_first or opponents not in DOMINATION_AIS
+    return ("all-remote" if remote else "engine") + ("+balanced" if balance_first else "")
+
+
 def measured_seat(game: int, players: int, first: int | None = None) -> int:
     """The measured seat of game ``game``: ``game % players``, or, balancing the first player (``first`` given),
     the seat that moves ``game % players``-th, so that over each run of ``players`` games it moves first once,
@@ -581,7 +588,8 @@ def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: st
     ``delegate_ai`` plays. ``records``: a list to append the game's record to (`Recorder`). Returns the game's
     CSV row."""
     engine_ai = opponents in DOMINATION_AIS
-    all_remote = all_remote or balance_first or not engine_ai
+    seating = seating_of(opponents, all_remote, balance_first)
+    all_remote = seating.startswith("all-remote")
     seat = None if balance_first else measured_seat(game, players)
     seats = ["remote" if all_remote or s == seat else opponents for s in range(players)]
     start = time.time()
@@ -593,7 +601,6 @@ def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: st
     rules = rules_for(players)
     names = Names(msg, board_from_dict(board_dict(msg), "Domination's map"))
     seated, first, recorder, fallbacks = None, None, None, 0
-    seating = ("all-remote" if all_remote else "engine") + ("+balanced" if balance_first else "")
     while True:
         msg = bridge.receive()
         if msg["event"] == "over":
@@ -634,14 +641,24 @@ def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: st
             "delegate": f"{','.join(delegate)}@{delegate_ai}" if delegate else ""}
 
 
-def _done_games(out: Path) -> tuple[set, tuple]:
-    """The games already in a CSV, and its columns (an older file keeps its own)."""
+def _done_games(out: Path, seating: str | None = None, delegate: str | None = None) -> tuple[set, tuple]:
+    """The games already in a CSV, and its columns (an older file keeps its own). Given the run's ``seating`` and
+    ``delegate``, a file whose games were played otherwise is refused (an older file, without these columns,
+    delegated nothing; its seating is not known)."""
     if not out.exists():
         return set(), FIELDS
     with out.open() as f:
         reader = csv.DictReader(f)
-        done = {int(r["game"]) for r in reader}
-        return done, tuple(reader.fieldnames or FIELDS)
+        rows = list(reader)
+        fields = tuple(reader.fieldnames or FIELDS)
+    for key, want in (("seating", seating), ("delegate", delegate)):
+        if key == "seating" and key not in fields:
+            continue
+        had = {r.get(key) or "" for r in rows}
+        if want is not None and had - {want}:
+            raise RiskstatsError(f"{out} holds games played with {key} {sorted(had)}, not {want!r}: "
+                                 "resume it with its own options or write another file")
+    return {int(r["game"]) for r in rows}, fields
 
 
 def _open_records(path: Path, mode: str):
@@ -687,7 +704,8 @@ def run(domination: Path, remote: str, players: int, games: int, out: Path, firs
         delegate_ai: str = "hard", records: Path | None = None) -> None:
     """Play games ``first .. first + games - 1`` not yet in ``out`` (resumable), one CSV row each, and with
     ``records`` one JSON line each in that file (`Recorder`); the options are `play_one`'s."""
-    done, fields = _done_games(out)
+    done, fields = _done_games(out, seating_of(opponents, all_remote, balance_first),
+                               f"{','.join(delegate)}@{delegate_ai}" if delegate else "")
     if records is not None:
         _resume_records(records, done)
         records.parent.mkdir(parents=True, exist_ok=True)
@@ -1015,9 +1033,13 @@ def main(argv=None) -> int:
     if delegate and args.bot.startswith("domination:"):
         parser.error("--delegate hands a riskstats bot's phases to a Domination AI: --bot must be a riskstats bot")
     records = args.out.with_suffix(".jsonl.gz") if args.records == Path("auto") else args.records
-    run(args.domination, args.bot, args.players, args.games, args.out, args.first, args.transcript, args.opponents,
-        args.map, all_remote=args.all_remote, balance_first=args.balance_first, delegate=delegate,
-        delegate_ai=args.delegate_ai, records=records)
+    try:
+        run(args.domination, args.bot, args.players, args.games, args.out, args.first, args.transcript,
+            args.opponents, args.map, all_remote=args.all_remote, balance_first=args.balance_first,
+            delegate=delegate, delegate_ai=args.delegate_ai, records=records)
+    except RiskstatsError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -392,3 +392,23 @@ def test_the_last_throws_losses_come_from_the_engines_casualties_and_the_record_
     stats[seat][2] = 1  # an attack the record does not hold
     assert D.engine_disagreements(out) == [f"seat {seat} attacks: 0 in the record, 1 in the engine"]
     assert D.engine_disagreements({**out, "seating": "engine"}) == []
+
+
+def test_a_file_is_resumed_only_with_the_seating_and_delegation_it_was_played_with(tmp_path):
+    out = tmp_path / "x.csv"
+    out.write_text(",".join(D.FIELDS[:13]) + "\n" + ",".join(["3"] * 13) + "\n")  # older: no delegation
+    assert D._done_games(out, "engine", "")[0] == {3} == D._done_games(out, "all-remote", "")[0]
+    with pytest.raises(RiskstatsError, match="delegate"):
+        D._done_games(out, "engine", "attack@hard")
+    row = {**dict.fromkeys(D.FIELDS, 1), "seating": "all-remote+balanced", "delegate": "attack@hard"}
+    with out.open("w", newline="") as f:
+        writer = csv.DictWriter(f, D.FIELDS)
+        writer.writeheader()
+        writer.writerow(row)
+    assert D._done_games(out, "all-remote+balanced", "attack@hard") == ({1}, D.FIELDS)
+    with pytest.raises(RiskstatsError, match="delegate"):
+        D._done_games(out, "all-remote+balanced", "")
+    with pytest.raises(RiskstatsError, match="seating"):
+        D._done_games(out, "engine", "attack@hard")
+    assert D.seating_of("hard") == "engine" and D.seating_of("continent-tuned") == "all-remote"
+    assert D.seating_of("hard", balance_first=True) == "all-remote+balanced"
