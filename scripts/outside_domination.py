@@ -622,12 +622,12 @@ def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: st
                                     f"domination:{opponents}" if engine_ai else opponents, delegate, seating)
         if msg["seat"] not in seated:
             raise RiskstatsError(f"unexpected message from the bridge: {str(msg)[:200]}")
-        if recorder is not None:
-            recorder.see(msg)
         if msg["rejected"]:  # the engine refused the last command: let its passive AI move instead
             fallbacks += 1
             bridge.send("@ai crap")
             continue
+        if recorder is not None:  # (a refused command changed nothing: the position is the one seen before)
+            recorder.see(msg)
         player = seated[msg["seat"]]
         reply = player.answer(msg)
         bridge.send(reply, {"seat": msg["seat"], **player.note})
