@@ -412,3 +412,18 @@ def test_a_file_is_resumed_only_with_the_seating_and_delegation_it_was_played_wi
         D._done_games(out, "engine", "attack@hard")
     assert D.seating_of("hard") == "engine" and D.seating_of("continent-tuned") == "all-remote"
     assert D.seating_of("hard", balance_first=True) == "all-remote+balanced"
+
+
+def test_a_refused_commands_repeated_position_is_not_recorded():
+    example = _example(D.ROLLING, with_next=True)
+    msg = example["decide"]
+    game = msg["seat"]  # unbalanced: the mover is the measured seat
+    claim = next(e["decide"] for e in DECISIONS if len(e["decide"]["players"]) == 4
+                 and D.phase_of(e["decide"]) == "claim")
+    claim = {**claim, "seat": game, "countries": [[i, -1, 0] for i, _, _ in claim["countries"]]}
+    over = {"event": "over", "winner": -1, "turns": 1000, "reason": "turn_cap"}
+    records = []
+    bridge = _StubBridge([BOARDS[0], claim, msg, {**msg, "rejected": True}, over])
+    row = D.play_one(bridge, "domination:hard", 4, game, "hard", records=records)
+    assert row["fallbacks"] == 1 and bridge.sent[-1] == "@ai crap"
+    assert records[0]["rolls"] == [] and row["first_player"] == game
