@@ -13,7 +13,9 @@
 //   driver: <a Domination command>          e.g. "attack 3 5", "roll 3", "placearmies 12 4", "endattack"
 //           or "@ai <type>"                 let that Domination AI choose the command for the remote seat
 //   ...                                     until
-//   bridge: {"event":"over", "winner": <seat or -1>, "turns": <turns played>, "reason": "win"|"turn_cap"}
+//   bridge: {"event":"over", "winner": <seat or -1>, "turns": <turns played>, "reason": "win"|"turn_cap",
+//            "stats": [[kills, casualties, attacks, retreats, countries won, countries lost, attacked,
+//                       reinforcements], ...]}      each player's engine statistics, summed over its turns
 //   driver: quit
 //   driver: board                           the bridge prints the board message of a new game and closes it
 //
@@ -49,6 +51,8 @@ import net.yura.domination.engine.core.Continent;
 import net.yura.domination.engine.core.Country;
 import net.yura.domination.engine.core.Player;
 import net.yura.domination.engine.core.RiskGame;
+import net.yura.domination.engine.core.StatType;
+import net.yura.domination.engine.core.Statistic;
 
 public class DominationBridge {
 
@@ -146,11 +150,12 @@ public class DominationBridge {
             int turns = turns(game);
             if (state == RiskGame.STATE_GAME_OVER) {
                 out.println("{\"event\":\"over\",\"winner\":" + game.getPlayers().indexOf(game.getCurrentPlayer())
-                            + ",\"turns\":" + turns + ",\"reason\":\"win\"}");
+                            + ",\"turns\":" + turns + ",\"reason\":\"win\",\"stats\":" + stats(game) + "}");
                 break;
             }
             if (turns > turnCap) {
-                out.println("{\"event\":\"over\",\"winner\":-1,\"turns\":" + turns + ",\"reason\":\"turn_cap\"}");
+                out.println("{\"event\":\"over\",\"winner\":-1,\"turns\":" + turns + ",\"reason\":\"turn_cap\""
+                            + ",\"stats\":" + stats(game) + "}");
                 break;
             }
             if (state == RiskGame.STATE_END_TURN) {  // nothing to choose
@@ -172,6 +177,28 @@ public class DominationBridge {
         }
         risk.parserAndWait("closegame");
         NEEDS.clear();
+    }
+
+    static final StatType[] SUMMED = {StatType.KILLS, StatType.CASUALTIES, StatType.ATTACKS, StatType.RETREATS,
+                                      StatType.COUNTRIES_WON, StatType.COUNTRIES_LOST, StatType.ATTACKED,
+                                      StatType.REINFORCEMENTS};
+
+    /** Each player's engine statistics summed over its turns, in the order of SUMMED (the "over" message's "stats"). */
+    static String stats(RiskGame game) {
+        StringBuilder b = new StringBuilder("[");
+        List players = game.getPlayers();
+        for (int i = 0; i < players.size(); i++) {
+            if (i > 0) b.append(',');
+            b.append('[');
+            for (int k = 0; k < SUMMED.length; k++) {
+                double sum = 0;
+                for (Object st : ((Player) players.get(i)).getStatistics()) sum += ((Statistic) st).get(SUMMED[k]);
+                if (k > 0) b.append(',');
+                b.append((long) sum);
+            }
+            b.append(']');
+        }
+        return b.append(']').toString();
     }
 
     static int turns(RiskGame game) {

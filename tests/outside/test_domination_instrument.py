@@ -1,0 +1,429 @@
+"""scripts/outside_domination.py as an instrument (issue 38 item 1): the phase delegation, the first player and its
+balancing, the per-game records and their metrics, checked on the fixture of real engine positions
+(``data/domination_examples.jsonl``, see test_domination.py) and on small synthetic records; no Java needed."""
+import copy
+import csv
+import importlib.util
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from riskstats.errors import RiskstatsError
+from riskstats.game.play import Move
+from riskstats.game.rules.board import board_from_dict
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = Path(__file__).parent / "data" / "domination_examples.jsonl"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("outside_domination_instrument",
+                                                  ROOT / "scripts" / "outside_domination.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _script()
+LINES = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
+BOARDS = [e["board"] for e in LINES if "board" in e]
+DECISIONS = [e for e in LINES if "decide" in e]
+
+
+def _names(players: int):
+    board = BOARDS[0] if players == 4 else BOARDS[1]
+    return D.Names(board, board_from_dict(D.board_dict(board)))
+
+
+def _example(state: int, players: int = 4, with_next: bool = False, sent: str | None = None):
+    return next(e for e in DECISIONS if e["decide"]["state"] == state and len(e["decide"]["players"]) == players
+                and (e["next"] or not with_next) and (sent is None or e["sent"]["sent"].startswith(sent)))
+
+
+# ------------------------------------------------------------------ delegation
+def test_parse_delegate_keeps_the_phase_order_and_refuses_unknown_phases():
+    assert D.parse_delegate("fortify, attack") == ("attack", "fortify")
+    assert D.parse_delegate(None) == () and D.parse_delegate("") == ()
+    assert D.parse_delegate(",".join(D.PHASES)) == D.PHASES
+    with pytest.raises(RiskstatsError, match="occupy"):
+        D.parse_delegate("attack,occupy")
+
+
+def test_every_riskstats_phase_of_a_decision_belongs_to_one_delegated_phase():
+    assert set(D.PHASE_GROUP.values()) == set(D.PHASES)
+    assert {D.PHASE_GROUP[p] for p in ("attack", "occupy")} == {"attack"}
+    assert {D.PHASE_GROUP[p] for p in ("claim", "setup_place")} == {"setup"}
+    assert {D.PHASE_GROUP[p] for p in ("trade", "elim_trade")} == {"trade"}
+
+
+class _ScriptedGame:
+    def __init__(self, move, asked):
+        self.move, self.asked = move, asked
+
+    def bot_move(self, spec):
+        self.asked.append(spec)
+        return self.move
+
+
+@pytest.mark.parametrize("phases", [("attack",), ("setup", "trade"), ("reinforce", "fortify"), D.PHASES])
+def test_a_delegated_phase_is_answered_by_the_domination_ai_and_the_rest_by_the_bot(phases, monkeypatch):
+    """Per decision of the fixture: its phase group decides who answers; the bot still tracks the turn and the hand
+    at its start when the AI answers (the turn's trade delegated, the forced-trade rule still sees that hand)."""
+    for example in DECISIONS:
+        msg = example["decide"]
+        if "raw" not in example["sent"]:
+            continue
+        names = _names(len(msg["players"]))
+        bot = D.RiskstatsSeat("continent-tuned", names, D.rules_for(len(msg["players"])), len(msg["players"]), 0)
+        seat = D.DelegatingSeat(bot, phases, "hard")
+        asked = []
+        scripted = _ScriptedGame(Move(*example["sent"]["raw"]), asked)
+        monkeypatch.setattr(bot, "game_at", lambda pos, scripted=scripted: scripted)
+        reply = seat.answer(msg)
+        if D.PHASE_GROUP[D.phase_of(msg)] in phases:
+            assert reply == "@ai hard" and not asked and seat.delegated == 1
+            assert seat.note == {"delegated": D.PHASE_GROUP[D.phase_of(msg)]}
+        else:
+            assert reply == example["sent"]["sent"] and asked == ["continent-tuned"] and seat.delegated == 0
+        assert seat.decisions == 1
+        if msg["setup_done"] and msg["state"] in (D.TRADE_CARDS, D.PLACE_ARMIES):
+            assert (bot.turn, bot.start_hand) == (msg["turns"], len(msg["players"][msg["seat"]]["cards"]))
+
+
+def test_a_move_pending_from_the_bots_battle_is_dropped_when_the_phase_is_handed_over(monkeypatch):
+    rolling = _example(D.ROLLING)["decide"]
+    names = _names(4)
+    bot = D.RiskstatsSeat("continent-tuned", names, D.rules_for(4), 4, 0)
+    bot.pending = Move.end_attack()
+    seat = D.DelegatingSeat(bot, ("fortify",))
+    fortify = _example(D.FORTIFYING)["decide"]
+    assert seat.answer(fortify) == "@ai hard" and bot.pending is None
+    bot.pending = Move.end_attack()
+    seat = D.DelegatingSeat(bot, ("attack",))
+    assert seat.answer(rolling) == "@ai hard" and bot.pending is None
+
+
+# ------------------------------------------------------------------ the first player
+def test_the_first_player_is_the_claimer_less_the_territories_claimed():
+    for example in DECISIONS:
+        msg = example["decide"]
+        if D.phase_of(msg) != "claim":
+            continue
+        players = len(msg["players"])
+        claimed = sum(o >= 0 for _, o, _ in msg["countries"])
+        assert D.first_player(msg) == (msg["seat"] - claimed) % players
+        blank = {**msg, "countries": [[i, -1, 0] for i, _, _ in msg["countries"]]}
+        assert D.first_player(blank) == msg["seat"]
+    assert D.first_player(_example(D.ATTACKING)["decide"]) is None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_balancing_puts_the_measured_seat_at_each_place_in_the_turn_order_equally(players):
+    """Domination's first player comes from the seed's first draw, nearly constant over consecutive seeds (seat 1
+    in every two-player game 0-299): the balanced measured seat moves first in every players-th game anyway."""
+    for first in range(players):
+        places = [(D.measured_seat(g, players, first) - first) % players for g in range(3 * players)]
+        assert places == [g % players for g in range(3 * players)]
+    assert [D.measured_seat(g, players) for g in range(players)] == list(range(players))  # unbalanced: game % players
+
+
+class _StubBridge:
+    def __init__(self, messages):
+        self.messages, self.sent = list(messages), []
+
+    def send(self, line, note=None):
+        self.sent.append(line)
+
+    def receive(self):
+        return self.messages.pop(0)
+
+
+@pytest.mark.parametrize("game", [8, 9, 10, 11])
+def test_a_balanced_game_seats_everyone_remote_and_measures_the_seat_at_its_turn_place(game):
+    claim = next(e["decide"] for e in DECISIONS if len(e["decide"]["players"]) == 4
+                 and D.phase_of(e["decide"]) == "claim")
+    first = D.first_player(claim)
+    measured = (first + game % 4) % 4
+    over = {"event": "over", "winner": measured, "turns": 60, "reason": "win"}
+    bridge = _StubBridge([BOARDS[0], claim, over])
+    records = []
+    row = D.play_one(bridge, "domination:hard", 4, game, "hard", balance_first=True, records=records)
+    assert bridge.sent[0] == f"game {game} {D.MAX_TURNS} increasing remote remote remote remote"
+    assert bridge.sent[1] == "@ai hard"
+    assert (row["remote_seat"], row["first_player"], row["remote_won"]) == (measured, first, 1)
+    assert row["seating"] == "all-remote+balanced" and row["delegate"] == ""
+    assert set(D.FIELDS[:13]) <= set(row) and set(row) == set(D.FIELDS)
+    (rec,) = records
+    assert (rec["measured"], rec["first"], rec["winner"]) == (measured, first, measured)
+    assert rec["order"] == [(first + i) % 4 for i in range(4)]
+
+
+def test_a_delegating_game_names_its_delegate_in_the_row():
+    claim = next(e["decide"] for e in DECISIONS if len(e["decide"]["players"]) == 4
+                 and D.phase_of(e["decide"]) == "claim")
+    game = claim["seat"]  # unbalanced: the claimer is the measured seat
+    bridge = _StubBridge([BOARDS[0], claim, {"event": "over", "winner": 0, "turns": 60, "reason": "win"}])
+    row = D.play_one(bridge, "continent-tuned", 4, game, "hard", all_remote=True, delegate=("setup",))
+    assert bridge.sent[1] == "@ai hard" and row["delegate"] == "setup@hard" and row["seating"] == "all-remote"
+    assert row["decisions"] == 1
+
+
+# ------------------------------------------------------------------ the records
+def _recorder(players: int = 4, measured: int = 0):
+    return D.Recorder(BOARDS[0] if players == 4 else BOARDS[1], 7, players, measured, 1, "x", "domination:hard")
+
+
+def _country(msg, dom_id):
+    return next((o, a) for i, o, a in msg["countries"] if i == dom_id)
+
+
+def test_the_record_reads_a_trade_off_two_positions():
+    example = _example(D.TRADE_CARDS, with_next=True, sent="trade")
+    msg, nxt = example["decide"], example["next"]
+    rec = _recorder()
+    rec.see(msg)
+    rec.see(nxt)
+    seat = msg["seat"]
+    assert rec.record["trades"] == [[seat, msg["next_set"], len(msg["players"][seat]["cards"]),
+                                     int(bool(msg["trade_cap"]))]]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_record_reads_rolls_retreats_and_occupations(players):
+    rec = _recorder(players)
+    seen = 0
+    for example in DECISIONS:
+        msg, nxt = example["decide"], example["next"]
+        if len(msg["players"]) != players or not nxt or msg["state"] not in (D.ROLLING, D.BATTLE_WON):
+            continue
+        rec.prev = None
+        rec.see(msg)
+        rec.see(nxt)
+        seen += 1
+        a, (d_owner, d) = _country(msg, msg["attacker"])[1], _country(msg, msg["defender"])
+        after_a, after_d = _country(nxt, msg["attacker"])[1], _country(nxt, msg["defender"])
+        if msg["state"] == D.BATTLE_WON:
+            moved = int(example["sent"]["sent"].split()[1])
+            assert rec.record["occupations"][-1] == [msg["seat"], a - 1, msg["must_move"], moved]
+            assert after_d == (msg["seat"], moved)
+        elif example["sent"]["sent"] == "retreat":
+            assert rec.record["rolls"][-1] == [msg["seat"], a - 1, d, 0, 0, 0, d_owner]
+        else:
+            conquered = after_d[0] == msg["seat"]
+            moved = after_d[1] if conquered and nxt["state"] != D.BATTLE_WON else 0  # the engine moved them in
+            lost = [a - after_a - moved, d if conquered else d - after_d[1]]
+            assert rec.record["rolls"][-1] == [msg["seat"], a - 1, d, 1, *lost, d_owner]
+            if moved:
+                assert rec.record["occupations"][-1] == [msg["seat"], moved, moved, moved]
+    assert seen >= 4
+
+
+def test_the_record_reads_a_declared_attack_and_a_turn_start_snapshot():
+    example = _example(D.ATTACKING, with_next=True, sent="attack")
+    msg, nxt = example["decide"], example["next"]
+    rec = _recorder()
+    rec.see(msg)
+    rec.see(nxt)
+    assert nxt["state"] == D.ROLLING
+    seat = msg["seat"]
+    (_, a), (owner, d) = _country(msg, nxt["attacker"]), _country(msg, nxt["defender"])
+    assert rec.record["attacks"] == [[seat, a, d, owner, msg["turns"]]]
+    (start,) = rec.record["starts"]  # the same turn: one snapshot
+    assert start[:2] == [seat, msg["turns"]]
+    assert start[2] == [p["territories"] for p in msg["players"]]
+    assert start[4] == [len(p["cards"]) for p in msg["players"]]
+    assert sum(start[3]) == sum(a for _, o, a in msg["countries"] if o >= 0)
+    border, interior, largest, ones = start[6]
+    mine = [a for _, o, a in msg["countries"] if o == seat]
+    assert border + interior == sum(mine) and largest == max(mine) and ones == mine.count(1)
+    assert len(start[5]) == 6
+
+
+def test_the_record_names_the_eliminator_the_cards_held_and_the_winners_last_kills():
+    msg = copy.deepcopy(_example(D.ROLLING)["decide"])
+    seat, victim = msg["seat"], (msg["seat"] + 1) % 4
+    msg["players"][victim]["territories"] = 1
+    msg["players"][victim]["cards"] = [3, 4]
+    nxt = copy.deepcopy(msg)
+    nxt["players"][victim]["territories"] = 0
+    nxt["state"] = D.BATTLE_WON
+    rec = _recorder(measured=seat)
+    rec.see(msg)
+    rec.see(nxt)
+    assert rec.record["eliminations"] == [[victim, seat, msg["turns"], 2]]
+    stats = [[k] * len(D.ENGINE_STATS) for k in range(4)]
+    out = rec.finish({"event": "over", "winner": seat, "turns": msg["turns"], "reason": "win", "stats": stats})
+    assert out["engine"] == stats and D.RECORD_FIELDS["engine"] == D.ENGINE_STATS
+    alive = [q for q, p in enumerate(nxt["players"]) if q not in (seat, victim) and p["territories"] > 0]
+    assert [e[0] for e in out["eliminations"][1:]] == alive
+    assert all(e[1] == seat for e in out["eliminations"])
+    assert out["winner"] == seat and json.loads(json.dumps(out)) == out
+
+
+# ------------------------------------------------------------------ the metrics
+def _synthetic_records():
+    """Two all-remote games of the measured seat 0 (four players: round r is turns 4r+1 .. 4r+4). Game 1: at its
+    turn 10 start seat 2 holds 1 territory and 2 cards and seat 0 eliminates it that turn (a conversion); seat 3
+    holds 2 territories but no card (no chance). Game 2: at its turn starts 20 and 24 seat 1 holds 2 territories
+    and 1 card and survives (two missed chances)."""
+    start = [0, 10, [20, 10, 1, 2], [60, 20, 1, 3], [2, 1, 2, 0], [0, -1, -1, -1, -1, -1], [40, 20, 12, 5]]
+    game1 = {"game": 1, "players": 4, "measured": 0, "seating": "all-remote", "first": 0, "winner": 0,
+             "eliminations": [[2, 0, 10, 2], [1, 0, 40, 0], [3, 0, 40, 1]], "trades": [[0, 4, 3, 0]],
+             "attacks": [[0, 5, 1, 2, 10], [1, 5, 1, 0, 9], [3, 5, 1, 1, 9], [1, 5, 1, 0, 30]],
+             "rolls": [[0, 4, 1, 1, 0, 1, 2], [0, 2, 3, 0, 0, 0, 1], [0, 2, 2, 1, 1, 1, 1], [1, 2, 3, 1, 1, 0, 0]],
+             "occupations": [[0, 4, 3, 4], [0, 9, 3, 3]], "starts": [start, [1, 11, *start[2:]]]}
+    start2 = [0, 20, [20, 2, 10, 10], [60, 2, 10, 10], [2, 1, 2, 0], [-1] * 6, [30, 30, 8, 7]]
+    game2 = {"game": 2, "players": 4, "measured": 0, "seating": "all-remote", "first": 1, "winner": 3,
+             "eliminations": [[0, 3, 50, 3]], "trades": [], "attacks": [[2, 3, 3, 0, 21], [2, 3, 3, 1, 22]],
+             "rolls": [[0, 2, 2, 1, 2, 0, 1], [0, 1, 2, 1, None, 2, 1], [3, 3, 3, 1, 0, 2, 0]],
+             "occupations": [], "starts": [start2, [0, 24, *start2[2:]]]}
+    return [game1, game2]
+
+
+def test_the_records_metrics_on_two_synthetic_games():
+    m = D.record_metrics(_synthetic_records(), resamples=200)
+    assert (m["conversion"], m["conversion_n"]) == (1 / 3, 3)
+    assert (m["eliminations_per_game"], m["eliminations_per_game_n"]) == (1.5, 2)
+    assert (m["attack_losses_per_conquest"], m["attack_losses_per_conquest_n"]) == (1.5, 2)  # 0 + 1 + 2 over 2
+    assert m["casualties_per_conquest"] == 2.5  # and 2 lost defending against seat 3 in game 2
+    assert (m["continent_share"], m["continent_share_n"]) == (1 / 3, 3)
+    assert m["largest_stack_first_turn"] == 10.0
+    assert (m["optional_moved_share"], m["optional_moved_share_n"]) == (1 / 7, 7)
+    assert (m["rolls_on_short"], m["rolls_on_short_n"]) == (0.5, 2)  # (2, 3) retreated, (1, 2) rolled
+    assert (m["rolls_on_equal"], m["rolls_on_equal_n"]) == (1.0, 2)
+    # rounds 5-8 are turns 21-36: game 1's attacks are in rounds 2 and 7 (after seat 2 was out at turn 10),
+    # game 2's two in round 5, one aimed at seat 0
+    assert (m["targeted_share"], m["targeted_share_n"]) == (0.5, 2)
+    assert (m["record_games"], m["records_checked"], m["records_off_engine"]) == (2, 0, 0)  # no engine stats
+    for name in D.METRICS:
+        assert m[f"{name}_low95"] <= m[name] <= m[f"{name}_high95"]
+    engine = [{**r, "seating": "engine"} for r in _synthetic_records()]
+    m = D.record_metrics(engine, resamples=10)
+    assert m["casualties_per_conquest_n"] == 0 and m["casualties_per_conquest"] != m["casualties_per_conquest"]
+    assert m["attack_losses_per_conquest"] == 1.5
+
+
+def test_bootstrap_ratio_is_the_ratio_of_sums_inside_its_interval():
+    value, low, high = D.bootstrap_ratio([1, 0, 2, 1], [2, 1, 2, 3], resamples=500)
+    assert value == 0.5 and low < 0.5 < high
+    assert all(x != x for x in D.bootstrap_ratio([], []))
+
+
+def test_the_first_player_effect_splits_the_games():
+    df = pd.DataFrame({"remote_seat": [0, 1, 0, 1, 0, 1], "first_player": [0, 0, 1, 1, 0, 0],
+                       "remote_won": [1, 0, 0, 1, 1, 1]})
+    out = D.first_player_effect(df)
+    assert (out["first_games"], out["first_win_rate"]) == (3, 1.0)
+    assert (out["later_games"], out["later_win_rate"]) == (3, 1 / 3)
+    assert out["later_win_rate_low95"] < 1 / 3 < out["later_win_rate_high95"]
+    assert D.first_player_effect(df.drop(columns="first_player")) == {}
+
+
+def test_the_summary_reads_the_records_beside_a_csv_and_older_csvs_without_the_new_columns(tmp_path):
+    rows = [{**dict.fromkeys(D.FIELDS, 0), "game": g, "players": 4, "remote": "x", "opponents": "domination:hard",
+             "remote_seat": 0, "first_player": 0 if g == 1 else 1, "winner": 0 if g == 1 else 3,
+             "remote_won": int(g == 1), "seating": "all-remote", "delegate": "attack@hard"} for g in (1, 2)]
+    with (tmp_path / "new_4p.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, D.FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    for record in _synthetic_records():
+        D.append_record(tmp_path / "new_4p.jsonl.gz", record)
+    with (tmp_path / "old_4p.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, D.FIELDS[:13], extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    table = D.summary(tmp_path).set_index("file")
+    new, old = table.loc["new_4p.csv"], table.loc["old_4p.csv"]
+    assert (new["record_games"], new["conversion"], new["delegate"]) == (2, 1 / 3, "attack@hard")
+    assert (new["first_games"], new["first_win_rate"], new["later_win_rate"]) == (1, 1.0, 0.0)
+    assert old["games"] == 2 and old["first_games"] != old["first_games"]  # nan: no first_player column
+    text = D.summary_text(table.reset_index())
+    assert "moving first: 1.000" in text and "conversion: 0.333" in text
+
+
+def test_resuming_keeps_an_older_csvs_columns_and_drops_records_of_games_not_in_it(tmp_path):
+    out = tmp_path / "x.csv"
+    out.write_text(",".join(D.FIELDS[:13]) + "\n" + ",".join(["3"] * 13) + "\n")
+    done, fields = D._done_games(out)
+    assert done == {3} and fields == D.FIELDS[:13]
+    assert D._done_games(tmp_path / "none.csv") == (set(), D.FIELDS)
+    records = tmp_path / "x.jsonl.gz"
+    for g in (3, 4):
+        D.append_record(records, {"game": g})
+    D._resume_records(records, done)
+    assert D.read_records(records) == [{"game": 3}]
+    assert D.records_beside(out) == records
+
+
+def test_a_conquest_the_engine_moved_in_itself_is_an_occupation_and_its_armies_are_no_loss():
+    """With no choice (the dice thrown are every army that can move) the engine moves in at once and goes back to
+    attacking: the record has the occupation, and the armies that left the attacking territory are not losses."""
+    msg = copy.deepcopy(_example(D.ROLLING)["decide"])
+    seat, a, d = msg["seat"], msg["attacker"], msg["defender"]
+    defender = _country(msg, d)[0]
+    msg["countries"] = [[i, o, 4 if i == a else 1 if i == d else x] for i, o, x in msg["countries"]]
+    nxt = copy.deepcopy(msg)
+    nxt["state"] = D.ATTACKING
+    nxt["countries"] = [[i, seat if i == d else o, 1 if i == a else 3 if i == d else x] for i, o, x in msg["countries"]]
+    rec = _recorder(measured=seat)
+    rec.see(msg)
+    rec.see(nxt)
+    assert rec.record["rolls"] == [[seat, 3, 1, 1, 0, 1, defender]]
+    assert rec.record["occupations"] == [[seat, 3, 3, 3]]
+
+
+def test_the_last_throws_losses_come_from_the_engines_casualties_and_the_record_then_agrees_with_it():
+    msg = copy.deepcopy(_example(D.ROLLING)["decide"])
+    seat, a, d = msg["seat"], msg["attacker"], msg["defender"]
+    defender = _country(msg, d)[0]
+    msg["countries"] = [[i, o, 5 if i == a else 2 if i == d else x] for i, o, x in msg["countries"]]
+    rec = _recorder(measured=seat)
+    rec.record["seating"] = "all-remote"
+    rec.see(msg)
+    stats = [[0] * len(D.ENGINE_STATS) for _ in range(4)]
+    stats[seat][:5] = [2, 1, 0, 0, 1]  # kills, casualties, attacks, retreats, countries won
+    stats[defender][:2] = [1, 2]
+    out = rec.finish({"event": "over", "winner": seat, "turns": msg["turns"], "reason": "win", "stats": stats})
+    assert out["rolls"] == [[seat, 4, 2, 1, 1, 2, defender]]
+    assert D.engine_disagreements(out) == []
+    stats[seat][2] = 1  # an attack the record does not hold
+    assert D.engine_disagreements(out) == [f"seat {seat} attacks: 0 in the record, 1 in the engine"]
+    assert D.engine_disagreements({**out, "seating": "engine"}) == []
+
+
+def test_a_file_is_resumed_only_with_the_seating_and_delegation_it_was_played_with(tmp_path):
+    out = tmp_path / "x.csv"
+    out.write_text(",".join(D.FIELDS[:13]) + "\n" + ",".join(["3"] * 13) + "\n")  # older: no delegation
+    assert D._done_games(out, "engine", "")[0] == {3} == D._done_games(out, "all-remote", "")[0]
+    with pytest.raises(RiskstatsError, match="delegate"):
+        D._done_games(out, "engine", "attack@hard")
+    row = {**dict.fromkeys(D.FIELDS, 1), "seating": "all-remote+balanced", "delegate": "attack@hard"}
+    with out.open("w", newline="") as f:
+        writer = csv.DictWriter(f, D.FIELDS)
+        writer.writeheader()
+        writer.writerow(row)
+    assert D._done_games(out, "all-remote+balanced", "attack@hard") == ({1}, D.FIELDS)
+    with pytest.raises(RiskstatsError, match="delegate"):
+        D._done_games(out, "all-remote+balanced", "")
+    with pytest.raises(RiskstatsError, match="seating"):
+        D._done_games(out, "engine", "attack@hard")
+    assert D.seating_of("hard") == "engine" and D.seating_of("continent-tuned") == "all-remote"
+    assert D.seating_of("hard", balance_first=True) == "all-remote+balanced"
+
+
+def test_a_refused_commands_repeated_position_is_not_recorded():
+    example = _example(D.ROLLING, with_next=True)
+    msg = example["decide"]
+    game = msg["seat"]  # unbalanced: the mover is the measured seat
+    claim = next(e["decide"] for e in DECISIONS if len(e["decide"]["players"]) == 4
+                 and D.phase_of(e["decide"]) == "claim")
+    claim = {**claim, "seat": game, "countries": [[i, -1, 0] for i, _, _ in claim["countries"]]}
+    over = {"event": "over", "winner": -1, "turns": 1000, "reason": "turn_cap"}
+    records = []
+    bridge = _StubBridge([BOARDS[0], claim, msg, {**msg, "rejected": True}, over])
+    row = D.play_one(bridge, "domination:hard", 4, game, "hard", records=records)
+    assert row["fallbacks"] == 1 and bridge.sent[-1] == "@ai crap"
+    assert records[0]["rolls"] == [] and row["first_player"] == game
