@@ -54,10 +54,10 @@ def _resumable(out):
 def selfplay(
     games: Annotated[int, typer.Option("--games", parser=whole_number, help="Number of games.")],
     players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game (2: two-player).")],
-    bots: Annotated[str, typer.Option("--bots", help=f"Bots, comma-separated, each a name with optional "
-                                                      f"parameters (continent:threshold=0.6,aggressive); seats in "
-                                                      f"order, cyclic. Built in: {', '.join(BOT_NAMES)}; see "
-                                                      f"riskstats bots.")],
+    bots: Annotated[str, typer.Option("--bots", help=f"Bots, comma-separated, seats in order, cyclic "
+                                                      f"(aggressive,random): each a name with optional parameters, "
+                                                      f"as continent:threshold=0.6. Built in: "
+                                                      f"{', '.join(BOT_NAMES)}; see riskstats bots.")],
     variant: Annotated[str, typer.Option("--variant", help="classic, two-player, mission or capital.")] = "classic",
     seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the whole run.")] = 0,
     out: Annotated[str | None, typer.Option(
@@ -296,7 +296,7 @@ def compile_kernels(
         help="Processes compiling side by side (default: all cores, at most 2 ahead of the game loop).")] = None,
 ):
     """Compile every kernel ahead into numba's cache (once after installing or upgrading; minutes), so that
-    no first run waits; a step already cached only loads (seconds). Steps run side by side in ``--workers``
+    no first run waits; a step already cached only loads (seconds). Steps run side by side in --workers
     processes, each once the game loop it reuses is in the cache."""
     from riskstats.runs.warmup import warm_cache
 
