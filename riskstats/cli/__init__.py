@@ -32,6 +32,7 @@ from riskstats.cli.common import (
     BOT_NAMES,
     CONVENTION,
     PIPE_WIDTH,
+    _NamesWhatWasTyped,
     _NumbersMayBeNegative,
     _OneLineErrors,
     _whole,
@@ -96,7 +97,7 @@ COMMANDS = (
     ("show", stats.show, None),
 )
 """Every top-level command: its name, the function behind it, and its command class (`_NumbersMayBeNegative`
-where the arguments are numbers that may be negative; None: typer's own), in the order of ``--help``."""
+where the arguments are numbers that may be negative; None: `_NamesWhatWasTyped`), in the order of ``--help``."""
 POSITION_COMMANDS = (
     ("new", game.position_new),
     ("names", game.position_names),
@@ -114,10 +115,10 @@ def _terminal_help(doc: str) -> str:
 def _register() -> None:
     """Add `COMMANDS` to the app, and the ``position`` group with `POSITION_COMMANDS` after them."""
     for name, command, cls in COMMANDS:
-        app.command(name, cls=cls, help=_terminal_help(command.__doc__))(command)
+        app.command(name, cls=cls or _NamesWhatWasTyped, help=_terminal_help(command.__doc__))(command)
     position_app = typer.Typer(no_args_is_help=True, help=game.POSITION_HELP)
     for name, command in POSITION_COMMANDS:
-        position_app.command(name, help=_terminal_help(command.__doc__))(command)
+        position_app.command(name, cls=_NamesWhatWasTyped, help=_terminal_help(command.__doc__))(command)
     app.add_typer(position_app, name="position")
 
 
