@@ -267,12 +267,18 @@ PIPE_WIDTH = 1000
 are written whole, not cut to rich's default of 80 columns."""
 
 
-def _console(**options):
-    """A rich console on stdout: the terminal's width, or `PIPE_WIDTH` when writing to a pipe or a file."""
+PROSE_PIPE_WIDTH = 100
+"""Width of the rich console on a pipe or a file (COLUMNS not set) for tables of prose (``riskstats bots``'
+meanings and descriptions): wrapped to be read, as a terminal would."""
+
+
+def _console(pipe_width: int = PIPE_WIDTH, **options):
+    """A rich console on stdout: the terminal's width, or ``pipe_width`` (`PIPE_WIDTH`: tables whole;
+    `PROSE_PIPE_WIDTH`: prose wrapped) when writing to a pipe or a file."""
     from rich.console import Console
 
     if not sys.stdout.isatty() and not os.environ.get("COLUMNS"):
-        options.setdefault("width", PIPE_WIDTH)
+        options.setdefault("width", pipe_width)
     return Console(**options)
 
 
