@@ -184,9 +184,9 @@ def test_paired_interval_is_narrower_on_a_real_experiment(tmp_path):
     assert (effects.control == "threshold=0.5").all()
     paired = effects.ci_high - effects.ci_low
     unpaired = effects.unpaired_ci_high - effects.unpaired_ci_low
-    # threshold 0.6: most games stay alike and pairing pays (measured 0.086 against 0.137); at 0.8 most are
-    # discordant and the interval matched to the exact test is about as wide as the unpaired one (0.136, 0.134)
-    assert paired.iloc[0] < 0.8 * unpaired.iloc[0] and (paired < 1.05 * unpaired).all()
+    # threshold 0.6: most games stay alike (correlation 0.8) and pairing pays (measured 0.068 against 0.137); at
+    # 0.8 more games are discordant (correlation 0.4) and it pays less (0.109 against 0.134)
+    assert paired.iloc[0] < 0.6 * unpaired.iloc[0] and (paired < 0.9 * unpaired).all()
     assert (effects.correlation > 0.2).all()
     assert (effects.ci_low < effects.effect).all() and (effects.effect < effects.ci_high).all()
     excludes = (effects.ci_low > 0) | (effects.ci_high < 0)
