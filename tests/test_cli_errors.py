@@ -168,6 +168,9 @@ def test_negative_numbers_reach_the_check(args, words):
     (["policy", "5", "2", "--value", "1", "--cost", "-1"], "error: --cost must be at least 0, got", "error: cost"),
     (["selfplay", "--games", "0", "--players", "3", "--bots", "aggressive"], "error: --games must be from 1 to",
      "error: games"),
+    # a message that names the option already is left as it is
+    (["odds", "5", "3", "--top", "0"], "error: --top must be at least 1, got 0", "----"),
+    (["show", "x.json", "--out", "x.txt"], "error: --out must end in .png, .svg or .pdf", "----"),
 ])
 def test_errors_name_what_the_user_typed(args, typed, internal):
     """The library names its parameters (``stop_at``); the command line names the option typed (``--stop-at``)

@@ -126,8 +126,8 @@ def _as_typed(message: str, params) -> str:
     def swap(match):
         return typed.get(match.group(), match.group())
 
-    message = re.sub(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", swap, message)
-    return re.sub(r"\b[a-z][a-z0-9]*\b(?= must\b)", swap, message)
+    message = re.sub(r"(?<![-\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", swap, message)  # not --top, not rules.x
+    return re.sub(r"(?<![-\w.])[a-z][a-z0-9]*\b(?= must\b)", swap, message)
 
 
 class _NamesWhatWasTyped(TyperCommand):
