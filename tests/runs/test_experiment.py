@@ -153,7 +153,8 @@ def test_the_cards_per_turn_rule_travels_in_experiment_files():
 
 def test_swept_parameters_are_named_in_tables_however_the_file_wrote_them(tmp_path):
     """A vector ``[0.5, 0.75, 2.0, 5]`` and ``{first = "Australia"}`` are the same cell: tables read
-    ``first=Australia`` (and -1, the bot's own choice, ``first=own``); rewriting an experiment's file by name resumes it instead of refusing it."""
+    ``first=Australia`` (and -1, the bot's own choice, ``first=own``); rewriting an experiment's file by name
+    resumes it instead of refusing it."""
     vectors = {"games": 4, "seed": 2, "grid": {"players": [3], "bots": ["continent,aggressive"],
                                                "params": {"continent": [[0.5, 0.75, 2.0, -1], [0.5, 0.75, 2.0, 5]]}}}
     table = run_experiment(vectors, tmp_path / "exp")
