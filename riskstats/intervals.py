@@ -79,3 +79,28 @@ def every_seat_note(fixed: list, players: int) -> str | None:
         return None
     return (f"- (every seat): a bot in all {players} seats of every game wins every decided game by construction: "
             "no interval, the rate says nothing about its strength")
+
+
+def seated(bot: str, seats: int) -> str:
+    """A bot's name in a win-rate table, with its seats when it holds more than one of each game (a line-up
+    shorter than the seats is repeated).
+
+    >>> seated("aggressive", 2), seated("continent", 1)
+    ('aggressive (2 seats)', 'continent')
+    """
+    return f"{bot} ({seats} seats)" if seats > 1 else bot
+
+
+def seats_note(seats: dict) -> str | None:
+    """The caption under a win-rate-by-bot table naming the bots that hold several seats of a game but not every
+    one (``seats``: bot -> seats held in a game, `seated`), else None.
+
+    >>> print(seats_note({"aggressive": 2, "continent": 1}))  # doctest: +NORMALIZE_WHITESPACE
+    aggressive holds 2 seats of each game: a game counts once for it, won if any of its seats won, so its
+    rate is not comparable with a one-seat bot's
+    """
+    several = [f"{bot} holds {k} seats" for bot, k in seats.items() if k > 1]
+    if not several:
+        return None
+    return (" and ".join(several) + " of each game: a game counts once for it, won if any of its seats won, so its "
+            "rate is not comparable with a one-seat bot's")

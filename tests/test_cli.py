@@ -83,14 +83,14 @@ def test_chain_and_need_json():
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["odds", "0", "5"], "attackers must be from 1 to 1000000, got 0"),
+        (["odds", "0", "5"], "ATTACKERS must be from 1 to 1000000, got 0"),
         (["odds", "x", "5"], "'x' is not a whole number"),
         (["odds", "5", "3", "--defender-sides", "six"], "'six' is not a whole number"),
         (["need", "5", "--p", "high"], "'high' is not a number"),
-        (["odds", "5"], "Missing argument 'D'"),
-        (["odds", "5", "3", "--attacker-dice", "4"], "attacker_dice must be from 1 to 3, got 4"),
+        (["odds", "5"], "Missing argument 'DEFENDERS'"),
+        (["odds", "5", "3", "--attacker-dice", "4"], "--attacker-dice must be from 1 to 3, got 4"),
         (["odds", "5", "3", "--ties", "zombie"], "got 'zombie'"),
-        (["odds", "5", "3", "--stop-at", "5"], "stop_at must be below the attackers (5), got 5"),
+        (["odds", "5", "3", "--stop-at", "5"], "--stop-at must be below the attackers (5), got 5"),
         (["odds", "900", "900", "--exact"], "exact answers are limited"),
         (["round", "3", "3"], "defender dice must be from 1 to 2, got 3"),
         (["need", "5", "--p", "1.5"], "got 1.5"),
@@ -124,7 +124,7 @@ def test_continents_and_cards_tables():
     odds = run_json("cards", "--max-cards", 5)["odds"]
     assert [o["fraction"] for o in odds] == ["0/1", "0/1", "0/1", "200/473", "15844/19393", "1/1"]
     bad = runner.invoke(app, ["continents", "--p", "1.5"])
-    assert bad.exit_code == 2 and bad.stderr.strip() == "error: p must lie in (0, 1), got 1.5"
+    assert bad.exit_code == 2 and bad.stderr.strip() == "error: --p must lie in (0, 1), got 1.5"
 
 
 # ------------------------------------------------------------ the command line as parts

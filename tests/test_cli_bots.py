@@ -28,6 +28,23 @@ def test_bots_lists_every_bot_with_its_parameters():
     assert result.exit_code == 0 and "entrance_weight" in result.output and "continent-tuned" in result.output
 
 
+@pytest.mark.parametrize("columns, width", [(None, 100), ("80", 80), ("120", 120)])
+def test_bots_wraps_every_table_to_the_width(monkeypatch, columns, width):
+    """Every bot's table and description fit the terminal's width, or 100 columns on a pipe (issue 42, item 4:
+    the aggressive and continent tables ran to 527 characters in a file)."""
+    from riskstats.cli.common import PROSE_PIPE_WIDTH
+
+    assert PROSE_PIPE_WIDTH == 100
+    monkeypatch.delenv("COLUMNS", raising=False)
+    result = runner.invoke(app, ["bots"], env={"COLUMNS": columns})  # CliRunner's stdout is no terminal: a pipe
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(map(len, lines)) <= width
+    assert [name for name in CATALOG if any(line.strip() == name for line in lines)] == list(CATALOG)
+    text = " ".join(result.stdout.replace("│", " ").split())
+    assert "attacks while the best attack's exact P(conquer) is at least this" in text  # wrapped, not cut
+
+
 def test_selfplay_takes_bot_parameters():
     result = runner.invoke(app, ["selfplay", "--games", "6", "--players", "3", "--bots",
                                  "continent:threshold=0.6:card_threshold=0.8,aggressive", "--seed", "2", "--json"])

@@ -139,18 +139,54 @@ def test_a_running_trial_of_a_live_process_is_left_alone(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------ messages that pointed the wrong way
 @pytest.mark.parametrize("args, words", [
-    (["odds", "-5", "3"], ["attackers must be", "got -5"]),
-    (["odds", "5", "-3"], ["defenders must be", "got -3"]),
-    (["chain", "20", "3", "-2"], ["defenders must be", "got -2"]),
-    (["chain", "-20", "3"], ["attackers must be", "got -20"]),
-    (["simulate", "-2", "3", "--trials", "10"], ["attackers must be", "got -2"]),
-    (["need", "-3", "--p", "0.5"], ["defenders must be", "got -3"]),
+    (["odds", "-5", "3"], ["ATTACKERS must be", "got -5"]),
+    (["odds", "5", "-3"], ["DEFENDERS must be", "got -3"]),
+    (["chain", "20", "3", "-2"], ["DEFENDERS must be", "got -2"]),
+    (["chain", "-20", "3"], ["ATTACKERS must be", "got -20"]),
+    (["simulate", "-2", "3", "--trials", "10"], ["ATTACKERS must be", "got -2"]),
+    (["need", "-3", "--p", "0.5"], ["DEFENDERS must be", "got -3"]),
     (["round", "-1", "2"], ["attacker dice must be", "got -1"]),
-    (["policy", "-3", "2", "--value", "1"], ["attackers must be", "got -3"]),
-    (["odds", "5", "3", "--stop-at", "-1"], ["stop_at must be", "got -1"]),
+    (["policy", "-3", "2", "--value", "1"], ["ATTACKERS must be", "got -3"]),
+    (["odds", "5", "3", "--stop-at", "-1"], ["--stop-at must be", "got -1"]),
 ])
 def test_negative_numbers_reach_the_check(args, words):
     one_line_error(runner.invoke(app, args), *words)
+
+
+# ------------------------------------------------------------ errors name what the user typed (issue 42, item 6)
+@pytest.mark.parametrize("args, typed, internal", [
+    (["odds", "10", "5", "--stop-at", "20"], "error: --stop-at must be below the attackers (10), got 20", "stop_at"),
+    (["odds", "10", "5", "--defender-sides", "0"], "error: --defender-sides must be from 2 to 20, got 0",
+     "defender_sides"),
+    (["odds", "10", "5", "--defender-modifier", "9"], "error: --defender-modifier must be from -5 to 5, got 9",
+     "defender_modifier"),
+    (["odds", "10", "5", "--goal", "5"], "error: --goal must be below the defenders (5), got 5", "error: goal"),
+    (["odds", "ten", "5"], "error: Invalid value for 'ATTACKERS': 'ten' is not a whole number", "'A'"),
+    (["odds", "10"], "error: Missing argument 'DEFENDERS'.", "'D'"),
+    (["chain", "10", "3", "x"], "error: Invalid value for 'DEFENDERS...': 'x' is not a whole number", "D1"),
+    (["need", "3", "--p", "1.5"], "error: --p must be a probability in (0, 1], got 1.5", "error: p must"),
+    (["policy", "5", "2", "--value", "1", "--cost", "-1"], "error: --cost must be at least 0, got", "error: cost"),
+    (["selfplay", "--games", "0", "--players", "3", "--bots", "aggressive"], "error: --games must be from 1 to",
+     "error: games"),
+    # a message that names the option already is left as it is
+    (["odds", "5", "3", "--top", "0"], "error: --top must be at least 1, got 0", "----"),
+    (["show", "x.json", "--out", "x.txt"], "error: --out must end in .png, .svg or .pdf", "----"),
+])
+def test_errors_name_what_the_user_typed(args, typed, internal):
+    """The library names its parameters (``stop_at``); the command line names the option typed (``--stop-at``)
+    and a positional argument by its name in the help (``ATTACKERS``)."""
+    line = one_line_error(runner.invoke(app, args), typed)
+    assert internal not in line
+
+
+def test_policy_help_says_a_value_may_be_negative():
+    """``--value -4`` is accepted (a conquest that costs more than it brings: the policy stops), and the help
+    says so."""
+    text = " ".join(runner.invoke(app, ["policy", "--help"]).stdout.replace("│", " ").split())
+    assert "negative for a conquest that costs more than it brings" in text
+    result = runner.invoke(app, ["policy", "10", "6", "--value", "-4", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["p_win"] == 0
 
 
 def test_unknown_options_are_still_refused():

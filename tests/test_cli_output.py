@@ -55,6 +55,25 @@ def test_a_bot_in_every_seat_gets_no_interval(tmp_path):
     assert "every seat" not in mixed.stdout
 
 
+def test_a_bot_seated_twice_is_named(tmp_path):
+    """report, experiment and selfplay mark a bot a short line-up seats twice and say what its rate counts
+    (issue 42, item 5)."""
+    note = "aggressive holds 2 seats of each game: a game counts once for it, won if any of its seats won"
+    path = games_csv(tmp_path, 4, ["aggressive,b,c,aggressive", "b,c,aggressive,aggressive"] * 2, [0, 1, 2, 3])
+    result = run("report", path, "--boot", "20")
+    assert result.exit_code == 0, result.output
+    assert "aggressive (2 seats)" in result.stdout and note in " ".join(result.stdout.split())
+    assert [r["seats"] for r in run_json("report", path, "--boot", "20")["win_rate_by_bot"]] == [2, 1, 1]
+    spec = tmp_path / "grid.toml"
+    spec.write_text('games = 2\nseed = 1\n[grid]\nplayers = [4]\nbots = ["aggressive,continent,defensive"]\n')
+    result = run("experiment", spec, "--out", tmp_path / "exp")
+    assert result.exit_code == 0, result.output
+    assert "aggressive (2 seats)" in result.stdout and note in " ".join(result.stdout.split())
+    result = run("selfplay", "--games", "2", "--players", "4", "--bots", "aggressive,continent,defensive")
+    assert result.exit_code == 0, result.output
+    assert "aggressive (2 seats)" in result.stdout and note in " ".join(result.stdout.split())
+
+
 def test_the_bradley_terry_caveat_only_for_more_than_two_players(tmp_path):
     caveat = "each win counted as P-1 pairs"
     two = run("report", games_csv(tmp_path, 2, ["a,b", "b,a"] * 4, [0, 1, 1, 0, 0, 0, 1, 1]), "--boot", "20")

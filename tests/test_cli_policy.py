@@ -42,8 +42,8 @@ def test_policy_table_shows_the_policies_and_the_grid():
 @pytest.mark.parametrize("args, message", [
     (("policy", 5, 2), "--value"),
     (("policy", 5, 2, "--value", "x"), "'x' is not a number"),
-    (("policy", 0, 2, "--value", 1), "attackers must be"),
-    (("policy", 5, 2, "--value", 1, "--defender", "smart"), "defender must be one of best, after_roll, max"),
+    (("policy", 0, 2, "--value", 1), "ATTACKERS must be"),
+    (("policy", 5, 2, "--value", 1, "--defender", "smart"), "--defender must be one of best, after_roll, max"),
     (("policy", 5, 2, 2, "--value", 1, "--value", 2, "--value", 3), "values must be one number or one per"),
 ])
 def test_policy_bad_input_is_one_line_and_exit_2(args, message):

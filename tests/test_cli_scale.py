@@ -71,6 +71,10 @@ def test_report_on_an_experiment_is_per_cell_with_treatment_effects(tmp_path):
     assert "aggressive:threshold=0.8" in result.output
     assert "Treatment effects" in result.output and "Plackett-Luce" in result.output
     assert (tmp_path / "rep" / "win_rate_by_seat_cell-002.png").exists()
+    # the paired interval's method is named, and the correlation that makes it narrower or wider is shown
+    text = " ".join(result.output.replace("│", " ").split())
+    assert "the paired interval (MOVER of Clopper-Pearson (discordant split) and Wilson (discordant share))" in text
+    assert "corr." in text and "the paired interval is the narrower where it is positive" in text
 
 
 def test_bad_input_is_one_line_before_any_game(tmp_path):

@@ -49,3 +49,18 @@ def test_committed_notebooks_are_executed():
         code = [c for c in notebook.cells if c.cell_type == "code"]
         assert all(c.execution_count for c in code), f"{path.name} is committed unexecuted"
         assert any("image/png" in o.get("data", {}) for c in code for o in c.outputs), f"{path.name} has no figure"
+
+
+def test_committed_outputs_name_no_folder_of_the_machine_they_ran_on():
+    """A committed output names the repository's folders relative to it (``data/robustness``), not by the
+    absolute path of the checkout it ran in (issue 42, item 7: notebook 08 printed /work/main/data/...)."""
+    import json
+    import re
+
+    absolute = re.compile(r"(?<![\w.~])/[^\s'\"]*/(?:data|notebooks|riskstats)/")
+    for path in NOTEBOOKS:
+        cells = json.loads(path.read_text())["cells"]
+        for k, cell in enumerate(cells):
+            for output in cell.get("outputs", []):
+                text = "".join(output.get("text", "")) + "".join(output.get("data", {}).get("text/plain", ""))
+                assert not absolute.search(text), f"{path.name} cell {k}: {absolute.search(text).group()}"

@@ -1,6 +1,6 @@
 """Where the notebooks' data lives: the repository's ``data/`` folder, found from any working directory.
 
-This module owns `repository_root` and `data_dir`, so that a notebook writes and reads the same files
+This module owns `repository_root`, `data_dir` and `shown_path`, so that a notebook writes and reads the same files
 whether Jupyter was started in ``notebooks/``, at the repository root or anywhere else. It reads and
 writes no file itself.
 """
@@ -37,3 +37,18 @@ def data_dir(start=None) -> Path:
     'data'
     """
     return repository_root(start) / "data"
+
+
+def shown_path(path, start=None) -> str:
+    """``path`` as a notebook prints it: relative to the repository's root (`repository_root`) when it lies
+    inside it, so that a committed output names no folder of the machine it ran on; as given otherwise.
+
+    >>> shown_path(data_dir() / "robustness")
+    'data/robustness'
+    >>> shown_path("/elsewhere/data")
+    '/elsewhere/data'
+    """
+    try:
+        return Path(path).resolve().relative_to(repository_root(start)).as_posix()
+    except ValueError:
+        return str(path)

@@ -21,6 +21,7 @@ them, in the order ``riskstats --help`` lists them (`COMMANDS`, `POSITION_COMMAN
 May import: every layer of the library, inside the commands that need it (``import riskstats.cli``
 loads neither numba nor pandas).
 """
+import inspect
 import os
 from typing import Annotated
 
@@ -31,6 +32,7 @@ from riskstats.cli.common import (
     BOT_NAMES,
     CONVENTION,
     PIPE_WIDTH,
+    _NamesWhatWasTyped,
     _NumbersMayBeNegative,
     _OneLineErrors,
     _whole,
@@ -95,7 +97,7 @@ COMMANDS = (
     ("show", stats.show, None),
 )
 """Every top-level command: its name, the function behind it, and its command class (`_NumbersMayBeNegative`
-where the arguments are numbers that may be negative; None: typer's own), in the order of ``--help``."""
+where the arguments are numbers that may be negative; None: `_NamesWhatWasTyped`), in the order of ``--help``."""
 POSITION_COMMANDS = (
     ("new", game.position_new),
     ("names", game.position_names),
@@ -103,13 +105,20 @@ POSITION_COMMANDS = (
 """The commands of ``riskstats position``, in the order of its ``--help``."""
 
 
+def _terminal_help(doc: str) -> str:
+    """A command's docstring as its ``--help`` text: each paragraph one line, for the terminal to wrap (typer
+    keeps a docstring's own line breaks in the commands list of ``riskstats --help``, which broke sentences
+    mid-line at any width)."""
+    return "\n\n".join(" ".join(paragraph.split()) for paragraph in inspect.cleandoc(doc).split("\n\n"))
+
+
 def _register() -> None:
     """Add `COMMANDS` to the app, and the ``position`` group with `POSITION_COMMANDS` after them."""
     for name, command, cls in COMMANDS:
-        app.command(name, cls=cls)(command)
+        app.command(name, cls=cls or _NamesWhatWasTyped, help=_terminal_help(command.__doc__))(command)
     position_app = typer.Typer(no_args_is_help=True, help=game.POSITION_HELP)
     for name, command in POSITION_COMMANDS:
-        position_app.command(name)(command)
+        position_app.command(name, cls=_NamesWhatWasTyped, help=_terminal_help(command.__doc__))(command)
     app.add_typer(position_app, name="position")
 
 

@@ -1,7 +1,8 @@
 """The command line's common machinery, shared by every part of it; it defines no command.
 
 It owns the group that turns usage and library errors into one line on stderr (`_OneLineErrors`), the
-command class whose arguments may be negative numbers (`_NumbersMayBeNegative`), the one parser of every
+command class whose errors name the options as typed (`_NamesWhatWasTyped`: ``--stop-at``, not ``stop_at``) and
+the one whose arguments may be negative numbers (`_NumbersMayBeNegative`), the one parser of every
 count and number (`_whole`, `whole_number`, `real_number`, `_positive_count`), the shared dice-rule
 options (`with_rules`), the attackers convention and the bot names, JSON and table printing, how
 probabilities and win rates are written, the progress bars (and the compile steps' spinner), the one line
@@ -105,11 +106,49 @@ def _interrupts_out_of_llvmlite():
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def _as_typed(message: str, params) -> str:
+    """A library error's ``message`` in the words the user typed: a parameter's Python name (``stop_at``,
+    ``defender_sides``, ``attackers``) becomes its option (``--stop-at``, ``--defender-sides``) or its argument's
+    name in the help (``ATTACKERS``), where it stands as a name: any name with an underscore, and any other
+    name before "must" ("attackers must be ...", "goal must be ...")."""
+    typed = {}
+    for param in params:
+        if param.name is None:
+            continue
+        if param.param_type_name == "argument":
+            shown = re.match(r"[A-Z][A-Z0-9_]*", param.metavar or "")
+            typed[param.name] = shown.group() if shown else param.name.upper()
+        else:
+            long = [opt for opt in param.opts if opt.startswith("--")]
+            if long:
+                typed[param.name] = long[0]
+
+    def swap(match):
+        return typed.get(match.group(), match.group())
+
+    message = re.sub(r"(?<![-\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", swap, message)  # not --top, not rules.x
+    return re.sub(r"(?<![-\w.])[a-z][a-z0-9]*\b(?= must\b)", swap, message)
+
+
+class _NamesWhatWasTyped(TyperCommand):
+    """A command whose library errors name the options and arguments as typed (`_as_typed`), not as the
+    library's parameters."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except RiskstatsError as error:
+            typed = _as_typed(str(error), self.get_params(ctx))
+            if typed == str(error):
+                raise
+            raise RiskstatsError(typed) from error
+
+
 _NEGATIVE = re.compile(r"-(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 """A negative number, as `_whole` and `real_number` read them."""
 
 
-class _NumbersMayBeNegative(TyperCommand):
+class _NumbersMayBeNegative(_NamesWhatWasTyped):
     """A command whose arguments are numbers: ``-5`` reaches the argument's parser and the library's check
     ("attackers must be ...") instead of click's "No such option: -5"; any other unknown option is still
     refused, through the context's own usage error (whichever click typer runs on: typer 0.26 on carries its
@@ -228,12 +267,18 @@ PIPE_WIDTH = 1000
 are written whole, not cut to rich's default of 80 columns."""
 
 
-def _console(**options):
-    """A rich console on stdout: the terminal's width, or `PIPE_WIDTH` when writing to a pipe or a file."""
+PROSE_PIPE_WIDTH = 100
+"""Width of the rich console on a pipe or a file (COLUMNS not set) for tables of prose (``riskstats bots``'
+meanings and descriptions): wrapped to be read, as a terminal would."""
+
+
+def _console(pipe_width: int = PIPE_WIDTH, **options):
+    """A rich console on stdout: the terminal's width, or ``pipe_width`` (`PIPE_WIDTH`: tables whole;
+    `PROSE_PIPE_WIDTH`: prose wrapped) when writing to a pipe or a file."""
     from rich.console import Console
 
     if not sys.stdout.isatty() and not os.environ.get("COLUMNS"):
-        options.setdefault("width", PIPE_WIDTH)
+        options.setdefault("width", pipe_width)
     return Console(**options)
 
 

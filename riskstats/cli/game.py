@@ -12,6 +12,7 @@ import typer
 
 from riskstats.cli.common import (
     BOT_NAMES,
+    PROSE_PIPE_WIDTH,
     JsonFlag,
     _compile_notice,
     _console,
@@ -40,11 +41,12 @@ def bots_(as_json: JsonFlag = False):
         return
     from rich.table import Table
 
-    console = _console()
+    console = _console(PROSE_PIPE_WIDTH)
     for row in rows:
         table = Table(title=row["name"], caption=row["description"], caption_justify="left", title_justify="left")
-        for column in ("parameter", "default", "range", "meaning"):
-            table.add_column(column)
+        for column in ("parameter", "default", "range"):
+            table.add_column(column, no_wrap=True)
+        table.add_column("meaning", ratio=1)  # the prose: wrapped to the width left
         for p in row["params"]:
             span = f"{p['low']:g}-{p['high']:g}" + (", whole" if p["integer"] else "")
             table.add_row(p["name"], f"{p['default']:g}", span, p["meaning"])

@@ -57,10 +57,11 @@ def _uses_kernels(attackers: int, defenders: int, exact: bool = False) -> bool:
     return not exact and attackers * defenders > INTERPRETED_STATES
 
 
-Attackers = Annotated[int, typer.Argument(parser=whole_number, metavar="A", help="Attackers (armies able to roll).")]
-Defenders = Annotated[int, typer.Argument(parser=whole_number, metavar="D", help="Defenders.")]
+Attackers = Annotated[int, typer.Argument(parser=whole_number, metavar="ATTACKERS",
+                                          help="Attackers (armies able to roll).")]
+Defenders = Annotated[int, typer.Argument(parser=whole_number, metavar="DEFENDERS", help="Defenders.")]
 DefenderList = Annotated[list[int], typer.Argument(
-    parser=whole_number, metavar="D1 [D2 ...]", help="Defenders of each territory, in the order attacked.")]
+    parser=whole_number, metavar="DEFENDERS...", help="Defenders of each territory, in the order attacked.")]
 StopAt = Annotated[int, typer.Option(parser=whole_number, help="Stop once down to this many attackers.")]
 Cautious = Annotated[bool, typer.Option(help="With --stop-at: never roll more dice than the attackers above it.")]
 Goal = Annotated[int, typer.Option(parser=whole_number, help="Succeed once the defender is down to this many.")]
@@ -334,7 +335,8 @@ def policy_(
     defenders: DefenderList,
     value: Annotated[list[float], typer.Option(
         "--value", parser=real_number,
-        help="Worth of a conquest, in armies: once for every territory, or once per territory.")],
+        help="Worth of a conquest, in armies: once for every territory, or once per territory; negative for a "
+             "conquest that costs more than it brings.")],
     cost: Annotated[float, typer.Option(parser=real_number, help="Payoff lost per attacking army lost.")] = 1.0,
     survivor_value: Annotated[float, typer.Option(
         parser=real_number, help="Payoff per attacking army alive at the end.")] = 0.0,

@@ -27,7 +27,7 @@ from riskstats.cli.common import (
     whole_number,
 )
 from riskstats.errors import RiskstatsError
-from riskstats.intervals import EVERY_SEAT, every_seat_note, percent, percent_interval
+from riskstats.intervals import EVERY_SEAT, every_seat_note, percent, percent_interval, seated, seats_note
 
 Workers = Annotated[int | None, typer.Option("--workers", parser=whole_number, help="Threads (default: all cores).")]
 Scheduler = Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask scheduler (tcp://host:port).")]
@@ -54,10 +54,10 @@ def _resumable(out):
 def selfplay(
     games: Annotated[int, typer.Option("--games", parser=whole_number, help="Number of games.")],
     players: Annotated[int, typer.Option("--players", parser=whole_number, help="Players per game (2: two-player).")],
-    bots: Annotated[str, typer.Option("--bots", help=f"Bots, comma-separated, each a name with optional "
-                                                      f"parameters (continent:threshold=0.6,aggressive); seats in "
-                                                      f"order, cyclic. Built in: {', '.join(BOT_NAMES)}; see "
-                                                      f"riskstats bots.")],
+    bots: Annotated[str, typer.Option("--bots", help=f"Bots, comma-separated, seats in order, cyclic "
+                                                      f"(aggressive,random): each a name with optional parameters, "
+                                                      f"as continent:threshold=0.6. Built in: "
+                                                      f"{', '.join(BOT_NAMES)}; see riskstats bots.")],
     variant: Annotated[str, typer.Option("--variant", help="classic, two-player, mission or capital.")] = "classic",
     seed: Annotated[int, typer.Option("--seed", parser=whole_number, help="Seed of the whole run.")] = 0,
     out: Annotated[str | None, typer.Option(
@@ -123,11 +123,13 @@ def selfplay(
                      "win_reasons": reasons, **({"out": out, "games_played": played} if out is not None else {})})
         return
     fixed = [r["seats"] == result["games"] * players for r in result["bots"].values()]
+    held = {b: 1 if f else r["seats"] // result["games"] for (b, r), f in zip(result["bots"].items(), fixed)}
     _print_table(f"Win rate by bot ({games:,} games, {variant}, {players} players)",
                  ["bot", "decided games", "wins", "win rate", "95% CI"],
-                 [(b, r["decided"], r["wins"], percent(r["win_rate"]),
+                 [(seated(b, held[b]), r["decided"], r["wins"], percent(r["win_rate"]),
                    EVERY_SEAT if f else percent_interval(*r["ci95"]))
-                  for (b, r), f in zip(result["bots"].items(), fixed)], caption=every_seat_note(fixed, players))
+                  for (b, r), f in zip(result["bots"].items(), fixed)],
+                 caption="; ".join(n for n in (seats_note(held), every_seat_note(fixed, players)) if n) or None)
     _print_table("Win rate by seat (seat 0 moves first)", ["seat", "wins", "win rate", "95% CI"],
                  [(s, r["wins"], percent(r["win_rate"]), percent_interval(*r["ci95"]))
                   for s, r in result["seats"].items()],
@@ -161,10 +163,12 @@ def experiment(
         _print_json({"out": out, "games": len(table), "cells": rows})
         return
     extra = [k for k in (rows[0] if rows else {}) if k.startswith(("rules.", "params."))]
+    held = {r["bot"]: r["seats"] for r in rows if 1 < r["seats"] < r["players"]}  # a bot a line-up repeats
     _print_table(f"Experiment {file}: {len(table)} games in {out}",
                  ["cell", "variant", "players", *extra, "bot", "decided games", "win rate", "95% CI", "mean turns"],
-                 [(r["cell"], r["variant"], r["players"], *(r[k] for k in extra), r["bot"], r["trials"],
-                   percent(r["win_rate"]), _interval(r), f"{r['mean_turns']:.1f}") for r in rows])
+                 [(r["cell"], r["variant"], r["players"], *(r[k] for k in extra), seated(r["bot"], r["seats"]),
+                   r["trials"], percent(r["win_rate"]), _interval(r), f"{r['mean_turns']:.1f}") for r in rows],
+                 caption=seats_note(held))
 
 
 def tune(
@@ -296,7 +300,7 @@ def compile_kernels(
         help="Processes compiling side by side (default: all cores, at most 2 ahead of the game loop).")] = None,
 ):
     """Compile every kernel ahead into numba's cache (once after installing or upgrading; minutes), so that
-    no first run waits; a step already cached only loads (seconds). Steps run side by side in ``--workers``
+    no first run waits; a step already cached only loads (seconds). Steps run side by side in --workers
     processes, each once the game loop it reuses is in the cache."""
     from riskstats.runs.warmup import warm_cache
 

@@ -20,6 +20,8 @@ The format (``scripts/experiment_example.toml`` is a complete example)::
     bots = ["aggressive,continent,defensive"]   # line-ups, seats in order and cyclic; a bot may carry
                                                 # parameters: "continent:threshold=0.6,aggressive"
     variant = ["classic"]
+    # without players, each line-up seats one bot a seat: bots = ["a,b,c", "a,b,c,d"] plays 3 and 4 players
+    # with no bot seated twice (a repeated bot's game counts once for it: reports name it)
 
     [grid.rules]                # GameRules options to sweep (lists of values)
     escalation = ["progressive", "fixed"]
@@ -96,15 +98,15 @@ def experiment_cells(spec: dict) -> list[dict]:
     unknown = set(grid) - GRID_KEYS
     if unknown:
         raise RiskstatsError(f"unknown grid key {', '.join(sorted(unknown))}; known: {', '.join(sorted(GRID_KEYS))}")
-    if "players" not in grid or "bots" not in grid:
-        raise RiskstatsError("the grid needs players and bots")
+    if "bots" not in grid:
+        raise RiskstatsError("the grid needs bots (and players, unless each line-up names one bot a seat)")
     for table in ("params",):
         for source in (spec.get(table, {}), grid.get(table, {})):
             bad = set(source) - set(BOTS)
             if bad:
                 raise RiskstatsError(f"unknown bot {', '.join(sorted(bad))} in params; bots: {', '.join(BOTS)}")
     axes = [("variant", _as_list("variant", grid.get("variant", ["classic"]))),
-            ("players", _as_list("players", grid["players"])),
+            ("players", _as_list("players", grid["players"]) if "players" in grid else [None]),
             ("bots", [",".join(b) if isinstance(b, list) else b for b in _as_list("bots", grid["bots"])])]
     axes += [(f"rules.{k}", _as_list(f"rules.{k}", v)) for k, v in grid.get("rules", {}).items()]
     axes += [(f"params.{k}", _as_list(f"params.{k}", v)) for k, v in grid.get("params", {}).items()]
@@ -114,6 +116,8 @@ def experiment_cells(spec: dict) -> list[dict]:
         rules = dict(spec.get("rules", {})) | {k[6:]: v for k, v in label.items() if k.startswith("rules.")}
         params = dict(spec.get("params", {})) | {k[7:]: v for k, v in label.items() if k.startswith("params.")}
         lineup = [b.strip() for b in label["bots"].split(",") if b.strip()]
+        if label["players"] is None:  # no players in the grid: each line-up seats one bot a seat
+            label["players"] = len(lineup)
         try:
             playing = {parse_bot(b).name for b in lineup}
         except RiskstatsError as error:

@@ -332,7 +332,8 @@ def _two_lines(name: str) -> str:
 
 
 def board_map(game_or_position, ax=None, *, board: Board | None = None, layout=None, title: str | None = None,
-              names: bool = True, legend: bool = True, seed: int = 0):
+              names: bool = True, legend: bool = True, seed: int = 0, armies: bool = True,
+              owners: dict | None = None):
     """Draw a game or a position on its board: territories coloured by owner with their armies, continents
     outlined and labelled, borders (sea lines dashed, Alaska-Kamchatka round the edges). Returns the Axes.
 
@@ -354,6 +355,12 @@ def board_map(game_or_position, ax=None, *, board: Board | None = None, layout=N
         A legend of the seats (with their territories and armies) and continents, outside the map.
     seed : int
         Seed of the spring layout of a board without a layout file.
+    armies : bool
+        Write each territory's armies inside it; False draws the owners alone (a map of who holds what, where
+        armies would only be placeholders).
+    owners : dict, optional
+        What the legend calls the owners: seat number (-1 unclaimed, ``players`` the neutral) to a name, such
+        as ``{0: "held: Australia", -1: "not held"}``; given, the legend lists only the owners named.
 
     Examples
     --------
@@ -412,8 +419,9 @@ def board_map(game_or_position, ax=None, *, board: Board | None = None, layout=N
     ax.scatter(frame["x"], frame["y"], s=(radius * 2 * 72 / 12) ** 2 * 1.6, c=fills, edgecolors="#222222",
                linewidths=1.0, zorder=3, gid="territories")
     for r, fill in zip(frame.itertuples(), fills):
-        ax.text(r.x, r.y, str(int(r.armies)), ha="center", va="center", fontsize=9, fontweight="bold",
-                color=_ink(fill), zorder=4, gid=f"armies:{r.territory}")
+        if armies:
+            ax.text(r.x, r.y, str(int(r.armies)), ha="center", va="center", fontsize=9, fontweight="bold",
+                    color=_ink(fill), zorder=4, gid=f"armies:{r.territory}")
         if names:
             ax.text(r.x, r.y - radius - 0.35, _two_lines(r.territory), ha="center", va="top", fontsize=6.5,
                     color="#1a1a1a", zorder=4, linespacing=0.95, gid=f"name:{r.territory}")
@@ -426,17 +434,20 @@ def board_map(game_or_position, ax=None, *, board: Board | None = None, layout=N
     ax.set_yticks([])
     for spine in ax.spines.values():
         spine.set_visible(False)
-    heading = title or f"{board.name} board: {players} players, territories by owner, armies written"
+    heading = title or f"{board.name} board: {players} players, territories by owner" + (
+        ", armies written" if armies else "")
     ax.set_title(heading if status is None else f"{heading}\n{status_lines(status)[0]}")
     if legend:
         handles = []
         seats = list(range(players)) + ([players] if (frame["owner"] == players).any() else [])
+        if owners is not None:
+            seats = [s for s in seats if s in owners]
         for s in seats:
             mine = frame["owner"] == s
-            label = ("neutral" if s == players else f"seat {s}"
-                     + (f" ({board.colours[s]})" if s < len(board.colours) else ""))
-            counts = (f"{_count(int(mine.sum()), 'territory', 'territories')}, "
-                      f"{_count(int(frame.armies[mine].sum()), 'army', 'armies')}")
+            label = owners[s] if owners is not None else ("neutral" if s == players else f"seat {s}" + (
+                f" ({board.colours[s]})" if s < len(board.colours) else ""))
+            counts = _count(int(mine.sum()), "territory", "territories") + (
+                f", {_count(int(frame.armies[mine].sum()), 'army', 'armies')}" if armies else "")
             if status is not None and s < players:
                 row = status.iloc[s]
                 setup = row.turn == 0 and row.phase != "over" and status.setup_armies.any()
@@ -444,13 +455,16 @@ def board_map(game_or_position, ax=None, *, board: Board | None = None, layout=N
                 counts += " (to move)" if row.to_move else ""
             handles.append(Line2D([], [], marker="o", linestyle="", markersize=11, markerfacecolor=colours[s],
                                   markeredgecolor="#222222", label=f"{label}: {counts}"))
-        if (frame["owner"] < 0).any():
+        if (frame["owner"] < 0).any() and (owners is None or -1 in owners):
+            unclaimed = int((frame.owner < 0).sum())
+            label = (f"unclaimed: {unclaimed}" if owners is None else
+                     f"{owners[-1]}: {_count(unclaimed, 'territory', 'territories')}")
             handles.append(Line2D([], [], marker="o", linestyle="", markersize=11, markerfacecolor=UNOWNED_COLOUR,
-                                  markeredgecolor="#222222", label=f"unclaimed: {int((frame.owner < 0).sum())}"))
+                                  markeredgecolor="#222222", label=label))
         handles += [Patch(facecolor=CONTINENT_COLOURS[k % len(CONTINENT_COLOURS)], alpha=0.5, label=c)
                     for k, c in enumerate(board.continents)]
         handles += [Line2D([], [], color="#707070", linewidth=1.3, label="border"),
                     Line2D([], [], color="#5a7fa8", linewidth=1.0, linestyle=(0, (3, 2)), label="sea line")]
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, fontsize=8,
-                  title="owners (number: armies)", title_fontsize=9)
+                  title="owners (number: armies)" if armies else "owners", title_fontsize=9)
     return ax

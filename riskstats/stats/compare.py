@@ -11,16 +11,21 @@ This module owns the tests behind every "A beats B" in a report or notebook:
 - `treatment_effect` / `treatment_effects`: a controlled experiment's effect on a bot's win rate.
   The arms play the same games (same seeds, same line-ups, same seats: *common random numbers*), so
   games are paired by seed, and the test is McNemar's exact test on the discordant games. The interval
-  (`paired_difference_interval`) is the one that test implies: the effect is q (2 pi - 1), q the share
-  of discordant games and pi the share of those the treated arm won; pi gets the Clopper-Pearson
-  interval of the discordant games (it excludes 1/2 exactly when exact McNemar rejects) and q the
-  Wilson interval, and the effect's interval is the range of q (2 pi - 1) over both. So the interval
-  excludes 0 exactly when the test rejects, it has width when no game is discordant, and its coverage
-  is at least nominal (simulated 0.96-1.00 from 4 to 200 discordant games, tests/stats/test_compare.py).
-  Where both arms' games stay alike (the same deal, the same dice until the treated bot first acts
-  differently) the pairs are positively correlated, which narrows a paired interval; but this one is
-  exact and so conservative, and where the correlation is small (most games discordant) it is *wider*
-  than the unpaired one (also given): which is narrower is an empirical matter, to be read off both.
+  (`paired_difference_interval`, `PAIRED_METHOD`) is matched to that test: the effect is q s, q the share
+  of discordant games and s = 2 pi - 1, pi the share of those the treated arm won; s gets the
+  Clopper-Pearson interval of the discordant games (it excludes 0 exactly when exact McNemar rejects)
+  and q the Wilson interval, and the two are combined by MOVER (the method of variance estimates
+  recovery, Zou and Donner 2008): each end is the estimate minus (plus) the root of the sum of squares of
+  the two margins, q's margin weighted by s at that end. Weighting by s at the end keeps the test's
+  verdict: the interval excludes 0 exactly when the test rejects; it has width when no game is
+  discordant, and its coverage is nominal or above (simulated 0.95-0.99, tests/stats/test_compare.py).
+  Its variance is the paired one, q (1 - q s^2) / n: where both arms' games stay alike (the same deal, the
+  same dice until the treated bot first acts differently) few games are discordant, the arms' wins are
+  positively correlated and the interval is narrower than the unpaired one (also given); with no
+  correlation the two are about as wide (the exact test's few extra points), and with a negative one it
+  is wider, as it should be. (Until issue 42 the two intervals were combined by the range of q s over
+  both boxes, which was valid but so conservative that it came out wider than the unpaired interval even
+  on positively correlated arms; the new interval always lies inside the old one.)
 - `paired_comparisons` / `rank_paired`: every pair of arms that played the same games, each paired
   (`treatment_effect`), Holm over the pairs; arms are ranked only where those paired tests separate them
   (`rank_rates` is for independent groups and must not rank paired arms).
@@ -37,6 +42,8 @@ The tests come from scipy and statsmodels. Win rates are counted as in `riskstat
 0.0285
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
@@ -148,15 +155,26 @@ def versus_share(rates, share: float, level: float = 0.95):
     return out
 
 
+PAIRED_METHOD = "MOVER of Clopper-Pearson (discordant split) and Wilson (discordant share)"
+"""How the paired interval is made (`paired_difference_interval`), as reports name it."""
+
+
 def paired_difference_interval(both: int, only_treated: int, only_control: int, neither: int,
                                level: float = 0.95) -> tuple[float, float]:
     """The interval of a paired difference of proportions that agrees with exact McNemar (module docstring).
 
     The counts are the 2 x 2 table of pairs: won in both arms, in the treated arm only, in the control arm
-    only, in neither. The effect (only_treated - only_control) / n is q (2 pi - 1); the interval is the
-    range of that product over q in the Wilson interval of the discordant share and pi in the
-    Clopper-Pearson interval of the treated arm's share of the discordant pairs (the whole of [0, 1]
-    when no pair is discordant), each at ``level``.
+    only, in neither. The effect (only_treated - only_control) / n is q s, q = m / n the share of the m
+    discordant pairs and s = 2 pi - 1, pi the treated arm's share of them; with [s_lo, s_hi] from the
+    Clopper-Pearson interval of pi and [q_lo, q_hi] the Wilson interval of q, each at ``level``, the ends
+    are (MOVER, `PAIRED_METHOD`)::
+
+        q s - sqrt((q (s - s_lo))^2 + (s_lo (q - q_lo))^2)     (q_hi - q in place of q - q_lo if s_lo < 0)
+        q s + sqrt((q (s_hi - s))^2 + (s_hi (q_hi - q))^2)     (q - q_lo in place of q_hi - q if s_hi < 0)
+
+    so the lower end is above 0 exactly when s_lo is (exact McNemar rejects), and the upper end below 0
+    exactly when s_hi is. With no discordant pair, the effect may be anything within the Wilson interval
+    of q: (-q_hi, q_hi).
 
     Examples
     --------
@@ -177,11 +195,14 @@ def paired_difference_interval(both: int, only_treated: int, only_control: int, 
     n, m = sum(counts), counts[1] + counts[2]
     if n == 0:
         raise RiskstatsError("no pairs: the table is empty")
-    q_low, q_high = proportion_confint(m, n, alpha=1 - level, method="wilson")
-    p_low, p_high = proportion_confint(counts[1], m, alpha=1 - level, method="beta") if m else (0.0, 1.0)
+    q_low, q_high = (float(x) for x in proportion_confint(m, n, alpha=1 - level, method="wilson"))
+    if m == 0:
+        return -q_high, q_high
+    p_low, p_high = proportion_confint(counts[1], m, alpha=1 - level, method="beta")
     s_low, s_high = 2 * float(p_low) - 1, 2 * float(p_high) - 1
-    low = (q_high if s_low < 0 else q_low) * s_low
-    high = (q_high if s_high > 0 else q_low) * s_high
+    q, s = m / n, (counts[1] - counts[2]) / m
+    low = q * s - math.hypot(q * (s - s_low), s_low * (q - q_low if s_low >= 0 else q_high - q))
+    high = q * s + math.hypot(q * (s_high - s), s_high * (q_high - q if s_high >= 0 else q - q_low))
     return float(max(-1.0, low)), float(min(1.0, high))
 
 
@@ -208,7 +229,8 @@ def treatment_effect(treated, control, bot: str, level: float = 0.95):
     pandas.DataFrame
         One row: bot, games, control_wins, control_rate, treated_wins, treated_rate, effect
         (treated_rate - control_rate), ci_low, ci_high (paired by game: `paired_difference_interval`,
-        which excludes 0 exactly when the test rejects), p_value (McNemar's exact test), discordant (games
+        which excludes 0 exactly when the test rejects, narrower than the unpaired one where the arms'
+        wins are positively correlated), p_value (McNemar's exact test), discordant (games
         won in one arm only),
         correlation (of the two arms' wins over games), unpaired_ci_low, unpaired_ci_high (Newcombe's
         interval, as if the arms had played independent games).

@@ -30,8 +30,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from riskstats.intervals import EVERY_SEAT, every_seat_note, percent, percent_interval, wilson_interval
-from riskstats.stats.compare import treatment_effects, versus_share
+from riskstats.intervals import (
+    EVERY_SEAT,
+    every_seat_note,
+    percent,
+    percent_interval,
+    seated,
+    seats_note,
+    wilson_interval,
+)
+from riskstats.stats.compare import PAIRED_METHOD, treatment_effects, versus_share
 from riskstats.stats.ratings import (
     BOOT,
     bradley_terry,
@@ -53,6 +61,18 @@ def seat_table(table):
     winner = np.repeat(table["winner"].to_numpy(), counts)
     return pd.DataFrame({"game": game, "seat": seat, "bot": np.concatenate(seats.to_list()) if len(counts) else [],
                          "won": winner == seat, "decided": winner >= 0})
+
+
+def seats_held(table) -> dict:
+    """Seats each bot holds in a game (the most over the games): 2 for a bot a line-up shorter than the seats
+    repeats ("aggressive,continent,defensive" in 4 seats), 1 for most.
+
+    >>> import pandas as pd
+    >>> seats_held(pd.DataFrame({"bots": ["a,b,c,a", "b,c,a,a"], "winner": [0, 1]}))
+    {'a': 2, 'b': 1, 'c': 1}
+    """
+    seats = seat_table(table)
+    return {bot: int(k) for bot, k in seats.groupby(["game", "bot"]).size().groupby("bot").max().items()}
 
 
 def win_rates(table, by="bot"):
@@ -190,15 +210,17 @@ class Report:
             games = self.games if cell is None else int(self.cells.set_index("cell").games[cell])
             seats, bots = part(self.seats), part(self.bots)
             fixed = [bool(r["every_seat"]) for r in bots]
+            held = {r["bot"]: 1 if f else int(r.get("seats", 1)) for r, f in zip(bots, fixed)}
             out.append(Section(
                 f"Win rate by bot ({games} games){where}",
                 ("bot", "decided games", "wins", "win rate", "95% CI", "truncated"),
-                [(r["bot"], r["trials"], r["wins"], percent(r["win_rate"]),
+                [(seated(r["bot"], held[r["bot"]]), r["trials"], r["wins"], percent(r["win_rate"]),
                   EVERY_SEAT if f else percent_interval(r["ci_low"], r["ci_high"]), r["truncated"])
                  for r, f in zip(bots, fixed)],
-                "trials are games: a bot in two seats of a game counts once; games stopped at the turn cap are "
-                "left out (no winner) and counted apart"
-                + (f"; {every_seat_note(fixed, len(seats))}" if any(fixed) else "")))
+                "; ".join(note for note in (
+                    "trials are games: a bot in two seats of a game counts once; games stopped at the turn cap "
+                    "are left out (no winner) and counted apart", seats_note(held),
+                    every_seat_note(fixed, len(seats))) if note)))
             out.append(Section(
                 f"Win rate by seat (seat 0 moves first){where}",
                 ("seat", "games", "wins", "win rate", "95% CI", "vs fair share"),
@@ -227,13 +249,18 @@ class Report:
         if self.effects is not None:
             out.append(Section(
                 "Treatment effects on the bot's win rate (points; arms paired by seed)",
-                ("cell", "treatment", "games", "effect", "95% CI", "unpaired CI", "sig."),
+                ("cell", "treatment", "games", "effect", "95% CI", "unpaired CI", "corr.", "sig."),
                 [(r["cell"], f"{r['bot']} {r['treatment']} vs {r['control']}", r["games"],
                   f"{100 * r['effect']:+.1f}", f"{100 * r['ci_low']:+.1f}..{100 * r['ci_high']:+.1f}",
                   f"{100 * r['unpaired_ci_low']:+.1f}..{100 * r['unpaired_ci_high']:+.1f}",
+                  "-" if np.isnan(r["correlation"]) else f"{r['correlation']:+.2f}",
                   "yes" if r["significant"] else "no") for r in self.effects.to_dict("records")],
-                "common random numbers: both arms play the same seeds; McNemar's exact test, Holm-corrected over "
-                "the treatments"))
+                "common random numbers: both arms play the same seeds, so games are paired; 95% CI: the paired "
+                f"interval ({PAIRED_METHOD}), which excludes 0 exactly when McNemar's exact test rejects; "
+                "unpaired CI: Newcombe's, as if the arms had played different games; corr.: of the two arms' "
+                "wins over the games: the paired interval is the narrower where it is positive, about as wide "
+                "near 0 and wider where it is negative; sig.: McNemar's exact test, Holm-corrected over the "
+                "treatments"))
         return out
 
     def _rating_sections(self, part, where) -> list[Section]:
@@ -349,6 +376,7 @@ def _one(table, boot, seed):
     bots = win_rates(table, "bot")
     lineups = [set(b.split(",")) for b in table["bots"]]
     bots["every_seat"] = [all(lineup == {name} for lineup in lineups) for name in bots["bot"]]  # fixed share
+    bots["seats"] = bots["bot"].map(seats_held(table)).astype(int)  # a bot seated twice: its game counts once
     return {"bots": bots, "seats": seats, "bot_seats": win_rates(table, ["bot", "seat"]),
             "ratings": ratings, "differences": differences, "bradley_terry": fit,
             "rating_fit": pd.concat([f for f in (luce_fit, survival_fit) if f is not None], ignore_index=True),
@@ -533,15 +561,16 @@ class SummaryTally:
 
 def cell_win_rates(table):
     """One row per cell and bot (the table of `read_experiment`): the cell's players, variant and swept
-    ``rules.*``/``params.*`` values, then the bot's seats (``trials``), wins, win rate, 95% Wilson
-    interval (`riskstats.stats.report.win_rates`: trials are decided games), truncated and the cell's mean
-    turns."""
+    ``rules.*``/``params.*`` values, then the bot, the seats it holds in a game (`seats_held`), its decided
+    games (``trials``), wins, win rate, 95% Wilson interval (`riskstats.stats.report.win_rates`: trials are
+    decided games), truncated and the cell's mean turns."""
     rows = []
     for cell, games in table.groupby("cell", sort=True):
         swept = {k: games[k].iloc[0] for k in games.columns if k.startswith(("rules.", "params."))}
+        held = seats_held(games)
         for r in win_rates(games, "bot").to_dict("records"):
             rows.append({"cell": cell, "players": int(games["players"].iloc[0]), "variant": games["variant"].iloc[0],
-                         **swept, "bot": r["bot"], "trials": r["trials"], "wins": r["wins"], "win_rate": r["win_rate"],
-                         "ci_low": r["ci_low"], "ci_high": r["ci_high"], "truncated": r["truncated"],
-                         "mean_turns": float(games["turns"].mean())})
+                         **swept, "bot": r["bot"], "seats": held[r["bot"]], "trials": r["trials"], "wins": r["wins"],
+                         "win_rate": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                         "truncated": r["truncated"], "mean_turns": float(games["turns"].mean())})
     return pd.DataFrame(rows)

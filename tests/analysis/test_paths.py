@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from riskstats.analysis.paths import data_dir, repository_root
+from riskstats.analysis.paths import data_dir, repository_root, shown_path
 from riskstats.errors import RiskstatsError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,3 +33,10 @@ def test_notebooks_use_no_relative_data_path():
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         code = "".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code")
         assert "../data" not in code and "'data/" not in code and '"data/' not in code, path.name
+
+
+def test_paths_are_shown_relative_to_the_repository(tmp_path):
+    """Notebooks print the data folder as data/robustness, not as the folder of the machine they ran on
+    (issue 42, item 7); a folder outside the repository is shown as given."""
+    assert shown_path(ROOT / "data" / "robustness", ROOT) == "data/robustness"
+    assert shown_path(tmp_path, ROOT) == str(tmp_path)

@@ -15,6 +15,9 @@ EXAMPLE = pathlib.Path(__file__).parents[2] / "scripts" / "experiment_example.to
 def test_example_file_is_valid():
     cells = experiment_cells(load_experiment(EXAMPLE))
     assert len(cells) == 4
+    # 3 and 4 players, each line-up one bot a seat: no bot seated twice (issue 42, item 5)
+    assert [c["config"].players for c in cells] == [3, 3, 4, 4]
+    assert all(len(set(c["config"].bots)) == c["config"].players for c in cells)
     # the file's vector, then the defaults
     assert cells[0]["config"].params == {"aggressive": [0.6, 3.0, 0.0, 0.0, 0.0]}
 
@@ -150,11 +153,12 @@ def test_the_cards_per_turn_rule_travels_in_experiment_files():
 
 def test_swept_parameters_are_named_in_tables_however_the_file_wrote_them(tmp_path):
     """A vector ``[0.5, 0.75, 2.0, 5]`` and ``{first = "Australia"}`` are the same cell: tables read
-    ``first=Australia``; rewriting an experiment's file by name resumes it instead of refusing it."""
+    ``first=Australia`` (and -1, the bot's own choice, ``first=own``); rewriting an experiment's file by name
+    resumes it instead of refusing it."""
     vectors = {"games": 4, "seed": 2, "grid": {"players": [3], "bots": ["continent,aggressive"],
                                                "params": {"continent": [[0.5, 0.75, 2.0, -1], [0.5, 0.75, 2.0, 5]]}}}
     table = run_experiment(vectors, tmp_path / "exp")
-    assert list(table.groupby("cell")["params.continent"].first()) == ["first=-1", "first=Australia"]
+    assert list(table.groupby("cell")["params.continent"].first()) == ["first=own", "first=Australia"]
     named = vectors | {"grid": vectors["grid"] | {"params": {"continent": [{"first": -1}, {"first": "Australia"}]}}}
     again = run_experiment(named, tmp_path / "exp")  # the same games: recognised, not refused
     pd.testing.assert_frame_equal(again, table)
@@ -163,7 +167,7 @@ def test_swept_parameters_are_named_in_tables_however_the_file_wrote_them(tmp_pa
     labels = [c["label"]["params.continent"] for c in results.read_json(tmp_path / "exp" / "experiment.json")["cells"]]
     assert labels == [{"first": -1}, {"first": "Australia"}]
     rates = cell_win_rates(again)
-    assert set(rates["params.continent"]) == {"first=-1", "first=Australia"}
+    assert set(rates["params.continent"]) == {"first=own", "first=Australia"}
     with pytest.raises(RiskstatsError, match="different experiment"):
         run_experiment(vectors | {"grid": vectors["grid"] | {"params": {"continent": [{"first": 1}, {"first": 5}]}}},
                        tmp_path / "exp")

@@ -38,6 +38,24 @@ def test_the_map_has_42_territories_labelled_with_armies_and_names():
     assert ax.get_legend() is not None and ax.get_title()
 
 
+def test_a_map_of_who_holds_what_writes_no_placeholder_armies_and_names_its_owners():
+    """Issue 42, item 7: notebook 08's maps wrote 0 and 1 on the territories (held or not) where a reader
+    expects army counts; ``armies=False`` draws the owners alone and ``owners`` names them in the legend."""
+    import pandas as pd
+
+    board = classic_board()
+    held = [board.continents[k] == "Australia" for k in board.arrays.continent_of]
+    frame = pd.DataFrame({"territory": list(board.territories), "owner": [0 if h else -1 for h in held],
+                          "armies": [int(h) for h in held]})
+    ax = board_map(frame, armies=False, owners={0: "held: Australia", -1: "not held"})
+    assert texts(ax, "armies:") == {}
+    legend = ax.get_legend()
+    assert [t.get_text() for t in legend.get_texts()][:2] == ["held: Australia: 4 territories",
+                                                             "not held: 38 territories"]
+    assert legend.get_title().get_text() == "owners" and "armies written" not in ax.get_title()
+    assert len(texts(board_map(frame), "armies:")) == 42  # the default still writes them
+
+
 def test_territories_are_coloured_by_owner():
     board = classic_board()
     ax = board_map(position(players=4, owner=lambda i: (i * 7) % 4))

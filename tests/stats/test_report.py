@@ -46,6 +46,22 @@ def test_a_bot_in_two_seats_of_a_game_is_one_trial():
     assert by_seat.trials.tolist() == [3, 3, 3] and by_seat.wins.tolist() == [1, 2, 0]
 
 
+def test_a_bot_seated_twice_is_named_in_the_report():
+    """A line-up shorter than the seats repeats a bot: the report marks it in the table and says what its rate
+    counts (issue 42, item 5: "aggressive 61.0%" went unmarked)."""
+    from riskstats.stats.report import seats_held
+
+    games = pd.DataFrame({"players": 4, "bots": ["x,y,z,x", "y,z,x,x", "z,x,x,y", "x,x,y,z"], "winner": [0, 1, 2, 3],
+                          "turns": [30, 40, 50, 60], "rounds": [8, 10, 13, 15], "truncated": False})
+    games["winner_bot"] = [b.split(",")[w] for b, w in zip(games.bots, games.winner)]
+    assert seats_held(games) == {"x": 2, "y": 1, "z": 1}
+    rep = report(games, boot=20)
+    assert rep.bots.set_index("bot").seats.to_dict() == {"x": 2, "y": 1, "z": 1}
+    section = rep.sections()[0]
+    assert [row[0] for row in section.rows] == ["x (2 seats)", "y", "z"]
+    assert "x holds 2 seats of each game: a game counts once for it" in section.caption
+
+
 def test_report_ratings_lengths_and_truncation(games, tmp_path):
     rep = report(games)
     assert list(rep.ratings.bot) == ["x", "y", "z"]

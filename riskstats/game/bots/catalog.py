@@ -43,6 +43,11 @@ N_PARAMS = FRONTIER_AT + FRONTIER_DEFENDERS
 bot with ``attack=solved`` the frontier)."""
 
 
+OWN_CHOICE = "own"
+"""A continent parameter's -1 (no continent forced: the bot's own choice) by name, as reports write it
+(``first=own``, `value_text`) and a spec may (``continent:first=own``)."""
+
+
 class Param(NamedTuple):
     """One declared bot parameter: its default, the closed range of valid values, and what it does."""
 
@@ -56,7 +61,8 @@ class Param(NamedTuple):
     """False for a parameter that sets up an experiment's treatment rather than a strategy to tune."""
     names: str = ""
     """"continents": the value is a continent's number, and may be given by its name (the classic board's
-    order and ``name_aliases``: ``first=Australia`` is ``first=5``)."""
+    order and ``name_aliases``: ``first=Australia`` is ``first=5``); -1, no continent (the bot's own choice),
+    may be written `OWN_CHOICE` (``first=own``)."""
     choices: tuple[str, ...] = ()
     """Names of the values 0, 1, ... of a parameter that picks one of a few options (a spec may name the
     option, ``value=model``, or give its number); empty for a numeric parameter."""
@@ -128,7 +134,8 @@ def _first_param() -> Param:
     """The look-ahead bots' ``first`` (the search and value bots read it the same way)."""
     return Param("first", -1.0, -1.0, 63.0, "forces its plan to continent-tuned going for continent number first "
                  "(continent's first) on every turn until it first holds that continent, then searches as usual; "
-                 "-1: never; a number the board lacks is ignored; or the continent's name", integer=True,
+                 "-1 or own: never (its own choice); a number the board lacks is ignored; or the continent's name",
+                 integer=True,
                  tunable=False, names="continents")
 
 
@@ -191,8 +198,8 @@ BUILT_IN = {
          Param("entrance_weight", 2.0, 0.0, 10.0, "cost of each entrance of a continent, in enemy armies"),
          Param("first", -1.0, -1.0, 63.0, "forces the target to continent number first (the board's continent "
                "order; Classic: 5 Australia, 1 South America) until it first holds it, and claims its territories "
-               "first in a claiming setup; from then on it chooses as usual, also after losing it; -1: never; a "
-               "number the board lacks is ignored; or the continent's name, first=Australia",
+               "first in a claiming setup; from then on it chooses as usual, also after losing it; -1 or own: never "
+               "(its own choice); a number the board lacks is ignored; or the continent's name, first=Australia",
                integer=True, tunable=False, names="continents"),
          _trade_at(3.0),
          Param("attack", 0.0, 0.0, 1.0, "how it decides to roll again: rule (P(conquer) at least threshold in "
@@ -445,6 +452,8 @@ def check_value(bot: str, param: Param, value) -> float:
     try:
         number = float(value)
     except (TypeError, ValueError):
+        if param.names == "continents" and isinstance(value, str) and value.strip() == OWN_CHOICE:
+            return -1.0
         if param.names == "continents" and isinstance(value, str):
             from riskstats.game.rules.board import classic_board
 
@@ -522,10 +531,11 @@ def parse_bot(spec: str, *overrides) -> BotSpec:
 
 def value_text(param: Param, value, board=None) -> str:
     """A parameter value as reports print it: a continent parameter by the continent's name (on ``board``,
-    default the classic one; -1 and numbers the board lacks as numbers), others as `parse_bot` labels do.
+    default the classic one; -1 as `OWN_CHOICE`, numbers the board lacks as numbers), others as `parse_bot`
+    labels do.
 
-    >>> value_text(CATALOG["continent"].params[3], 5)
-    'Australia'
+    >>> value_text(CATALOG["continent"].params[3], 5), value_text(CATALOG["continent"].params[3], -1)
+    ('Australia', 'own')
     """
     if param.names == "continents":
         from riskstats.game.rules.board import classic_board
@@ -533,6 +543,8 @@ def value_text(param: Param, value, board=None) -> str:
         names = (board or classic_board()).continents
         if float(value).is_integer() and 0 <= int(value) < len(names):
             return names[int(value)]
+        if float(value) == -1:
+            return OWN_CHOICE
     return _format(param, float(value))
 
 

@@ -170,7 +170,10 @@ def test_a_continent_parameter_is_given_and_shown_by_name():
     with pytest.raises(RiskstatsError, match="threshold of bot 'continent' must be a number"):
         parse_bot("continent:threshold=Australia")
     assert params_text("continent", [0.5, 0.75, 2.0, 5]) == "first=Australia"
-    assert params_text("continent", [0.5, 0.75, 2.0, -1], keys=["first"]) == "first=-1"
+    # -1 is the bot's own choice: written first=own, as the user would say it (issue 42, item 5), and read back
+    assert params_text("continent", [0.5, 0.75, 2.0, -1], keys=["first"]) == "first=own"
+    assert parse_bot("continent:first=own") == parse_bot("continent:first=-1")
+    assert parse_bot("value", {"first": "own"}).values == parse_bot("value").values
     assert params_text("continent", [0.6, 0.75, 2.0, 1, 4]) == "threshold=0.6:first=South America:trade_at=4"
     assert params_text("aggressive", [0.5]) == "defaults"
 
