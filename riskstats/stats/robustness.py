@@ -137,13 +137,18 @@ def write_robustness(rows, folder, notebook: str) -> pd.DataFrame:
     """Write robustness rows (a DataFrame, or a list of them) to ``folder/<notebook>.csv``; return them.
 
     The columns written are `ROBUSTNESS_COLUMNS` and any `OPTIONAL_COLUMNS` the rows have; rows made without a
-    ``reference`` get NaN there, and without a ``p_value`` `normal_p_value`'s (NaN without a reference)."""
+    ``reference`` get NaN there, and without a ``p_value`` `normal_p_value`'s (NaN without a reference). Then the
+    whole table in ``folder`` is adjusted again (`riskstats.stats.verdicts.judge_table`): every notebook's file
+    gains the adjusted columns and ``verdicts.csv`` is rewritten, whichever notebook runs last."""
     from riskstats.runs.results import write_files
 
     frame = pd.concat(rows, ignore_index=True) if isinstance(rows, list | tuple) else rows
     frame = complete_rows(frame)
     frame = frame[[*ROBUSTNESS_COLUMNS, *(c for c in OPTIONAL_COLUMNS if c in frame)]].reset_index(drop=True)
     write_files(folder, {notebook: frame}, {})
+    from riskstats.stats.verdicts import judge_table
+
+    judge_table(folder)
     return frame
 
 
