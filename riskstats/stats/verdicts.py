@@ -70,6 +70,9 @@ OLD = "value:rollouts=1:plans=4"
 """The old population (once "strong") that ``changed`` compares the top tier's verdict with."""
 FIT_COLUMNS = {"p_value": "fit_p_g2", "pearson_p": "fit_p_pearson", "p_boot": "fit_p_boot"}
 """The ladder fit's p-values (`riskstats.stats.ratings.luce_fit`) -> their columns in `ladder_tiers`' table."""
+MIN_EXPECTED = 5.0
+"""The smallest expected cell count at which G2's and Pearson's chi-square p-values are reported (Cochran's rule);
+below it `ladder_tiers` leaves them empty and only the parametric bootstrap's p is read."""
 
 
 def ladder_tiers(ladder: pd.DataFrame, fit: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -88,7 +91,8 @@ def ladder_tiers(ladder: pd.DataFrame, fit: pd.DataFrame | None = None) -> pd.Da
     pandas.DataFrame
         The ladder by rating, with ``tier`` and ``tier_best`` (the bot whose interval defines the tier) after
         ``bot``; with ``fit``, also ``fit_p_g2``, ``fit_p_pearson``, ``fit_p_boot`` (the fit's p-values, NaN
-        where it has none) and ``fit_rejected`` (any below `ALPHA`: the Luce model does not fit, and the tiers
+        where it has none, the two chi-square ones also where the fit's smallest expected count is below
+        `MIN_EXPECTED`) and ``fit_rejected`` (any below `ALPHA`: the Luce model does not fit, and the tiers
         should be read with that caveat).
 
     >>> ladder = pd.DataFrame({"bot": ["c", "a", "b"], "elo": [0.0, 10.0, 5.0], "ci_low": [-4.0, 6.0, 1.0],
@@ -118,8 +122,11 @@ def ladder_tiers(ladder: pd.DataFrame, fit: pd.DataFrame | None = None) -> pd.Da
     if fit is not None:
         if len(fit) != 1:
             raise RiskstatsError(f"the ladder's fit should be one row, got {len(fit)}")
+        small = "min_expected" in fit.columns and float(fit["min_expected"].iloc[0]) < MIN_EXPECTED
         for source, column in FIT_COLUMNS.items():
-            out[column] = float(fit[source].iloc[0]) if source in fit.columns else np.nan
+            asymptotic = source != "p_boot"  # a chi-square reference: meaningless with tiny expected counts
+            out[column] = float(fit[source].iloc[0]) if source in fit.columns and not (small and asymptotic) \
+                else np.nan
         out["fit_rejected"] = bool((out[list(FIT_COLUMNS.values())].iloc[0] < ALPHA).any())
     return out
 

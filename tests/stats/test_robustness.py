@@ -123,8 +123,8 @@ def test_top_tier_and_old_populations_are_grouped_by_bot(tmp_path):
 
 def test_every_committed_p_value_agrees_with_its_own_interval():
     """Issue #39 item 1: across the whole committed table, a row's p is below 0.05 exactly where its 95% interval
-    excludes the reference; for an equivalence row (reference: the margin, `riskstats.stats.compare.equivalence_p_value`)
-    exactly where the interval decides, lying within +-margin or beyond it."""
+    excludes the reference; for an equivalence row (reference: the margin,
+    `riskstats.stats.compare.equivalence_p_value`) exactly where the interval decides, within +-margin or beyond."""
     from riskstats.analysis.paths import data_dir
     from riskstats.stats.robustness import notebook_files
 

@@ -153,6 +153,9 @@ def test_tiers_from_a_tiny_ladder_with_its_fit():
     assert tiers.tier_best.tolist() == ["a", "a", "c", "d", "e"]
     assert tiers.fit_rejected.all() and tiers.fit_p_boot.iloc[0] == 0.008
     assert "fit_rejected" not in ladder_tiers(ladder)
+    small = ladder_tiers(ladder, fit.assign(min_expected=0.04))  # chi-square p's meaningless: only the bootstrap's
+    assert small.fit_p_g2.isna().all() and small.fit_p_pearson.isna().all() and small.fit_rejected.all()
+    assert not ladder_tiers(ladder, fit.assign(min_expected=0.04, p_boot=0.5)).fit_rejected.any()
     with pytest.raises(RiskstatsError, match="no 'elo' column"):
         ladder_tiers(ladder.drop(columns="elo"))
 
@@ -163,7 +166,26 @@ def test_the_committed_ladder_puts_both_search_bots_alone_in_the_top_tier():
     folder = data_dir() / "value_bot" / "issue30" / "ladder"
     tiers = ladder_tiers(pd.read_csv(folder / "ladder.csv"), pd.read_csv(folder / "ladder_fit.csv"))
     assert tiers.bot[tiers.tier == 1].tolist() == ["search", TOP_TIER["search:value=model"]["bot"]]
-    assert tiers.fit_rejected.all()  # the Luce model is rejected by Pearson's and the bootstrap test
+    assert tiers.fit_rejected.all()  # the Luce model is rejected by the parametric bootstrap
+    # expected counts as small as 0.04: the chi-square p-values are not reported, the bootstrap's is (issue #39)
+    assert tiers.fit_p_g2.isna().all() and tiers.fit_p_pearson.isna().all() and (tiers.fit_p_boot < 0.05).all()
+
+
+def test_the_ladder_is_reproducible_from_its_committed_games():
+    """Issue #39 item 5: the per-game table beside ladder.csv holds every ladder game; its wins and games per bot are
+    the ladder's, and the head-to-head rates read from it need no model."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.analysis.strength import ladder_pairs
+
+    folder = data_dir() / "value_bot" / "issue30" / "ladder"
+    games = pd.read_csv(folder / "ladder_games.csv.gz")
+    ladder = pd.read_csv(folder / "ladder.csv").set_index("bot")
+    seats = games[games.winner >= 0].bots.str.split(",").explode()  # a stalled game rates no one
+    assert seats.value_counts().sort_index().to_dict() == ladder.games.sort_index().to_dict()
+    assert games.winner_bot.value_counts().sort_index().to_dict() == ladder.wins.sort_index().to_dict()
+    assert games.groupby("lineup").size().eq(12).all() and games.lineup.nunique() == 495
+    pairs = ladder_pairs(games, ["search", TOP_TIER["search:value=model"]["bot"]])
+    assert pairs.wins.sum() == pairs.decided.iloc[0] and (pairs.ci_low < pairs.share).all()
 
 
 def _ladder(folder):
