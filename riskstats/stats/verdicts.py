@@ -5,8 +5,9 @@ the best one's, then the same again on the rest), the family-wise adjustment of 
 (`adjust`: `ADJUST_METHOD` at `ALPHA`, in two families: the top tier's rows, which judge the findings, and the
 context rows, adjusted apart so that they neither dilute nor borrow from the judging rows), the verdict of each
 finding from its rows in the top-tier populations (`finding_verdicts`, `VERDICTS`), `judge_table`, which writes the
-adjusted columns back into every notebook's CSV and ``verdicts.csv`` beside them (whichever notebook wrote last:
-`riskstats.stats.robustness.write_robustness` calls it), and `write_verdicts`, which adds ``tiers.csv``. The rows, their
+adjusted columns back into every notebook's CSV (as every notebook's writer does,
+`riskstats.stats.robustness.adjust_folder`) and ``verdicts.csv`` beside them, and `write_verdicts`, which adds
+``tiers.csv``. The rows, their
 columns and their population groups are `riskstats.stats.robustness`'; the ladder is
 `riskstats.stats.ratings.luce`'s (winner-only Luce ratings on the Elo scale with 95% bootstrap intervals).
 
@@ -37,10 +38,14 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError
-from riskstats.stats.robustness import (
-    OPTIONAL_COLUMNS,
-    ROBUSTNESS_COLUMNS,
+from riskstats.stats.robustness import (  # the adjustment lives with the rows; re-exported here
+    ADJUST_METHOD,
+    ADJUSTED_COLUMNS,
+    ALPHA,
+    FAMILIES,
     TOP_TIER,
+    adjust,
+    adjust_folder,
     complete_rows,
     group_verdict,
     notebook_files,
@@ -48,19 +53,9 @@ from riskstats.stats.robustness import (
     population_group,
 )
 
-ADJUST_METHOD = "holm"
-"""The family-wise adjustment of the table's p-values (`statsmodels.stats.multitest.multipletests`' name): Holm's
-step-down, within each of `FAMILIES`."""
-FAMILIES = ("top tier", "context")
-"""The adjustment's families (`adjust`): the rows of the top-tier populations, which judge the findings (a finding
-holds only where both tiers show it, an intersection-union test, so the family is these rows), and every other row
-with a p (context: the heuristic, value-bot and mixed populations), adjusted apart. Within a family, rows that repeat
-the same test (same group, n, estimate, interval and p) count once."""
-ALPHA = 0.05
-"""The family-wise error rate: an adjusted p below it keeps a row's verdict."""
-ADJUSTED_COLUMNS = ("p_adjusted", "holds_adjusted", "reversed_adjusted", "family")
-"""The columns `adjust` appends to the rows (and `judge_table` to each notebook's CSV): ``family`` is the row's
-Holm family (`FAMILIES`; empty for a row without a p)."""
+__all__ = ["ADJUST_METHOD", "ADJUSTED_COLUMNS", "ALPHA", "FAMILIES", "adjust", "finding_verdicts", "judge_table",
+           "ladder_tiers", "write_verdicts"]
+
 VERDICTS = ("holds", "fails", "tier-dependent", "inconclusive", "mixed", "no top-tier rows")
 """A finding's verdict under the top tier (module docstring)."""
 CONTEXT_COLUMNS = ("heuristic", "value:rollouts=1:plans=4")
@@ -129,70 +124,6 @@ def ladder_tiers(ladder: pd.DataFrame, fit: pd.DataFrame | None = None) -> pd.Da
                 else np.nan
         out["fit_rejected"] = bool((out[list(FIT_COLUMNS.values())].iloc[0] < ALPHA).any())
     return out
-
-
-def adjust(rows: pd.DataFrame, method: str = ADJUST_METHOD, alpha: float = ALPHA) -> pd.DataFrame:
-    """The rows with family-wise adjusted p-values and verdicts (`ADJUSTED_COLUMNS`), within each of `FAMILIES`.
-
-    The top-tier family is every row of a top-tier population (`riskstats.stats.robustness.population_group` in
-    `TOP_TIER`) with a ``p_value``; the context family every other row with one. Rows that repeat one test (the
-    same group, n, estimate, interval and p) enter their family once and share its adjusted p. Rows without a p (a
-    claim with no reference, such as "X is the cheapest") are outside both and keep their verdicts: ``p_adjusted``
-    is their ``p_value`` (NaN), ``holds_adjusted`` / ``reversed_adjusted`` are ``holds`` / ``reversed`` and
-    ``family`` is empty.
-
-    Parameters
-    ----------
-    rows : pandas.DataFrame
-        Robustness rows (`riskstats.stats.robustness.ROBUSTNESS_COLUMNS`; older rows are completed by
-        `riskstats.stats.robustness.complete_rows`); pass every notebook's rows at once.
-    method : str
-        A `statsmodels.stats.multitest.multipletests` method (default `ADJUST_METHOD`, Holm).
-    alpha : float
-        The family-wise rate (default `ALPHA`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        A copy of ``rows`` with ``p_adjusted``, ``holds_adjusted`` (``holds`` and ``p_adjusted < alpha``),
-        ``reversed_adjusted`` (``reversed`` and ``p_adjusted < alpha``) and ``family``, replacing any already there.
-
-    >>> tier = TOP_TIER["search"]["population"]
-    >>> rows = pd.DataFrame({"population": [tier, tier, "heuristic", tier], "n": [10, 20, 10, 30],
-    ...                      "estimate": 0.1, "ci_low": 0.0, "ci_high": 0.2, "holds": True,
-    ...                      "p_value": [0.01, 0.04, 0.04, np.nan]})
-    >>> adjust(rows)[["p_adjusted", "holds_adjusted", "family"]].values.tolist()
-    [[0.02, True, 'top tier'], [0.04, True, 'top tier'], [0.04, True, 'context'], [nan, True, '']]
-    """
-    from statsmodels.stats.multitest import multipletests
-
-    if not 0 < alpha < 1:
-        raise RiskstatsError(f"alpha must lie between 0 and 1, got {alpha}")
-    rows = complete_rows(rows)
-    p = rows["p_value"].to_numpy(float)
-    groups = [population_group(str(x)) for x in rows["population"]] if "population" in rows else \
-        [next(iter(TOP_TIER))] * len(rows)
-    top = np.array([g in TOP_TIER for g in groups], bool)
-    family = np.where(np.isnan(p), "", np.where(top, FAMILIES[0], FAMILIES[1]))
-    numbers = np.column_stack([rows[c].to_numpy(float) if c in rows else np.zeros(len(rows))
-                               for c in ("n", "estimate", "ci_low", "ci_high")] + [p])
-    key = np.array([f"{g}|{np.round(x, 12).tolist()}" for g, x in zip(groups, numbers)], dtype=object)
-    adjusted = p.copy()
-    for name in FAMILIES:
-        members = np.flatnonzero(family == name)
-        if not len(members):
-            continue
-        tests, first, which = np.unique(key[members], return_index=True, return_inverse=True)
-        try:
-            adjusted[members] = multipletests(p[members[first]], alpha=alpha, method=method)[1][which]
-        except ValueError as error:
-            raise RiskstatsError(f"cannot adjust by {method!r}: {error}") from None
-    keep = (family == "") | (adjusted < alpha)
-    rows["p_adjusted"] = adjusted
-    rows["holds_adjusted"] = rows["holds"].to_numpy(bool) & keep
-    rows["reversed_adjusted"] = rows["reversed"].to_numpy(bool) & keep
-    rows["family"] = family
-    return rows
 
 
 def _row_verdicts(holds, reversed_) -> np.ndarray:
@@ -309,33 +240,17 @@ def finding_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def judge_table(folder, method: str = ADJUST_METHOD, alpha: float = ALPHA) -> pd.DataFrame:
-    """Adjust every notebook's rows in ``folder`` together and write the results back; return the verdicts.
+    """Adjust every notebook's rows in ``folder`` together, write them back and write ``verdicts.csv``; return the
+    verdicts.
 
-    Reads every ``<notebook>.csv`` in ``folder`` (`riskstats.stats.robustness.notebook_files`), adjusts the
-    p-values (`adjust`), writes each notebook's rows back with `ADJUSTED_COLUMNS` appended (after
-    `ROBUSTNESS_COLUMNS`, which older files gain, and any ``note``), and writes ``verdicts.csv``
-    (`finding_verdicts`). `riskstats.stats.robustness.write_robustness` calls it after writing a notebook's rows, so
-    every table carries the adjusted columns whatever order the notebooks run in. Running it again gives the same
-    files.
+    `riskstats.stats.robustness.adjust_folder` (each notebook's rows written back with `ADJUSTED_COLUMNS` appended,
+    as every notebook's writer also does), then ``verdicts.csv`` (`finding_verdicts`). Running it again gives the
+    same files.
     """
     from riskstats.runs.results import write_files
 
-    files = notebook_files(folder)
-    if not files:
-        raise RiskstatsError(f"no robustness rows (<notebook>.csv) in {folder}")
-    frames, optional = [], {}
-    for f in files:
-        frame = pd.read_csv(f, dtype={"notebook": str})
-        missing = set(ROBUSTNESS_COLUMNS) - set(frame.columns) - {"reversed", "reference", "p_value"}
-        if missing:
-            raise RiskstatsError(f"the rows of {f.name} lack the columns {', '.join(sorted(missing))}")
-        frames.append(frame.assign(_file=f.stem))
-        optional[f.stem] = [c for c in OPTIONAL_COLUMNS if c in frame.columns]
-    rows = adjust(pd.concat(frames, ignore_index=True), method, alpha)
-    tables = {stem: part[[*ROBUSTNESS_COLUMNS, *optional[stem], *ADJUSTED_COLUMNS]].reset_index(drop=True)
-              for stem, part in rows.groupby("_file", sort=False)}
-    verdicts = finding_verdicts(rows)
-    write_files(folder, {**tables, "verdicts": verdicts}, {})
+    verdicts = finding_verdicts(adjust_folder(folder, method, alpha))
+    write_files(folder, {"verdicts": verdicts}, {})
     return verdicts
 
 

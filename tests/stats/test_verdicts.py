@@ -114,16 +114,34 @@ def test_the_family_is_the_top_tier_and_a_repeated_test_counts_once():
 
 def test_every_table_carries_the_adjusted_columns_whatever_the_order(tmp_path):
     """Issue #39: each notebook's writer adjusts the whole table, so the last one written leaves no file without
-    the adjusted columns and verdicts.csv follows the rows."""
+    the adjusted columns, and the files end the same whatever the order."""
+    from riskstats.stats.verdicts import judge_table
+
     table = _table()
+    ends = []
     for order in (sorted(table.notebook.unique()), sorted(table.notebook.unique(), reverse=True)):
         folder = tmp_path / "-".join(order)
         for notebook in order:
             write_robustness(table[table.notebook == notebook], folder, notebook)
             for f in folder.glob("[0-9]*.csv"):
                 assert set(ADJUSTED_COLUMNS) <= set(pd.read_csv(f).columns), f.name
-        verdicts = pd.read_csv(folder / "verdicts.csv", dtype={"notebook": str})
+        ends.append({f.name: f.read_bytes() for f in sorted(folder.glob("[0-9]*.csv"))})
+        verdicts = judge_table(folder)
         assert len(verdicts) == table.groupby(["notebook", "finding"]).ngroups
+    assert ends[0] == ends[1]
+
+
+def test_the_committed_verdicts_follow_the_committed_rows():
+    """verdicts.csv is what the rules give the committed tables: no notebook rerun has left it stale."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.stats.robustness import notebook_files
+
+    folder = data_dir() / "robustness"
+    rows = pd.concat([pd.read_csv(f, dtype={"notebook": str}) for f in notebook_files(folder)], ignore_index=True)
+    again = finding_verdicts(adjust(rows))
+    committed = pd.read_csv(folder / "verdicts.csv", dtype={"notebook": str})
+    assert again.verdict.tolist() == committed.verdict.tolist()
+    assert again.finding.tolist() == committed.finding.tolist()
 
 
 def test_rows_without_a_p_value_are_outside_the_family():
