@@ -109,8 +109,14 @@ def main(args) -> None:
 
 def _ladder(args, pool, tables, start) -> None:
     """The rating ladder of ``pool`` (every line-up of 4), written with ``tables``."""
-    pool = list(dict.fromkeys(parse_bot(b).label for b in pool))
-    games = ladder_games(pool, 4, args.ladder_games, args.seed)
+    if args.ladder_from is not None:  # rate a committed per-game table again, playing nothing
+        games = pd.read_csv(args.ladder_from)
+        pool = sorted(set(",".join(games.bots).split(",")))
+        args.ladder_games = int(games.groupby("lineup").size().max())
+    else:
+        pool = list(dict.fromkeys(parse_bot(b).label for b in pool))
+        games = ladder_games(pool, 4, args.ladder_games, args.seed)
+        tables["ladder_games.csv.gz"] = games  # the per-game table the ratings and the tiers are computed from
     ratings, _, fit = luce_model(games, boot=args.boot, seed=args.seed)
     _show(f"rating ladder: Luce (who wins) over {len(games):,} four-player games of every line-up of 4 of "
           f"{len(pool)} bots ({args.ladder_games} games each), {args.boot} bootstrap resamples", ratings,
@@ -126,7 +132,7 @@ def _write(args, tables) -> None:
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         for name, table in tables.items():
-            table.to_csv(args.out / f"{name}.csv", index=False)
+            table.to_csv(args.out / (name if name.endswith(".gz") else f"{name}.csv"), index=False)
 
 
 def issue18(args) -> None:
@@ -196,6 +202,8 @@ if __name__ == "__main__":
     parser.add_argument("--ladder-skip", nargs="*", default=[],
                         help="catalogue bots left out of every table (e.g. uniform, whose games seldom end)")
     parser.add_argument("--ladder-only", action="store_true", help="the rating ladder alone (no other tables)")
+    parser.add_argument("--ladder-from", type=Path,
+                        help="rate this committed per-game ladder table (ladder_games.csv.gz) instead of playing")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, help="write the tables here as CSV")
     parser.add_argument("--issue18", action="store_true", help="measure issue #18's targets (module docstring)")

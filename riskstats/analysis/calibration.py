@@ -9,8 +9,10 @@ with percentile intervals from a bootstrap that resamples whole games, since pos
 correlated) and `calibration_reliability` (the reliability table of each estimator, Wilson intervals per
 bin). The scores and the reliability table themselves are `riskstats.game.value_fit.scores` and
 `riskstats.game.value_fit.reliability` (the position value's own validation uses them too). It also owns the
-one threshold by which an estimator is called calibrated, `ECE_TARGET`, and `calibration_verdicts`, which judges
-the scores' intervals by it (notebook 06 and ``docs/position_value.md`` use this threshold and no other).
+fit target of the position value, `ECE_TARGET`, with `calibration_verdicts` (the scores' intervals against it) and
+`ece_noise_floor` (the ECE that calibrated predictions reach by chance at a sample's size: below it the target
+cannot be resolved), and the test of calibration against its own null, `calibration_consistency` (consistency
+resampling: the winners redrawn from the predictions themselves; notebook 06's robustness rows use it).
 
 >>> import pandas as pd
 >>> preds = pd.DataFrame({"game": [0, 0, 1, 1], "turn": 1, "player": [0, 1, 0, 1], "alive": True,
@@ -26,8 +28,13 @@ import pandas as pd
 from riskstats.errors import RiskstatsError, check_int
 
 ECE_TARGET = 0.02
-"""The expected calibration error (10 equal-width bins) at or below which a P(win) estimate is called calibrated:
-the position value's target (``docs/position_value.md``) and notebook 06's test of every estimator."""
+"""The expected calibration error (10 equal-width bins) the position value is fitted to reach
+(``docs/position_value.md``, on tens of thousands of positions). At a few thousand positions calibrated predictions
+themselves reach about this ECE by chance (`ece_noise_floor`), so a sample that small cannot show an estimator within
+it; notebook 06 tests calibration by `calibration_consistency` instead."""
+CONSISTENCY_DRAWS = 20_000
+"""Redraws of the winners in `calibration_consistency`: its smallest p is 1 / (draws + 1), small enough to survive
+Holm over the top tier's rows (about a hundred) where no redraw reaches the observed ECE."""
 
 
 def calibration_positions(table: pd.DataFrame, per_game: int = 4, rules=None, board=None, seed: int = 0,
@@ -183,3 +190,75 @@ def calibration_verdicts(scores: pd.DataFrame, target: float = ECE_TARGET) -> pd
         raise RiskstatsError(f"the ECE target must lie in (0, 1), got {target}")
     return scores.assign(target=target, calibrated=scores["ece_high"] <= target,
                          miscalibrated=scores["ece_low"] > target)
+
+
+def _null_eces(p, alive, bins: int, draws: int, seed: int) -> np.ndarray:
+    """The ECE of ``draws`` outcome sets drawn from the predictions themselves: at each position one winner among
+    the players in play, with probability its prediction (normalised over them; uniform where they sum to 0)."""
+    p = np.where(alive, np.asarray(p, float), 0.0)
+    total = p.sum(axis=1, keepdims=True)
+    share = np.where(total > 0, p / np.where(total > 0, total, 1.0), alive / alive.sum(axis=1, keepdims=True))
+    cum = np.cumsum(share, axis=1)
+    cum[:, -1] = np.inf  # rounding never leaves a position without a winner
+    which = np.minimum((p * bins).astype(int), bins - 1)  # each (position, player)'s bin, as value_fit.scores
+    flat = np.where(alive, which, bins)  # players out of play go to a bin that is not counted
+    predicted = np.bincount(which[alive], weights=p[alive], minlength=bins)
+    n = int(alive.sum())
+    rng = np.random.default_rng(seed)
+    out = np.empty(draws)
+    positions = np.arange(len(p))
+    for d in range(draws):
+        winner = (rng.random(len(p))[:, None] >= cum).sum(axis=1)
+        wins = np.bincount(flat[positions, winner], minlength=bins + 1)[:bins]
+        out[d] = np.abs(predicted - wins).sum() / n
+    return out
+
+
+def calibration_consistency(preds: pd.DataFrame, estimators=("evaluate", "model"), bins: int = 10,
+                            draws: int = CONSISTENCY_DRAWS, seed: int = 0) -> pd.DataFrame:
+    """Test each estimator's calibration against its own null by consistency resampling (Bröcker & Smith 2007).
+
+    If the predictions were calibrated, each position's winner would be a draw from them. So the winners are
+    redrawn ``draws`` times from the predictions (one winner per position among the players in play, with
+    probability its prediction), the ECE (``bins`` equal-width bins, `riskstats.game.value_fit.scores`) of each
+    redraw is computed against the same predictions, and the p-value is the share of redraws whose ECE reaches the
+    observed one, counted as (k + 1) / (draws + 1). The redraws treat positions as independent given the
+    predictions; positions of one game share its winner, so the real noise is somewhat larger and the p-value is
+    somewhat too small (it errs towards calling an estimator miscalibrated).
+
+    Returns one row per estimator: ``estimator``, ``positions``, ``ece`` (observed), ``null_mean`` and
+    ``null_q95`` (the mean and 95th percentile of the redraws' ECE: the noise floor of calibrated predictions at
+    this size), ``draws``, ``p_value`` and ``miscalibrated`` (p below 0.05).
+
+    >>> rng = np.random.default_rng(1)
+    >>> p0 = rng.uniform(size=1200)
+    >>> won0 = (rng.uniform(size=1200) < p0).astype(int)  # seat 0 wins with its predicted probability
+    >>> preds = pd.DataFrame({"game": np.repeat(np.arange(1200), 2), "turn": 1, "player": np.tile([0, 1], 1200),
+    ...                       "alive": True, "won": np.column_stack([won0, 1 - won0]).ravel(),
+    ...                       "p_model": np.column_stack([p0, 1 - p0]).ravel()})
+    >>> bool(calibration_consistency(preds, ["model"], draws=200).miscalibrated.iloc[0])
+    False
+    """
+    from riskstats.game.value_fit import scores
+
+    draws = check_int("draws", draws, 1)
+    bins = check_int("bins", bins, 1)
+    rows = []
+    for k, estimator in enumerate(estimators):
+        p, alive, winner, _ = _arrays(preds, estimator)
+        observed = scores(p, alive, winner, bins)["ece"]
+        null = _null_eces(p, alive, bins, draws, seed + k)
+        reached = int((null >= observed - 1e-12).sum())
+        p_value = (reached + 1) / (draws + 1)
+        rows.append({"estimator": estimator, "positions": len(winner), "ece": observed,
+                     "null_mean": float(null.mean()), "null_q95": float(np.quantile(null, 0.95)), "draws": draws,
+                     "p_value": p_value, "miscalibrated": p_value < 0.05})
+    return pd.DataFrame(rows)
+
+
+def ece_noise_floor(preds: pd.DataFrame, estimator: str, bins: int = 10, draws: int = 500, seed: int = 0) -> float:
+    """The 95th percentile of the ECE that ``estimator``'s own predictions reach when the winners are drawn from
+    them (`calibration_consistency`'s null): an ECE target below it cannot be shown at this sample's size."""
+    p, alive, _, _ = _arrays(preds, estimator)
+    return float(np.quantile(_null_eces(p, alive, check_int("bins", bins, 1), check_int("draws", draws, 1), seed),
+                             0.95))

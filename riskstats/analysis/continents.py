@@ -460,6 +460,10 @@ def rank_targets(table: pd.DataFrame, bot: str = "continent", board: Board | Non
     return rank_paired(arms, FORCED, level).rename(columns={"label": "target"})
 
 
+ARM_FINDING = "claiming and going for {target} first beats the own choice"
+"""The finding of one forced arm of the continent-first experiment (`robustness_rows`), by its target."""
+
+
 def robustness_rows(effects: pd.DataFrame, versus: pd.DataFrame, cost: pd.DataFrame | None, population: str,
                     bots: str, notebook: str = "02") -> pd.DataFrame:
     """Notebook 02's findings in one population, as rows of the robustness table
@@ -476,7 +480,9 @@ def robustness_rows(effects: pd.DataFrame, versus: pd.DataFrame, cost: pd.DataFr
     - "Australia first beats South America first": the paired difference, interval above 0 (reversed: below);
     - "Australia is the cheapest continent to pay back": its payback turns, interval below every other
       continent's (n: boards; reversed: above some other continent's; no reference, so outside the adjusted
-      family).
+      family);
+    - "claiming and going for X first beats the own choice", one per forced arm X (`ARM_FINDING`): every arm's
+      effect, so that an answer can rest on all of them and not on the arm that came out best (issue #39).
 
     The effects' ``reference`` is 0, and ``p_value`` the paired test's own (McNemar's, `first_target_arms`).
     """
@@ -506,6 +512,8 @@ def robustness_rows(effects: pd.DataFrame, versus: pd.DataFrame, cost: pd.DataFr
                      bool(c.loc["Australia", "payback_high"] < others.payback_low.min()),
                      bool(c.loc["Australia", "payback_low"] > others.payback_high.min()), np.nan, np.nan,
                      "a ranking of the openings' costs, with no reference: outside the adjusted family"))
+    rows += [(ARM_FINDING.format(target=r.target), r.games, r.effect, r.ci_low, r.ci_high, r.ci_low > 0, r.ci_high < 0,
+              0.0, r.p_value, "") for r in effects.itertuples()]
     frame = pd.DataFrame(rows, columns=["finding", "n", "estimate", "ci_low", "ci_high", "holds", "reversed",
                                         "reference", "p_value", "note"])
     frame.insert(0, "notebook", notebook)

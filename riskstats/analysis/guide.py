@@ -7,7 +7,9 @@ This module owns `QUESTIONS` (each question mapped to the robustness finding tha
 continent held, for the board map).
 The verdicts themselves (``holds``, ``fails``, ``tier-dependent``, ``inconclusive``, ``no top-tier rows``) are the
 robustness table's (`riskstats.stats.robustness`); this module only puts them into words and never goes beyond
-the intervals it quotes.
+the intervals it quotes. A tier-dependent answer says which tier shows what; a question answered by the arms of one
+experiment (a fixed first continent) quotes every arm in every tier and ranks none; a ranking is stated only where
+its interval separates; and a claim written down after its data were seen is marked as such (`Question.post_hoc`).
 """
 from __future__ import annotations
 
@@ -30,7 +32,11 @@ class Question:
 
     ``pattern`` is a regular expression searched (case-insensitive) in the findings of notebook ``notebook``;
     every finding it matches answers the question. ``claim`` is the finding in a player's words, ``unit`` how
-    its estimate is written (`EFFECT_FORMATS`), ``absent`` why no row answers it when none matches.
+    its estimate is written (`EFFECT_FORMATS`), ``absent`` why no row answers it when none matches. ``form`` is how
+    the answer is put together (`FORMS`); ``arm`` (form ``arms``) a regular expression whose group names a
+    finding's arm; ``caveat`` a sentence every answer to it ends with; ``post_hoc`` (a finding pattern) marks the
+    findings whose claim was written down after their data were seen; ``notes`` quotes each row's ``note``
+    beside its effect.
     """
 
     question: str
@@ -39,6 +45,18 @@ class Question:
     claim: str
     unit: str = "points"
     absent: str = "the robustness table has no row for this finding"
+    form: str = "claim"
+    arm: str = ""
+    caveat: str = ""
+    post_hoc: str = ""
+    notes: bool = False
+
+
+FORMS = ("claim", "arms", "lowest")
+"""How a question's answer is put together: ``claim``, one sentence per matched finding from its verdict;
+``arms``, one sentence from every matched finding, each an arm of one experiment, grouped by what each tier shows
+(no arm is picked out, none ranked); ``lowest``, a ranking row per tier (the lowest item, named in its note, and
+whether its interval lies below every other's) followed by any other matched finding's sentence."""
 
 
 EFFECT_FORMATS = {
@@ -50,13 +68,17 @@ EFFECT_FORMATS = {
 """How an estimate and its interval's ends are written, by a question's ``unit``: (format, scale, unit name)."""
 
 _FIRST_MOVE = r"^seat 0 \(moves first\) wins more than its fair share 1/{n}, {n} players"
+_TWO_PLAYER = " (the two-player game with a neutral: 40 armies each and 40 neutral, territories dealt)"
 QUESTIONS = (
     Question("Which continent first: Australia, or my own pick?", "02", r"^Australia first beats the own choice",
              "going for Australia first beats picking your own first target"),
     Question("Is a fixed first continent worse than choosing as I go?", "02",
-             r"^every forced first target loses to the own choice",
-             "every fixed first target (claimed and gone for until held) does worse than the bots' own choice; "
-             "the estimate is the best fixed target's effect, and its continent is in the robustness row's note"),
+             r"^claiming and going for .+ first beats the own choice",
+             "a seat that claims a fixed continent and goes for it until it holds it does better than the bots' "
+             "own choice", form="arms", arm=r"^claiming and going for (.+) first beats",
+             caveat="The forced seat plays continent-tuned, without searching, until it holds its continent, so "
+                    "this measures a weakness of these bots' own openings, not the worth of a continent to a "
+                    "player."),
     Question("Which continent first: Australia or South America?", "02",
              r"^Australia first beats South America first", "going for Australia first beats South America first"),
     Question("Trade a set as soon as I have one?", "03", r"^trading a set at once raises",
@@ -64,21 +86,25 @@ QUESTIONS = (
     Question("Hold my cards until I am forced to trade?", "03", r"^holding cards until forced lowers",
              "holding your cards until you are forced to trade lowers your win rate"),
     *(Question(f"How much is moving first worth with {n} players?", "04", _FIRST_MOVE.format(n=n),
-               f"the first player wins more than the fair share 1/{n}", "share") for n in range(2, 7)),
+               f"the first player wins more than the fair share 1/{n}" + (_TWO_PLAYER if n == 2 else ""), "share")
+      for n in range(2, 7)),
     Question("Stack my reinforcements or spread them?", "07", r"^stacking the reinforcements beats spreading",
-             "stacking your reinforcements beats spreading them one at a time over your threatened borders"),
+             "stacking your reinforcements beats spreading them one at a time over your threatened borders, in "
+             "setup and every turn"),
     Question("Should I always fortify?", "07", r"beats never fortifying",
              "fortifying at the end of your turn beats never fortifying"),
     Question("Should I break a rival's continent?", "06", r"^forcing a break of a rival's continent raises",
-             "an all-in attack to break a rival's continent raises your own win chance"),
+             "forcing an all-in attack to break a rival's continent, instead of what the bot would have played, "
+             "raises your own win chance", notes=True),
     Question("House rule, one card per conquest: shorter games?", "03", r"^one card per conquest shortens games",
              "one card per conquest makes games shorter", "rounds"),
     Question("House rule, one card per conquest: does it change the first player's edge?", "03",
              r"^one card per conquest leaves the first player's win share unchanged",
              "one card per conquest leaves the first player's win share unchanged (within 2 points)"),
-    Question("Which Secret Mission is hardest?", "06", r"mission",
+    Question("Which Secret Mission is hardest?", "06", r"mission card|^the card with the lowest win rate",
              "the continent-pair mission cards (conquer two named continents) win less often than the fair share "
-             "1/4", "share", "no robustness row of notebook 06 names a mission card"),
+             "1/4", "share", "no robustness row of notebook 06 names a mission card", form="lowest",
+             post_hoc=r"continent-pair"),
 )
 """The player's questions, in the order the guide asks them, each with the finding that answers it."""
 
@@ -115,36 +141,137 @@ def _effects(question: Question, finding: str, verdict_row, rows: pd.DataFrame |
         if rows is not None and len(rows):
             mine = rows[(rows["notebook"] == question.notebook) & (rows["finding"] == finding)]
             mine = mine[[robustness.population_group(p) == tier for p in mine["population"]]]
-        values = ([(r.estimate, r.ci_low, r.ci_high, int(r.n), _bots(str(r.bots))) for r in mine.itertuples()]
+        values = ([(r.estimate, r.ci_low, r.ci_high, int(r.n), _bots(str(r.bots)), _row_verdict(r),
+                    str(r.note) if "note" in mine and pd.notna(r.note) else "") for r in mine.itertuples()]
                   if len(mine) else
-                  [(e, lo, hi, n, tier) for e, lo, hi, n in _parse_intervals(verdict_row.get(tier))])
-        for estimate, low, high, n, bots in values:
+                  [(e, lo, hi, n, tier, _tier_verdict(verdict_row, tier), "")
+                   for e, lo, hi, n in _parse_intervals(verdict_row.get(tier))])
+        for estimate, low, high, n, bots, shown, note in values:
             found.append({"tier": tier, "effect": write(estimate) + unit, "interval": f"[{write(low)}, {write(high)}]",
-                          "bots": bots, "n": n})
+                          "bots": bots, "n": n, "shown": shown, "note": note})
     return found
+
+
+def _row_verdict(row) -> str:
+    """A robustness row's adjusted verdict (``holds``, ``reversed`` or ``inconclusive``), or its unadjusted one where
+    the row has no adjusted columns."""
+    holds = getattr(row, "holds_adjusted", getattr(row, "holds", False))
+    reversed_ = getattr(row, "reversed_adjusted", getattr(row, "reversed", False))
+    return "holds" if _true(holds) else "reversed" if _true(reversed_) else "inconclusive"
+
+
+def _true(value) -> bool:
+    return bool(value) and str(value).strip().lower() not in ("false", "nan", "0", "")
+
+
+def _tier_verdict(verdict_row, tier: str) -> str:
+    """One tier's verdict from the verdict table's ``verdict <tier>`` column; where the table has none, what the
+    finding's verdict says of every tier (``holds`` -> holds, ``fails`` -> reversed, else inconclusive)."""
+    value = verdict_row.get(f"verdict {tier}")
+    if isinstance(value, str) and value:
+        return value
+    verdict = str(verdict_row.get("verdict", ""))
+    return "holds" if verdict.startswith("holds") else "reversed" if verdict.startswith("fails") else "inconclusive"
+
+
+def _quote(effects: list[dict], notes: bool = False, tier: bool = True) -> str:
+    return "; ".join((f"{e['tier']}: " if tier else "") + f"{e['effect']} {e['interval']}, n = {e['n']}"
+                     + (f" ({e['note']})" if notes and e.get("note") else "") for e in effects)
+
+
+_SHOWN = {"holds": "{claim} ({q}; shown after Holm's correction)",
+          "reversed": "the opposite holds ({q}; shown after Holm's correction)",
+          "inconclusive": "it is not shown either way ({q})",
+          "mixed": "its settings disagree ({q})"}
+"""What one tier shows, in a tier-dependent answer."""
 
 
 def _sentence(question: Question, verdict: str, effects: list[dict], tiers) -> str:
     """The one-sentence answer to ``question`` from its verdict class and the top tier's effects."""
+    quoted = _quote(effects, question.notes)
     if verdict.endswith(" only)"):  # judged on one top tier alone: not the two-tier evidence the verdicts ask for
         return (f"Measured with one top-tier population only ({verdict[verdict.rindex('(') + 1:-6]} in every seat), "
-                f"so not settled: {question.claim}? ({'; '.join(e['effect'] + ' ' + e['interval'] for e in effects)})")
+                f"so not settled: {question.claim}? ({quoted})")
     who = " and ".join(tiers) + " in every seat"
-    quoted = "; ".join(f"{e['tier']}: {e['effect']} {e['interval']}, n = {e['n']}" for e in effects)
     if verdict == "holds":
         return f"Yes: {question.claim}, for both top-tier populations ({who}): {quoted}."
     if verdict == "fails":
         return f"No: for both top-tier populations ({who}) the effect goes the other way: {quoted}."
     if verdict == "tier-dependent":
-        return f"It depends on the bots: the two top-tier populations disagree whether {question.claim} ({quoted})."
+        parts = []
+        for tier in tiers:
+            mine = [e for e in effects if e["tier"] == tier]
+            shown = {e["shown"] for e in mine}
+            key = shown.pop() if len(shown) == 1 else "mixed"
+            parts.append(f"with {tier} in every seat " + _SHOWN[key].format(
+                claim=question.claim, q=_quote(mine, question.notes, tier=False)))
+        return "It depends on the bots: " + "; ".join(parts) + "."
     if verdict == "inconclusive":
-        return (f"Not shown either way for the top tier ({who}): after Holm's correction over the whole table an "
+        return (f"Not shown either way for the top tier ({who}): after Holm's correction over the top tier's rows an "
                 f"interval still allows no effect, so the data cannot say whether {question.claim} ({quoted}).")
     if verdict == "mixed":
         return (f"It depends on the setting: within the top tier ({who}) some measurements show that "
                 f"{question.claim} and others the opposite ({quoted}).")
     reason = verdict.removeprefix("no top-tier rows").strip(" :;,()") or question.absent
     return f"Not measured with the top-tier bots ({who}): {reason}."
+
+
+_GROUPS = {("holds", "holds"): "better than the own choice in both",
+           ("reversed", "reversed"): "worse than the own choice in both",
+           ("inconclusive", "inconclusive"): "not separated from the own choice in either"}
+"""An arm's (tier, tier) verdicts -> its group in an ``arms`` answer; any other pair is tier-dependent."""
+
+
+def _arms_sentence(question: Question, found: list[tuple[str, list[dict]]], tiers) -> str:
+    """One answer from every arm of an experiment: the arms grouped by what each tier shows, each arm's effect in
+    every tier quoted, in the experiment's order (no ranking)."""
+    groups: dict[str, list[str]] = {}
+    for arm, effects in found:
+        shown = tuple(next((e["shown"] for e in effects if e["tier"] == t), "inconclusive") for t in tiers)
+        quoted = "; ".join(f"{e['tier']} {e['effect']} {e['interval']}"
+                           + ("" if shown == shown[:1] * len(shown) else
+                              " shown" if e["shown"] in ("holds", "reversed") else " not shown") for e in effects)
+        name = _GROUPS.get(shown) if len(set(shown)) == 1 else None
+        groups.setdefault(name or "different by bot", []).append(f"{arm} ({quoted})")
+    order = [*_GROUPS.values(), "different by bot"]
+    settled = {"better than the own choice in both", "worse than the own choice in both"}
+    lead = ("It depends on the continent and on the bots" if "different by bot" in groups or len(groups) > 1 else
+            "Yes" if set(groups) == {"better than the own choice in both"} else
+            "No" if set(groups) == {"worse than the own choice in both"} else "Not shown either way")
+    n = sorted({e["n"] for _, effects in found for e in effects})
+    body = "; ".join(f"{g}: {', '.join(groups[g])}" for g in order if g in groups)
+    tail = (" (points against the own choice, shown or not after Holm's correction; "
+            f"n = {', '.join(f'{v:,}' for v in n)} games per arm)")
+    sentence = f"{lead}, for a seat that claims a fixed continent and goes for it until it holds it: {body}{tail}."
+    if not settled & set(groups) and lead == "Not shown either way":
+        sentence = sentence.replace(lead, "Not shown either way for any continent", 1)
+    return sentence + (f" {question.caveat}" if question.caveat else "")
+
+
+_LOWEST = re.compile(r"the lowest card: (.+?) \(next: (.+?)\)")
+
+
+def _lowest_sentence(question: Question, ranking: list[dict], others: list[str], tiers) -> str:
+    """A ranking answer: per tier the lowest item (named in its row's note) and whether its interval lies below
+    every other's, then the sentences of the question's other findings."""
+    clauses, names, separated = [], set(), True
+    for tier in tiers:
+        for e in (e for e in ranking if e["tier"] == tier):
+            match = _LOWEST.search(e["note"])
+            card, after = match.groups() if match else ("the lowest item", "the next")
+            names.add(card)
+            separated &= e["shown"] == "holds"
+            clauses.append(f"{tier}: {card} {e['effect']} {e['interval']}, n = {e['n']}, "
+                           + ("below every other card" if e["shown"] == "holds" else
+                              f"not separated from the next lowest, {after}"))
+    if not clauses:
+        return " ".join(others)
+    if separated and len(names) == 1:
+        head = f"{names.pop()}, for both top-tier populations ({'; '.join(clauses)})."
+    else:
+        why = "the lowest card differs by bot" if len(names) > 1 else "its interval is not separated from the next"
+        head = f"Not settled: {why} ({'; '.join(clauses)})."
+    return " ".join([head, *(f"Taken together: {o[0].lower()}{o[1:]}" for o in others)])
 
 
 def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
@@ -193,6 +320,8 @@ def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
     tiers = tuple(TOP_TIER)
     out = []
     for q in questions:
+        if q.form not in FORMS:
+            raise RiskstatsError(f"question {q.question!r}: form {q.form!r} is not one of {', '.join(FORMS)}")
         mine = verdicts[(verdicts["notebook"] == q.notebook)
                         & verdicts["finding"].str.contains(q.pattern, case=False, regex=True)]
         if mine.empty:
@@ -200,14 +329,29 @@ def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
                         "verdict": "no top-tier rows", "notebook": q.notebook, "finding": "", "tier": "",
                         "effect": "", "interval": "", "bots": "", "n": pd.NA})
             continue
+        found = []
         for _, row in mine.iterrows():
             verdict = str(row["verdict"])
             effects = _effects(q, row["finding"], row, rows, tiers)
-            answer = _sentence(q, verdict, effects, tiers)
+            sentence = _sentence(q, verdict, effects, tiers)
+            if q.post_hoc and re.search(q.post_hoc, row["finding"], re.IGNORECASE):
+                sentence = (sentence.rstrip(".") + "; but this claim was written down after its data had been "
+                            "seen, so it is a hypothesis for new games, not a test.")
+            found.append((row, verdict, effects, sentence))
+        if q.form == "arms":
+            answer = _arms_sentence(q, [(re.search(q.arm, r["finding"], re.IGNORECASE).group(1), e)
+                                        for r, _, e, _ in found], tiers)
+            found = [(r, v, e, answer) for r, v, e, _ in found]
+        elif q.form == "lowest":
+            ranking = [e for r, _, effects, _ in found if "lowest" in r["finding"] for e in effects]
+            answer = _lowest_sentence(q, ranking, [s for r, _, _, s in found if "lowest" not in r["finding"]],
+                                      tiers)
+            found = [(r, v, e, answer) for r, v, e, _ in found]
+        for row, verdict, effects, answer in found:
             cls = next((c for c in VERDICTS if verdict.startswith(c)), verdict)
             base = {"question": q.question, "answer": answer, "verdict": cls, "notebook": q.notebook,
                     "finding": row["finding"]}
-            out += ([{**base, **e} for e in effects] or
+            out += ([{**base, **{k: e[k] for k in ANSWER_COLUMNS if k in e}} for e in effects] or
                     [{**base, "tier": "", "effect": "", "interval": "", "bots": "", "n": pd.NA}])
     frame = pd.DataFrame(out, columns=list(ANSWER_COLUMNS))
     frame["n"] = frame["n"].astype("Int64")

@@ -102,3 +102,25 @@ def mission_win_rates(table: pd.DataFrame, by: str = "mission", level: float = 0
     columns = [by, "trials", "wins", "win_rate", "ci_low", "ci_high", "by_mission", "share", "p_value", "p_holm",
                "significant", "truncated"]
     return grouped[columns].sort_values(["win_rate", by], ignore_index=True)
+
+
+def hardest_card(rates: pd.DataFrame) -> dict:
+    """The card with the lowest win rate in `mission_win_rates`' table, and whether its interval lies below every
+    other card's (a ranking only where the intervals separate).
+
+    Returns ``mission``, ``trials``, ``win_rate``, ``ci_low``, ``ci_high``, ``separated`` (its interval's upper end
+    below every other card's lower end) and ``next`` (the card with the second-lowest win rate, for the text).
+
+    >>> rates = pd.DataFrame({"mission": ["a", "b", "c"], "trials": 100, "win_rate": [0.3, 0.1, 0.2],
+    ...                       "ci_low": [0.22, 0.05, 0.13], "ci_high": [0.39, 0.17, 0.29]})
+    >>> card = hardest_card(rates)
+    >>> card["mission"], card["separated"], card["next"]
+    ('b', False, 'c')
+    """
+    if len(rates) < 2:
+        raise RiskstatsError("need at least two cards to find the hardest")
+    ordered = rates.sort_values("win_rate", kind="stable")
+    low, rest = ordered.iloc[0], ordered.iloc[1:]
+    return {"mission": low["mission"], "trials": int(low["trials"]), "win_rate": float(low["win_rate"]),
+            "ci_low": float(low["ci_low"]), "ci_high": float(low["ci_high"]),
+            "separated": bool(low["ci_high"] < rest["ci_low"].min()), "next": rest["mission"].iloc[0]}

@@ -178,6 +178,48 @@ def ladder_games(bots: Iterable[str], players: int = 4, games_per_lineup: int = 
     return pd.concat(frames, ignore_index=True)
 
 
+def ladder_pairs(games: pd.DataFrame, bots: Iterable[str] | None = None) -> pd.DataFrame:
+    """Model-free head-to-head rates from a ladder's per-game table (`ladder_games`): for each ordered pair of bots,
+    the games in which both sat and one of the two won, and the share of them the first bot won, with its Wilson
+    interval (95%). No rating model, so no fit to fail; seats rotate within each line-up, so every pair met in
+    every seat.
+
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        Columns ``bots`` (the line-up, comma-separated) and ``winner_bot``.
+    bots : iterable of str, optional
+        The bots to pair (default: every bot of the table).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per ordered pair: ``bot``, ``opponent``, ``met`` (games both sat in), ``decided`` (won by one of
+        them), ``wins`` (by ``bot``), ``share`` (wins / decided), ``ci_low``, ``ci_high``.
+
+    >>> g = pd.DataFrame({"bots": ["a,b,c,d"] * 4, "winner_bot": ["a", "a", "b", "c"]})
+    >>> ladder_pairs(g, ["a", "b"])[["bot", "opponent", "decided", "wins", "share"]].values.tolist()
+    [['a', 'b', 3, 2, 0.6666666666666666], ['b', 'a', 3, 1, 0.3333333333333333]]
+    """
+    need = {"bots", "winner_bot"} - set(games.columns)
+    if need:
+        raise RiskstatsError(f"the games have no {', '.join(sorted(need))} column")
+    seated = games["bots"].str.split(",")
+    bots = list(dict.fromkeys(bots)) if bots is not None else sorted({b for s in seated for b in s})
+    rows = []
+    for a in bots:
+        for b in bots:
+            if a == b:
+                continue
+            both = seated.map(lambda s, a=a, b=b: a in s and b in s)
+            winner = games.loc[both, "winner_bot"]
+            wins, losses = int((winner == a).sum()), int((winner == b).sum())
+            low, high = wilson_interval(wins, wins + losses) if wins + losses else (np.nan, np.nan)
+            rows.append({"bot": a, "opponent": b, "met": int(both.sum()), "decided": wins + losses, "wins": wins,
+                         "share": wins / (wins + losses) if wins + losses else np.nan, "ci_low": low, "ci_high": high})
+    return pd.DataFrame(rows)
+
+
 def speed(bots: Iterable[str], players: int = 2, games: int = 200, seed: int = 0,
           rules: GameRules | None = None) -> pd.DataFrame:
     """Games and decisions per CPU second of each bot playing every seat (one thread's process time).

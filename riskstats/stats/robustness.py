@@ -9,8 +9,10 @@ from the interval (for example ``ci_low > share`` for "seat 0 wins more than its
 ``holds``; whether the interval supports the opposite claim (``ci_high < share``: the finding is reversed)
 is passed in as ``reversed``. A row that neither holds nor is reversed is inconclusive (`ROW_VERDICTS`).
 Each row also carries the claim's ``reference`` (the null value it is tested against) and a two-sided
-``p_value`` against it (`normal_p_value` from the interval unless the caller gives an exact one); the
-verdicts under the ladder's top tier, adjusted over the whole table, are `riskstats.stats.verdicts`'.
+``p_value`` against it (`normal_p_value` from the interval unless the caller gives an exact one). The
+family-wise adjustment of the p-values also lives here (`adjust`, in `FAMILIES`; `adjust_folder` rewrites every
+notebook's file with `ADJUSTED_COLUMNS`, and `write_robustness` calls it), so that every table carries the adjusted
+columns whichever notebook wrote last; the verdicts under the ladder's top tier are `riskstats.stats.verdicts`'.
 
 >>> import pandas as pd
 >>> est = pd.DataFrame({"population": ["p"], "bots": ["a,a"], "trials": [100], "win_rate": [0.6],
@@ -52,6 +54,19 @@ CONTEXT = ("value:rollouts=1:plans=4", "heuristic", "mixed")
 bot), one-ply heuristics only, and line-ups mixing bots."""
 GROUPS = (*TOP_TIER, *CONTEXT)
 """The population groups of the table (`population_group`), named by bot: the two top tiers, then the context."""
+ADJUST_METHOD = "holm"
+"""The family-wise adjustment of the table's p-values (`statsmodels.stats.multitest.multipletests`' name): Holm's
+step-down, within each of `FAMILIES`."""
+FAMILIES = ("top tier", "context")
+"""The adjustment's families (`adjust`): the rows of the top-tier populations, which judge the findings (a finding
+holds only where both tiers show it, an intersection-union test, so the family is these rows), and every other row
+with a p (context: the heuristic, value-bot and mixed populations), adjusted apart. Within a family, rows that repeat
+the same test (same group, n, estimate, interval and p) count once."""
+ALPHA = 0.05
+"""The family-wise error rate: an adjusted p below it keeps a row's verdict."""
+ADJUSTED_COLUMNS = ("p_adjusted", "holds_adjusted", "reversed_adjusted", "family")
+"""The columns `adjust` appends to the rows (and `adjust_folder` to each notebook's CSV): ``family`` is the row's
+Holm family (`FAMILIES`; empty for a row without a p)."""
 
 
 def normal_p_value(estimate, ci_low, ci_high, reference):
@@ -137,13 +152,16 @@ def write_robustness(rows, folder, notebook: str) -> pd.DataFrame:
     """Write robustness rows (a DataFrame, or a list of them) to ``folder/<notebook>.csv``; return them.
 
     The columns written are `ROBUSTNESS_COLUMNS` and any `OPTIONAL_COLUMNS` the rows have; rows made without a
-    ``reference`` get NaN there, and without a ``p_value`` `normal_p_value`'s (NaN without a reference)."""
+    ``reference`` get NaN there, and without a ``p_value`` `normal_p_value`'s (NaN without a reference). Then the
+    whole table in ``folder`` is adjusted again (`adjust_folder`): every notebook's file carries the adjusted
+    columns, whichever notebook runs last (``verdicts.csv`` is `riskstats.stats.verdicts.judge_table`'s)."""
     from riskstats.runs.results import write_files
 
     frame = pd.concat(rows, ignore_index=True) if isinstance(rows, list | tuple) else rows
     frame = complete_rows(frame)
     frame = frame[[*ROBUSTNESS_COLUMNS, *(c for c in OPTIONAL_COLUMNS if c in frame)]].reset_index(drop=True)
     write_files(folder, {notebook: frame}, {})
+    adjust_folder(folder)
     return frame
 
 
@@ -259,3 +277,97 @@ def read_robustness(folder) -> tuple[pd.DataFrame, pd.DataFrame]:
     verdicts = verdicts[[g for g in GROUPS if g in verdicts.columns]]
     verdicts.columns.name = None
     return rows, verdicts.reset_index()
+
+
+def adjust(rows: pd.DataFrame, method: str = ADJUST_METHOD, alpha: float = ALPHA) -> pd.DataFrame:
+    """The rows with family-wise adjusted p-values and verdicts (`ADJUSTED_COLUMNS`), within each of `FAMILIES`.
+
+    The top-tier family is every row of a top-tier population (`riskstats.stats.robustness.population_group` in
+    `TOP_TIER`) with a ``p_value``; the context family every other row with one. Rows that repeat one test (the
+    same group, n, estimate, interval and p) enter their family once and share its adjusted p. Rows without a p (a
+    claim with no reference, such as "X is the cheapest") are outside both and keep their verdicts: ``p_adjusted``
+    is their ``p_value`` (NaN), ``holds_adjusted`` / ``reversed_adjusted`` are ``holds`` / ``reversed`` and
+    ``family`` is empty.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        Robustness rows (`riskstats.stats.robustness.ROBUSTNESS_COLUMNS`; older rows are completed by
+        `riskstats.stats.robustness.complete_rows`); pass every notebook's rows at once.
+    method : str
+        A `statsmodels.stats.multitest.multipletests` method (default `ADJUST_METHOD`, Holm).
+    alpha : float
+        The family-wise rate (default `ALPHA`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy of ``rows`` with ``p_adjusted``, ``holds_adjusted`` (``holds`` and ``p_adjusted < alpha``),
+        ``reversed_adjusted`` (``reversed`` and ``p_adjusted < alpha``) and ``family``, replacing any already there.
+
+    >>> tier = TOP_TIER["search"]["population"]
+    >>> rows = pd.DataFrame({"population": [tier, tier, "heuristic", tier], "n": [10, 20, 10, 30],
+    ...                      "estimate": 0.1, "ci_low": 0.0, "ci_high": 0.2, "holds": True,
+    ...                      "p_value": [0.01, 0.04, 0.04, np.nan]})
+    >>> adjust(rows)[["p_adjusted", "holds_adjusted", "family"]].values.tolist()
+    [[0.02, True, 'top tier'], [0.04, True, 'top tier'], [0.04, True, 'context'], [nan, True, '']]
+    """
+    from statsmodels.stats.multitest import multipletests
+
+    if not 0 < alpha < 1:
+        from riskstats.errors import RiskstatsError
+
+        raise RiskstatsError(f"alpha must lie between 0 and 1, got {alpha}")
+    rows = complete_rows(rows)
+    p = rows["p_value"].to_numpy(float)
+    groups = [population_group(str(x)) for x in rows["population"]] if "population" in rows else \
+        [next(iter(TOP_TIER))] * len(rows)
+    top = np.array([g in TOP_TIER for g in groups], bool)
+    family = np.where(np.isnan(p), "", np.where(top, FAMILIES[0], FAMILIES[1]))
+    numbers = np.column_stack([rows[c].to_numpy(float) if c in rows else np.zeros(len(rows))
+                               for c in ("n", "estimate", "ci_low", "ci_high")] + [p])
+    key = np.array([f"{g}|{np.round(x, 12).tolist()}" for g, x in zip(groups, numbers)], dtype=object)
+    adjusted = p.copy()
+    for name in FAMILIES:
+        members = np.flatnonzero(family == name)
+        if not len(members):
+            continue
+        tests, first, which = np.unique(key[members], return_index=True, return_inverse=True)
+        try:
+            adjusted[members] = multipletests(p[members[first]], alpha=alpha, method=method)[1][which]
+        except ValueError as error:
+            from riskstats.errors import RiskstatsError
+
+            raise RiskstatsError(f"cannot adjust by {method!r}: {error}") from None
+    keep = (family == "") | (adjusted < alpha)
+    rows["p_adjusted"] = adjusted
+    rows["holds_adjusted"] = rows["holds"].to_numpy(bool) & keep
+    rows["reversed_adjusted"] = rows["reversed"].to_numpy(bool) & keep
+    rows["family"] = family
+    return rows
+
+
+def adjust_folder(folder, method: str = ADJUST_METHOD, alpha: float = ALPHA) -> pd.DataFrame:
+    """Adjust every notebook's rows in ``folder`` together (`adjust`) and write each notebook's file back with
+    `ADJUSTED_COLUMNS` appended (after `ROBUSTNESS_COLUMNS`, which older files gain, and any `OPTIONAL_COLUMNS`);
+    return all the adjusted rows, with the file each came from in ``_file``. `write_robustness` calls it after
+    writing a notebook's rows, so every table carries the adjusted columns whatever order the notebooks run in."""
+    from riskstats.errors import RiskstatsError
+    from riskstats.runs.results import write_files
+
+    files = notebook_files(folder)
+    if not files:
+        raise RiskstatsError(f"no robustness rows (<notebook>.csv) in {folder}")
+    frames, optional = [], {}
+    for f in files:
+        frame = pd.read_csv(f, dtype={"notebook": str})
+        missing = set(ROBUSTNESS_COLUMNS) - set(frame.columns) - {"reversed", "reference", "p_value"}
+        if missing:
+            raise RiskstatsError(f"the rows of {f.name} lack the columns {', '.join(sorted(missing))}")
+        frames.append(frame.assign(_file=f.stem))
+        optional[f.stem] = [c for c in OPTIONAL_COLUMNS if c in frame.columns]
+    rows = adjust(pd.concat(frames, ignore_index=True), method, alpha)
+    tables = {stem: part[[*ROBUSTNESS_COLUMNS, *optional[stem], *ADJUSTED_COLUMNS]].reset_index(drop=True)
+              for stem, part in rows.groupby("_file", sort=False)}
+    write_files(folder, tables, {})
+    return rows

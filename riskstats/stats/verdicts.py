@@ -1,10 +1,13 @@
 """The verdict of each finding of the robustness table under the rating ladder's top tier (issue #29).
 
 This module owns the tiers of a ladder (`ladder_tiers`: the top tier is every bot whose rating interval overlaps
-the best one's, then the same again on the rest), the family-wise adjustment of the whole table's p-values
-(`adjust`: `ADJUST_METHOD` at `ALPHA` over every notebook's rows that have a p), the verdict of each finding from
-its rows in the top-tier populations (`finding_verdicts`, `VERDICTS`) and `write_verdicts`, which writes the
-adjusted columns back into each notebook's CSV and ``verdicts.csv`` and ``tiers.csv`` beside them. The rows, their
+the best one's, then the same again on the rest), the family-wise adjustment of the table's p-values
+(`adjust`: `ADJUST_METHOD` at `ALPHA`, in two families: the top tier's rows, which judge the findings, and the
+context rows, adjusted apart so that they neither dilute nor borrow from the judging rows), the verdict of each
+finding from its rows in the top-tier populations (`finding_verdicts`, `VERDICTS`), `judge_table`, which writes the
+adjusted columns back into every notebook's CSV (as every notebook's writer does,
+`riskstats.stats.robustness.adjust_folder`) and ``verdicts.csv`` beside them, and `write_verdicts`, which adds
+``tiers.csv``. The rows, their
 columns and their population groups are `riskstats.stats.robustness`'; the ladder is
 `riskstats.stats.ratings.luce`'s (winner-only Luce ratings on the Elo scale with 95% bootstrap intervals).
 
@@ -12,14 +15,14 @@ A finding's verdict, judged on the adjusted rows of the top-tier populations (`r
 
 - ``holds``: every top-tier row holds (in both top tiers);
 - ``fails``: every top-tier row is reversed (the opposite claim holds in both);
-- ``tier-dependent``: the two top tiers disagree, one holding and the other reversed;
-- ``inconclusive``: some top-tier row neither holds nor is reversed (its interval contains the null);
-- ``mixed``: no row is inconclusive, but within one tier some rows hold and some are reversed (say, by player
-  count);
+- ``tier-dependent``: the two top tiers differ: one shows the claim (or its opposite) and the other shows the
+  opposite or nothing (its interval contains the null); ``verdict <tier>`` says which tier shows what;
+- ``inconclusive``: neither top tier shows the claim or its opposite;
+- ``mixed``: within one tier the rows differ (say, by player count);
 - ``no top-tier rows``: the finding was not measured in the top tier (the rows' ``note`` says why, if given).
 
 A finding measured in one top tier only is judged by that tier alone and says so in its verdict (``holds (search
-only)``: not evidence about Risk by the rule above, which asks for both); ``tiers`` names the tiers judged and
+only)``: not the two-tier evidence the rule above asks for); ``tiers`` names the tiers judged and
 ``complete`` says whether every top tier was. The ladder's Luce fit should be read beside its tiers: ``tiers.csv``
 carries the fit's p-values (G2, Pearson, parametric bootstrap) and whether any rejects the model at `ALPHA`.
 
@@ -35,10 +38,14 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError
-from riskstats.stats.robustness import (
-    OPTIONAL_COLUMNS,
-    ROBUSTNESS_COLUMNS,
+from riskstats.stats.robustness import (  # the adjustment lives with the rows; re-exported here
+    ADJUST_METHOD,
+    ADJUSTED_COLUMNS,
+    ALPHA,
+    FAMILIES,
     TOP_TIER,
+    adjust,
+    adjust_folder,
     complete_rows,
     group_verdict,
     notebook_files,
@@ -46,13 +53,9 @@ from riskstats.stats.robustness import (
     population_group,
 )
 
-ADJUST_METHOD = "holm"
-"""The family-wise adjustment of the table's p-values (`statsmodels.stats.multitest.multipletests`' name): Holm's
-step-down, over every notebook's rows that have a p."""
-ALPHA = 0.05
-"""The family-wise error rate: an adjusted p below it keeps a row's verdict."""
-ADJUSTED_COLUMNS = ("p_adjusted", "holds_adjusted", "reversed_adjusted")
-"""The columns `adjust` appends to the rows (and `write_verdicts` to each notebook's CSV)."""
+__all__ = ["ADJUST_METHOD", "ADJUSTED_COLUMNS", "ALPHA", "FAMILIES", "adjust", "finding_verdicts", "judge_table",
+           "ladder_tiers", "write_verdicts"]
+
 VERDICTS = ("holds", "fails", "tier-dependent", "inconclusive", "mixed", "no top-tier rows")
 """A finding's verdict under the top tier (module docstring)."""
 CONTEXT_COLUMNS = ("heuristic", "value:rollouts=1:plans=4")
@@ -62,6 +65,9 @@ OLD = "value:rollouts=1:plans=4"
 """The old population (once "strong") that ``changed`` compares the top tier's verdict with."""
 FIT_COLUMNS = {"p_value": "fit_p_g2", "pearson_p": "fit_p_pearson", "p_boot": "fit_p_boot"}
 """The ladder fit's p-values (`riskstats.stats.ratings.luce_fit`) -> their columns in `ladder_tiers`' table."""
+MIN_EXPECTED = 5.0
+"""The smallest expected cell count at which G2's and Pearson's chi-square p-values are reported (Cochran's rule);
+below it `ladder_tiers` leaves them empty and only the parametric bootstrap's p is read."""
 
 
 def ladder_tiers(ladder: pd.DataFrame, fit: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -80,7 +86,8 @@ def ladder_tiers(ladder: pd.DataFrame, fit: pd.DataFrame | None = None) -> pd.Da
     pandas.DataFrame
         The ladder by rating, with ``tier`` and ``tier_best`` (the bot whose interval defines the tier) after
         ``bot``; with ``fit``, also ``fit_p_g2``, ``fit_p_pearson``, ``fit_p_boot`` (the fit's p-values, NaN
-        where it has none) and ``fit_rejected`` (any below `ALPHA`: the Luce model does not fit, and the tiers
+        where it has none, the two chi-square ones also where the fit's smallest expected count is below
+        `MIN_EXPECTED`) and ``fit_rejected`` (any below `ALPHA`: the Luce model does not fit, and the tiers
         should be read with that caveat).
 
     >>> ladder = pd.DataFrame({"bot": ["c", "a", "b"], "elo": [0.0, 10.0, 5.0], "ci_low": [-4.0, 6.0, 1.0],
@@ -110,58 +117,13 @@ def ladder_tiers(ladder: pd.DataFrame, fit: pd.DataFrame | None = None) -> pd.Da
     if fit is not None:
         if len(fit) != 1:
             raise RiskstatsError(f"the ladder's fit should be one row, got {len(fit)}")
+        small = "min_expected" in fit.columns and float(fit["min_expected"].iloc[0]) < MIN_EXPECTED
         for source, column in FIT_COLUMNS.items():
-            out[column] = float(fit[source].iloc[0]) if source in fit.columns else np.nan
+            asymptotic = source != "p_boot"  # a chi-square reference: meaningless with tiny expected counts
+            out[column] = float(fit[source].iloc[0]) if source in fit.columns and not (small and asymptotic) \
+                else np.nan
         out["fit_rejected"] = bool((out[list(FIT_COLUMNS.values())].iloc[0] < ALPHA).any())
     return out
-
-
-def adjust(rows: pd.DataFrame, method: str = ADJUST_METHOD, alpha: float = ALPHA) -> pd.DataFrame:
-    """The rows with family-wise adjusted p-values and verdicts (`ADJUSTED_COLUMNS`) over the whole table.
-
-    The family is every row with a ``p_value`` (pass all notebooks' rows at once); rows without one (a claim
-    with no reference, such as "X is the cheapest") are outside it and keep their verdicts: ``p_adjusted`` is
-    their ``p_value`` (NaN) and ``holds_adjusted`` / ``reversed_adjusted`` are ``holds`` / ``reversed``.
-
-    Parameters
-    ----------
-    rows : pandas.DataFrame
-        Robustness rows (`riskstats.stats.robustness.ROBUSTNESS_COLUMNS`; older rows are completed by
-        `riskstats.stats.robustness.complete_rows`).
-    method : str
-        A `statsmodels.stats.multitest.multipletests` method (default `ADJUST_METHOD`, Holm).
-    alpha : float
-        The family-wise rate (default `ALPHA`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        A copy of ``rows`` with ``p_adjusted``, ``holds_adjusted`` (``holds`` and ``p_adjusted < alpha``) and
-        ``reversed_adjusted`` (``reversed`` and ``p_adjusted < alpha``), replacing any already there.
-
-    >>> rows = pd.DataFrame({"estimate": [0.1, 0.1, 0.1], "ci_low": [0.0] * 3, "ci_high": [0.2] * 3,
-    ...                      "holds": [True, True, True], "p_value": [0.01, 0.04, np.nan]})
-    >>> adjust(rows)[["p_adjusted", "holds_adjusted"]].values.tolist()
-    [[0.02, True], [0.04, True], [nan, True]]
-    """
-    from statsmodels.stats.multitest import multipletests
-
-    if not 0 < alpha < 1:
-        raise RiskstatsError(f"alpha must lie between 0 and 1, got {alpha}")
-    rows = complete_rows(rows)
-    p = rows["p_value"].to_numpy(float)
-    family = ~np.isnan(p)
-    adjusted = p.copy()
-    if family.any():
-        try:
-            adjusted[family] = multipletests(p[family], alpha=alpha, method=method)[1]
-        except ValueError as error:
-            raise RiskstatsError(f"cannot adjust by {method!r}: {error}") from None
-    keep = ~family | (adjusted < alpha)
-    rows["p_adjusted"] = adjusted
-    rows["holds_adjusted"] = rows["holds"].to_numpy(bool) & keep
-    rows["reversed_adjusted"] = rows["reversed"].to_numpy(bool) & keep
-    return rows
 
 
 def _row_verdicts(holds, reversed_) -> np.ndarray:
@@ -169,20 +131,30 @@ def _row_verdicts(holds, reversed_) -> np.ndarray:
                                                                   "inconclusive"))
 
 
+def _tier_verdict(verdicts) -> str:
+    """One tier's verdict from its row verdicts: ``holds`` / ``reversed`` / ``inconclusive`` where every row says
+    so, ``mixed`` where they differ."""
+    verdicts = set(verdicts)
+    return verdicts.pop() if len(verdicts) == 1 else "mixed"
+
+
 def _verdict(by_tier: dict) -> str:
-    """The verdict (`VERDICTS`) of a finding from its row verdicts in each tier measured (tier -> list)."""
-    by_tier = {t: list(v) for t, v in by_tier.items() if len(v)}
+    """The verdict (`VERDICTS`) of a finding from its row verdicts in each tier measured (tier -> list).
+
+    >>> [_verdict(v) for v in ({"a": ["holds"], "b": ["holds"]}, {"a": ["holds"], "b": ["inconclusive"]},
+    ...                        {"a": ["reversed"], "b": ["holds"]}, {"a": ["inconclusive"], "b": ["inconclusive"]},
+    ...                        {"a": ["holds", "inconclusive"], "b": ["holds"]}, {"a": ["reversed"]})]
+    ['holds', 'tier-dependent', 'tier-dependent', 'inconclusive', 'mixed', 'fails']
+    """
+    by_tier = {t: _tier_verdict(v) for t, v in by_tier.items() if len(v)}
     if not by_tier:
         return "no top-tier rows"
-    every = {v for verdicts in by_tier.values() for v in verdicts}
-    if "inconclusive" in every:
-        return "inconclusive"
-    if every == {"holds"}:
-        return "holds"
-    if every == {"reversed"}:
-        return "fails"
-    uniform = all(group_verdict(v) in ("holds", "reversed") for v in by_tier.values())
-    return "tier-dependent" if uniform else "mixed"
+    every = set(by_tier.values())
+    if "mixed" in every:
+        return "mixed"
+    if len(every) > 1:
+        return "tier-dependent"
+    return {"holds": "holds", "reversed": "fails", "inconclusive": "inconclusive"}[every.pop()]
 
 
 def _intervals(rows: pd.DataFrame) -> str:
@@ -205,7 +177,9 @@ def finding_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         One row per notebook (its number) and finding, in the rows' order: ``verdict`` (on the adjusted rows),
         ``verdict_unadjusted`` (the same rule on ``holds`` and ``reversed``), ``tiers`` (the top tiers with rows,
-        ``"search; search:value=model"``), ``n_top`` (the smallest n among them), one column per top tier
+        ``"search; search:value=model"``), ``verdict <tier>`` per top tier (its own rows' verdict: ``holds``,
+        ``reversed``, ``inconclusive`` or ``mixed``; empty where not measured), ``n_top`` (the smallest n among
+        them), one column per top tier
         (``search``, ``search:value=model``: each row's ``"estimate [low, high] (n)"``, joined by ``"; "``),
         ``heuristic`` and ``value:rollouts=1:plans=4`` (the old populations' group verdicts on the adjusted rows;
         empty where not measured), ``changed`` (the verdict differs from the one the same rule gives the
@@ -248,6 +222,7 @@ def finding_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
             "notebook": notebook, "finding": finding, "verdict": verdict,
             "verdict_unadjusted": _verdict({t: top[t].row_unadjusted for t in measured})
             + (f" ({measured[0]} only)" if 0 < len(measured) < len(TOP_TIER) else ""),
+            **{f"verdict {t}": _tier_verdict(top[t].row_verdict) if t in measured else "" for t in TOP_TIER},
             "tiers": "; ".join(measured), "n_top": top_rows["n"].min() if len(top_rows) else pd.NA,
             **{t: _intervals(top[t]) for t in TOP_TIER},
             **{c: group_verdict(g.row_verdict[g.group == c]) if (g.group == c).any() else "" for c in CONTEXT_COLUMNS},
@@ -256,21 +231,34 @@ def finding_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
             "complete": len(measured) == len(TOP_TIER),
             "note": "; ".join(dict.fromkeys(n for n in notes if n)),
         })
-    columns = ["notebook", "finding", "verdict", "verdict_unadjusted", "tiers", "n_top", *TOP_TIER, *CONTEXT_COLUMNS,
+    columns = ["notebook", "finding", "verdict", "verdict_unadjusted", *(f"verdict {t}" for t in TOP_TIER), "tiers",
+               "n_top", *TOP_TIER, *CONTEXT_COLUMNS,
                "changed", "old_estimate", "new_estimate", "complete", "note"]
     frame = pd.DataFrame(out, columns=columns)
     frame["n_top"] = frame["n_top"].astype("Int64")
     return frame
 
 
+def judge_table(folder, method: str = ADJUST_METHOD, alpha: float = ALPHA) -> pd.DataFrame:
+    """Adjust every notebook's rows in ``folder`` together, write them back and write ``verdicts.csv``; return the
+    verdicts.
+
+    `riskstats.stats.robustness.adjust_folder` (each notebook's rows written back with `ADJUSTED_COLUMNS` appended,
+    as every notebook's writer also does), then ``verdicts.csv`` (`finding_verdicts`). Running it again gives the
+    same files.
+    """
+    from riskstats.runs.results import write_files
+
+    verdicts = finding_verdicts(adjust_folder(folder, method, alpha))
+    write_files(folder, {"verdicts": verdicts}, {})
+    return verdicts
+
+
 def write_verdicts(folder, ladder, fit=None, method: str = ADJUST_METHOD, alpha: float = ALPHA) -> pd.DataFrame:
     """Judge every finding of the robustness table in ``folder`` under the ladder's top tier; write the results.
 
-    Reads every notebook's ``<notebook>.csv`` in ``folder`` (``data/robustness``;
-    `riskstats.stats.robustness.notebook_files`), adjusts the p-values over the whole table (`adjust`), writes
-    each notebook's rows back with `ADJUSTED_COLUMNS` appended (after `ROBUSTNESS_COLUMNS`, which older files gain,
-    and any ``note``), and writes ``verdicts.csv`` (`finding_verdicts`) and ``tiers.csv`` (`ladder_tiers` of
-    ``ladder`` with its fit's p-values) into ``folder``. Running it again gives the same files.
+    `judge_table` (the adjusted columns in every notebook's CSV, and ``verdicts.csv``), then ``tiers.csv``
+    (`ladder_tiers` of ``ladder`` with its fit's p-values) into ``folder``.
 
     Parameters
     ----------
@@ -292,25 +280,13 @@ def write_verdicts(folder, ladder, fit=None, method: str = ADJUST_METHOD, alpha:
 
     from riskstats.runs.results import write_files
 
-    files = notebook_files(folder)
-    if not files:
+    if not notebook_files(folder):
         raise RiskstatsError(f"no robustness rows (<notebook>.csv) in {folder}")
     ladder = Path(ladder)
     fit = ladder.with_name("ladder_fit.csv") if fit is None else Path(fit)
     if not ladder.is_file():
         raise RiskstatsError(f"no ladder at {ladder}")
     tiers = ladder_tiers(pd.read_csv(ladder), pd.read_csv(fit) if fit.is_file() else None)
-    frames, optional = [], {}
-    for f in files:
-        frame = pd.read_csv(f, dtype={"notebook": str})
-        missing = set(ROBUSTNESS_COLUMNS) - set(frame.columns) - {"reversed", "reference", "p_value"}
-        if missing:
-            raise RiskstatsError(f"the rows of {f.name} lack the columns {', '.join(sorted(missing))}")
-        frames.append(frame.assign(_file=f.stem))
-        optional[f.stem] = [c for c in OPTIONAL_COLUMNS if c in frame.columns]
-    rows = adjust(pd.concat(frames, ignore_index=True), method, alpha)
-    tables = {stem: part[[*ROBUSTNESS_COLUMNS, *optional[stem], *ADJUSTED_COLUMNS]].reset_index(drop=True)
-              for stem, part in rows.groupby("_file", sort=False)}
-    verdicts = finding_verdicts(rows)
-    write_files(folder, {**tables, "verdicts": verdicts, "tiers": tiers}, {})
+    verdicts = judge_table(folder, method, alpha)
+    write_files(folder, {"tiers": tiers}, {})
     return verdicts

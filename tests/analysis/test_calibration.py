@@ -101,3 +101,53 @@ def test_one_calibration_threshold_judges_the_intervals_and_the_docs_state_it():
     assert stated == {ECE_TARGET} and "ECE_TARGET" in docs
     with pytest.raises(RiskstatsError, match="target"):
         calibration_verdicts(scores, target=0)
+
+
+def _committed(population):
+    from riskstats.analysis.paths import data_dir
+
+    return pd.read_csv(data_dir() / "calibration" / population / "predictions.csv")
+
+
+def _redrawn(preds, estimator, seed):
+    """The committed positions with each winner redrawn from ``estimator``'s own predictions: calibrated by
+    construction."""
+    preds = preds.sort_values(["game", "turn", "player"]).reset_index(drop=True)
+    players = int(preds.player.max()) + 1
+    p = np.where(preds.alive, preds[f"p_{estimator}"], 0.0).reshape(-1, players)
+    p = p / p.sum(axis=1, keepdims=True)
+    rng = np.random.default_rng(seed)
+    winner = (rng.random(len(p))[:, None] >= np.cumsum(p, axis=1)).sum(axis=1).clip(max=players - 1)
+    won = np.zeros_like(p, dtype=int)
+    won[np.arange(len(p)), winner] = 1
+    return preds.assign(won=won.ravel())
+
+
+def test_consistency_accepts_calibrated_predictions_and_rejects_the_model():
+    """Issue #39 item 1: at the committed n = 1,200 positions, predictions calibrated by construction (winners drawn
+    from the model's own predictions) pass the test about as often as its 5% level says, while the model's real
+    outcomes fail it in both top tiers; the old rule (bootstrap interval's upper end at most 0.02) could not pass."""
+    from riskstats.analysis.calibration import ECE_TARGET, calibration_consistency, ece_noise_floor
+
+    for population in ("search", "search-model"):
+        preds = _committed(population)
+        assert preds.groupby(["game", "turn"]).ngroups == 1200
+        real = calibration_consistency(preds, ["model"], draws=1000).iloc[0]
+        assert real.miscalibrated and real.p_value < 0.01 and real.ece > real.null_q95
+        calibrated = pd.concat([calibration_consistency(_redrawn(preds, "model", s), ["model"], draws=400, seed=s)
+                                for s in range(20)], ignore_index=True)
+        assert calibrated.miscalibrated.sum() <= 3  # 5% level: 1 of 20 expected
+        assert calibrated.p_value.median() > 0.2
+        # the noise floor at this size sits just below the fit target: the target cannot be shown here
+        assert 0.6 * ECE_TARGET < ece_noise_floor(preds, "model", draws=300) < 1.2 * ECE_TARGET
+
+
+def test_consistency_p_counts_the_redraws_that_reach_the_observed_ece():
+    from riskstats.analysis.calibration import calibration_consistency
+
+    wrong = calibration_consistency(_synthetic(positions=1200, calibrated=False), ["model"], draws=99).iloc[0]
+    assert wrong.p_value == pytest.approx(1 / 100) and wrong.miscalibrated
+    right = calibration_consistency(_synthetic(positions=1200, seed=5), ["model"], draws=99).iloc[0]
+    assert right.null_mean < right.null_q95 and 0.01 < right.p_value <= 1
+    with pytest.raises(RiskstatsError):
+        calibration_consistency(_synthetic(positions=10), ["model"], draws=0)

@@ -48,13 +48,47 @@ FINDINGS = [
 ]
 
 
-def write_fixture(folder) -> Path:
+ARMS = {"North America": ((0.169, 0.128, 0.211), (-0.012, -0.046, 0.020)),
+        "Europe": ((-0.093, -0.129, -0.059), (-0.061, -0.096, -0.029)),
+        "Asia": ((0.029, -0.004, 0.064), (0.216, 0.174, 0.260)),
+        "Australia": ((-0.019, -0.053, 0.013), (0.041, -0.009, 0.076))}
+"""Arms of a continent-first experiment (search, search:value=model): two tier-dependent, one worse in both, one
+not separated in either."""
+MISSIONS = [
+    ("06", "a seat dealt a continent-pair mission card wins less than the fair share 1/4 (four-player Secret Mission)",
+     "holds", 4, {"search": (0.175, 0.161, 0.191, 2378), "search:value=model": (0.200, 0.186, 0.214, 3155)}),
+    ("06", "the card with the lowest win rate is below every other card (its interval below theirs; a ranking with "
+     "no reference)", "inconclusive", 4,
+     {"search": (0.152, 0.125, 0.182, 613), "search:value=model": (0.139, 0.117, 0.165, 799)},
+     {"search": "search: the lowest card: Asia+South America (next: Asia+Africa)",
+      "search:value=model": "search:value=model: the lowest card: 18 territories x2 (next: Asia+South America)"}),
+]
+"""Notebook 06's mission rows: the pooled continent-pair claim (written after the card table was seen) and the
+lowest card of each tier, named in the row's note, its interval not below the next card's."""
+
+
+def _arm_findings():
+    def verdict(e):
+        return "holds" if e[1] > 0 else "reversed" if e[2] < 0 else "inconclusive"
+    out = []
+    for arm, (search, model) in ARMS.items():
+        shown = {verdict(search), verdict(model)}
+        out.append(("02", f"claiming and going for {arm} first beats the own choice",
+                    {"holds"}.__eq__(shown) and "holds" or {"reversed"}.__eq__(shown) and "fails"
+                    or shown == {"inconclusive"} and "inconclusive" or "tier-dependent", 4,
+                    {"search": (*search, 1500), "search:value=model": (*model, 1500)}))
+    return out
+
+
+def write_fixture(folder, extra=()) -> Path:
     """A synthetic ``robustness/`` folder under ``folder``: verdicts.csv and one rows file per notebook, with the
-    schema of issue #29 §1 (top-tier rows, p-values, Holm); returns ``folder``."""
+    schema of issue #29 §1 (top-tier rows, p-values, Holm), the findings `FINDINGS` and ``extra``; returns
+    ``folder``."""
     folder = Path(folder)
     (folder / "robustness").mkdir(parents=True, exist_ok=True)
     verdicts, rows = [], []
-    for notebook, finding, verdict, players, tiers in FINDINGS:
+    for notebook, finding, verdict, players, tiers, *notes in [*FINDINGS, *extra]:
+        notes = notes[0] if notes else {}
         cells = {t: f"{e:.3g} [{lo:.3g}, {hi:.3g}] ({n})" for t, (e, lo, hi, n) in tiers.items()}
         verdicts.append({"notebook": notebook, "finding": finding, "verdict": verdict,
                          "verdict_unadjusted": verdict, "tiers": len(tiers), "n_top": sum(v[3] for v in tiers.values()),
@@ -63,11 +97,14 @@ def write_fixture(folder) -> Path:
                          "old_estimate": 0.01, "new_estimate": tiers.get("search", (None,))[0]})
         for tier, (estimate, low, high, n) in tiers.items():
             reference = 1 / players if notebook == "04" else 0.0
+            ranking = "lowest" in finding  # a ranking row: it holds where the note's card is below the rest
             rows.append({"notebook": notebook, "finding": finding, "population": LABELS[tier],
                          "bots": ",".join([SPECS[tier]] * players), "n": n, "estimate": estimate, "ci_low": low,
-                         "ci_high": high, "holds": low > reference, "reversed": high < reference,
+                         "ci_high": high, "holds": False if ranking else low > reference,
+                         "reversed": False if ranking else high < reference,
                          "reference": reference, "p_value": 0.01, "p_adjusted": 0.04,
-                         "holds_adjusted": low > reference, "reversed_adjusted": high < reference})
+                         "holds_adjusted": False if ranking else low > reference,
+                         "reversed_adjusted": False if ranking else high < reference, "note": notes.get(tier, "")})
         rows.append({"notebook": notebook, "finding": finding, "population": "value in every seat (strong)",
                      "bots": "value:rollouts=1:plans=4", "n": 100, "estimate": 0.5, "ci_low": 0.4, "ci_high": 0.6,
                      "holds": False, "reversed": False, "reference": 0.0, "p_value": 0.5, "p_adjusted": 1.0,
@@ -173,6 +210,44 @@ def test_notebook_08_runs_on_the_synthetic_tables(tmp_path):
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     text = "".join(o.get("text", "") for c in notebook.cells if c.cell_type == "code" for o in c.outputs)
     assert "Not measured with the top-tier bots" in text
+
+
+def test_a_tier_dependent_answer_says_which_tier_shows_what(tables):
+    """Issue #39 item 2: one tier showing the claim and the other not is said so, with both intervals."""
+    answer = player_answers(*tables).set_index("question").answer["How much is moving first worth with 6 players?"]
+    answer = answer if isinstance(answer, str) else answer.iloc[0]
+    assert answer.startswith("It depends on the bots: with search in every seat the first player wins more than")
+    assert "(17.7% [17.2, 18.2], n = 2000; shown after Holm's correction)" in answer
+    assert "with search:value=model in every seat it is not shown either way (16.5% [16.0, 17.0], n = 2000)" in answer
+
+
+def test_a_fixed_first_continent_is_answered_from_every_arm(tmp_path):
+    """Issue #39 item 3: every arm in every tier, grouped by what each tier shows, none ranked, with the caveat."""
+    answers = player_answers(*read_guide(write_fixture(tmp_path, _arm_findings()) / "robustness"))
+    mine = answers[answers.question == "Is a fixed first continent worse than choosing as I go?"]
+    assert len(mine) == 2 * len(ARMS) and mine.answer.nunique() == 1
+    answer = mine.answer.iloc[0]
+    assert answer.startswith("It depends on the continent and on the bots")
+    assert "worse than the own choice in both: Europe (search -9.3 points [-12.9, -5.9]; search:value=model " \
+           "-6.1 points [-9.6, -2.9])" in answer
+    assert "not separated from the own choice in either: Australia" in answer
+    assert "different by bot: North America (search +16.9 points [+12.8, +21.1] shown; search:value=model " \
+           "-1.2 points [-4.6, +2.0] not shown), Asia (" in answer
+    assert answer.endswith("not the worth of a continent to a player.")
+    assert all(arm in answer for arm in ARMS)
+
+
+def test_the_hardest_mission_ranks_only_where_intervals_separate_and_marks_a_post_hoc_claim(tmp_path):
+    """Issue #39 item 3: the lowest card per tier, not separated, so not settled; the pooled grouping is marked as
+    written after the data were seen."""
+    answers = player_answers(*read_guide(write_fixture(tmp_path, MISSIONS) / "robustness"))
+    answer = answers.set_index("question").answer["Which Secret Mission is hardest?"].iloc[0]
+    assert answer.startswith("Not settled: the lowest card differs by bot (search: Asia+South America 15.2% "
+                             "[12.5, 18.2], n = 613, not separated from the next lowest, Asia+Africa; "
+                             "search:value=model: 18 territories x2 13.9%")
+    assert "Taken together: yes: the continent-pair mission cards" in answer
+    assert answer.endswith("written down after its data had been seen, so it is a hypothesis for new games, not a "
+                           "test.")
 
 
 def test_notebooks_are_matched_by_their_number(tables):

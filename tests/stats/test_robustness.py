@@ -1,4 +1,5 @@
 """Robustness rows: one per finding and population, written as the notebook's CSV."""
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -13,7 +14,11 @@ def test_rows_are_written_with_the_columns_of_the_table(tmp_path):
     assert rows.holds.tolist() == [True, False] and rows.n.tolist() == [100, 200]
     written = write_robustness([rows, rows.iloc[:1]], tmp_path / "robustness", "04")
     back = pd.read_csv(tmp_path / "robustness" / "04.csv", dtype={"notebook": str})
-    assert tuple(back.columns) == ROBUSTNESS_COLUMNS and len(back) == 3 and back.equals(written)
+    from riskstats.stats.verdicts import ADJUSTED_COLUMNS
+
+    # the writer adjusts the whole folder's table after writing (issue #39): the adjusted columns follow the rows
+    assert tuple(back.columns) == (*ROBUSTNESS_COLUMNS, *ADJUSTED_COLUMNS) and len(back) == 3
+    assert back[list(ROBUSTNESS_COLUMNS)].equals(written)
     assert back.reference.isna().all() and back.p_value.isna().all()  # a claim given no reference has no p
 
 
@@ -114,3 +119,23 @@ def test_top_tier_and_old_populations_are_grouped_by_bot(tmp_path):
     rows, verdicts = read_robustness(tmp_path)
     assert rows.group.tolist() == ["search:value=model"] and verdicts["search:value=model"].tolist() == ["holds"]
     assert rows.p_value.iloc[0] < 0.001
+
+
+def test_every_committed_p_value_agrees_with_its_own_interval():
+    """Issue #39 item 1: across the whole committed table, a row's p is below 0.05 exactly where its 95% interval
+    excludes the reference; for an equivalence row (reference: the margin,
+    `riskstats.stats.compare.equivalence_p_value`) exactly where the interval decides, within +-margin or beyond."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.stats.robustness import notebook_files
+
+    rows = pd.concat([pd.read_csv(f, dtype={"notebook": str}) for f in notebook_files(data_dir() / "robustness")],
+                     ignore_index=True)
+    rows = rows[rows.reference.notna() & rows.p_value.notna()]
+    assert len(rows) > 100
+    equivalence = rows.finding.str.contains("equivalence")
+    excludes = (rows.ci_low > rows.reference) | (rows.ci_high < rows.reference)
+    within = ((rows.ci_low > -rows.reference) & (rows.ci_high < rows.reference)) | (rows.ci_low > rows.reference) \
+        | (rows.ci_high < -rows.reference)
+    agrees = np.where(equivalence, within, excludes) == (rows.p_value < 0.05)
+    assert agrees.all(), rows.loc[~agrees, ["notebook", "finding", "population", "ci_low", "ci_high", "reference",
+                                            "p_value"]].to_string()

@@ -28,7 +28,8 @@ def _table():
         _rows("02", "holds", [(SEARCH, CLEAR, 800), (MODEL, CLEAR, 600), (OLD, CLEAR)]),
         _rows("02", "fails", [(SEARCH, BELOW), (MODEL, BELOW), (OLD, CLEAR), (HEURISTIC, CLEAR)]),
         _rows("03_card_escalation", "tier-dependent", [(SEARCH, CLEAR), (MODEL, BELOW), (OLD, BELOW)]),
-        _rows("04", "inconclusive", [(SEARCH, CLEAR), (SEARCH, NULL), (MODEL, CLEAR), (OLD, NULL)]),
+        _rows("04", "inconclusive", [(SEARCH, NULL), (SEARCH, NULL, 500), (MODEL, NULL), (OLD, NULL)]),
+        _rows("04", "one tier shows it", [(SEARCH, CLEAR), (MODEL, NULL)]),
         _rows("04", "mixed", [(SEARCH, CLEAR), (SEARCH, BELOW), (MODEL, CLEAR)]),
         _rows("07", "no top tier", [(OLD, CLEAR), (HEURISTIC, NULL)]),
     ], ignore_index=True)
@@ -37,18 +38,25 @@ def _table():
 def test_each_verdict_class_follows_the_issue_rule():
     frame = finding_verdicts(_table())
     assert list(frame.columns) == [
-        "notebook", "finding", "verdict", "verdict_unadjusted", "tiers", "n_top", "search", "search:value=model",
+        "notebook", "finding", "verdict", "verdict_unadjusted", "verdict search", "verdict search:value=model",
+        "tiers", "n_top", "search", "search:value=model",
         "heuristic", "value:rollouts=1:plans=4", "changed", "old_estimate", "new_estimate", "complete", "note"]
     verdicts = frame.set_index("finding")
     assert verdicts.verdict.to_dict() == {"holds": "holds", "fails": "fails", "tier-dependent": "tier-dependent",
                                           "inconclusive": "inconclusive", "mixed": "mixed",
-                                          "no top tier": "no top-tier rows"}
+                                          "one tier shows it": "tier-dependent", "no top tier": "no top-tier rows"}
     assert set(verdicts.verdict) <= set(VERDICTS)
     assert verdicts.loc["holds", "tiers"] == "search; search:value=model" and verdicts.loc["holds", "n_top"] == 600
     assert verdicts.loc["holds", "search"] == "0.1 [0.05, 0.15] (800)"
-    assert verdicts.loc["inconclusive", "search"] == "0.1 [0.05, 0.15] (1000); 0.01 [-0.04, 0.06] (1000)"
+    assert verdicts.loc["inconclusive", "search"] == "0.01 [-0.04, 0.06] (1000); 0.01 [-0.04, 0.06] (500)"
+    # issue #39: one tier showing the claim and the other nothing is tier-dependent, and each tier's verdict says so
+    assert verdicts.loc["one tier shows it", ["verdict search", "verdict search:value=model"]].tolist() == [
+        "holds", "inconclusive"]
+    assert verdicts.loc["tier-dependent", ["verdict search", "verdict search:value=model"]].tolist() == [
+        "holds", "reversed"]
+    assert verdicts.loc["mixed", "verdict search"] == "mixed" and verdicts.loc["no top tier", "verdict search"] == ""
     assert pd.isna(verdicts.loc["no top tier", "n_top"]) and verdicts.loc["no top tier", "tiers"] == ""
-    assert verdicts.notebook.tolist() == ["02", "02", "03", "04", "04", "07"]
+    assert verdicts.notebook.tolist() == ["02", "02", "03", "04", "04", "04", "07"]
 
 
 def test_the_old_strong_population_is_context_and_changes_are_flagged():
@@ -56,7 +64,8 @@ def test_the_old_strong_population_is_context_and_changes_are_flagged():
     assert verdicts.loc["fails", ["value:rollouts=1:plans=4", "heuristic"]].tolist() == ["holds", "holds"]
     assert verdicts.loc["no top tier", "heuristic"] == "inconclusive" and verdicts.loc["holds", "heuristic"] == ""
     assert verdicts.changed.to_dict() == {"holds": False, "fails": True, "tier-dependent": True,
-                                          "inconclusive": False, "mixed": False, "no top tier": False}
+                                          "inconclusive": False, "mixed": False, "one tier shows it": False,
+                                          "no top tier": False}
     assert verdicts.loc["fails", "old_estimate"] == "0.1 [0.05, 0.15] (1000)"
     assert verdicts.loc["fails", "new_estimate"].startswith("search: -0.1 [-0.15, -0.05] (1000); search:value=model")
     assert verdicts.loc["holds", "old_estimate"] == "" and verdicts.loc["holds", "new_estimate"] == ""
@@ -79,13 +88,60 @@ def test_holm_over_the_whole_table_can_overturn_a_marginal_row():
     marginal = (0.1, 0.001, 0.199)  # p about 0.047
     one = _rows("02", "x", [(SEARCH, marginal), (MODEL, CLEAR)])
     assert finding_verdicts(one).verdict.iloc[0] == "holds"
-    others = pd.concat([_rows("04", f"f{i}", [(SEARCH, NULL)]) for i in range(5)], ignore_index=True)
+    others = pd.concat([_rows("04", f"f{i}", [(SEARCH, NULL, 1000 + i)]) for i in range(5)], ignore_index=True)
     table = adjust(pd.concat([one, others], ignore_index=True))
     assert table.p_adjusted.iloc[0] == pytest.approx(6 * table.p_value.iloc[0])  # Holm: the 2nd smallest p * (m - 1)
     assert table.holds.iloc[0] and not table.holds_adjusted.iloc[0] and table.holds_adjusted.iloc[1]
     verdict = finding_verdicts(table).iloc[0]
-    assert verdict.verdict == "inconclusive" and verdict.verdict_unadjusted == "holds"
+    # adjusted, search no longer shows it while search:value=model does: the tiers differ (issue #39)
+    assert verdict.verdict == "tier-dependent" and verdict.verdict_unadjusted == "holds"
     assert (table.p_adjusted >= table.p_value).all()
+
+
+def test_the_family_is_the_top_tier_and_a_repeated_test_counts_once():
+    """Issue #39: context rows are adjusted apart from the judging (top-tier) rows, and a row that repeats another
+    row's test (the same group, n, estimate, interval and p) enters the family once."""
+    marginal = (0.1, 0.001, 0.199)
+    judging = _rows("02", "x", [(SEARCH, marginal), (MODEL, CLEAR)])
+    context = pd.concat([_rows("04", f"f{i}", [(HEURISTIC, NULL, 1000 + i)]) for i in range(5)], ignore_index=True)
+    table = adjust(pd.concat([judging, context], ignore_index=True))
+    assert table.family.tolist() == ["top tier"] * 2 + ["context"] * 5
+    assert table.p_adjusted.iloc[0] == pytest.approx(table.p_value.iloc[0])  # 2 tests: the larger p stays
+    assert finding_verdicts(table).verdict.iloc[0] == "holds"
+    repeated = adjust(pd.concat([judging, judging.assign(finding="y")], ignore_index=True))
+    assert repeated.p_adjusted.tolist() == pytest.approx(table.p_adjusted.iloc[:2].tolist() * 2)
+
+
+def test_every_table_carries_the_adjusted_columns_whatever_the_order(tmp_path):
+    """Issue #39: each notebook's writer adjusts the whole table, so the last one written leaves no file without
+    the adjusted columns, and the files end the same whatever the order."""
+    from riskstats.stats.verdicts import judge_table
+
+    table = _table()
+    ends = []
+    for order in (sorted(table.notebook.unique()), sorted(table.notebook.unique(), reverse=True)):
+        folder = tmp_path / "-".join(order)
+        for notebook in order:
+            write_robustness(table[table.notebook == notebook], folder, notebook)
+            for f in folder.glob("[0-9]*.csv"):
+                assert set(ADJUSTED_COLUMNS) <= set(pd.read_csv(f).columns), f.name
+        ends.append({f.name: f.read_bytes() for f in sorted(folder.glob("[0-9]*.csv"))})
+        verdicts = judge_table(folder)
+        assert len(verdicts) == table.groupby(["notebook", "finding"]).ngroups
+    assert ends[0] == ends[1]
+
+
+def test_the_committed_verdicts_follow_the_committed_rows():
+    """verdicts.csv is what the rules give the committed tables: no notebook rerun has left it stale."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.stats.robustness import notebook_files
+
+    folder = data_dir() / "robustness"
+    rows = pd.concat([pd.read_csv(f, dtype={"notebook": str}) for f in notebook_files(folder)], ignore_index=True)
+    again = finding_verdicts(adjust(rows))
+    committed = pd.read_csv(folder / "verdicts.csv", dtype={"notebook": str})
+    assert again.verdict.tolist() == committed.verdict.tolist()
+    assert again.finding.tolist() == committed.finding.tolist()
 
 
 def test_rows_without_a_p_value_are_outside_the_family():
@@ -115,6 +171,9 @@ def test_tiers_from_a_tiny_ladder_with_its_fit():
     assert tiers.tier_best.tolist() == ["a", "a", "c", "d", "e"]
     assert tiers.fit_rejected.all() and tiers.fit_p_boot.iloc[0] == 0.008
     assert "fit_rejected" not in ladder_tiers(ladder)
+    small = ladder_tiers(ladder, fit.assign(min_expected=0.04))  # chi-square p's meaningless: only the bootstrap's
+    assert small.fit_p_g2.isna().all() and small.fit_p_pearson.isna().all() and small.fit_rejected.all()
+    assert not ladder_tiers(ladder, fit.assign(min_expected=0.04, p_boot=0.5)).fit_rejected.any()
     with pytest.raises(RiskstatsError, match="no 'elo' column"):
         ladder_tiers(ladder.drop(columns="elo"))
 
@@ -125,7 +184,26 @@ def test_the_committed_ladder_puts_both_search_bots_alone_in_the_top_tier():
     folder = data_dir() / "value_bot" / "issue30" / "ladder"
     tiers = ladder_tiers(pd.read_csv(folder / "ladder.csv"), pd.read_csv(folder / "ladder_fit.csv"))
     assert tiers.bot[tiers.tier == 1].tolist() == ["search", TOP_TIER["search:value=model"]["bot"]]
-    assert tiers.fit_rejected.all()  # the Luce model is rejected by Pearson's and the bootstrap test
+    assert tiers.fit_rejected.all()  # the Luce model is rejected by the parametric bootstrap
+    # expected counts as small as 0.04: the chi-square p-values are not reported, the bootstrap's is (issue #39)
+    assert tiers.fit_p_g2.isna().all() and tiers.fit_p_pearson.isna().all() and (tiers.fit_p_boot < 0.05).all()
+
+
+def test_the_ladder_is_reproducible_from_its_committed_games():
+    """Issue #39 item 5: the per-game table beside ladder.csv holds every ladder game; its wins and games per bot are
+    the ladder's, and the head-to-head rates read from it need no model."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.analysis.strength import ladder_pairs
+
+    folder = data_dir() / "value_bot" / "issue30" / "ladder"
+    games = pd.read_csv(folder / "ladder_games.csv.gz")
+    ladder = pd.read_csv(folder / "ladder.csv").set_index("bot")
+    seats = games[games.winner >= 0].bots.str.split(",").explode()  # a stalled game rates no one
+    assert seats.value_counts().sort_index().to_dict() == ladder.games.sort_index().to_dict()
+    assert games.winner_bot.value_counts().sort_index().to_dict() == ladder.wins.sort_index().to_dict()
+    assert games.groupby("lineup").size().eq(12).all() and games.lineup.nunique() == 495
+    pairs = ladder_pairs(games, ["search", TOP_TIER["search:value=model"]["bot"]])
+    assert pairs.wins.sum() == pairs.decided.iloc[0] and (pairs.ci_low < pairs.share).all()
 
 
 def _ladder(folder):
