@@ -97,10 +97,10 @@ def _roll_p(CUT, na, nd, j):  # pragma: no cover - compiled
 
 @jit
 def _chain_odds(CUT, R, attackers, defenders, n):  # pragma: no cover - compiled
-    """(P(all conquered), E[armies on the last territory and all conquered]) of ``attackers`` (armies able
-    to roll) conquering ``defenders[0..n-1]`` in a row, one army left behind on each territory conquered
-    but the last, the rule's most dice on both sides: the exact forward pass of the chain's Markov chain
-    (`riskstats.odds.chain.chain_odds` with leave=1)."""
+    """(P(all conquered), E[armies left on the last territory, 0 where the chain fails]) of ``attackers``
+    (armies able to roll) conquering ``defenders[0..n-1]`` in a row, one army left behind on each territory
+    conquered but the last, the rule's most dice on both sides: the exact forward pass of the chain's Markov
+    chain (`riskstats.odds.chain.chain_odds` with leave=1)."""
     A = min(attackers, CHAIN_CAP)
     if A <= 0:
         return 0.0, 0.0
