@@ -337,7 +337,14 @@ BUILT_IN = {
                "(cheap conquests; 1: never)"),
          Param("entrance_weight", 2.0, 0.0, 4.0, "the power of a continent's entrances that divides its value "
                "(how much a continent with many entrances is worth less: 0 not at all, 2 by their square)"),
-         _trade_at(3.0))),
+         _trade_at(3.0),
+         Param("setup_route", 0.0, 0.0, 1.0, "setup armies go one at a time to the start of its best route into its "
+               "target continent until P(taking all of it in one turn) from there reaches this, then to the "
+               "thinnest border (0: always the thinnest border)"),
+         Param("claim", 0.0, 0.0, 1.0, "how it claims in a claiming setup: greedy (the continent bot's rule) or "
+               "planted (block a continent another seat would complete, plant one claim in each best-paying "
+               "continent nobody has claimed in, then grow where its share pays best)", integer=True,
+               choices=("greedy", "planted")))),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
@@ -367,6 +374,7 @@ HUNTER_KILL, HUNTER_KILL_PLAIN, HUNTER_KILL_MAX, HUNTER_THRESHOLD, HUNTER_BREAK,
     HUNTER_ENTRANCE_WEIGHT, HUNTER_TRADE_AT = (slot("hunter", n) for n in (
         "kill", "kill_plain", "kill_max", "threshold", "break_threshold", "card_threshold", "expand",
         "entrance_weight", "trade_at"))
+HUNTER_SETUP_ROUTE, HUNTER_CLAIM = slot("hunter", "setup_route"), slot("hunter", "claim")
 SEARCH_ROLLOUTS, SEARCH_HORIZON, SEARCH_PLANS, SEARCH_VALUE, SEARCH_ORDER = (
     slot("search", n) for n in ("rollouts", "horizon", "plans", "value", "order"))
 VALUE_ROLLOUTS, VALUE_PLANS, VALUE_HORIZON = slot("value", "rollouts"), slot("value", "plans"), slot("value", "horizon")

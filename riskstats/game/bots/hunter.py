@@ -33,11 +33,13 @@ from riskstats._numba import inline_jit, jit
 from riskstats.game.bots.catalog import (
     HUNTER_BREAK,
     HUNTER_CARD,
+    HUNTER_CLAIM,
     HUNTER_ENTRANCE_WEIGHT,
     HUNTER_EXPAND,
     HUNTER_KILL,
     HUNTER_KILL_MAX,
     HUNTER_KILL_PLAIN,
+    HUNTER_SETUP_ROUTE,
     HUNTER_THRESHOLD,
     HUNTER_TRADE_AT,
 )
@@ -381,11 +383,71 @@ def _target(st, B, p, entrance_power):  # pragma: no cover - compiled
         if mine == B.continent_size[k]:
             continue
         share = (own + 1.0) / (own + enemy + 2.0)
-        value = (B.continent_bonus[k] + B.continent_size[k] / 3.0) / max(1, B.continent_entrances[k]) ** entrance_power
-        score = value * share * share
+        score = _continent_value(B, k, entrance_power) * share * share
         if score > best_score:
             best_score = score
             best = k
+    return best
+
+
+@jit
+def _continent_value(B, k, power):  # pragma: no cover - compiled
+    """How well continent k pays for holding it: (bonus + territories / 3) / entrances ** power."""
+    return (B.continent_bonus[k] + B.continent_size[k] / 3.0) / max(1, B.continent_entrances[k]) ** power
+
+
+@jit
+def _claim_planted(st, B, p, power):  # pragma: no cover - compiled
+    """A claim: first block (the last free territory of a continent one other seat would otherwise complete),
+    then plant one claim in the best-paying continent (`_continent_value`) nobody has claimed in yet, then grow
+    where p's share of a continent's claims times its value is best; within a continent, the free territory
+    with the most own and the fewest enemy neighbours."""
+    T = st.owner.shape[0]
+    K = B.continent_bonus.shape[0]
+    best_k = -1
+    best_score = -1.0
+    for k in range(K):
+        free = 0
+        mine = 0
+        other = -2
+        others = 0
+        for t in range(T):
+            if B.continent_of[t] != k:
+                continue
+            if st.owner[t] == -1:
+                free += 1
+            elif st.owner[t] == p:
+                mine += 1
+            else:
+                others += 1
+                other = st.owner[t] if other == -2 or other == st.owner[t] else -3
+        if free == 0:
+            continue
+        value = _continent_value(B, k, power)
+        if free == 1 and mine == 0 and other >= 0:
+            score = 1e9  # block a completion
+        elif mine == 0 and others == 0:
+            score = 1e6 + value  # plant
+        else:
+            score = value * (mine + 1.0) / (others + 1.0)
+        if score > best_score:
+            best_score = score
+            best_k = k
+    best = -1
+    best_t = -1e18
+    for t in range(T):
+        if st.owner[t] != -1 or B.continent_of[t] != best_k:
+            continue
+        score = 0.0
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            u = st.owner[B.nbr_idx[i]]
+            if u == p:
+                score += 1.0
+            elif u >= 0:
+                score -= 0.5
+        if score > best_t:
+            best_t = score
+            best = t
     return best
 
 
@@ -430,6 +492,8 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     if phase == CLAIM:
+        if params[HUNTER_CLAIM] == 1:
+            return PLACE, _claim_planted(st, B, p, params[HUNTER_ENTRANCE_WEIGHT]), 1, 0, 0
         return PLACE, _claim_greedy(st, B), 1, 0, 0
     if phase == TRADE or phase == ELIM_TRADE:
         return _trade_timed(st, B, R, params[HUNTER_TRADE_AT])
@@ -437,6 +501,9 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
     if phase == SETUP_PLACE:
         if info[I_PLACE_FOR] != p:  # a neutral's armies (two-player rules): where they block most
             return PLACE, _place_neutral(st, B, R), info[I_QUOTA], 0, 0
+        s, b, pc = _best_route(st, B, R, CUT, V, p, -1, k, 0) if k >= 0 else (-1, -1, 0.0)
+        if s >= 0 and pc < params[HUNTER_SETUP_ROUTE]:  # first the start of the route into the target
+            return PLACE, s, 1, 0, 0
         return PLACE, _setup_spread(st, B, R, p, k), 1, 0, 0
     max_terr = params[HUNTER_KILL_MAX]
     if phase == REINFORCE:
