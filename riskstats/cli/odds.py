@@ -115,9 +115,15 @@ def _rules_dict(rules: DiceRules) -> dict:
     return asdict(rules)
 
 
-def _titled(title: str, balance) -> str:
-    """A title line that names the dice mode: ``10 attackers vs 5 defenders (Balanced Blitz)``."""
-    return f"{title} ({mode_payload(balance)['mode']})"
+MODE_NOTES = {"true random": "the dice as they fall",
+              "Balanced Blitz": "the official app's balancing of whole battles (0.05, 1.3, 0.1, 1.8)"}
+"""What the title line says of each mode (`_print_mode`)."""
+
+
+def _print_mode(balance) -> None:
+    """The title line above a command's tables that names the dice mode: ``mode: Balanced Blitz (...)``."""
+    mode = mode_payload(balance)["mode"]
+    typer.echo(f"mode: {mode} ({MODE_NOTES.get(mode, 'custom parameters')})")
 
 
 def _augments_note(augments: dict) -> str:
@@ -266,7 +272,8 @@ def odds(
     if goal:
         caption = f"the battle ends once the defender is down to {goal}; {caption}"
     summary = _summary_rows(result, goal, stop_at)
-    title = _titled(f"{result.attackers} attackers vs {defenders} defenders", balance)
+    title = f"{result.attackers} attackers vs {defenders} defenders"
+    _print_mode(balance)
     _print_table(title, ["", "value"], summary, caption=caption)
     if stop_at:
         below = (result.attackers_left < stop_at).any()
@@ -299,8 +306,9 @@ def _compare_modes(both, stop_at: int, goal: int, rules: DiceRules, augments: di
                                                        _summary_rows(blitz, goal, stop_at))]
     shift = float(blitz.p_goal) - float(true_random.p_goal)
     rows.append(("Balanced Blitz - true random", "", f"{100 * shift:+.2f} points"))
-    _print_table(f"{true_random.attackers} attackers vs {true_random.defenders} defenders "
-                 f"(true random and Balanced Blitz)", ["", "true random", "Balanced Blitz"], rows,
+    typer.echo("mode: true random and Balanced Blitz, side by side")
+    _print_table(f"{true_random.attackers} attackers vs {true_random.defenders} defenders",
+                 ["", "true random", "Balanced Blitz"], rows,
                  caption=CONVENTION + _augments_note(augments))
 
 
@@ -342,7 +350,8 @@ def table(
         column = frame.columns[-1]
         grid = frame.pivot(index="attackers", columns="defenders", values=column)
         rows = [[a, *(f"{p:.3f}" for p in values)] for a, values in zip(grid.index, grid.to_numpy())]
-        _print_table(f"{column} by attackers (rows) and defenders (columns) ({mode})",
+        _print_mode(balance_of(balanced_blitz))
+        _print_table(f"{column} by attackers (rows) and defenders (columns)",
                      ["A \\ D", *map(str, grid.columns)], rows, caption=CONVENTION + _augments_note(augments))
 
 
@@ -388,7 +397,8 @@ def chain(
         _print_json(payload)
         return
     rows = [(k, d, _percent(p)) for k, (d, p) in enumerate(zip(result.defenders, result.p_at_least), 1)]
-    _print_table(_titled(f"Chain from {result.attackers} attackers, leaving {leave} per territory", balance),
+    _print_mode(balance)
+    _print_table(f"Chain from {result.attackers} attackers, leaving {leave} per territory",
                  ["k", "defenders", "P(at least k conquered)"], rows, caption=CONVENTION + _augments_note(augments))
     typer.echo(f"Expected armies left {float(result.expected_armies_left):.3f}: {ARMIES_LEFT}.")
 
@@ -425,7 +435,8 @@ def need(
     if as_json:
         _print_json(payload)
         return
-    _print_table(_titled(f"Attackers needed for P >= {p} against {' then '.join(map(str, defenders))}", balance),
+    _print_mode(balance)
+    _print_table(f"Attackers needed for P >= {p} against {' then '.join(map(str, defenders))}",
                  ["attackers", "armies on territory", "P(win)"],
                  [(result.attackers, result.attackers + 1, _percent(result.p_win))],
                  caption=CONVENTION + _augments_note(augments))
@@ -580,7 +591,8 @@ def simulate(
         summary.append((f"P(defenders <= {goal}) simulated", _percent(sample.p_goal)))
     summary.append(("battles per second", f"{sample.battles_per_second:,.0f}"))
     title = f"{attackers} attackers vs {defenders} defenders: {sample.trials:,} battles, seed {sample.seed}"
-    _print_table(_titled(title, balance), ["", "value"], summary, caption=CONVENTION + _augments_note(augments))
+    _print_mode(balance)
+    _print_table(title, ["", "value"], summary, caption=CONVENTION + _augments_note(augments))
     _print_table("End states", ["attackers left", "defenders left", "simulated p", "exact p"],
                  [(a, d, f"{p:.6f}", "-" if exact_p is None else f"{exact_p.get((a, d), 0.0):.6f}")
                   for (a, d), p in frame.p.items()])
