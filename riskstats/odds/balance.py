@@ -41,6 +41,9 @@ BALANCES = ("blitz",)
 """The named balances ``balance=`` accepts (None: true random, the dice as they fall)."""
 MODES = {None: "true random", "blitz": "Balanced Blitz"}
 """How answers name their mode, by balance name."""
+INTERPRETED = 4096
+"""`balanced_win_chance` runs its kernel uncompiled for at most this many win chances (numba's start-up
+would cost more than the work)."""
 
 
 def _check_real(name: str, value, low: float, high: float, low_open: bool = False, high_open: bool = True) -> float:
@@ -123,11 +126,28 @@ def refuse_exact(balance: BalanceRules | None, exact: bool) -> None:
                              "real powers, which leaves the rational numbers; drop exact (float64)")
 
 
+def _win_chances(p, win_cutoff, win_power, outcome_cutoff, out):  # pragma: no cover - compiled
+    """out[i] = the balanced win chance of a battle whose true win chance is p[i] (steps 1 to 3)."""
+    for i in range(p.shape[0]):
+        x = min(max(p[i], 0.0), 1.0)
+        y = 1.0 - x
+        if x <= win_cutoff:  # step 1 (with no cutoff, x = 0 stays 0 and x = 1 stays 1)
+            x = 0.0
+        elif y <= win_cutoff:
+            x = 1.0
+        elif win_power != 1.0:  # step 2: p**w / (p**w + q**w), one power
+            x = 1.0 / (1.0 + (y / x) ** win_power)
+        if outcome_cutoff > 0.0:  # step 3: mass c off each end, then / (1 - 2c)
+            x = min(max((x - outcome_cutoff) / (1.0 - 2.0 * outcome_cutoff), 0.0), 1.0)
+        out[i] = x
+
+
 def balanced_win_chance(p, rules: BalanceRules | None = None):
     """The attacker's win chance after balancing, from its true win chance ``p`` (a float or an array).
 
     Steps 1 to 3 of the module docstring move the win chance; step 4 keeps it. So the balanced win chance
-    of a battle depends on its true win chance only, and a whole table of them costs one pass over it.
+    of a battle depends on its true win chance only, and a whole table of them costs one pass over it
+    (compiled, and a power only where neither cutoff settles the answer).
 
     Examples
     --------
@@ -137,19 +157,16 @@ def balanced_win_chance(p, rules: BalanceRules | None = None):
     (1.0, 0.0)
     """
     rules = rules or BalanceRules()
-    p = np.clip(np.asarray(p, dtype=float), 0.0, 1.0)
-    q = 1.0 - p
-    if rules.win_cutoff > 0:
-        p = np.where(p <= rules.win_cutoff, 0.0, np.where(q <= rules.win_cutoff, 1.0, p))
-        q = 1.0 - p
-    if rules.win_power != 1:
-        pw, qw = p**rules.win_power, q**rules.win_power
-        p = pw / (pw + qw)
-        q = qw / (pw + qw)
-    if rules.outcome_cutoff > 0:
-        c = rules.outcome_cutoff
-        p = np.clip((p - c) / (1 - 2 * c), 0.0, 1.0)
-    return p[()] if p.ndim == 0 else p
+    p = np.asarray(p, dtype=float)
+    flat = np.ascontiguousarray(p).ravel()
+    out = np.empty_like(flat)
+    kernel = _win_chances
+    if flat.size > INTERPRETED:
+        from riskstats._numba import compiled
+
+        kernel = compiled(_win_chances)
+    kernel(flat, rules.win_cutoff, rules.win_power, rules.outcome_cutoff, out)
+    return out[0] if p.ndim == 0 else out.reshape(p.shape)
 
 
 def _rescale(side: np.ndarray, total: float) -> np.ndarray:
