@@ -114,6 +114,8 @@ def test_true_random_output_keeps_its_keys():
     (["odds", 5, 3, "--defender-augment", "capital", "--defender-augment", "wall"], ["--defender-augment", "4 dice"]),
     (["need", 100, 100, 100, 100, "--p", 0.5, "--balanced-blitz"], ["need --balanced-blitz", "300"]),
     (["chain", 3000, 1000, 1000, "--balanced-blitz"], ["chain --balanced-blitz", "limit"]),
+    (["chain", 2000, *[3] * 60, "--balanced-blitz"], ["chain --balanced-blitz", "balanced battles"]),
+    (["need", *[2] * 25, "--p", 0.5, "--balanced-blitz"], ["need --balanced-blitz", "25 territories"]),
 ])
 def test_bad_input_is_one_line_naming_the_option(args, words):
     one_line_error(run(*args), *words)

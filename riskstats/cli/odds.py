@@ -6,7 +6,8 @@ app's Balanced Blitz mode, `riskstats.odds.balance`) and say in a title line and
 mode answered; ``odds --compare-modes`` shows both. Each reads "attackers" as armies able to roll
 (`CONVENTION`; ``--territory-armies`` for the armies on the territory). It owns the command line's size
 limits on battles (`MAX_STATES`, `MAX_TABLE_ROWS`, `MAX_NEED_DEFENDERS`, `MAX_BALANCED_CHAIN_WORK`,
-`MAX_NEED_BALANCED_CHAIN`), which the library does not have.
+`MAX_BALANCED_CHAIN_BATTLES`, `MAX_NEED_BALANCED_CHAIN`, `MAX_NEED_BALANCED_TERRITORIES`), which the library
+does not have.
 """
 import sys
 from typing import Annotated
@@ -50,9 +51,15 @@ MAX_BALANCED_CHAIN_WORK = 2_000_000_000
 """Most battle states a Balanced Blitz chain of two or more territories may cost: each battle after the first
 is solved once for every force that may start it (attackers x attackers x defenders / 2 in all, about
 1,600 attackers against 1,600 defenders, a few seconds)."""
+MAX_BALANCED_CHAIN_BATTLES = 100_000
+"""Most battles a Balanced Blitz chain may solve: attackers x (territories - 1), one per force that may start
+each battle after the first (some 40 microseconds each: about four seconds)."""
 MAX_NEED_BALANCED_CHAIN = 300
 """Most defenders in all ``need --balanced-blitz`` takes for a chain of two or more territories (its search
 solves many balanced chains; one territory has `MAX_NEED_DEFENDERS`)."""
+MAX_NEED_BALANCED_TERRITORIES = 20
+"""Most territories ``need --balanced-blitz`` takes in a chain (each search step solves a balanced battle per
+territory for every force that may start it)."""
 
 
 def _check_states(command: str, attackers: int, defenders: int, limit: int = MAX_STATES,
@@ -133,7 +140,14 @@ def _augments_note(augments: dict) -> str:
 
 
 def _check_balanced_chain(attackers: int, defenders: list[int]) -> None:
-    """Refuse a Balanced Blitz chain whose battles after the first cost more than `MAX_BALANCED_CHAIN_WORK`."""
+    """Refuse a Balanced Blitz chain whose battles after the first cost more than `MAX_BALANCED_CHAIN_WORK`
+    states or `MAX_BALANCED_CHAIN_BATTLES` battles."""
+    battles = max(attackers, 0) * (len(defenders) - 1)
+    if battles > MAX_BALANCED_CHAIN_BATTLES:
+        raise RiskstatsError(
+            f"chain --balanced-blitz: {attackers:,} attackers through {len(defenders):,} territories solve about "
+            f"{battles:,} balanced battles (one per force that may start each battle after the first), over the "
+            f"command line's limit of {MAX_BALANCED_CHAIN_BATTLES:,}; call riskstats.chain_odds from Python for more")
     rest = sum(max(d, 0) for d in defenders[1:])
     work = attackers * attackers * rest // 2
     if len(defenders) > 1 and attackers > 0 and work > MAX_BALANCED_CHAIN_WORK:
@@ -423,10 +437,12 @@ def need(
         raise RiskstatsError(f"need: {total:,} defenders in all, over the command line's limit of "
                              f"{MAX_NEED_DEFENDERS:,} (a few seconds); call riskstats.attackers_needed from "
                              "Python for more")
-    if balance is not None and len(defenders) > 1 and total > MAX_NEED_BALANCED_CHAIN:
-        raise RiskstatsError(f"need --balanced-blitz: {total:,} defenders in a chain, over the command line's limit "
-                             f"of {MAX_NEED_BALANCED_CHAIN:,} for balanced chains (each battle is balanced for every "
-                             "force that may start it); call riskstats.attackers_needed from Python for more")
+    if balance is not None and len(defenders) > 1 and (total > MAX_NEED_BALANCED_CHAIN
+                                                        or len(defenders) > MAX_NEED_BALANCED_TERRITORIES):
+        raise RiskstatsError(f"need --balanced-blitz: a chain of {len(defenders):,} territories and {total:,} "
+                             f"defenders, over the command line's limits of {MAX_NEED_BALANCED_TERRITORIES} territories and "
+                             f"{MAX_NEED_BALANCED_CHAIN:,} defenders for balanced chains (each battle is balanced for "
+                             "every force that may start it); call riskstats.attackers_needed from Python for more")
     with _compile_notice():
         result = attackers_needed(defenders, p, rules, leave=leave, balance=balance)
     payload = {"defenders": defenders, "p": p, "attackers": result.attackers,

@@ -152,12 +152,14 @@ def sweep(rules: DiceRules, init: np.ndarray, defenders: int, stop_at: int = 0, 
     na_of_a, nd_of_d = dice_by_army(rules, A, defenders, stop_at, cautious)
     end_d = zeros((A + 1, K), exact)
     end_a = zeros((K, defenders + 1), exact)
-    kernel = _kernel(_sweep, exact, A * defenders)
     table = rules.table(exact)
     if balance is None:
+        kernel = _kernel(_sweep, exact, A * defenders)
         kernel(table, na_of_a, nd_of_d, init, defenders, stop_at, goal, zeros((4, A + 1), exact), end_d, end_a)
         return end_d, end_a
-    for a in np.nonzero(init)[0]:
+    starts = np.nonzero(init)[0]
+    kernel = _kernel(_sweep, exact, A * defenders * len(starts))  # compiled once the battles add up
+    for a in starts:
         one = np.zeros(a + 1)
         one[a] = 1.0
         d_part, a_part = np.zeros((a + 1, K)), np.zeros((K, defenders + 1))
