@@ -439,10 +439,11 @@ def need(
                              "Python for more")
     if balance is not None and len(defenders) > 1 and (total > MAX_NEED_BALANCED_CHAIN
                                                         or len(defenders) > MAX_NEED_BALANCED_TERRITORIES):
-        raise RiskstatsError(f"need --balanced-blitz: a chain of {len(defenders):,} territories and {total:,} "
-                             f"defenders, over the command line's limits of {MAX_NEED_BALANCED_TERRITORIES} territories and "
-                             f"{MAX_NEED_BALANCED_CHAIN:,} defenders for balanced chains (each battle is balanced for "
-                             "every force that may start it); call riskstats.attackers_needed from Python for more")
+        raise RiskstatsError(
+            f"need --balanced-blitz: a chain of {len(defenders):,} territories and {total:,} defenders, over the "
+            f"command line's limits of {MAX_NEED_BALANCED_TERRITORIES} territories and {MAX_NEED_BALANCED_CHAIN:,} "
+            "defenders for balanced chains (each battle is balanced for every force that may start it); call "
+            "riskstats.attackers_needed from Python for more")
     with _compile_notice():
         result = attackers_needed(defenders, p, rules, leave=leave, balance=balance)
     payload = {"defenders": defenders, "p": p, "attackers": result.attackers,
