@@ -25,6 +25,9 @@ from importlib import import_module
 _PUBLIC = {
     "DiceRules": "riskstats.odds.dice",
     "round_outcomes": "riskstats.odds.dice",
+    "BalanceRules": "riskstats.odds.balance",
+    "balanced_win_chance": "riskstats.odds.balance",
+    "with_augments": "riskstats.odds.augments",
     "RiskstatsError": "riskstats.errors",
     "battle_odds": "riskstats.odds.battle",
     "BattleOdds": "riskstats.odds.battle",

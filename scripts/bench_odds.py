@@ -4,8 +4,10 @@
 
 Prints, for the 1000 x 1000 win table and the full end-state distribution of a 1000-v-1000 battle,
 the best of several timings for riskstats and for the reference kernel, and their ratio (reference
-seconds / riskstats seconds: above 1 means riskstats is faster). Also times `riskstats odds 10 5`
-from a cold process. Speed targets live here, never in the test suite.
+seconds / riskstats seconds: above 1 means riskstats is faster). Then Balanced Blitz (issue 40) beside
+true random, the same battle and table with ``balance="blitz"``, and their cost ratio (balanced seconds /
+true-random seconds; the target is at most 1.5, 1000 v 1000 well under a second). Also times
+`riskstats odds 10 5` from a cold process. Speed targets live here, never in the test suite.
 """
 import argparse
 import json
@@ -61,6 +63,12 @@ def main():
         ref = theirs.get(name.split()[0])
         ratio = f"{ref / seconds:7.2f}" if ref else "      -"
         print(f"{name:48s} {seconds:12.5f} {ref or float('nan'):12.5f} {ratio}")
+
+    print(f"\n{'Balanced Blitz beside true random':48s} {'true rand. s':>12s} {'balanced s':>12s} {'ratio':>7s}")
+    for name, f in (("battle_odds", battle_odds), ("win_table", win_table)):
+        true = best_of(args.repeat, f, n, n)
+        balanced = best_of(args.repeat, lambda a, d, f=f: f(a, d, balance="blitz"), n, n)
+        print(f"{name + f' {n} v {n}':48s} {true:12.5f} {balanced:12.5f} {balanced / true:7.2f}")
 
     command = shutil.which("riskstats") or str(Path(sys.executable).with_name("riskstats"))
     if Path(command).exists():

@@ -1,4 +1,5 @@
-"""Attack-odds analyses: armies needed, rules of thumb, stop rules and dice variants, as DataFrames.
+"""Attack-odds analyses: armies needed, rules of thumb, stop rules, dice variants and the official app's
+Balanced Blitz against true random, as DataFrames.
 
 Everything here is exact (the Markov engine of `riskstats.odds.battle`); the notebook
 ``notebooks/01_attack_odds.ipynb`` only calls these functions and `riskstats.stats.plots`. Attackers are
@@ -12,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.odds.balance import balanced_win_chance, resolve_balance
 from riskstats.odds.battle import battle_odds, win_values
 from riskstats.odds.dice import DiceRules
 
@@ -26,18 +28,23 @@ VARIANTS = {
 
 
 def armies_needed(defenders: Iterable[int], targets: Iterable[float] = (0.5, 0.8, 0.95),
-                  rules: DiceRules | None = None) -> pd.DataFrame:
+                  rules: DiceRules | None = None, balance=None) -> pd.DataFrame:
     """The fewest attackers whose P(win) reaches each target, for every defender count.
 
     Columns ``defenders``, ``target``, ``attackers``, ``territory_armies`` (attackers + 1) and
-    ``p_win`` (the probability that force actually gets). One backward sweep answers all of them.
+    ``p_win`` (the probability that force actually gets). One backward sweep answers all of them;
+    ``balance="blitz"`` answers under Balanced Blitz (`riskstats.odds.balance`), whose win chance rises
+    with the true one, so the same sweep serves.
 
     Examples
     --------
     >>> armies_needed([5], [0.8]).attackers.tolist()
     [8]
+    >>> armies_needed([50], [0.8], balance="blitz").attackers.tolist()
+    [49]
     """
     rules = rules or DiceRules()
+    balance = resolve_balance(balance)
     defenders = sorted({int(d) for d in defenders})
     targets = [float(t) for t in targets]
     if not defenders or defenders[0] < 1:
@@ -47,6 +54,8 @@ def armies_needed(defenders: Iterable[int], targets: Iterable[float] = (0.5, 0.8
     top = 2 * defenders[-1] + 20
     while True:
         values = win_values(rules, top, defenders[-1])
+        if balance is not None:
+            values = balanced_win_chance(values, balance)
         if (values[top, defenders] >= max(targets)).all():
             break
         top *= 2
@@ -90,6 +99,25 @@ def variant_odds(attackers: int, defenders: int,
         frames.append(pd.DataFrame({"variant": name, "attackers": a.ravel(), "defenders": d.ravel(),
                                     "p_win": values.ravel(), "p_win_change": (values - base).ravel()}))
     return pd.concat(frames, ignore_index=True)
+
+
+def balance_shift(attackers: int, defenders: int, rules: DiceRules | None = None, balance="blitz") -> pd.DataFrame:
+    """P(win) for every battle up to attackers x defenders under true random and under Balanced Blitz.
+
+    Long form: ``attackers``, ``defenders``, ``p_win_true_random``, ``p_win_balanced`` and ``p_win_change``
+    (balanced minus true random).
+
+    Examples
+    --------
+    >>> shift = balance_shift(20, 15).set_index(["attackers", "defenders"])
+    >>> shift.loc[(20, 15)].round(4).tolist()
+    [0.8604, 1.0, 0.1396]
+    """
+    true = win_values(rules or DiceRules(), attackers, defenders)[1:, 1:]
+    balanced = balanced_win_chance(true, resolve_balance(balance))
+    a, d = np.meshgrid(np.arange(1, attackers + 1), np.arange(1, defenders + 1), indexing="ij")
+    return pd.DataFrame({"attackers": a.ravel(), "defenders": d.ravel(), "p_win_true_random": true.ravel(),
+                         "p_win_balanced": balanced.ravel(), "p_win_change": (balanced - true).ravel()})
 
 
 def stop_rule_odds(attackers: int, defenders: int, stops: Iterable[int]) -> pd.DataFrame:

@@ -4,7 +4,8 @@ It owns the group that turns usage and library errors into one line on stderr (`
 command class whose errors name the options as typed (`_NamesWhatWasTyped`: ``--stop-at``, not ``stop_at``) and
 the one whose arguments may be negative numbers (`_NumbersMayBeNegative`), the one parser of every
 count and number (`_whole`, `whole_number`, `real_number`, `_positive_count`), the shared dice-rule
-options (`with_rules`), the attackers convention and the bot names, JSON and table printing, how
+options with the app's dice augments (`with_rules`) and the Balanced Blitz switch (`BalancedBlitz`,
+`mode_payload`), the attackers convention and the bot names, JSON and table printing, how
 probabilities and win rates are written, the progress bars (and the compile steps' spinner), the one line
 Ctrl-C leaves (`_interruptible`: how far the work got, what is kept; exit 130) and the compile notice.
 The commands live in the parts (`riskstats.cli.odds`, `.game`, `.runs`, `.stats`, `.analysis`);
@@ -231,21 +232,72 @@ _RULE_PARAMETERS = [
          "Added to the defender's highest die (+1 bunker, -1 ammo shortage)."),
     ]
 ]
+_AUGMENT_PARAMETERS = [
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+        list[str] | None, typer.Option(flag, help=text, rich_help_panel=_RULES, metavar="NAME")])
+    for name, flag, text in [
+        ("attacker_augment", "--attacker-augment",
+         "The official app's augment of the attacking territory: zombie (one die fewer). Repeatable."),
+        ("defender_augment", "--defender-augment",
+         "The official app's augment of the defending territory: capital or wall (one more die), zombie "
+         "(loses ties). Repeatable."),
+    ]
+]
 
 
 def with_rules(command):
-    """Give a command the shared dice-rule options; it receives them as one ``rules`` argument."""
+    """Give a command the shared dice-rule options and the app's dice augments (``--attacker-augment``,
+    ``--defender-augment``, `riskstats.odds.augments`); it receives them as one ``rules`` argument (the
+    augments applied), and as ``augments`` (``{"attacker": [...], "defender": [...]}``) when it takes one."""
     signature = inspect.signature(command)
     names = [p.name for p in _RULE_PARAMETERS]
+    wants_augments = "augments" in signature.parameters
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
+        from riskstats.odds.augments import with_augments
+
         rules = DiceRules(**{name: kwargs.pop(name) for name in names})
+        augments = {"attacker": list(kwargs.pop("attacker_augment") or []),
+                    "defender": list(kwargs.pop("defender_augment") or [])}
+        for side in ("attacker", "defender"):
+            try:
+                rules = with_augments(rules, **{side: augments[side]})
+            except RiskstatsError as error:
+                raise RiskstatsError(f"--{side}-augment: {error}") from None
+        if wants_augments:
+            kwargs["augments"] = augments
         return command(*args, rules=rules, **kwargs)
 
-    kept = [p for p in signature.parameters.values() if p.name != "rules"]
-    wrapper.__signature__ = signature.replace(parameters=kept + _RULE_PARAMETERS)
+    kept = [p for p in signature.parameters.values() if p.name not in ("rules", "augments")]
+    wrapper.__signature__ = signature.replace(parameters=kept + _RULE_PARAMETERS + _AUGMENT_PARAMETERS)
     return wrapper
+
+
+BalancedBlitz = Annotated[bool, typer.Option(
+    "--balanced-blitz", help="Balanced Blitz, the official app's dice mode (published parameters 0.05, 1.3, 0.1, "
+                             "1.8), instead of true random.")]
+
+
+def balance_of(balanced_blitz: bool, exact: bool = False):
+    """The library's ``balance=`` for the ``--balanced-blitz`` flag; refuses ``--exact`` beside it."""
+    if not balanced_blitz:
+        return None
+    if exact:
+        raise RiskstatsError("--exact cannot be combined with --balanced-blitz: Balanced Blitz raises probabilities "
+                             "to real powers, which leaves the fractions; drop --exact")
+    return "blitz"
+
+
+def mode_payload(balance) -> dict:
+    """The JSON keys that say which dice mode an answer used: ``mode`` ("true random" or "Balanced Blitz")
+    and ``balance`` (the four parameters, or null)."""
+    from dataclasses import asdict
+
+    from riskstats.odds.balance import mode_name, resolve_balance
+
+    rules = resolve_balance(balance)
+    return {"mode": mode_name(rules), "balance": None if rules is None else asdict(rules)}
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]

@@ -1,9 +1,13 @@
 """The battle commands, a skin over `riskstats.odds`: round, odds, table, chain, need, policy, simulate.
 
-Each takes the shared dice-rule options (`riskstats.cli.common.with_rules`) and reads "attackers" as
-armies able to roll (`CONVENTION`; ``--territory-armies`` for the armies on the territory). It owns the
-command line's size limits on battles (`MAX_STATES`, `MAX_TABLE_ROWS`, `MAX_NEED_DEFENDERS`), which the
-library does not have.
+Each takes the shared dice-rule options and the official app's dice augments
+(`riskstats.cli.common.with_rules`); odds, table, chain, need and simulate take ``--balanced-blitz`` (the
+app's Balanced Blitz mode, `riskstats.odds.balance`) and say in a title line and the JSON key ``mode`` which
+mode answered; ``odds --compare-modes`` shows both. Each reads "attackers" as armies able to roll
+(`CONVENTION`; ``--territory-armies`` for the armies on the territory). It owns the command line's size
+limits on battles (`MAX_STATES`, `MAX_TABLE_ROWS`, `MAX_NEED_DEFENDERS`, `MAX_BALANCED_CHAIN_WORK`,
+`MAX_BALANCED_CHAIN_BATTLES`, `MAX_NEED_BALANCED_CHAIN`, `MAX_NEED_BALANCED_TERRITORIES`), which the library
+does not have.
 """
 import sys
 from typing import Annotated
@@ -12,6 +16,7 @@ import typer
 
 from riskstats.cli.common import (
     CONVENTION,
+    BalancedBlitz,
     JsonFlag,
     _compile_notice,
     _interruptible,
@@ -21,6 +26,8 @@ from riskstats.cli.common import (
     _positive_count,
     _print_json,
     _print_table,
+    balance_of,
+    mode_payload,
     real_number,
     whole_number,
     with_rules,
@@ -40,6 +47,19 @@ ARMIES_LEFT = ("on full success every survivor, standing in the last territory; 
 """What ``chain``'s expected armies left counts (`riskstats.odds.chain.ChainOdds.expected_armies_left`)."""
 MAX_NEED_DEFENDERS = 5_000
 """Most defenders (summed over a chain) ``need`` takes: its search solves many battles of that size."""
+MAX_BALANCED_CHAIN_WORK = 2_000_000_000
+"""Most battle states a Balanced Blitz chain of two or more territories may cost: each battle after the first
+is solved once for every force that may start it (attackers x attackers x defenders / 2 in all, about
+1,600 attackers against 1,600 defenders, a few seconds)."""
+MAX_BALANCED_CHAIN_BATTLES = 100_000
+"""Most battles a Balanced Blitz chain may solve: attackers x (territories - 1), one per force that may start
+each battle after the first (some 40 microseconds each: about four seconds)."""
+MAX_NEED_BALANCED_CHAIN = 300
+"""Most defenders in all ``need --balanced-blitz`` takes for a chain of two or more territories (its search
+solves many balanced chains; one territory has `MAX_NEED_DEFENDERS`)."""
+MAX_NEED_BALANCED_TERRITORIES = 20
+"""Most territories ``need --balanced-blitz`` takes in a chain (each search step solves a balanced battle per
+territory for every force that may start it)."""
 
 
 def _check_states(command: str, attackers: int, defenders: int, limit: int = MAX_STATES,
@@ -103,6 +123,63 @@ def _rules_dict(rules: DiceRules) -> dict:
     return asdict(rules)
 
 
+MODE_NOTES = {"true random": "the dice as they fall",
+              "Balanced Blitz": "the official app's balancing of whole battles (0.05, 1.3, 0.1, 1.8)"}
+"""What the title line says of each mode (`_print_mode`)."""
+
+
+def _print_mode(balance) -> None:
+    """The title line above a command's tables that names the dice mode: ``mode: Balanced Blitz (...)``."""
+    mode = mode_payload(balance)["mode"]
+    typer.echo(f"mode: {mode} ({MODE_NOTES.get(mode, 'custom parameters')})")
+
+
+def _augments_note(augments: dict) -> str:
+    """``; defender augments: capital`` (empty when there are none), for captions."""
+    parts = [f"{side} augments: {', '.join(names)}" for side, names in augments.items() if names]
+    return "".join(f"; {p}" for p in parts)
+
+
+def _check_balanced_chain(attackers: int, defenders: list[int]) -> None:
+    """Refuse a Balanced Blitz chain whose battles after the first cost more than `MAX_BALANCED_CHAIN_WORK`
+    states or `MAX_BALANCED_CHAIN_BATTLES` battles."""
+    battles = max(attackers, 0) * (len(defenders) - 1)
+    if battles > MAX_BALANCED_CHAIN_BATTLES:
+        raise RiskstatsError(
+            f"chain --balanced-blitz: {attackers:,} attackers through {len(defenders):,} territories solve about "
+            f"{battles:,} balanced battles (one per force that may start each battle after the first), over the "
+            f"command line's limit of {MAX_BALANCED_CHAIN_BATTLES:,}; call riskstats.chain_odds from Python for more")
+    rest = sum(max(d, 0) for d in defenders[1:])
+    work = attackers * attackers * rest // 2
+    if len(defenders) > 1 and attackers > 0 and work > MAX_BALANCED_CHAIN_WORK:
+        raise RiskstatsError(
+            f"chain --balanced-blitz: {attackers:,} attackers against {rest:,} defenders after the first territory "
+            f"cost about {work:,} battle states (each battle is balanced for every force that may start it), over "
+            f"the command line's limit of {MAX_BALANCED_CHAIN_WORK:,}; call riskstats.chain_odds from Python for more")
+
+
+def _summary_rows(result, goal: int, stop_at: int) -> list[tuple[str, str]]:
+    """The summary of one battle's answer: P(win) (or P(defenders <= goal)), P(lose) and the expected losses."""
+    lose_label, _ = _short_of_aim(stop_at, goal)
+    if goal:  # the battle ends at the goal, so it never reaches a conquest: no P(win) row
+        rows = [(f"P(defenders <= {goal})", _percent(result.p_goal)), (lose_label, _percent(result.p_lose))]
+    else:
+        rows = [("P(win)", _percent(result.p_win)), (lose_label, _percent(result.p_lose))]
+    return rows + [
+        ("attacker losses", f"{float(result.expected_attacker_losses):.3f} ± {result.sd_attacker_losses:.3f}"),
+        ("defender losses", f"{float(result.expected_defender_losses):.3f} ± {result.sd_defender_losses:.3f}"),
+    ]
+
+
+def _mode_summary(result, goal: int) -> dict:
+    """One mode's summary numbers, for ``odds --compare-modes --json``."""
+    return {**mode_payload(result.balance), "p_win": float(result.p_win), "p_lose": float(result.p_lose),
+            **({"p_goal": float(result.p_goal)} if goal else {}),
+            "expected_attacker_losses": float(result.expected_attacker_losses),
+            "expected_defender_losses": float(result.expected_defender_losses),
+            "sd_attacker_losses": result.sd_attacker_losses, "sd_defender_losses": result.sd_defender_losses}
+
+
 @with_rules
 def round_(
     adice: Annotated[int, typer.Argument(parser=whole_number, metavar="ADICE", help="Dice the attacker rolls.")],
@@ -110,6 +187,7 @@ def round_(
     as_json: JsonFlag = False,
     *,
     rules: DiceRules,
+    augments: dict,
 ):
     """The exact outcome table of one roll, as fractions and decimals."""
     fractions = rules.outcome_fractions(adice, ddice)
@@ -118,7 +196,7 @@ def round_(
                 for i, f in enumerate(fractions)]
     if as_json:
         _print_json({"attacker_dice": adice, "defender_dice": ddice,
-                     "rules": _rules_dict(rules), "outcomes": outcomes})
+                     "rules": _rules_dict(rules), "augments": augments, "outcomes": outcomes})
         return
     _print_table(f"One roll: {_dice(adice, 'attacker')} vs {_dice(ddice, 'defender')}",
                  ["attacker loses", "defender loses", "fraction", "p"],
@@ -139,23 +217,40 @@ def odds(
         help="Show only the N most likely end states (JSON: outcomes holds those N, most likely first).")] = None,
     summary_only: Annotated[bool, typer.Option(
         "--summary", help="Show only the summary, no end states (JSON: no outcomes list).")] = False,
+    balanced_blitz: BalancedBlitz = False,
+    compare_modes: Annotated[bool, typer.Option(
+        "--compare-modes", help="Show true random and Balanced Blitz side by side: P(win) and expected losses "
+                                "(JSON: modes).")] = False,
     as_json: JsonFlag = False,
     *,
     rules: DiceRules,
+    augments: dict,
 ):
-    """Exact odds and end-state distribution of one battle."""
+    """Exact odds and end-state distribution of one battle (true random, or the app's Balanced Blitz)."""
     from riskstats.odds.battle import battle_odds
 
-    attackers = _attackers(attackers, territory_armies)
-    _check_states("odds", attackers, defenders)
-    with _compile_notice(_uses_kernels(attackers, defenders, exact)):
-        result = battle_odds(attackers, defenders, rules, stop_at=stop_at, goal=goal, cautious=cautious,
-                             exact=exact)
+    balance = balance_of(balanced_blitz, exact)
+    if compare_modes and exact:
+        raise RiskstatsError("--exact cannot be combined with --compare-modes: Balanced Blitz leaves the fractions; "
+                             "drop --exact")
+    if compare_modes and top is not None:
+        raise RiskstatsError("give --top N or --compare-modes (summaries only), not both")
     if top is not None and top < 1:
         raise RiskstatsError(f"--top must be at least 1, got {top}")
     if top is not None and summary_only:
         raise RiskstatsError("give --top N or --summary, not both")
-    lose_label, lose_means = _short_of_aim(stop_at, goal)
+    attackers = _attackers(attackers, territory_armies)
+    _check_states("odds", attackers, defenders)
+    with _compile_notice(_uses_kernels(attackers, defenders, exact)):
+        result = battle_odds(attackers, defenders, rules, stop_at=stop_at, goal=goal, cautious=cautious,
+                             exact=exact, balance=balance)
+        if compare_modes:
+            both = [battle_odds(attackers, defenders, rules, stop_at=stop_at, goal=goal, cautious=cautious,
+                                balance=b) for b in (None, "blitz")]
+    if compare_modes:
+        _compare_modes(both, stop_at, goal, rules, augments, as_json)
+        return
+    _, lose_means = _short_of_aim(stop_at, goal)
     order = sorted(zip(result.attackers_left.tolist(), result.defenders_left.tolist(), result.p))
     states = len(order)
     if top is not None:
@@ -167,6 +262,8 @@ def odds(
         "goal": goal,
         "cautious": cautious,
         "rules": _rules_dict(rules),
+        "augments": augments,
+        **mode_payload(balance),
         "convention": CONVENTION,
         "p_win": _number(result.p_win),
         "p_lose": _number(result.p_lose),
@@ -186,17 +283,12 @@ def odds(
     if as_json:
         _print_json(payload)
         return
-    caption = CONVENTION
-    if goal:  # the battle ends at the goal, so it never reaches a conquest: no P(win) row
-        summary = [(f"P(defenders <= {goal})", _percent(result.p_goal)), (lose_label, _percent(result.p_lose))]
-        caption = f"the battle ends once the defender is down to {goal}; {CONVENTION}"
-    else:
-        summary = [("P(win)", _percent(result.p_win)), (lose_label, _percent(result.p_lose))]
-    summary += [
-        ("attacker losses", f"{float(result.expected_attacker_losses):.3f} ± {result.sd_attacker_losses:.3f}"),
-        ("defender losses", f"{float(result.expected_defender_losses):.3f} ± {result.sd_defender_losses:.3f}"),
-    ]
+    caption = CONVENTION + _augments_note(augments)
+    if goal:
+        caption = f"the battle ends once the defender is down to {goal}; {caption}"
+    summary = _summary_rows(result, goal, stop_at)
     title = f"{result.attackers} attackers vs {defenders} defenders"
+    _print_mode(balance)
     _print_table(title, ["", "value"], summary, caption=caption)
     if stop_at:
         below = (result.attackers_left < stop_at).any()
@@ -215,6 +307,26 @@ def odds(
                  [(a, d, p if exact else f"{p:.6f}") for a, d, p in order], caption=note)
 
 
+def _compare_modes(both, stop_at: int, goal: int, rules: DiceRules, augments: dict, as_json: bool) -> None:
+    """``odds --compare-modes``: true random and Balanced Blitz side by side (summaries, no end states)."""
+    true_random, blitz = both
+    if as_json:
+        _, lose_means = _short_of_aim(stop_at, goal)
+        _print_json({"attackers": true_random.attackers, "defenders": true_random.defenders, "stop_at": stop_at,
+                     "goal": goal, "cautious": true_random.cautious, "rules": _rules_dict(rules), "augments": augments,
+                     "mode": "compare", "convention": CONVENTION, "p_lose_means": lose_means,
+                     "modes": [_mode_summary(r, goal) for r in both]})
+        return
+    rows = [(label, a, b) for (label, a), (_, b) in zip(_summary_rows(true_random, goal, stop_at),
+                                                       _summary_rows(blitz, goal, stop_at))]
+    shift = float(blitz.p_goal) - float(true_random.p_goal)
+    rows.append(("Balanced Blitz - true random", "", f"{100 * shift:+.2f} points"))
+    typer.echo("mode: true random and Balanced Blitz, side by side")
+    _print_table(f"{true_random.attackers} attackers vs {true_random.defenders} defenders",
+                 ["", "true random", "Balanced Blitz"], rows,
+                 caption=CONVENTION + _augments_note(augments))
+
+
 @with_rules
 def table(
     attackers: Annotated[int, typer.Option("--attackers", parser=whole_number, help="Largest number of attackers.")],
@@ -222,11 +334,15 @@ def table(
     output_format: Annotated[str, typer.Option("--format", help="text, csv or json.")] = "text",
     stop_at: StopAt = 0,
     goal: Goal = 0,
+    balanced_blitz: BalancedBlitz = False,
     as_json: JsonFlag = False,
     *,
     rules: DiceRules,
+    augments: dict,
 ):
-    """P(win) for every battle from 1..N attackers against 1..M defenders."""
+    """P(win) for every battle from 1..N attackers against 1..M defenders (true random, or Balanced Blitz).
+
+    The text table's title names the mode; with --balanced-blitz CSV and JSON gain a ``mode`` column."""
     from riskstats.odds.battle import win_table
 
     if output_format not in ("text", "csv", "json"):
@@ -236,7 +352,11 @@ def table(
     output_format = "json" if as_json else output_format
     _check_states("table", attackers, defenders, MAX_TABLE_ROWS, "rows", "1,000 a side")
     with _compile_notice(attackers > 0 and defenders > 0 and _uses_kernels(attackers, defenders)):
-        frame = win_table(attackers, defenders, rules, stop_at=stop_at, goal=goal)
+        frame = win_table(attackers, defenders, rules, stop_at=stop_at, goal=goal,
+                          balance=balance_of(balanced_blitz))
+    mode = mode_payload(balance_of(balanced_blitz))["mode"]
+    if output_format != "text" and balanced_blitz:  # true random output stays as it always was
+        frame = frame.assign(mode=mode)
     if output_format == "csv":
         typer.echo(frame.to_csv(index=False), nl=False)
     elif output_format == "json":
@@ -245,8 +365,9 @@ def table(
         column = frame.columns[-1]
         grid = frame.pivot(index="attackers", columns="defenders", values=column)
         rows = [[a, *(f"{p:.3f}" for p in values)] for a, values in zip(grid.index, grid.to_numpy())]
+        _print_mode(balance_of(balanced_blitz))
         _print_table(f"{column} by attackers (rows) and defenders (columns)",
-                     ["A \\ D", *map(str, grid.columns)], rows, caption=CONVENTION)
+                     ["A \\ D", *map(str, grid.columns)], rows, caption=CONVENTION + _augments_note(augments))
 
 
 @with_rules
@@ -257,23 +378,30 @@ def chain(
     stop_at: StopAt = 0,
     exact: Exact = False,
     territory_armies: TerritoryArmies = False,
+    balanced_blitz: BalancedBlitz = False,
     as_json: JsonFlag = False,
     *,
     rules: DiceRules,
+    augments: dict,
 ):
-    """Exact odds of conquering a chain of territories in order."""
+    """Exact odds of conquering a chain of territories in order (each battle true random, or Balanced Blitz)."""
     from riskstats.odds.chain import chain_odds
 
+    balance = balance_of(balanced_blitz, exact)
     attackers = _attackers(attackers, territory_armies)
     total = sum(max(d, 0) for d in defenders)
     _check_states("chain", attackers, total)
+    if balance is not None:
+        _check_balanced_chain(attackers, defenders)
     with _compile_notice(_uses_kernels(attackers, total, exact)):
-        result = chain_odds(attackers, defenders, rules, leave=leave, stop_at=stop_at, exact=exact)
+        result = chain_odds(attackers, defenders, rules, leave=leave, stop_at=stop_at, exact=exact, balance=balance)
     payload = {
         "attackers": result.attackers,
         "defenders": list(result.defenders),
         "leave": leave,
         "rules": _rules_dict(rules),
+        "augments": augments,
+        **mode_payload(balance),
         "convention": CONVENTION,
         "p_all": _number(result.p_all),
         "p_at_least": [_number(p) for p in result.p_at_least],
@@ -284,8 +412,9 @@ def chain(
         _print_json(payload)
         return
     rows = [(k, d, _percent(p)) for k, (d, p) in enumerate(zip(result.defenders, result.p_at_least), 1)]
+    _print_mode(balance)
     _print_table(f"Chain from {result.attackers} attackers, leaving {leave} per territory",
-                 ["k", "defenders", "P(at least k conquered)"], rows, caption=CONVENTION)
+                 ["k", "defenders", "P(at least k conquered)"], rows, caption=CONVENTION + _augments_note(augments))
     typer.echo(f"Expected armies left {float(result.expected_armies_left):.3f}: {ARMIES_LEFT}.")
 
 
@@ -294,28 +423,41 @@ def need(
     defenders: DefenderList,
     p: Annotated[float, typer.Option("--p", parser=real_number, help="Wanted P(conquering all), in (0, 1].")],
     leave: Leave = 1,
+    balanced_blitz: BalancedBlitz = False,
     as_json: JsonFlag = False,
     *,
     rules: DiceRules,
+    augments: dict,
 ):
-    """The smallest number of attackers that wins with probability at least P."""
+    """The smallest number of attackers that wins with probability at least P (true random, or Balanced Blitz)."""
     from riskstats.odds.chain import attackers_needed
 
+    balance = balance_of(balanced_blitz)
     total = sum(max(d, 0) for d in defenders)
     if total > MAX_NEED_DEFENDERS:
         raise RiskstatsError(f"need: {total:,} defenders in all, over the command line's limit of "
                              f"{MAX_NEED_DEFENDERS:,} (a few seconds); call riskstats.attackers_needed from "
                              "Python for more")
+    if balance is not None and len(defenders) > 1 and (total > MAX_NEED_BALANCED_CHAIN
+                                                        or len(defenders) > MAX_NEED_BALANCED_TERRITORIES):
+        raise RiskstatsError(
+            f"need --balanced-blitz: a chain of {len(defenders):,} territories and {total:,} defenders, over the "
+            f"command line's limits of {MAX_NEED_BALANCED_TERRITORIES} territories and {MAX_NEED_BALANCED_CHAIN:,} "
+            "defenders for balanced chains (each battle is balanced for every force that may start it); call "
+            "riskstats.attackers_needed from Python for more")
     with _compile_notice():
-        result = attackers_needed(defenders, p, rules, leave=leave)
+        result = attackers_needed(defenders, p, rules, leave=leave, balance=balance)
     payload = {"defenders": defenders, "p": p, "attackers": result.attackers,
-               "territory_armies": result.attackers + 1, "p_win": result.p_win, "convention": CONVENTION}
+               "territory_armies": result.attackers + 1, "p_win": result.p_win, "rules": _rules_dict(rules),
+               "augments": augments, **mode_payload(balance), "convention": CONVENTION}
     if as_json:
         _print_json(payload)
         return
+    _print_mode(balance)
     _print_table(f"Attackers needed for P >= {p} against {' then '.join(map(str, defenders))}",
                  ["attackers", "armies on territory", "P(win)"],
-                 [(result.attackers, result.attackers + 1, _percent(result.p_win))], caption=CONVENTION)
+                 [(result.attackers, result.attackers + 1, _percent(result.p_win))],
+                 caption=CONVENTION + _augments_note(augments))
 
 
 def _policy_grid(table, territory: int, defenders: int) -> None:
@@ -415,29 +557,37 @@ def simulate(
     cautious: Cautious = False,
     goal: Goal = 0,
     territory_armies: TerritoryArmies = False,
+    balanced_blitz: BalancedBlitz = False,
     as_json: JsonFlag = False,
     *,
     rules: DiceRules,
+    augments: dict,
 ):
-    """Monte Carlo estimate of one battle, with a 95% Wilson interval beside the exact value."""
+    """Monte Carlo estimate of one battle, with a 95% Wilson interval beside the exact value.
+
+    With --balanced-blitz each battle is drawn whole from the Balanced Blitz distribution, as the app does."""
     from riskstats.odds.battle import battle_odds
     from riskstats.odds.simulate import simulate_battles
 
     count = _positive_count("--trials", trials)
+    balance = balance_of(balanced_blitz)
     attackers = _attackers(attackers, territory_armies)
     kept = "none kept (the estimate needs them all); fewer --trials finish sooner"
     with (_interruptible("battles", kept) as noting, _compile_notice(),
           _LateProgress("simulating", not as_json and sys.stdout.isatty()) as bar):
         sample = simulate_battles(attackers, defenders, rules, trials=count, seed=seed, stop_at=stop_at,
-                                  goal=goal, cautious=cautious, progress=noting(bar))
+                                  goal=goal, cautious=cautious, progress=noting(bar), balance=balance)
     exact = None
     if attackers * defenders <= _SIMULATE_EXACT_STATES:
-        exact = battle_odds(attackers, defenders, rules, stop_at=stop_at, goal=goal, cautious=cautious)
+        exact = battle_odds(attackers, defenders, rules, stop_at=stop_at, goal=goal, cautious=cautious,
+                            balance=balance)
     low, high = sample.p_win_interval()
     frame = sample.outcomes
     payload = {
         "trials": sample.trials,
         "seed": sample.seed,
+        **mode_payload(balance),
+        "augments": augments,
         "p_win": sample.p_win,
         "ci_low": low,
         "ci_high": high,
@@ -459,8 +609,9 @@ def simulate(
     if goal:
         summary.append((f"P(defenders <= {goal}) simulated", _percent(sample.p_goal)))
     summary.append(("battles per second", f"{sample.battles_per_second:,.0f}"))
-    _print_table(f"{attackers} attackers vs {defenders} defenders: {sample.trials:,} battles, seed {sample.seed}",
-                 ["", "value"], summary, caption=CONVENTION)
+    title = f"{attackers} attackers vs {defenders} defenders: {sample.trials:,} battles, seed {sample.seed}"
+    _print_mode(balance)
+    _print_table(title, ["", "value"], summary, caption=CONVENTION + _augments_note(augments))
     _print_table("End states", ["attackers left", "defenders left", "simulated p", "exact p"],
                  [(a, d, f"{p:.6f}", "-" if exact_p is None else f"{exact_p.get((a, d), 0.0):.6f}")
                   for (a, d), p in frame.p.items()])

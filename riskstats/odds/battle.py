@@ -16,6 +16,9 @@ Python function: compiled by numba for float64, run as plain Python over `fracti
 arrays for exact answers, and interpreted for battles small enough that numba's start-up would cost
 more than the work (a quick CLI lookup never loads numba). Chains of battles and the inverse query
 live in `riskstats.odds.chain`.
+
+Balanced Blitz (``balance="blitz"``, the official app's dice mode, `riskstats.odds.balance`) reshapes
+each battle's exact end-state distribution as a whole; ``balance=None`` (the default) is true random.
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ from fractions import Fraction
 import numpy as np
 
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.odds.balance import BalanceRules, balance_ends, balanced_win_chance, refuse_exact, resolve_balance
 from riskstats.odds.dice import DiceRules
 
 MAX_ARMIES = 1_000_000
@@ -135,20 +139,34 @@ def zeros(shape, exact: bool) -> np.ndarray:
 
 
 def sweep(rules: DiceRules, init: np.ndarray, defenders: int, stop_at: int = 0, goal: int = 0,
-          cautious: bool = False, exact: bool = False):
+          cautious: bool = False, exact: bool = False, balance: BalanceRules | None = None):
     """Run the forward kernel from a mass vector over starting attackers; return the end masses.
 
-    Returns ``(end_d, end_a)`` as documented in `_sweep`. Inputs are trusted: public functions
-    validate before calling this.
+    Returns ``(end_d, end_a)`` as documented in `_sweep`. With a ``balance`` each starting state's battle
+    is balanced as a whole (`riskstats.odds.balance.balance_ends`) before the masses are added up, so a
+    vector with n starting states costs n battles. Inputs are trusted: public functions validate before
+    calling this.
     """
     A = init.shape[0] - 1
     K = rules.max_losses
     na_of_a, nd_of_d = dice_by_army(rules, A, defenders, stop_at, cautious)
-    work = zeros((4, A + 1), exact)
     end_d = zeros((A + 1, K), exact)
     end_a = zeros((K, defenders + 1), exact)
-    kernel = _kernel(_sweep, exact, A * defenders)
-    kernel(rules.table(exact), na_of_a, nd_of_d, init, defenders, stop_at, goal, work, end_d, end_a)
+    table = rules.table(exact)
+    if balance is None:
+        kernel = _kernel(_sweep, exact, A * defenders)
+        kernel(table, na_of_a, nd_of_d, init, defenders, stop_at, goal, zeros((4, A + 1), exact), end_d, end_a)
+        return end_d, end_a
+    starts = np.nonzero(init)[0]
+    kernel = _kernel(_sweep, exact, A * defenders * len(starts))  # compiled once the battles add up
+    for a in starts:
+        one = np.zeros(a + 1)
+        one[a] = 1.0
+        d_part, a_part = np.zeros((a + 1, K)), np.zeros((K, defenders + 1))
+        kernel(table, na_of_a, nd_of_d, one, defenders, stop_at, goal, np.zeros((4, a + 1)), d_part, a_part)
+        d_part, a_part = balance_ends(d_part, a_part, balance)
+        end_d[:a + 1] += init[a] * d_part
+        end_a += init[a] * a_part
     return end_d, end_a
 
 
@@ -167,7 +185,8 @@ class BattleOdds:
 
     ``outcomes`` is a DataFrame indexed by (attackers_left, defenders_left) with column ``p``,
     in the same shape as `riskstats.odds.simulate.simulate_battles` returns, so that
-    ``exact.outcomes.p - simulated.outcomes.p`` lines up.
+    ``exact.outcomes.p - simulated.outcomes.p`` lines up. ``balance`` is the Balanced Blitz parameters
+    the distribution was reshaped with, None for true random (``mode`` names it).
     """
 
     attackers: int
@@ -180,6 +199,14 @@ class BattleOdds:
     attackers_left: np.ndarray = field(repr=False)
     defenders_left: np.ndarray = field(repr=False)
     p: np.ndarray = field(repr=False)
+    balance: BalanceRules | None = None
+
+    @property
+    def mode(self) -> str:
+        """``"true random"`` or ``"Balanced Blitz"``."""
+        from riskstats.odds.balance import mode_name
+
+        return mode_name(self.balance)
 
     def _sum(self, mask):
         return sum(self.p[mask], Fraction(0)) if self.exact else float(self.p[mask].sum())
@@ -246,7 +273,7 @@ def validate_battle(attackers, defenders, stop_at, goal, exact) -> tuple[int, in
 
 
 def battle_odds(attackers: int, defenders: int, rules: DiceRules | None = None, *, stop_at: int = 0,
-           goal: int = 0, cautious: bool = False, exact: bool = False) -> BattleOdds:
+           goal: int = 0, cautious: bool = False, exact: bool = False, balance=None) -> BattleOdds:
     """The exact end-state distribution of one battle and its summary.
 
     Parameters
@@ -265,7 +292,12 @@ def battle_odds(attackers: int, defenders: int, rules: DiceRules | None = None, 
         With ``stop_at``: never roll more dice than the attackers above ``stop_at``, so the attacker
         never ends below ``stop_at``.
     exact : bool
-        Rational arithmetic (`fractions.Fraction`) instead of float64.
+        Rational arithmetic (`fractions.Fraction`) instead of float64; not with a ``balance``.
+    balance : {None, "blitz"} or BalanceRules
+        None: true random. ``"blitz"``: Balanced Blitz, the official app's dice mode, with its published
+        parameters (`riskstats.odds.balance.BalanceRules` for others): the whole end-state distribution
+        is reshaped; the win side is "defender down to ``goal``", everything else (stopped included) the
+        lose side. SMG's "stop until" is ``stop_at`` with ``cautious=True``.
 
     Examples
     --------
@@ -273,12 +305,17 @@ def battle_odds(attackers: int, defenders: int, rules: DiceRules | None = None, 
     Fraction(6610505, 10077696)
     >>> round(battle_odds(10, 5).p_win, 6)
     0.916284
+    >>> b = battle_odds(10, 5, balance="blitz")
+    >>> b.mode, round(b.p_win, 6)
+    ('Balanced Blitz', 1.0)
     """
     rules = rules or DiceRules()
+    balance = resolve_balance(balance)
+    refuse_exact(balance, exact)
     attackers, defenders, stop_at, goal = validate_battle(attackers, defenders, stop_at, goal, exact)
     init = zeros(attackers + 1, exact)
     init[attackers] = Fraction(1) if exact else 1.0
-    end_d, end_a = sweep(rules, init, defenders, stop_at, goal, cautious, exact)
+    end_d, end_a = sweep(rules, init, defenders, stop_at, goal, cautious, exact, balance)
     a_d, j_d = np.nonzero(end_d != 0)
     j_a, d_a = np.nonzero(end_a != 0)
     return BattleOdds(
@@ -286,28 +323,38 @@ def battle_odds(attackers: int, defenders: int, rules: DiceRules | None = None, 
         attackers_left=np.concatenate([a_d, stop_at - j_a]),
         defenders_left=np.concatenate([goal - j_d, d_a]),
         p=np.concatenate([end_d[a_d, j_d], end_a[j_a, d_a]]),
+        balance=balance,
     )
 
 
 def win_table(attackers: int, defenders: int, rules: DiceRules | None = None, *, stop_at: int = 0,
-              goal: int = 0, exact: bool = False):
+              goal: int = 0, exact: bool = False, balance=None):
     """P(win) for every battle from 1..attackers against 1..defenders, in long form.
 
     Returns a DataFrame with columns ``attackers``, ``defenders`` and ``p_win`` (``p_goal`` when a
     ``goal`` is set), one row per starting state ``stop_at < a <= attackers``,
-    ``goal < d <= defenders``, attackers varying slowest.
+    ``goal < d <= defenders``, attackers varying slowest. ``balance`` as for `battle_odds`: a balanced
+    win chance depends on the true one alone (`riskstats.odds.balance.balanced_win_chance`), so the
+    balanced table costs one more pass.
 
     Examples
     --------
     >>> t = win_table(3, 3)
     >>> round(float(t.query("attackers == 3 and defenders == 2").p_win.iloc[0]), 6)
     0.655954
+    >>> b = win_table(20, 15, balance="blitz")
+    >>> float(b.query("attackers == 20 and defenders == 15").p_win.iloc[0])
+    1.0
     """
     import pandas as pd
 
     rules = rules or DiceRules()
+    balance = resolve_balance(balance)
+    refuse_exact(balance, exact)
     attackers, defenders, stop_at, goal = validate_battle(attackers, defenders, stop_at, goal, exact)
     values = win_values(rules, attackers, defenders, stop_at, goal, exact)
+    if balance is not None:
+        values = balanced_win_chance(values, balance)
     n, m = attackers - stop_at, defenders - goal
     column = "p_goal" if goal else "p_win"
     return pd.DataFrame({"attackers": np.repeat(np.arange(stop_at + 1, attackers + 1), m),

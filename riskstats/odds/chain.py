@@ -9,6 +9,10 @@ attack on, or when the last territory falls. Each territory may have its own dic
 ``armies_left`` is the attacking force at the end: on full success every survivor, standing in the
 last territory; otherwise what the force has left beyond the ``leave`` armies it left behind.
 
+Under Balanced Blitz (``balance="blitz"``) every battle of the chain is a balanced blitz: the battle
+from each possible starting force is reshaped as a whole (`riskstats.odds.balance`), which costs one
+battle per starting force instead of one sweep per territory.
+
 This module owns `chain` and `attackers_needed`; the battle kernels are `riskstats.odds.battle`'s.
 """
 from __future__ import annotations
@@ -20,6 +24,7 @@ from fractions import Fraction
 import numpy as np
 
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.odds.balance import BalanceRules, mode_name, refuse_exact, resolve_balance
 from riskstats.odds.battle import MAX_ARMIES, check_armies, check_exact_size, sweep, zeros
 from riskstats.odds.dice import DiceRules
 
@@ -50,6 +55,12 @@ class ChainOdds:
     stop_at: int
     exact: bool
     distribution: np.ndarray = field(repr=False)
+    balance: BalanceRules | None = None
+
+    @property
+    def mode(self) -> str:
+        """``"true random"`` or ``"Balanced Blitz"``."""
+        return mode_name(self.balance)
 
     def _scalar(self, value):
         return value if self.exact else float(value)
@@ -116,7 +127,7 @@ def validate_chain(attackers, defenders, leave, stop_at) -> tuple[int, tuple[int
 
 
 def chain_odds(attackers: int, defenders: int | Sequence[int], rules=None, *, leave: int = 1,
-          stop_at: int = 0, exact: bool = False) -> ChainOdds:
+          stop_at: int = 0, exact: bool = False, balance=None) -> ChainOdds:
     """Exact odds of conquering a chain of territories in order.
 
     Parameters
@@ -132,7 +143,10 @@ def chain_odds(attackers: int, defenders: int | Sequence[int], rules=None, *, le
     stop_at : int
         The force gives up once it has ``stop_at`` or fewer attackers.
     exact : bool
-        Rational arithmetic instead of float64.
+        Rational arithmetic instead of float64; not with a ``balance``.
+    balance : {None, "blitz"} or BalanceRules
+        None: true random; ``"blitz"``: each battle is a Balanced Blitz
+        (`riskstats.odds.battle.battle_odds`).
 
     Examples
     --------
@@ -142,7 +156,11 @@ def chain_odds(attackers: int, defenders: int | Sequence[int], rules=None, *, le
     >>> from riskstats.odds.battle import battle_odds
     >>> bool(chain_odds(3, [2], exact=True).p_all == battle_odds(3, 2, exact=True).p_win)
     True
+    >>> round(chain_odds(10, [3, 2], balance="blitz").p_all, 6)
+    0.998889
     """
+    balance = resolve_balance(balance)
+    refuse_exact(balance, exact)
     attackers, defenders, leave, stop_at = validate_chain(attackers, defenders, leave, stop_at)
     if exact:
         check_exact_size(attackers, sum(defenders))
@@ -152,7 +170,7 @@ def chain_odds(attackers: int, defenders: int | Sequence[int], rules=None, *, le
     force = zeros(attackers + 1, exact)  # force[x]: P(x attackers about to attack the next territory)
     force[attackers] = one
     for k, (d, r) in enumerate(zip(defenders, per_territory)):
-        end_d, end_a = sweep(r, force, d, stop_at, 0, False, exact)
+        end_d, end_a = sweep(r, force, d, stop_at, 0, False, exact, balance)
         for j in range(end_a.shape[0]):  # lost here: k conquered, stop_at - j attackers left
             if stop_at - j >= 0:
                 distribution[k, stop_at - j] += end_a[j].sum()
@@ -167,7 +185,7 @@ def chain_odds(attackers: int, defenders: int | Sequence[int], rules=None, *, le
                     force[x - leave] += survivors[x]
                 else:
                     distribution[k + 1, max(x - leave, 0)] += survivors[x]
-    return ChainOdds(attackers, defenders, leave, stop_at, exact, distribution)
+    return ChainOdds(attackers, defenders, leave, stop_at, exact, distribution, balance)
 
 
 @dataclass(frozen=True)
@@ -178,23 +196,28 @@ class Needed:
     p_win: float
 
 
-def attackers_needed(defenders: int | Sequence[int], p: float, rules=None, *, leave: int = 1) -> Needed:
+def attackers_needed(defenders: int | Sequence[int], p: float, rules=None, *, leave: int = 1,
+                     balance=None) -> Needed:
     """The smallest number of attackers whose P(conquering every territory) is at least ``p``.
 
     Against one territory when ``defenders`` is an int, against a chain otherwise (see `chain`).
     P(win) rises with the attackers, so a doubling search then a bisection find the answer.
+    ``balance`` as for `chain_odds` (``"blitz"``: Balanced Blitz).
 
     Examples
     --------
     >>> attackers_needed(5, 0.8)
     Needed(attackers=8, p_win=0.8...)
+    >>> attackers_needed(50, 0.8, balance="blitz").attackers
+    49
     """
+    balance = resolve_balance(balance)
     defenders = _validate_defenders(defenders)
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p <= 1:
         raise RiskstatsError(f"p must be a probability in (0, 1], got {p!r}")
 
     def p_all(a: int) -> float:
-        return float(chain_odds(a, defenders, rules, leave=leave).p_all)
+        return float(chain_odds(a, defenders, rules, leave=leave, balance=balance).p_all)
 
     low, high = 0, 1  # p_all(low) < p <= p_all(high) once found
     while p_all(high) < p:

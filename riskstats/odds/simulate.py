@@ -15,6 +15,10 @@ short calls (`riskstats.pieces`), each going on with every chunk's stream, so th
 within a second whatever the battles' size, and the cut changes nothing. Scalar battles stream
 wave by wave into an end-state histogram shaped like the exact engine's, never per-trial arrays.
 
+Balanced Blitz (``balance="blitz"``) resolves a whole battle at once, as the official app does: each
+battle is one uniform against the cumulative balanced end-state distribution of
+`riskstats.odds.battle.battle_odds` (`_pick_counts`), in the same chunked, seeded streams.
+
 For compiled callers: `roll_losses` turns one 53-bit uniform into a roll's losses (the game engine
 rolls through it, one roll a move), and `resolve_battle` fights one battle to its end from a stream's
 ``uint64[4]`` state (advanced in place); both take the rules' `sampling_table`.
@@ -32,7 +36,8 @@ from numba import prange
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.intervals import wilson_interval
-from riskstats.odds.battle import check_armies, outcomes_frame, validate_battle
+from riskstats.odds.balance import BalanceRules, mode_name, resolve_balance
+from riskstats.odds.battle import battle_odds, check_armies, outcomes_frame, validate_battle
 from riskstats.odds.chain import _rules_per_territory, chain_outcomes_frame, validate_chain
 from riskstats.odds.dice import MAX_DICE, DiceRules
 from riskstats.odds.rng import BITS53, _die, _next, check_seed, die_threshold, streams
@@ -137,6 +142,46 @@ def _battle_counts(cut, adice, ddice, A, D, S, G, shift, sizes, states, end_d, e
                 end_d[w, a, G - d] += 1
             else:
                 end_a[w, S - a, d] += 1
+
+
+@parallel_jit
+def _pick_counts(cut, sizes, states, counts):  # pragma: no cover - compiled
+    """Chunk w draws sizes[w] whole battles from states[w]: one uniform u on 0 .. 2**53 - 1 each, which picks
+    end state i when cut[i - 1] <= u < cut[i] (cut: uint64 cumulative cut points, the last 2**53);
+    counts[w, i] += 1."""
+    n = cut.shape[0]
+    for w in prange(sizes.shape[0]):
+        s0, s1, s2, s3 = states[w, 0], states[w, 1], states[w, 2], states[w, 3]
+        for _ in range(sizes[w]):
+            r, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
+            u = r >> _11
+            low = 0
+            high = n - 1
+            while low < high:  # the first i with u < cut[i]
+                mid = (low + high) // 2
+                if u < cut[mid]:
+                    high = mid
+                else:
+                    low = mid + 1
+            counts[w, low] += 1
+        states[w, 0], states[w, 1], states[w, 2], states[w, 3] = s0, s1, s2, s3
+
+
+def pick_table(p: np.ndarray) -> np.ndarray:
+    """Cumulative cut points of a distribution ``p`` for `_pick_counts`: uint64 ``ceil(2**53 * (p[0] + ... +
+    p[i]))``, the last one 2**53 (never reached), so each outcome is drawn with its probability to within
+    about 2**-52.
+
+    Examples
+    --------
+    >>> [int(c) / 2**53 for c in pick_table(np.array([0.25, 0.5, 0.25]))]
+    [0.25, 0.75, 1.0]
+    """
+    cumulative = np.cumsum(np.asarray(p, dtype=float))
+    cumulative /= cumulative[-1]
+    cut = np.ceil(cumulative * BITS53).astype(np.uint64)
+    cut[-1] = np.uint64(BITS53)
+    return cut
 
 
 @parallel_jit
@@ -276,6 +321,12 @@ class BattleSample:
     attackers_left: np.ndarray = field(repr=False)
     defenders_left: np.ndarray = field(repr=False)
     counts: np.ndarray = field(repr=False)
+    balance: BalanceRules | None = None
+
+    @property
+    def mode(self) -> str:
+        """``"true random"`` or ``"Balanced Blitz"``."""
+        return mode_name(self.balance)
 
     @property
     def p(self) -> np.ndarray:
@@ -397,7 +448,7 @@ def resolve_battles(attackers, defenders, rules: DiceRules | None = None, *, see
 
 def simulate_battles(attackers, defenders, rules: DiceRules | None = None, *, trials: int | None = None,
                      seed: int | None = None, stop_at: int = 0, goal: int = 0, cautious: bool = False,
-                     progress: Progress | None = None) -> BattleSample:
+                     progress: Progress | None = None, balance=None) -> BattleSample:
     """Simulate battles to their end; the empirical counterpart of `riskstats.odds.battle.battle_odds`.
 
     Parameters
@@ -418,6 +469,9 @@ def simulate_battles(attackers, defenders, rules: DiceRules | None = None, *, tr
         As for `riskstats.odds.battle.battle_odds`.
     progress : callable, optional
         ``progress(done, total)`` a few times a second, with the battles finished.
+    balance : {None, "blitz"} or BalanceRules
+        None: roll by roll (true random). ``"blitz"``: Balanced Blitz, each battle drawn whole from the
+        balanced end-state distribution of `riskstats.odds.battle.battle_odds` (ints only, not arrays).
 
     Examples
     --------
@@ -429,12 +483,18 @@ def simulate_battles(attackers, defenders, rules: DiceRules | None = None, *, tr
     ['attackers_left', 'defenders_left']
     """
     rules = rules or DiceRules()
+    balance = resolve_balance(balance)
     arrays = _battle_arrays(attackers, defenders)
     if arrays is not None:
+        if balance is not None:
+            raise RiskstatsError("balance needs one battle (attackers and defenders as ints), not arrays")
         return _simulate_batch(*arrays, rules, trials, seed, stop_at, goal, cautious, progress)
     attackers, defenders, stop_at, goal = validate_battle(attackers, defenders, stop_at, goal, False)
     trials = _check_trials(DEFAULT_TRIALS if trials is None else trials)
     seed = check_seed(seed)
+    if balance is not None:
+        return _simulate_balanced(attackers, defenders, rules, trials, seed, stop_at, goal, cautious, progress,
+                                  balance)
     cut, adice, ddice, shift = _kernel_rules(rules, stop_at, cautious)
     K = rules.max_losses
     end_d = np.zeros((attackers + 1, K), dtype=np.int64)
@@ -456,6 +516,25 @@ def simulate_battles(attackers, defenders, rules: DiceRules | None = None, *, tr
         defenders_left=np.concatenate([goal - j_d, d_a]),
         counts=np.concatenate([end_d[a_d, j_d], end_a[j_a, d_a]]),
     )
+
+
+def _simulate_balanced(attackers, defenders, rules, trials, seed, stop_at, goal, cautious, progress,
+                       balance) -> BattleSample:
+    """Balanced Blitz battles, each drawn whole from the balanced distribution (trusted input)."""
+    exact = battle_odds(attackers, defenders, rules, stop_at=stop_at, goal=goal, cautious=cautious, balance=balance)
+    cut = pick_table(exact.p)
+    counts = np.zeros(cut.size, dtype=np.int64)
+
+    def run(sizes, states):
+        wave = np.zeros((sizes.size, cut.size), dtype=np.int32)
+        _pick_counts(cut, sizes, states, wave)
+        np.add(counts, wave.sum(axis=0), out=counts)
+
+    seconds = _run_waves(trials, seed, cut.size, run, progress, split=True)
+    seen = counts > 0
+    return BattleSample(attackers, defenders, rules, stop_at, goal, cautious, trials, seed, seconds,
+                        attackers_left=exact.attackers_left[seen], defenders_left=exact.defenders_left[seen],
+                        counts=counts[seen], balance=balance)
 
 
 def _simulate_batch(A, D, rules, trials, seed, stop_at, goal, cautious, progress) -> BattleSample:

@@ -64,11 +64,13 @@ def _step():
 
 
 def _odds():
-    from riskstats.odds.battle import battle_odds
+    from riskstats.odds.battle import battle_odds, win_table
     from riskstats.odds.simulate import simulate_battles, simulate_chain
 
     battle_odds(100, 100)
+    win_table(100, 100, balance="blitz")  # the balanced win chances' kernel
     simulate_battles(10, 10, trials=1000, seed=1)
+    simulate_battles(10, 10, trials=1000, seed=1, balance="blitz")  # whole battles drawn
     simulate_chain(10, [3, 2], trials=1000, seed=1)
 
 
@@ -89,7 +91,7 @@ STEPS = (
     Step("selfplay", "riskstats selfplay, play_games, tournaments and experiments", _selfplay, ("game",)),
     Step("evaluate", "riskstats evaluate and rollouts", _evaluate, ("game",)),
     Step("step", "Game.step, Game.bot_move and legal_moves: the move-by-move API", _step, ("game",)),
-    Step("odds", "riskstats odds, chain and simulate beyond small battles", _odds),
+    Step("odds", "riskstats odds, table, chain and simulate beyond small battles (Balanced Blitz too)", _odds),
     Step("search", "the search bot, in self-play, games and rollouts", _search, ("game",)),
 )
 """The parts compiled, in order (the game loop first: most of the others reuse it)."""

@@ -4,6 +4,7 @@ import pytest
 from riskstats.analysis.attack import (
     VARIANTS,
     armies_needed,
+    balance_shift,
     fit_rule_of_thumb,
     rules_of_thumb,
     stop_rule_odds,
@@ -21,6 +22,27 @@ def test_armies_needed_matches_the_inverse_query():
         assert row.attackers == attackers_needed(row.defenders, row.target).attackers
         assert row.territory_armies == row.attackers + 1
         assert row.p_win >= row.target
+
+
+def test_armies_needed_under_balanced_blitz_matches_the_inverse_query():
+    needed = armies_needed([1, 5, 17, 50], [0.5, 0.8, 0.95], balance="blitz")
+    for row in needed.itertuples():
+        assert row.attackers == attackers_needed(row.defenders, row.target, balance="blitz").attackers
+        assert row.p_win >= row.target
+    assert needed.query("defenders == 50 and target == 0.8").attackers.item() == 49  # SMG's published figure
+
+
+def test_balance_shift_against_battle_odds():
+    shift = balance_shift(12, 9)
+    assert len(shift) == 12 * 9
+    for row in shift.sample(10, random_state=2).itertuples():
+        assert row.p_win_true_random == pytest.approx(battle_odds(row.attackers, row.defenders).p_win, abs=1e-14)
+        assert row.p_win_balanced == pytest.approx(
+            battle_odds(row.attackers, row.defenders, balance="blitz").p_win, abs=1e-12)
+        assert row.p_win_change == pytest.approx(row.p_win_balanced - row.p_win_true_random, abs=1e-15)
+    # the favourite gains, the underdog loses
+    assert (shift.query("p_win_true_random > 0.5").p_win_change >= 0).all()
+    assert (shift.query("p_win_true_random < 0.5").p_win_change <= 0).all()
 
 
 def test_armies_needed_refuses_bad_targets():

@@ -333,7 +333,8 @@ def test_a_wave_cut_into_short_calls_counts_the_same(monkeypatch):
 # --- the simulate command ----------------------------------------------------------------------------
 
 runner = CliRunner()
-KEYS = {"trials", "seed", "p_win", "ci_low", "ci_high", "p_win_exact", "battles_per_second", "outcomes"}
+KEYS = {"trials", "seed", "p_win", "ci_low", "ci_high", "p_win_exact", "battles_per_second", "outcomes",
+        "mode", "balance", "augments"}
 
 
 def simulate_json(*args):
