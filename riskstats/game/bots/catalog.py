@@ -320,9 +320,9 @@ BUILT_IN = {
         "into land and cards, not hoarded). It never rolls with two armies or fewer against as many defenders "
         "or more, unless that is the defender's last territory. After a conquest it moves in all the old "
         "territory's border can spare when a kill or its continent's route goes on from the new one, else "
-        "nothing. Its setup armies go one at a time to the thinnest border of its target continent (no stack); "
-        "it claims greedily and fortifies the largest interior stack toward the most threatened border. The "
-        "defaults were chosen against Domination's hard AI (docs/outside.md, tuning seeds)."),
+        "nothing. Its setup (see setup) builds no single stack; it fortifies the largest interior stack toward the "
+        "most threatened border. The defaults were chosen against Domination's hard AI (docs/outside.md, tuning "
+        "seeds)."),
         (Param("kill", 0.2, 0.0, 1.0, "hunts a seat holding cards when the exact P(kill this turn) is at least "
                "this"),
          Param("kill_plain", 0.4, 0.0, 1.0, "hunts a seat holding no card when P(kill this turn) is at least this"),
@@ -338,13 +338,14 @@ BUILT_IN = {
          Param("entrance_weight", 2.0, 0.0, 4.0, "the power of a continent's entrances that divides its value "
                "(how much a continent with many entrances is worth less: 0 not at all, 2 by their square)"),
          _trade_at(3.0),
-         Param("setup_route", 0.0, 0.0, 1.0, "setup armies go one at a time to the start of its best route into its "
-               "target continent until P(taking all of it in one turn) from there reaches this, then to the "
-               "thinnest border (0: always the thinnest border)"),
-         Param("claim", 0.0, 0.0, 1.0, "how it claims in a claiming setup: greedy (the continent bot's rule) or "
-               "planted (block a continent another seat would complete, plant one claim in each best-paying "
-               "continent nobody has claimed in, then grow where its share pays best)", integer=True,
-               choices=("greedy", "planted")))),
+         Param("setup", 2.0, 0.0, 2.0, "how it claims and places its setup armies: spread (greedy claims; armies "
+               "one at a time on the thinnest border of its target continent), planted (claims that block a "
+               "continent another seat would complete, then plant one claim in each best-paying continent nobody "
+               "has claimed in, then grow where its share pays best; armies on the start of its best route into its "
+               "target until P(taking it all in one turn) reaches 0.8 or it holds 10, then as spread) or auto "
+               "(planted with two players and no neutral, spread otherwise)", integer=True,
+               choices=("spread", "planted", "auto"))),
+    ),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
 otherwise play as in Classic; no bot reads another seat's mission or an unrevealed capital pick."""
@@ -374,7 +375,7 @@ HUNTER_KILL, HUNTER_KILL_PLAIN, HUNTER_KILL_MAX, HUNTER_THRESHOLD, HUNTER_BREAK,
     HUNTER_ENTRANCE_WEIGHT, HUNTER_TRADE_AT = (slot("hunter", n) for n in (
         "kill", "kill_plain", "kill_max", "threshold", "break_threshold", "card_threshold", "expand",
         "entrance_weight", "trade_at"))
-HUNTER_SETUP_ROUTE, HUNTER_CLAIM = slot("hunter", "setup_route"), slot("hunter", "claim")
+HUNTER_SETUP = slot("hunter", "setup")
 SEARCH_ROLLOUTS, SEARCH_HORIZON, SEARCH_PLANS, SEARCH_VALUE, SEARCH_ORDER = (
     slot("search", n) for n in ("rollouts", "horizon", "plans", "value", "order"))
 VALUE_ROLLOUTS, VALUE_PLANS, VALUE_HORIZON = slot("value", "rollouts"), slot("value", "plans"), slot("value", "horizon")

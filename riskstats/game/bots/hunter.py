@@ -33,13 +33,12 @@ from riskstats._numba import inline_jit, jit
 from riskstats.game.bots.catalog import (
     HUNTER_BREAK,
     HUNTER_CARD,
-    HUNTER_CLAIM,
     HUNTER_ENTRANCE_WEIGHT,
     HUNTER_EXPAND,
     HUNTER_KILL,
     HUNTER_KILL_MAX,
     HUNTER_KILL_PLAIN,
-    HUNTER_SETUP_ROUTE,
+    HUNTER_SETUP,
     HUNTER_THRESHOLD,
     HUNTER_TRADE_AT,
 )
@@ -54,7 +53,7 @@ from riskstats.game.bots.common import (
     _trade_timed,
 )
 from riskstats.game.rules.engine import _hand_size
-from riskstats.game.rules.options import R_ADICE, R_DDICE, R_NEUTRAL
+from riskstats.game.rules.options import R_ADICE, R_DDICE, R_NEUTRAL, R_PLAYERS
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -83,6 +82,12 @@ PLAYS = ('hunter',)
 CHAIN_CAP = 120
 """Attackers and defenders a side beyond which `_chain_odds` clamps (P(conquer) is then 0 or 1 to 1e-9 for
 every route a bot weighs; the clamp bounds a decision's cost)."""
+SETUP_ROUTE_P = 0.8
+"""A planted setup puts its armies on the start of its best route into its target continent until P(taking all
+of it in one turn) from there reaches this (chosen on two-player tuning games against Domination's hard AI)."""
+SETUP_STACK = 10
+"""... and while that start holds fewer armies than this (no single stack: the hard AI's largest setup stack is
+9.5 armies on average with two players, docs/outside.md)."""
 ROUTE_MAX = 12
 """Territories in one priced route at most (a kill route, or the rest of a continent)."""
 TWO53 = 9007199254740992.0
@@ -339,13 +344,13 @@ def _neediest_border(st, B, R, p):  # pragma: no cover - compiled
 def _setup_spread(st, B, R, p, k):  # pragma: no cover - compiled
     """Where one setup placement goes: p's territory in or next to continent k (anywhere if k is -1 or p has
     none there) that borders an enemy and is thinnest against its largest enemy neighbour; the target
-    continent's own territories first."""
+    continent's own territories first, a territory holding `SETUP_STACK` armies or more last (no stack)."""
     best = -1
     best_score = -1e18
     for t in range(st.owner.shape[0]):
         if st.owner[t] != p or not _is_border(st.owner, B.nbr_ptr, B.nbr_idx, t):
             continue
-        score = _largest_enemy(st, R, B, t) - st.armies[t]
+        score = _largest_enemy(st, R, B, t) - st.armies[t] - (100.0 if st.armies[t] >= SETUP_STACK else 0.0)
         if k >= 0:
             if B.continent_of[t] == k:
                 score += 3.0
@@ -487,12 +492,20 @@ def _occupy_extra(st, B, R, p, k, max_terr):  # pragma: no cover - compiled
 
 
 @inline_jit
+def _planted(R, params):  # pragma: no cover - compiled
+    """Whether the hunter sets up planted (its ``setup``: 1 planted, 0 spread, 2 auto = planted with two
+    players and no neutral, spread otherwise)."""
+    setup = params[HUNTER_SETUP]
+    return setup == 1 or (setup == 2 and R[R_PLAYERS] == 2 and R[R_NEUTRAL] < 0)
+
+
+@inline_jit
 def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
     p = info[I_PLAYER]
     if phase == CLAIM:
-        if params[HUNTER_CLAIM] == 1:
+        if _planted(R, params):
             return PLACE, _claim_planted(st, B, p, params[HUNTER_ENTRANCE_WEIGHT]), 1, 0, 0
         return PLACE, _claim_greedy(st, B), 1, 0, 0
     if phase == TRADE or phase == ELIM_TRADE:
@@ -501,9 +514,10 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
     if phase == SETUP_PLACE:
         if info[I_PLACE_FOR] != p:  # a neutral's armies (two-player rules): where they block most
             return PLACE, _place_neutral(st, B, R), info[I_QUOTA], 0, 0
-        s, b, pc = _best_route(st, B, R, CUT, V, p, -1, k, 0) if k >= 0 else (-1, -1, 0.0)
-        if s >= 0 and pc < params[HUNTER_SETUP_ROUTE]:  # first the start of the route into the target
-            return PLACE, s, 1, 0, 0
+        if _planted(R, params):  # first the start of the route into the target, until it would take it all
+            s, b, pc = _best_route(st, B, R, CUT, V, p, -1, k, 0) if k >= 0 else (-1, -1, 0.0)
+            if s >= 0 and pc < SETUP_ROUTE_P and st.armies[s] < SETUP_STACK:
+                return PLACE, s, 1, 0, 0
         return PLACE, _setup_spread(st, B, R, p, k), 1, 0, 0
     max_terr = params[HUNTER_KILL_MAX]
     if phase == REINFORCE:
