@@ -125,3 +125,26 @@ def test_the_two_player_setup_does_not_stack(seed):
     # the old setup piles its 29 free armies on one territory or two; the hunter's largest stack stays near the
     # hard AI's measured mean (9.5, docs/outside.md)
     assert hunter <= 10 < 12 <= other
+
+
+def _claiming(owners):
+    """A two-player claim (50 armies each, no neutral), seat 0 to claim, ``owners`` ({name: seat}) claimed."""
+    board = classic_board()
+    territories = {t: [-1, 0] for t in board.territories}
+    for name, seat in owners.items():
+        territories[name] = [seat, 1]
+    left = [50 - sum(1 for s in owners.values() if s == seat) for seat in range(2)]
+    return Game.from_json({"players": 2, "rules": {"variant": "two-player", "two_player_classic_50": True,
+                                                   "setup": "choice"},
+                           "phase": "claim", "player": 0, "territories": territories, "setup_armies": left})
+
+
+def test_the_planted_claims_block_then_plant():
+    names = classic_board().territories
+    # seat 1 would complete Australia with its last free territory: the hunter takes it
+    block = _claiming({"Indonesia": 1, "New Guinea": 1, "Western Australia": 1, "Alaska": 0, "Peru": 0, "Egypt": 0})
+    move = block.bot_move("hunter")
+    assert move.kind == PLACE and names[move.a] == "Eastern Australia"
+    # on an empty board it plants its first claim in the best-paying continent, Australia (one entrance)
+    first = _claiming({}).bot_move("hunter")
+    assert classic_board().arrays.continent_of[first.a] == classic_board().continents.index("Australia")
