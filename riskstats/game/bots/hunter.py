@@ -16,10 +16,12 @@ the dice by the game's rule, read from the engine's one-roll table ``CUT``), the
 - **turns armies into land and cards**: beyond those attacks it takes any territory whose P(conquer) is at
   least ``expand``. Without it the hunter hoarded (against Domination's hard AI its armies grew to 38% of the
   board's by round 10 on 25% of the land, and it won 4-7% of four-player games); with it, 15-19% on the tuning
-  seeds (docs/outside.md);
+  seeds (data/outside/issue38);
 - **moves in what the onward route needs** after a conquest, keeping on the old territory what its border needs;
 - **does not stack its setup** (`_setup_spread`): setup armies go one placement at a time to the border
-  territories of its target continent that are thinnest against their enemy neighbours.
+  territories of its target continent that are thinnest against their enemy neighbours; with two players and no
+  neutral (``setup=auto``) it plants instead (`_claim_planted`: block, plant, grow) and puts at most
+  `SETUP_STACK` armies on the start of its route into its target first.
 
 This module owns the hunter's kernels. It does not own the exact odds' public API (`riskstats.odds`), whose
 kernels work on whole tables; `_chain_odds` is the one forward pass a bot needs, checked against
