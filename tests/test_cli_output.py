@@ -6,8 +6,8 @@ import re
 import pandas as pd
 import pytest
 
-from riskstats.cli import _supported_digits, _tune_verdict
-from tests.cli_helpers import run, run_json
+from riskstats.cli import _supported_digits, _tune_verdict, app
+from tests.cli_helpers import run, run_json, runner
 
 LONG = "continent:threshold=0.55:card_threshold=0.65:entrance_weight=1.5"
 
@@ -58,18 +58,21 @@ def test_a_bot_in_every_seat_gets_no_interval(tmp_path):
 def test_a_bot_seated_twice_is_named(tmp_path):
     """report, experiment and selfplay mark a bot a short line-up seats twice and say what its rate counts
     (issue 42, item 5)."""
+    def run_wide(*args):  # the tables' width, not the terminal's, must not decide what is checked
+        return runner.invoke(app, [str(a) for a in args], env={"COLUMNS": "200"})
+
     note = "aggressive holds 2 seats of each game: a game counts once for it, won if any of its seats won"
     path = games_csv(tmp_path, 4, ["aggressive,b,c,aggressive", "b,c,aggressive,aggressive"] * 2, [0, 1, 2, 3])
-    result = run("report", path, "--boot", "20")
+    result = run_wide("report", path, "--boot", "20")
     assert result.exit_code == 0, result.output
     assert "aggressive (2 seats)" in result.stdout and note in " ".join(result.stdout.split())
     assert [r["seats"] for r in run_json("report", path, "--boot", "20")["win_rate_by_bot"]] == [2, 1, 1]
     spec = tmp_path / "grid.toml"
     spec.write_text('games = 2\nseed = 1\n[grid]\nplayers = [4]\nbots = ["aggressive,continent,defensive"]\n')
-    result = run("experiment", spec, "--out", tmp_path / "exp")
+    result = run_wide("experiment", spec, "--out", tmp_path / "exp")
     assert result.exit_code == 0, result.output
     assert "aggressive (2 seats)" in result.stdout and note in " ".join(result.stdout.split())
-    result = run("selfplay", "--games", "2", "--players", "4", "--bots", "aggressive,continent,defensive")
+    result = run_wide("selfplay", "--games", "2", "--players", "4", "--bots", "aggressive,continent,defensive")
     assert result.exit_code == 0, result.output
     assert "aggressive (2 seats)" in result.stdout and note in " ".join(result.stdout.split())
 

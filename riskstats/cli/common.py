@@ -34,7 +34,7 @@ from riskstats.odds.dice import DiceRules
 
 CONVENTION = "attackers = armies able to roll (one more stays on the attacking territory)"
 BOT_NAMES = ("random", "aggressive", "continent", "defensive", "mission", "capital", "search", "value",
-             "uniform", "continent-tuned", "value-tuned", "value-wide")
+             "uniform", "hunter", "continent-tuned", "value-tuned", "value-wide")
 """The bots (`riskstats.game.bots.catalog.BOTS`' names, kept here so that ``--help`` needs no numba;
 a test holds the two equal)."""
 

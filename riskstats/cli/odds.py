@@ -342,7 +342,7 @@ def table(
 ):
     """P(win) for every battle from 1..N attackers against 1..M defenders (true random, or Balanced Blitz).
 
-    The text table's title names the mode; with --balanced-blitz CSV and JSON gain a ``mode`` column."""
+    The text table's title names the mode; with --balanced-blitz CSV and JSON gain a "mode" column."""
     from riskstats.odds.battle import win_table
 
     if output_format not in ("text", "csv", "json"):
