@@ -309,8 +309,8 @@ BUILT_IN = {
     "hunter": BotInfo(9, (
         "Plans its attacks with the exact odds of whole chains of conquests (riskstats.game.bots.hunter; issue "
         "38). At each decision it prices a kill of every opponent with at most kill_max territories (the route "
-        "through all of them from one of its stacks, its reserve added while reinforcing, by the exact chain "
-        "odds) and hunts a seat holding cards when P(kill) >= kill, one without when P(kill) >= kill_plain, "
+        "through all of them from one of its stacks, perhaps through one other seat's territory first, its "
+        "reserve added while reinforcing, by the exact chain odds) and hunts a seat holding cards when P(kill) >= kill, one without when P(kill) >= kill_plain, "
         "placing its reserve at the route's start. Otherwise it tops up the borders of the continents it holds "
         "to the largest enemy stack next to them and reinforces the start of its best route into the continent "
         "best to take and hold ((bonus + territories / 3) / entrances ** entrance_weight x its share of the "

@@ -6,7 +6,8 @@ the dice by the game's rule, read from the engine's one-roll table ``CUT``), the
 `riskstats.odds.chain.chain_odds`. With it the hunter
 
 - **eliminates for cards** (`_kill_plan`): every opponent with few territories is priced as a route through
-  all of them from one of its stacks (the reserve added while it reinforces); a seat holding cards is hunted
+  all of them from one of its stacks, directly or through one other seat's territory first (the reserve added
+  while it reinforces); a seat holding cards is hunted
   at lower odds than one without, since its cards come with the kill;
 - **stops rolling** where the exact engine says the attack has stopped paying (`_rolls_on`): never two armies or
   fewer against as many defenders or more, unless that territory is the last of a kill;
@@ -174,12 +175,17 @@ def _route(st, B, s, q, k, route):  # pragma: no cover - compiled
 
 
 @jit
-def _route_odds(st, B, R, CUT, V, s, q, k, extra, route, defenders):  # pragma: no cover - compiled
-    """(P(every target taken this turn), route length) of `_route` from s with ``extra`` armies added there:
-    the route by `_chain_odds`, each target it misses by one attack from the best other own territory next to
-    it (P(conquer) from the table; 0 if none)."""
+def _route_odds(st, B, R, CUT, V, s, q, k, extra, via, route, defenders):  # pragma: no cover - compiled
+    """(P(every target taken this turn), route length) of `_route` from s with ``extra`` armies added there
+    (through territory ``via`` first, a neighbour of s, if it is not -1): the route by `_chain_odds`, each target
+    it misses by one attack from the best other own territory next to it (P(conquer) from the table; 0 if
+    none)."""
     p = st.owner[s]
-    n = _route(st, B, s, q, k, route)
+    if via >= 0:
+        route[0] = via
+        n = 1 + _route(st, B, via, q, k, route[1:])
+    else:
+        n = _route(st, B, s, q, k, route)
     for r in range(n):
         defenders[r] = st.armies[route[r]]
     pk, _ = _chain_odds(CUT, R, st.armies[s] - 1 + extra, defenders, n)
@@ -204,7 +210,8 @@ def _route_odds(st, B, R, CUT, V, s, q, k, extra, route, defenders):  # pragma: 
 @jit
 def _best_route(st, B, R, CUT, V, p, q, k, extra):  # pragma: no cover - compiled
     """(start, first target, P(all taken)) of p's best route (`_route_odds`) over seat q's territories (q >= 0)
-    or the rest of continent k (q = -1), from every own territory next to one of them; start = -1 if none."""
+    or the rest of continent k (q = -1), from every own territory next to one of them, and for q's territories
+    also through one other seat's territory first; start = -1 if none."""
     route = np.empty(ROUTE_MAX, np.int64)
     defenders = np.empty(ROUTE_MAX, np.int64)
     best_s = -1
@@ -218,14 +225,29 @@ def _best_route(st, B, R, CUT, V, p, q, k, extra):  # pragma: no cover - compile
             u = B.nbr_idx[i]
             if (q >= 0 and st.owner[u] == q) or (q < 0 and st.owner[u] != p and B.continent_of[u] == k):
                 near = True
+            elif q >= 0 and st.owner[u] != p and _borders(st, B, u, q):  # a kill through u first
+                pk, n = _route_odds(st, B, R, CUT, V, s, q, k, extra, u, route, defenders)
+                if best_s < 0 or pk > best_p:
+                    best_s = s
+                    best_b = u
+                    best_p = pk
         if not near:
             continue
-        pk, n = _route_odds(st, B, R, CUT, V, s, q, k, extra, route, defenders)
+        pk, n = _route_odds(st, B, R, CUT, V, s, q, k, extra, -1, route, defenders)
         if n > 0 and (best_s < 0 or pk > best_p):
             best_s = s
             best_b = route[0]
             best_p = pk
     return best_s, best_b, best_p
+
+
+@jit
+def _borders(st, B, t, q):  # pragma: no cover - compiled
+    """Whether territory t has a neighbour of seat q."""
+    for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+        if st.owner[B.nbr_idx[i]] == q:
+            return True
+    return False
 
 
 @jit

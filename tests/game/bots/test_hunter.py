@@ -68,6 +68,19 @@ def test_the_reserve_goes_to_the_start_of_a_good_kill():
     assert move.kind == PLACE and game.board.territories[move.a] == "Irkutsk" and move.b == 6
 
 
+def test_a_kill_is_planned_through_another_seats_territory():
+    # seat 3's last territory, Kamchatka, is not next to seat 0's stack in China: the route goes through Mongolia
+    owners = {"China": 0, "Mongolia": 1, "Kamchatka": 3, "Siam": 0}
+    game = _position("attack", {"China": 15, "Mongolia": 2, "Kamchatka": 2, "Siam": 1}, owners, CARDS)
+    ctx = game.context
+    q, s, b, pk = _kill_plan(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 6)
+    names = game.board.territories
+    assert (q, names[s], names[b]) == (3, "China", "Mongolia")
+    assert pk == pytest.approx(chain_odds(14, [2, 2]).p_all, abs=1e-12)
+    move = game.bot_move("hunter")
+    assert move.kind == ATTACK_MOVE and (names[move.a], names[move.b]) == ("China", "Mongolia")
+
+
 def test_a_kill_with_poor_odds_is_refused():
     game = _position("attack", {"Irkutsk": 4, "Kamchatka": 9, "Yakutsk": 9, "Mongolia": 1}, KILL_OWNERS, CARDS)
     ctx = game.context
