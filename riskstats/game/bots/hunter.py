@@ -56,6 +56,7 @@ from riskstats.game.bots.common import (
     _trade_timed,
 )
 from riskstats.game.rules.engine import _hand_size
+from riskstats.game.rules.objectives import _holds_continent
 from riskstats.game.rules.options import R_ADICE, R_DDICE, R_NEUTRAL, R_PLAYERS
 from riskstats.game.rules.state import (
     ATTACK,
@@ -147,6 +148,24 @@ def _chain_odds(CUT, R, attackers, defenders, n):  # pragma: no cover - compiled
 
 
 @jit
+def _is_target(st, B, t, p, q, k):  # pragma: no cover - compiled
+    """Whether territory t is a target of p's route: seat q's (q >= 0), or with q = -1 a territory of continent
+    k that p does not hold."""
+    if q >= 0:
+        return st.owner[t] == q
+    return st.owner[t] != p and B.continent_of[t] == k
+
+
+@jit
+def _on_route(route, n, t):  # pragma: no cover - compiled
+    """Whether territory t is among route[:n]."""
+    for r in range(n):
+        if route[r] == t:
+            return True
+    return False
+
+
+@jit
 def _route(st, B, s, q, k, route):  # pragma: no cover - compiled
     """A route of conquests from own territory s: each next territory the weakest of those not yet taken
     next to the last one taken (s first), among seat q's territories (q >= 0) or, with q = -1, the
@@ -158,13 +177,9 @@ def _route(st, B, s, q, k, route):  # pragma: no cover - compiled
         best = -1
         for i in range(B.nbr_ptr[c], B.nbr_ptr[c + 1]):
             u = B.nbr_idx[i]
-            if (q >= 0 and st.owner[u] != q) or (q < 0 and (st.owner[u] == p or B.continent_of[u] != k)):
+            if not _is_target(st, B, u, p, q, k):
                 continue
-            taken = False
-            for r in range(n):
-                if route[r] == u:
-                    taken = True
-            if not taken and (best < 0 or st.armies[u] < st.armies[best]):
+            if not _on_route(route, n, u) and (best < 0 or st.armies[u] < st.armies[best]):
                 best = u
         if best < 0:
             break
@@ -190,13 +205,7 @@ def _route_odds(st, B, R, CUT, V, s, q, k, extra, via, route, defenders):  # pra
         defenders[r] = st.armies[route[r]]
     pk, _ = _chain_odds(CUT, R, st.armies[s] - 1 + extra, defenders, n)
     for t in range(st.owner.shape[0]):
-        if (q >= 0 and st.owner[t] != q) or (q < 0 and (st.owner[t] == p or B.continent_of[t] != k)):
-            continue
-        on_route = False
-        for r in range(n):
-            if route[r] == t:
-                on_route = True
-        if on_route:
+        if not _is_target(st, B, t, p, q, k) or _on_route(route, n, t):
             continue
         best_other = 0.0
         for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
@@ -223,7 +232,7 @@ def _best_route(st, B, R, CUT, V, p, q, k, extra):  # pragma: no cover - compile
         near = False
         for i in range(B.nbr_ptr[s], B.nbr_ptr[s + 1]):
             u = B.nbr_idx[i]
-            if (q >= 0 and st.owner[u] == q) or (q < 0 and st.owner[u] != p and B.continent_of[u] == k):
+            if _is_target(st, B, u, p, q, k):
                 near = True
             elif q >= 0 and st.owner[u] != p and _borders(st, B, u, q):  # a kill through u first
                 pk, n = _route_odds(st, B, R, CUT, V, s, q, k, extra, u, route, defenders)
@@ -312,7 +321,7 @@ def _best_into(st, B, R, V, p, k, held_by):  # pragma: no cover - compiled
             b = B.nbr_idx[i]
             if st.owner[b] == p or (k >= 0 and B.continent_of[b] != k):
                 continue
-            if held_by >= 0 and (st.owner[b] != held_by or not _holds(st, B, held_by, B.continent_of[b])):
+            if held_by >= 0 and (st.owner[b] != held_by or not _holds_continent(st, B, held_by, B.continent_of[b])):
                 continue
             if not _rolls_on(st, st.armies[a] - 1, b):
                 continue
@@ -322,15 +331,6 @@ def _best_into(st, B, R, V, p, k, held_by):  # pragma: no cover - compiled
                 best_a = a
                 best_b = b
     return best_a, best_b, best_p
-
-
-@jit
-def _holds(st, B, q, k):  # pragma: no cover - compiled
-    """Whether seat q holds all of continent k."""
-    for t in range(st.owner.shape[0]):
-        if B.continent_of[t] == k and st.owner[t] != q:
-            return False
-    return True
 
 
 @jit
@@ -352,7 +352,7 @@ def _neediest_border(st, B, R, p):  # pragma: no cover - compiled
     best = -1
     short = 0
     for t in range(st.owner.shape[0]):
-        if st.owner[t] != p or not _holds(st, B, p, B.continent_of[t]):
+        if st.owner[t] != p or not _holds_continent(st, B, p, B.continent_of[t]):
             continue
         threat = _largest_enemy(st, R, B, t)
         if threat == 0:
@@ -510,7 +510,7 @@ def _occupy_extra(st, B, R, p, k, max_terr):  # pragma: no cover - compiled
     if not _presses_on(st, B, R, p, dst, k, max_terr):
         return 0
     keep = 0
-    if _holds(st, B, p, B.continent_of[src]):
+    if _holds_continent(st, B, p, B.continent_of[src]):
         keep = min(extra, _largest_enemy(st, R, B, src))
     return extra - keep
 
