@@ -129,8 +129,7 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
         import optuna
     except ImportError:  # pragma: no cover - depends on the environment
         raise RiskstatsError("tuning needs Optuna: pip install 'riskstats[tune]'") from None
-    from riskstats.game.bots.catalog import bot_info, full_spec, parse_bot
-    from riskstats.runs.results import database_url
+    from riskstats.game.bots.catalog import bot_info, parse_bot
     from riskstats.runs.selfplay import check_games as check_batch
 
     spec = parse_bot(bot)
@@ -150,49 +149,18 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
     config = {"bot": spec.label, "against": ",".join(against_labels), "players": players, "variant": variant,
               "games_per_trial": games_per_trial, "seed": seed,
               "space": {p.name: [p.low, p.high, p.integer] for p in space}}
-    url = None if storage is None else database_url(storage)
     name = study or (f"{spec.label} vs {config['against']}, {players} players, {variant}, "
                      f"{games_per_trial} games a trial, seed {seed}")
+
+    def measure(label, number):
+        return measure_bot(label, against_labels, players, variant, rules=rules,
+                           seeds=trial_seeds(seed, number, games_per_trial))
+
     verbosity = optuna.logging.get_verbosity()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
-        the_study = optuna.create_study(storage=_storage(optuna, url, storage), study_name=name,
-                                        direction="maximize", load_if_exists=True)
-        held = the_study.user_attrs.get("riskstats")
-        if held is None and the_study.trials:
-            raise RiskstatsError(f"study {name!r} was not made by riskstats tune; choose another study name")
-        if held is None:
-            the_study.set_user_attr("riskstats", config)
-        elif held != json.loads(json.dumps(config)):
-            raise RiskstatsError(f"study {name!r} tunes something else ({held['bot']} vs {held['against']}, "
-                                 f"{held['players']} players, seed {held['seed']}); choose another study name")
-
-        def complete():
-            return sum(t.state == optuna.trial.TrialState.COMPLETE for t in the_study.trials)
-
-        counts = _found(optuna, the_study)
-        if found:
-            found(counts)
-        done = complete()
-        if progress:
-            progress(done, trials, _best_value(the_study))
-        while done < trials:
-            the_study.sampler = optuna.samplers.TPESampler(seed=_sampler_seed(seed, len(the_study.trials)))
-            trial = the_study.ask()
-            try:
-                trial.set_user_attr(RUNNER, [socket.gethostname(), os.getpid()])
-                values = {p.name: _suggest(trial, p) for p in space}
-                result = measure_bot(full_spec(spec.label, values).label, against_labels, players, variant, rules=rules,
-                                     seeds=trial_seeds(seed, trial.number, games_per_trial))
-            except BaseException:
-                the_study.tell(trial, state=optuna.trial.TrialState.FAIL)
-                raise
-            for key in ("bot", "wins", "games", "ci_low", "ci_high"):
-                trial.set_user_attr(key, result[key])
-            the_study.tell(trial, result["win_rate"])
-            done = complete()
-            if progress:
-                progress(done, trials, _best_value(the_study))
+        the_study, counts = open_study(optuna, storage, name, config, found)
+        run_study(optuna, the_study, spec, space, measure, trials, seed, progress)
         table = _trials_frame(the_study, space, [p.name for p in info.params])
         table.attrs.update(study=name, storage=storage, config=config, found=counts)
         if check_games:
@@ -212,6 +180,61 @@ def tune(bot: str, against, players: int, variant: str = "classic", *, trials: i
 
 RUNNER = "runner"
 """A trial's user attribute: [host name, process id] of the process playing it."""
+
+
+def open_study(optuna, storage, name: str, config: dict, found=None):
+    """The Optuna study ``name`` in ``storage`` (a path or URL; None: in memory), created with ``config`` as its
+    user attribute ``riskstats`` or opened if it holds the same ``config`` (a study of something else is refused),
+    with the trials left running by a killed process of this machine marked failed; returns (study, the counts of
+    `_found`), the counts also passed to ``found`` if given."""
+    from riskstats.runs.results import database_url
+
+    url = None if storage is None else database_url(storage)
+    the_study = optuna.create_study(storage=_storage(optuna, url, storage), study_name=name,
+                                    direction="maximize", load_if_exists=True)
+    held = the_study.user_attrs.get("riskstats")
+    if held is None and the_study.trials:
+        raise RiskstatsError(f"study {name!r} was not made by riskstats tune; choose another study name")
+    if held is None:
+        the_study.set_user_attr("riskstats", config)
+    elif held != json.loads(json.dumps(config)):
+        raise RiskstatsError(f"study {name!r} tunes something else ({held['bot']} vs {held['against']}, "
+                             f"{held['players']} players, seed {held['seed']}); choose another study name")
+    counts = _found(optuna, the_study)
+    if found:
+        found(counts)
+    return the_study, counts
+
+
+def run_study(optuna, the_study, spec, space, measure, trials: int, seed: int, progress=None) -> None:
+    """Play trials until ``the_study`` holds ``trials`` complete ones: each asks the sampler (TPE, seeded afresh
+    from (seed, trials so far); see the module docstring) for the parameters of ``space`` not given in ``spec``,
+    and ``measure(label, number)`` (the candidate's label, the trial's number) returns its result, a dict with
+    ``bot``, ``wins``, ``games``, ``ci_low``, ``ci_high`` and ``win_rate``. A trial cut short is marked failed."""
+    from riskstats.game.bots.catalog import full_spec
+
+    def complete():
+        return sum(t.state == optuna.trial.TrialState.COMPLETE for t in the_study.trials)
+
+    done = complete()
+    if progress:
+        progress(done, trials, _best_value(the_study))
+    while done < trials:
+        the_study.sampler = optuna.samplers.TPESampler(seed=_sampler_seed(seed, len(the_study.trials)))
+        trial = the_study.ask()
+        try:
+            trial.set_user_attr(RUNNER, [socket.gethostname(), os.getpid()])
+            values = {p.name: _suggest(trial, p) for p in space}
+            result = measure(full_spec(spec.label, values).label, trial.number)
+        except BaseException:
+            the_study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            raise
+        for key in ("bot", "wins", "games", "ci_low", "ci_high"):
+            trial.set_user_attr(key, result[key])
+        the_study.tell(trial, result["win_rate"])
+        done = complete()
+        if progress:
+            progress(done, trials, _best_value(the_study))
 
 
 def _storage(optuna, url, given):

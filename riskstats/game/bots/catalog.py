@@ -329,6 +329,13 @@ BUILT_IN = {
          Param("kill_plain", 0.4, 0.0, 1.0, "hunts a seat holding no card when P(kill this turn) is at least this"),
          Param("kill_max", 10.0, 0.0, 42.0, "prices kills of seats with at most this many territories",
                integer=True),
+         Param("finish", 1.0, 0.0, 1.0, "1: once one other seat is left (the neutral not counted), prices the "
+               "kill that wins the game whatever that seat's territories, up to the whole board", integer=True),
+         Param("sweep", 1.0, 0.0, 2.0, "how it prices and plays a route: path (one path of conquests, each next "
+               "territory the weakest next to the last, the targets it misses by one attack each), kills (a kill as "
+               "a sweep through every territory of the hunted seat's that the stack reaches, one chain, the stack "
+               "split after a conquest where the sweep branches) or all (continents too)", integer=True,
+               choices=("path", "kills", "all")),
          Param("threshold", 0.5, 0.0, 1.0, "attacks into its target continent while the exact P(taking all of it "
                "this turn) by its best route is at least this"),
          Param("break_threshold", 0.65, 0.0, 1.0, "attacks a continent another seat holds when P(conquer) is at "
@@ -376,7 +383,7 @@ HUNTER_KILL, HUNTER_KILL_PLAIN, HUNTER_KILL_MAX, HUNTER_THRESHOLD, HUNTER_BREAK,
     HUNTER_ENTRANCE_WEIGHT, HUNTER_TRADE_AT = (slot("hunter", n) for n in (
         "kill", "kill_plain", "kill_max", "threshold", "break_threshold", "card_threshold", "expand",
         "entrance_weight", "trade_at"))
-HUNTER_SETUP = slot("hunter", "setup")
+HUNTER_SETUP, HUNTER_FINISH, HUNTER_SWEEP = (slot("hunter", n) for n in ("setup", "finish", "sweep"))
 SEARCH_ROLLOUTS, SEARCH_HORIZON, SEARCH_PLANS, SEARCH_VALUE, SEARCH_ORDER = (
     slot("search", n) for n in ("rollouts", "horizon", "plans", "value", "order"))
 VALUE_ROLLOUTS, VALUE_PLANS, VALUE_HORIZON = slot("value", "rollouts"), slot("value", "plans"), slot("value", "horizon")

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 from riskstats.game.bots.hunter import _chain_odds, _kill_plan, _rolls_on
-from riskstats.game.play import Game
+from riskstats.game.play import Game, Move
 from riskstats.game.rules.board import classic_board
 from riskstats.game.rules.options import GameRules
-from riskstats.game.rules.state import ATTACK_MOVE, END_ATTACK, PLACE
+from riskstats.game.rules.state import ATTACK_MOVE, END_ATTACK, OCCUPY_MOVE, PLACE
 from riskstats.odds.chain import chain_odds
 from riskstats.odds.dice import DiceRules
 
@@ -53,7 +53,7 @@ CARDS = [[], [], [], ["Peru", "Egypt", "Ural"]]
 def test_a_kill_for_cards_is_planned_and_played_where_the_route_is_good():
     game = _position("attack", {"Irkutsk": 14, "Kamchatka": 2, "Yakutsk": 2, "Mongolia": 1}, KILL_OWNERS, CARDS)
     ctx = game.context
-    q, s, b, pk = _kill_plan(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 6)
+    q, s, b, pk = _kill_plan(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 6, True)
     names = game.board.territories
     assert (q, names[s]) == (3, "Irkutsk") and names[b] in ("Kamchatka", "Yakutsk")
     assert pk == pytest.approx(chain_odds(13, [2, 2]).p_all, abs=1e-12) and pk > 0.9
@@ -73,7 +73,7 @@ def test_a_kill_is_planned_through_another_seats_territory():
     owners = {"China": 0, "Mongolia": 1, "Kamchatka": 3, "Siam": 0}
     game = _position("attack", {"China": 15, "Mongolia": 2, "Kamchatka": 2, "Siam": 1}, owners, CARDS)
     ctx = game.context
-    q, s, b, pk = _kill_plan(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 6)
+    q, s, b, pk = _kill_plan(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 6, True)
     names = game.board.territories
     assert (q, names[s], names[b]) == (3, "China", "Mongolia")
     assert pk == pytest.approx(chain_odds(14, [2, 2]).p_all, abs=1e-12)
@@ -84,7 +84,7 @@ def test_a_kill_is_planned_through_another_seats_territory():
 def test_a_kill_with_poor_odds_is_refused():
     game = _position("attack", {"Irkutsk": 4, "Kamchatka": 9, "Yakutsk": 9, "Mongolia": 1}, KILL_OWNERS, CARDS)
     ctx = game.context
-    q, s, b, pk = _kill_plan(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 6)
+    q, s, b, pk = _kill_plan(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 6, True)
     assert q == 3 and pk < 0.01
     move = game.bot_move("hunter")
     names = game.board.territories
@@ -96,7 +96,7 @@ def test_the_kill_threshold_is_lower_for_a_seat_holding_cards():
     with_cards = _position("attack", armies, KILL_OWNERS, CARDS)
     without = _position("attack", armies, KILL_OWNERS)
     ctx = with_cards.context
-    pk = _kill_plan(with_cards.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 6)[3]
+    pk = _kill_plan(with_cards.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 6, True)[3]
     assert 0.3 <= pk < 0.6
     names = with_cards.board.territories
     # kill and kill_plain on either side of it; no attack for a card, a break or a cheap conquest here
@@ -161,3 +161,63 @@ def test_the_planted_claims_block_then_plant():
     # on an empty board it plants its first claim in the best-paying continent, Australia (one entrance)
     first = _claiming({}).bot_move("hunter")
     assert classic_board().arrays.continent_of[first.a] == classic_board().continents.index("Australia")
+
+
+def _duel(armies, theirs):
+    """Round 10, seat 0 to attack: seat 1 holds the territories ``theirs`` ({name: armies}), seat 0 every other
+    one with 3 armies but ``armies`` ({name: armies}); seats 2 and 3 are out (one other seat left)."""
+    board = classic_board()
+    territories = {t: [0, 3] for t in board.territories}
+    for name, n in theirs.items():
+        territories[name] = [1, n]
+    for name, n in armies.items():
+        territories[name][1] = n
+    return Game.from_json({"players": 4, "phase": "attack", "player": 0, "turn": 40, "round": 10,
+                           "territories": territories, "hands": [[], [], [], []]})
+
+
+# seat 1's twelve territories, one army each: South America, Africa and two of Europe, a tree from Central America
+SWEPT = ("Venezuela", "Peru", "Brazil", "Argentina", "North Africa", "Egypt", "East Africa", "Congo",
+         "South Africa", "Madagascar", "Western Europe", "Southern Europe")
+
+
+def test_a_sweep_prices_a_kill_through_every_branch():
+    game = _duel({"Central America": 30}, dict.fromkeys(SWEPT, 1))
+    ctx = game.context
+    names = game.board.territories
+    q, s, b, pk = _kill_plan(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 42, True)
+    # one chain through all twelve (29 able to roll, one left on each) ...
+    assert (q, names[s], names[b]) == (1, "Central America", "Venezuela")
+    assert pk == pytest.approx(chain_odds(29, [1] * 12, leave=1).p_all, abs=1e-12) and pk > 0.99
+    # ... where one path of conquests misses the branches and prices the kill at nothing
+    assert _kill_plan(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 42, False)[0] == -1
+
+
+def test_the_last_seat_is_hunted_whatever_its_size():
+    # twelve territories: beyond kill_max (10), but the kill wins the game; nothing else would be attacked
+    game = _duel({"Central America": 30}, dict.fromkeys(SWEPT, 1))
+    calm = "hunter:sweep=1:expand=1:card_threshold=1:break_threshold=1:threshold=1"
+    move = game.bot_move(calm + ":finish=1")
+    assert move.kind == ATTACK_MOVE and game.board.territories[move.b] == "Venezuela"
+    assert game.bot_move(calm + ":finish=0").kind == END_ATTACK
+
+
+def _occupy_extra_after(spec):
+    """Seat 0's Brazil (20 armies) takes North Africa from seat 1, whose Peru and Argentina (2 each) only
+    Brazil's side reaches and whose Egypt only North Africa's: the extra armies the hunter moves in."""
+    game = _duel({"Brazil": 20, "Venezuela": 1}, {"Peru": 2, "Argentina": 2, "North Africa": 1, "Egypt": 2})
+    names = game.board.territories
+    game.step(Move.attack(names.index("Brazil"), names.index("North Africa"), 3))
+    game.step(Move.defend(1), outcome=0)  # the defender loses its one army: conquered, three moved in
+    assert game.phase == "occupy"
+    move = game.bot_move(spec)
+    assert move.kind == OCCUPY_MOVE
+    return move.a
+
+
+def test_a_sweep_splits_its_stack_where_it_branches():
+    extra = 20 - 3 - 1  # Brazil's armies beyond the three moved in and the one left
+    split = _occupy_extra_after("hunter:sweep=1:finish=1")
+    # Brazil keeps what Peru and Argentina cost (one left on each, one lost per defender, one to roll on: 7)
+    assert extra - split == 7
+    assert _occupy_extra_after("hunter:sweep=0:finish=1") == extra  # the old way: all of it onward
