@@ -69,6 +69,11 @@ PRIOR_SD = 10.0
 ELO = 400 / math.log(10)
 BOOT = 1000
 """Bootstrap resamples of `plackett_luce` by default."""
+MIN_EXPECTED = 5.0
+"""The smallest expected cell count at which a fit's chi-square p-values (G2's ``p_value``, Pearson's ``pearson_p``)
+are reported (Cochran's rule): below it they are kept in the fit's row, beside ``min_expected``, but not printed
+(`riskstats.stats.report.fit_words`) nor carried into ``tiers.csv`` (`riskstats.stats.verdicts.tiers_table`);
+the parametric bootstrap's ``p_boot`` is the one to read."""
 
 
 def pairwise_results(table):

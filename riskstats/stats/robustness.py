@@ -46,9 +46,12 @@ TOP_TIER = {
     "search:value=model": {"bot": "search:rollouts=8:horizon=0:plans=8:value=model",
                            "population": "search:value=model in every seat (top tier)"},
 }
-"""The ladder's top tier (issue #29; ``data/value_bot/issue30/ladder``): every bot whose rating interval overlaps
-the best one's (`riskstats.stats.verdicts.ladder_tiers`). Tier name -> the full spec of the bot that plays every
-seat and the population label its robustness rows carry (the treated seat may add options, ``:fortify=1``)."""
+"""The two bots the findings are judged by (issue #29), the Luce ladder's former top tier. Head to head
+(`riskstats.stats.verdicts.pair_tiers`, ``data/robustness/tiers.csv``, issue #39) each is tier 1 in one format
+(``search`` four-player on the ladder with its own deals, ``search:value=model`` two-player), and both sit in the
+committed four-player ladder's tier 1 beside ``value-wide`` and ``value-tuned`` (docs/bots.md). Tier name -> the full
+spec of the bot that plays every seat and the population label its robustness rows carry (the treated seat may add
+options, ``:fortify=1``)."""
 CONTEXT = ("value:rollouts=1:plans=4", "heuristic", "mixed")
 """The groups kept as context beside the top tier: `value` in every seat (the old "strong" population, named by its
 bot), one-ply heuristics only, and line-ups mixing bots."""

@@ -1,11 +1,21 @@
 """Verdicts of the robustness table's findings under the ladder's top tier (issue #29)."""
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from riskstats.errors import RiskstatsError
 from riskstats.stats.robustness import ROBUSTNESS_COLUMNS, TOP_TIER, robustness_rows, write_robustness
-from riskstats.stats.verdicts import ADJUSTED_COLUMNS, VERDICTS, adjust, finding_verdicts, ladder_tiers, write_verdicts
+from riskstats.stats.verdicts import (
+    ADJUSTED_COLUMNS,
+    VERDICTS,
+    adjust,
+    finding_verdicts,
+    pair_tiers,
+    tiers_table,
+    write_verdicts,
+)
 
 SEARCH, MODEL = TOP_TIER["search"]["population"], TOP_TIER["search:value=model"]["population"]
 OLD = "value in every seat (strong)"
@@ -162,31 +172,96 @@ def test_notes_say_why_a_finding_has_no_top_tier_rows():
     assert verdict.verdict == "no top-tier rows" and verdict.note == "search is too slow for 10,000 games a treatment"
 
 
-def test_tiers_from_a_tiny_ladder_with_its_fit():
-    ladder = pd.DataFrame({"bot": ["b", "a", "c", "d", "e"], "elo": [235.0, 256.0, 214.0, 172.0, 0.0],
-                           "ci_low": [220.2, 240.8, 198.3, 156.7, -8.0], "ci_high": [252.0, 272.1, 228.4, 188.4, 25.0]})
-    fit = pd.DataFrame({"p_value": [0.927], "pearson_p": [5.5e-6], "p_boot": [0.008]})
-    tiers = ladder_tiers(ladder, fit)
-    assert tiers.bot.tolist() == ["a", "b", "c", "d", "e"] and tiers.tier.tolist() == [1, 1, 2, 3, 4]
-    assert tiers.tier_best.tolist() == ["a", "a", "c", "d", "e"]
-    assert tiers.fit_rejected.all() and tiers.fit_p_boot.iloc[0] == 0.008
-    assert "fit_rejected" not in ladder_tiers(ladder)
-    small = ladder_tiers(ladder, fit.assign(min_expected=0.04))  # chi-square p's meaningless: only the bootstrap's
-    assert small.fit_p_g2.isna().all() and small.fit_p_pearson.isna().all() and small.fit_rejected.all()
-    assert not ladder_tiers(ladder, fit.assign(min_expected=0.04, p_boot=0.5)).fit_rejected.any()
-    with pytest.raises(RiskstatsError, match="no 'elo' column"):
-        ladder_tiers(ladder.drop(columns="elo"))
+def _duels(shares, deals=200, seed=0):
+    """A two-player per-game table: each pair of ``shares`` ({(a, b): a's chance to win}) plays ``deals`` deals in
+    both seatings, outcomes drawn independently."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for (a, b), share in shares.items():
+        for deal in range(deals):
+            for first, second in ((a, b), (b, a)):
+                won = rng.random() < share
+                winner = (0 if first == a else 1) if won else (1 if first == a else 0)
+                rows.append({"players": 2, "bots": f"{first},{second}", "seed": f"{a}{b}{deal}", "winner": winner,
+                             "places": "1,2" if winner == 0 else "2,1"})
+    return pd.DataFrame(rows)
 
 
-def test_the_committed_ladder_puts_both_search_bots_alone_in_the_top_tier():
+def test_pair_tiers_separate_a_dominant_bot_and_not_two_equal_ones():
+    from riskstats.analysis.strength import pair_rates
+
+    games = _duels({("top", "x"): 0.75, ("top", "y"): 0.75, ("x", "y"): 0.5, ("top", "z"): 0.9, ("x", "z"): 0.8,
+                    ("y", "z"): 0.8})
+    tiers = pair_tiers(pair_rates(games)).set_index("bot")
+    assert tiers.tier.to_dict() == {"top": 1, "x": 2, "y": 2, "z": 3}
+    assert tiers.loc["x", "beaten_by"].startswith("top 7") and tiers.loc["top", "beaten"] == 0
+    assert tiers.loc["z", "beaten"] == 3 and tiers.loc["top", "beats"] == 3
+    # two equal bots (each wins one seating of every deal), and two 53:47 apart over 400 games: not separated
+    for share in (0.5, 0.53):
+        wins = round(share * 400)
+        games = pd.DataFrame({"players": 2, "bots": ["a,b", "b,a"] * 200, "seed": np.repeat(np.arange(200), 2),
+                              "winner": [0 if k < wins else 1 for k in range(400)]})
+        games["winner"] = np.where(games.bots == "a,b", games.winner, 1 - games.winner)  # a wins the first `wins`
+        games["places"] = np.where(games.winner == 0, "1,2", "2,1")
+        rates = pair_rates(games).set_index("bot")
+        assert rates.loc["a", "wins"] == wins
+        assert pair_tiers(rates.reset_index()).tier.tolist() == [1, 1]
+
+
+def test_pair_tiers_put_a_cycle_with_nothing_above_it_in_one_tier():
+    # a beats b, b beats c, c beats a, and all three beat d: no bot is unbeaten, so the cycle is tier 1
+    games = _duels({("a", "b"): 0.8, ("b", "c"): 0.8, ("c", "a"): 0.8, ("a", "d"): 0.9, ("b", "d"): 0.9,
+                    ("c", "d"): 0.9})
+    from riskstats.analysis.strength import pair_rates
+
+    tiers = pair_tiers(pair_rates(games)).set_index("bot").tier.to_dict()
+    assert tiers == {"a": 1, "b": 1, "c": 1, "d": 2}
+
+
+def test_tiers_table_reports_the_chi_square_p_only_where_expected_counts_allow():
+    games = _duels({("a", "b"): 0.8})
+    ladder = pd.DataFrame({"bot": ["a", "b"], "elo": [10.0, 0.0], "ci_low": [5.0, -5.0], "ci_high": [15.0, 5.0]})
+    fit = pd.DataFrame({"p_value": [0.927], "pearson_p": [5.5e-6], "p_boot": [0.008], "min_expected": [0.04]})
+    tiers, matrix = tiers_table(games, games, ladder, fit)
+    assert tiers.tier.tolist() == [1, 2] and tiers.tier_2p.tolist() == [1, 2] and tiers.elo.tolist() == [10.0, 0.0]
+    assert tiers.fit_p_g2.isna().all() and tiers.fit_p_pearson.isna().all() and tiers.fit_rejected.all()
+    assert tiers_table(games, fit=fit.assign(min_expected=5.0))[0].fit_p_g2.eq(0.927).all()
+    assert not tiers_table(games, fit=fit.assign(p_boot=0.5))[0].fit_rejected.any()
+    assert matrix.players.tolist() == [2, 2, 2, 2] and matrix.beats.tolist() == [True, False] * 2
+
+
+def test_the_committed_tiers_reproduce_from_the_committed_per_game_tables():
+    """Issue #39 item 5: data/robustness/tiers.csv and head_to_head.csv are `tiers_table` of the per-game tables
+    beside the ladder (the data/README.md command), and both top-tier bots sit in the four-player tier 1."""
     from riskstats.analysis.paths import data_dir
+    from riskstats.stats.verdicts import LADDER_GAMES, ROUND_ROBIN_GAMES
 
     folder = data_dir() / "value_bot" / "issue30" / "ladder"
-    tiers = ladder_tiers(pd.read_csv(folder / "ladder.csv"), pd.read_csv(folder / "ladder_fit.csv"))
-    assert tiers.bot[tiers.tier == 1].tolist() == ["search", TOP_TIER["search:value=model"]["bot"]]
-    assert tiers.fit_rejected.all()  # the Luce model is rejected by the parametric bootstrap
-    # expected counts as small as 0.04: the chi-square p-values are not reported, the bootstrap's is (issue #39)
-    assert tiers.fit_p_g2.isna().all() and tiers.fit_p_pearson.isna().all() and (tiers.fit_p_boot < 0.05).all()
+    tiers, matrix = tiers_table(pd.read_csv(folder / LADDER_GAMES), pd.read_csv(folder / ROUND_ROBIN_GAMES),
+                                pd.read_csv(folder / "ladder.csv"), pd.read_csv(folder / "ladder_fit.csv"))
+    committed = pd.read_csv(data_dir() / "robustness" / "tiers.csv")
+    for computed, name in ((tiers, "tiers.csv"), (matrix, "head_to_head.csv")):  # as written, read back
+        pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(computed.to_csv(index=False))),
+                                      pd.read_csv(data_dir() / "robustness" / name), check_exact=False)
+    assert set(TOP_TIER) <= set(committed.bot[committed.tier == 1].str.replace(
+        TOP_TIER["search:value=model"]["bot"], "search:value=model"))
+    assert committed.fit_p_g2.isna().all() and (committed.fit_p_boot < 0.05).all()  # expected counts of 0.04
+
+
+def test_the_round_robin_replays_its_first_deals():
+    """The committed two-player round robin is `ladder_games` with ``every_seat`` on seed 2026: a pair's first deals,
+    played again, give the same rows (cheap: two deals of two pairs)."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.analysis.strength import ladder_games
+
+    games = pd.read_csv(data_dir() / "value_bot" / "issue30" / "ladder" / "round_robin_games.csv.gz")
+    assert len(games) == 66 * 2000 and games.groupby("lineup").size().eq(2000).all()
+    assert games.groupby("lineup").seed.nunique().eq(1000).all() and games.seed.nunique() == 1000
+    for pair in (["random", "aggressive"], ["search", TOP_TIER["search:value=model"]["bot"]]):
+        first = games[games.bots.isin([",".join(pair), ",".join(pair[::-1])])].head(4).reset_index(drop=True)
+        again = ladder_games(pair, 2, 4, seed=2026, every_seat=True)
+        columns = ["seed", "bots", "winner", "turns", "places"]
+        pd.testing.assert_frame_equal(again[columns], first[columns], check_dtype=False)
 
 
 def test_the_ladder_is_reproducible_from_its_committed_games():
@@ -209,6 +284,7 @@ def test_the_ladder_is_reproducible_from_its_committed_games():
 def _ladder(folder):
     pd.DataFrame({"bot": ["search", "m"], "elo": [1.0, 0.0], "ci_low": [0.0, -1.0], "ci_high": [2.0, 1.0]}).to_csv(
         folder / "ladder.csv", index=False)
+    _duels({("search", "m"): 0.5}, deals=20).to_csv(folder / "ladder_games.csv.gz", index=False)
     pd.DataFrame({"p_value": [0.9], "pearson_p": [0.01], "p_boot": [0.02]}).to_csv(folder / "ladder_fit.csv",
                                                                                   index=False)
     return folder / "ladder.csv"
@@ -225,7 +301,8 @@ def test_write_verdicts_writes_the_adjusted_columns_back_and_is_idempotent(tmp_p
     ladder = _ladder(tmp_path)
     verdicts = write_verdicts(robustness, ladder)
     files = sorted(p.name for p in robustness.iterdir())
-    assert files == ["02.csv", "03_card_escalation.csv", "04.csv", "06.csv", "07.csv", "tiers.csv", "verdicts.csv"]
+    assert files == ["02.csv", "03_card_escalation.csv", "04.csv", "06.csv", "07.csv", "head_to_head.csv", "tiers.csv",
+                     "verdicts.csv"]
     first = {name: (robustness / name).read_bytes() for name in files}
     assert write_verdicts(robustness, ladder).equals(verdicts)
     assert {name: (robustness / name).read_bytes() for name in files} == first
@@ -240,3 +317,6 @@ def test_write_verdicts_writes_the_adjusted_columns_back_and_is_idempotent(tmp_p
         write_verdicts(tmp_path / "empty", ladder)
     with pytest.raises(RiskstatsError, match="no ladder"):
         write_verdicts(robustness, tmp_path / "nowhere.csv")
+    (tmp_path / "ladder_games.csv.gz").unlink()
+    with pytest.raises(RiskstatsError, match="no per-game ladder table"):
+        write_verdicts(robustness, ladder)
