@@ -264,6 +264,22 @@ def test_the_round_robin_replays_its_first_deals():
         pd.testing.assert_frame_equal(again[columns], first[columns], check_dtype=False)
 
 
+def test_the_ladder_on_its_own_deals_replays_and_has_no_deal_clusters():
+    """ladder_own_seeds/: every line-up on its own deals (`ladder_games` with ``every_seat`` and ``own_seeds``);
+    its first line-up's first deal replays, and a pair's games no longer cluster by deal."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.analysis.strength import ladder_games, pair_rates
+
+    games = pd.read_csv(data_dir() / "value_bot" / "issue30" / "ladder_own_seeds" / "ladder_games.csv.gz")
+    assert len(games) == 495 * 24 and games.seed.nunique() == 495 * 6
+    pool = games.bots.iloc[0].split(",")
+    again = ladder_games(pool, 4, 4, seed=2026, every_seat=True, own_seeds=True)
+    columns = ["seed", "bots", "winner", "turns", "places"]
+    pd.testing.assert_frame_equal(again[columns], games[columns].head(4), check_dtype=False)
+    top = ["search", TOP_TIER["search:value=model"]["bot"], "value-wide"]
+    assert pair_rates(games, top).deff.max() < 1.1
+
+
 def test_the_ladder_is_reproducible_from_its_committed_games():
     """Issue #39 item 5: the per-game table beside ladder.csv holds every ladder game; its wins and games per bot are
     the ladder's, and the head-to-head rates read from it need no model."""
