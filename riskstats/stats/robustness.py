@@ -46,12 +46,14 @@ TOP_TIER = {
     "search:value=model": {"bot": "search:rollouts=8:horizon=0:plans=8:value=model",
                            "population": "search:value=model in every seat (top tier)"},
 }
-"""The two bots the findings are judged by (issue #29), the Luce ladder's former top tier. Head to head
-(`riskstats.stats.verdicts.pair_tiers`, ``data/robustness/tiers.csv``, issue #39) each is tier 1 in one format
-(``search`` four-player on the ladder with its own deals, ``search:value=model`` two-player), and both sit in the
-committed four-player ladder's tier 1 beside ``value-wide`` and ``value-tuned`` (docs/bots.md). Tier name -> the full
-spec of the bot that plays every seat and the population label its robustness rows carry (the treated seat may add
-options, ``:fortify=1``)."""
+"""The two bots the findings are judged by (issue #29): the judging populations are the tier-1 bot of each format by
+direct head to head (issue #39; `riskstats.stats.verdicts.pair_tiers`, ``data/robustness/tiers.csv``): ``search``,
+tier 1 alone of the four-player ladder on its own deals (``tier``), and ``search:value=model``, tier 1 alone of the
+two-player round robin (``tier_2p``). Kept here as code (the robustness rows carry these population labels); a test
+ties it to the data: its bots are the union of the two formats' tier 1 in ``tiers.csv``
+(`riskstats.stats.verdicts.tier_one`), so a change of tiers fails it until this and the findings' runs follow. Tier
+name -> the full spec of the bot that plays every seat and the population label its robustness rows carry (the
+treated seat may add options, ``:fortify=1``)."""
 CONTEXT = ("value:rollouts=1:plans=4", "heuristic", "mixed")
 """The groups kept as context beside the top tier: `value` in every seat (the old "strong" population, named by its
 bot), one-ply heuristics only, and line-ups mixing bots."""

@@ -2,15 +2,20 @@
 
 This module owns the tiers of the bots (`pair_tiers`: from direct head-to-head rates, no rating model; tier 1 is
 every bot that no bot beats head to head after Holm's adjustment over the pairs, then the same again among the rest;
-`tiers_table` for the four-player ladder and the two-player round robin), the family-wise adjustment of the
-table's p-values (`adjust`: `ADJUST_METHOD` at `ALPHA`, in two families: the top tier's rows, which judge the
-findings, and the context rows, adjusted apart so that they neither dilute nor borrow from the judging rows), the
-verdict of each finding from its rows in the top-tier populations (`finding_verdicts`, `VERDICTS`), `judge_table`,
-which writes the adjusted columns back into every notebook's CSV (as every notebook's writer does,
-`riskstats.stats.robustness.adjust_folder`) and ``verdicts.csv`` beside them, and `write_verdicts`, which adds
-``tiers.csv`` and ``head_to_head.csv`` from the committed per-game tables. The rows, their columns, their population
-groups and the top tier they are judged by (`riskstats.stats.robustness.TOP_TIER`) are
-`riskstats.stats.robustness`'; the head-to-head rates are `riskstats.analysis.strength.pair_rates`'.
+`tiers_table` for the four-player ladder with every line-up on its own deals, the two-player round robin and, as
+context, the four-player ladder whose line-ups share their deals; `tier_one`, each format's tier 1), the family-wise
+adjustment of the table's p-values (`adjust`: `ADJUST_METHOD` at `ALPHA`, in two families: the top tier's rows,
+which judge the findings, and the context rows, adjusted apart so that they neither dilute nor borrow from the
+judging rows), the verdict of each finding from its rows in the top-tier populations (`finding_verdicts`,
+`VERDICTS`), `judge_table`, which writes the adjusted columns back into every notebook's CSV (as every notebook's
+writer does, `riskstats.stats.robustness.adjust_folder`) and ``verdicts.csv`` beside them, and `write_verdicts`,
+which adds ``tiers.csv`` and ``head_to_head.csv`` from the committed per-game tables (`TIER_TABLES`). The rows,
+their columns, their population groups and the top tier they are judged by (`riskstats.stats.robustness.TOP_TIER`)
+are `riskstats.stats.robustness`'; the head-to-head rates are `riskstats.stats.head_to_head.pair_rates`'.
+
+The judging populations are the tier-1 bot of each format by direct head to head (``tiers.csv``: ``tier``, the
+four-player ladder on its own deals; ``tier_2p``, the two-player round robin); `TOP_TIER` names them, and a test
+checks that its bots are the union of `tier_one` of the committed ``tiers.csv``.
 
 A finding's verdict, judged on the adjusted rows of the top-tier populations (`riskstats.stats.robustness.TOP_TIER`):
 
@@ -24,8 +29,9 @@ A finding's verdict, judged on the adjusted rows of the top-tier populations (`r
 
 A finding measured in one top tier only is judged by that tier alone and says so in its verdict (``holds (search
 only)``: not the two-tier evidence the rule above asks for); ``tiers`` names the tiers judged and
-``complete`` says whether every top tier was. ``tiers.csv`` also carries the Luce ladder's ratings as context, with
-its fit's p-values (the chi-square ones only where every expected count reaches `MIN_EXPECTED`).
+``complete`` says whether every top tier was. ``tiers.csv`` also carries, as context, the tiers of the ladder
+whose line-ups share their deals (with its design effect) and the own-deals ladder's Luce ratings, with its fit's
+p-values (the chi-square ones only where every expected count reaches `MIN_EXPECTED`).
 """
 from __future__ import annotations
 
@@ -33,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError
+from riskstats.stats.head_to_head import pair_rates
 from riskstats.stats.ratings import MIN_EXPECTED  # noqa: F401 - where the chi-square p-values are dropped
 from riskstats.stats.robustness import (  # the adjustment lives with the rows; re-exported here
     ADJUST_METHOD,
@@ -50,7 +57,7 @@ from riskstats.stats.robustness import (  # the adjustment lives with the rows; 
 )
 
 __all__ = ["ADJUST_METHOD", "ADJUSTED_COLUMNS", "ALPHA", "FAMILIES", "adjust", "finding_verdicts", "judge_table",
-           "pair_beats", "pair_tiers", "tiers_table", "write_verdicts"]
+           "pair_beats", "pair_tiers", "tier_one", "tiers_table", "write_verdicts"]
 
 VERDICTS = ("holds", "fails", "tier-dependent", "inconclusive", "mixed", "no top-tier rows")
 """A finding's verdict under the top tier (module docstring)."""
@@ -64,7 +71,7 @@ FIT_COLUMNS = {"p_value": "fit_p_g2", "pearson_p": "fit_p_pearson", "p_boot": "f
 
 
 def pair_beats(rates: pd.DataFrame, alpha: float = ALPHA, method: str = ADJUST_METHOD) -> pd.DataFrame:
-    """Which bot beats which head to head: ``rates`` (`riskstats.analysis.strength.pair_rates`) with each pair's
+    """Which bot beats which head to head: ``rates`` (`riskstats.stats.head_to_head.pair_rates`) with each pair's
     p-value adjusted over every unordered pair of each player count (``p_adjusted``, ``method`` at ``alpha``) and
     ``beats``: ``bot`` finishes ahead of ``opponent`` in more than half their decided games and the adjusted p is
     below ``alpha`` (the pair's interval at the adjusted level lies wholly above 1/2).
@@ -105,7 +112,7 @@ def pair_tiers(rates: pd.DataFrame, alpha: float = ALPHA, method: str = ADJUST_M
     """Tiers from head-to-head rates, no rating model: tier 1 is every bot that no bot beats head to head.
 
     **The rule.** A beats B when A finishes ahead of B in more than half of their decided games and the two-sided
-    p of "half" (`riskstats.analysis.strength.pair_rates`' cluster-aware score test), Holm-adjusted over every
+    p of "half" (`riskstats.stats.head_to_head.pair_rates`' cluster-aware score test), Holm-adjusted over every
     pair of bots of the table (`pair_beats`), is below ``alpha``: the pair's interval at the family-wise level
     lies wholly above 1/2. **Tier 1** is every bot that no bot beats; should beats run in a cycle that leaves no bot
     unbeaten, tier 1 is the smallest set that no bot outside it beats (the Schwartz set: the cycle's bots share
@@ -116,7 +123,7 @@ def pair_tiers(rates: pd.DataFrame, alpha: float = ALPHA, method: str = ADJUST_M
     Parameters
     ----------
     rates : pandas.DataFrame
-        `riskstats.analysis.strength.pair_rates` of one player count (both orders of every pair).
+        `riskstats.stats.head_to_head.pair_rates` of one player count (both orders of every pair).
     alpha, method
         The family-wise error rate and the adjustment (`ADJUST_METHOD`).
 
@@ -160,46 +167,67 @@ def pair_tiers(rates: pd.DataFrame, alpha: float = ALPHA, method: str = ADJUST_M
 
 LUCE_COLUMNS = ("elo", "ci_low", "ci_high", "games", "wins", "win_rate")
 """The Luce ladder's columns (``ladder.csv``, `riskstats.stats.ratings.luce`) that `tiers_table` carries as
-context: they do not set the tiers (the model fails its bootstrap fit test on the committed ladder)."""
+context: they do not set the tiers (the model fails its bootstrap fit test on both committed four-player ladders)."""
+DESIGNS = ("own deals", "round robin", "shared deals")
+"""The per-game tables of `tiers_table`, as ``head_to_head.csv``'s ``design`` names them: the four-player ladder
+with every line-up on its own deals (``tier``), the two-player round robin (``tier_2p``) and the four-player ladder
+whose line-ups all replay the same deals (``tier_shared_deals``, context: a pair's games cluster in a few deals)."""
 
 
 def tiers_table(four: pd.DataFrame, two: pd.DataFrame | None = None, ladder: pd.DataFrame | None = None,
-                fit: pd.DataFrame | None = None, alpha: float = ALPHA,
-                method: str = ADJUST_METHOD) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The tiers of the bots from their per-game tables (`pair_tiers` of `riskstats.analysis.strength.pair_rates`,
+                fit: pd.DataFrame | None = None, alpha: float = ALPHA, method: str = ADJUST_METHOD,
+                shared: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The tiers of the bots from their per-game tables (`pair_tiers` of `riskstats.stats.head_to_head.pair_rates`,
     finishing places), four-player and, with ``two``, two-player; ``tiers.csv`` and ``head_to_head.csv``.
 
     Parameters
     ----------
     four : pandas.DataFrame
-        The four-player ladder's per-game table (``ladder_games.csv.gz``): its ``tier`` judges the findings.
+        The four-player ladder's per-game table, every line-up on its own deals
+        (``ladder_own_seeds/ladder_games.csv.gz``): ``tier``, whose tier 1 is one of the judging populations.
     two : pandas.DataFrame, optional
-        The two-player round robin's per-game table (``round_robin_games.csv.gz``): ``tier_2p`` and the rest.
+        The two-player round robin's per-game table (``round_robin_games.csv.gz``): ``tier_2p`` and the rest,
+        whose tier 1 is the other.
     ladder, fit : pandas.DataFrame, optional
-        The Luce ladder (``ladder.csv``) and its fit test (``ladder_fit.csv``), carried as context (`LUCE_COLUMNS`;
-        ``fit_p_g2``, ``fit_p_pearson``, ``fit_p_boot``, ``fit_rejected``). G2's and Pearson's chi-square p-values
-        are left empty where the fit's smallest expected count is below `MIN_EXPECTED` (then only the parametric
-        bootstrap's p is read).
+        The Luce ladder of ``four`` (``ladder.csv``) and its fit test (``ladder_fit.csv``), carried as context
+        (`LUCE_COLUMNS`; ``fit_p_g2``, ``fit_p_pearson``, ``fit_p_boot``, ``fit_rejected``). G2's and Pearson's
+        chi-square p-values are left empty where the fit's smallest expected count is below `MIN_EXPECTED` (then
+        only the parametric bootstrap's p is read).
+    shared : pandas.DataFrame, optional
+        A four-player ladder whose line-ups replay the same deals (``ladder/ladder_games.csv.gz``), as context:
+        ``tier_shared_deals`` and ``deff_shared_deals``, the median design effect of the bot's pairs there
+        (`riskstats.stats.head_to_head.pair_rates`' ``deff``: how many games weigh like one).
 
     Returns
     -------
     tiers : pandas.DataFrame
         One row per bot, by four-player tier: ``bot``, ``tier``, ``beats``, ``beaten``, ``beaten_by`` (four-player,
-        `pair_tiers`), the same with ``_2p`` for two-player, then the Luce context.
+        `pair_tiers`), the same with ``_2p`` for two-player, ``tier_shared_deals`` and ``deff_shared_deals``, then
+        the Luce context.
     head_to_head : pandas.DataFrame
-        Both matrices long form (`pair_beats`: ``players``, ``bot``, ``opponent``, ..., ``p_adjusted``, ``beats``).
+        The matrices long form (`pair_beats`: ``design`` (`DESIGNS`), ``players``, ``bot``, ``opponent``, ...,
+        ``deff``, ..., ``p_adjusted``, ``beats``).
     """
-    from riskstats.analysis.strength import pair_rates
+    def matrix(games, design):
+        return pair_beats(pair_rates(games), alpha, method).assign(design=design)
 
-    matrices = [pair_beats(pair_rates(four), alpha, method)]
+    matrices = [matrix(four, DESIGNS[0])]
     tiers = pair_tiers(matrices[0], alpha, method).drop(columns="players")
+    order = list(tiers.bot)  # the four-player order first
     if two is not None:
-        matrices.append(pair_beats(pair_rates(two), alpha, method))
-        second = pair_tiers(matrices[1], alpha, method).drop(columns="players")
-        order = [*tiers.bot, *(b for b in second.bot if b not in set(tiers.bot))]  # the four-player order first
+        matrices.append(matrix(two, DESIGNS[1]))
+        second = pair_tiers(matrices[-1], alpha, method).drop(columns="players")
+        order += [b for b in second.bot if b not in set(order)]
         tiers = tiers.merge(second.add_suffix("_2p").rename(columns={"bot_2p": "bot"}), on="bot", how="outer")
-        tiers = tiers.set_index("bot").loc[order].reset_index()
-        tiers[["tier", "tier_2p"]] = tiers[["tier", "tier_2p"]].astype("Int64")
+    if shared is not None:
+        matrices.append(matrix(shared, DESIGNS[2]))
+        third = pair_tiers(matrices[-1], alpha, method)[["bot", "tier"]].rename(columns={"tier": "tier_shared_deals"})
+        third["deff_shared_deals"] = third.bot.map(matrices[-1].groupby("bot").deff.median())
+        order += [b for b in third.bot if b not in set(order)]
+        tiers = tiers.merge(third, on="bot", how="outer")
+    tiers = tiers.set_index("bot").loc[order].reset_index()
+    ints = [c for c in ("tier", "tier_2p", "tier_shared_deals") if c in tiers.columns]
+    tiers[ints] = tiers[ints].astype("Int64")
     if ladder is not None:
         keep = ["bot", *(c for c in LUCE_COLUMNS if c in ladder.columns)]
         tiers = tiers.merge(ladder[keep], on="bot", how="left")
@@ -212,7 +240,20 @@ def tiers_table(four: pd.DataFrame, two: pd.DataFrame | None = None, ladder: pd.
             tiers[column] = float(fit[source].iloc[0]) if source in fit.columns and not (small and asymptotic) \
                 else np.nan
         tiers["fit_rejected"] = bool((tiers[list(FIT_COLUMNS.values())].iloc[0] < alpha).any())
-    return tiers, pd.concat(matrices, ignore_index=True)
+    head_to_head = pd.concat(matrices, ignore_index=True)
+    return tiers, head_to_head[["design", *(c for c in head_to_head.columns if c != "design")]]
+
+
+def tier_one(tiers: pd.DataFrame) -> dict:
+    """The judging populations' bots from a tiers table (``tiers.csv``, `tiers_table`): each format's tier 1 by
+    direct head to head, ``{"tier": [...], "tier_2p": [...]}`` (the four-player ladder on its own deals and the
+    two-player round robin; a format the table lacks is left out). `riskstats.stats.robustness.TOP_TIER` holds the
+    union of these bots (a test ties them).
+
+    >>> tier_one(pd.DataFrame({"bot": ["a", "b", "c"], "tier": [1, 2, 1], "tier_2p": [2, 1, 3]}))
+    {'tier': ['a', 'c'], 'tier_2p': ['b']}
+    """
+    return {c: tiers.bot[tiers[c] == 1].tolist() for c in ("tier", "tier_2p") if c in tiers.columns}
 
 
 def _row_verdicts(holds, reversed_) -> np.ndarray:
@@ -252,7 +293,7 @@ def _intervals(rows: pd.DataFrame) -> str:
 
 
 def finding_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
-    """One verdict per finding under the ladder's top tier (module docstring), beside the old populations'.
+    """One verdict per finding under the top tier (module docstring), beside the old populations'.
 
     Parameters
     ----------
@@ -344,30 +385,43 @@ def judge_table(folder, method: str = ADJUST_METHOD, alpha: float = ALPHA) -> pd
 
 
 LADDER_GAMES, ROUND_ROBIN_GAMES = "ladder_games.csv.gz", "round_robin_games.csv.gz"
-"""The per-game tables beside ``ladder.csv`` that `write_verdicts` reads the tiers from: the four-player ladder
+"""The per-game tables beside a ``ladder.csv`` that `write_verdicts` reads the tiers from: the four-player ladder
 (every line-up of 4) and the two-player round robin (every pair, both seatings of each seed)."""
+TIER_TABLES = {"ladder": "value_bot/issue30/ladder_own_seeds/ladder.csv",
+               "two_player": "value_bot/issue30/ladder/round_robin_games.csv.gz",
+               "shared_deals": "value_bot/issue30/ladder/ladder_games.csv.gz"}
+"""The committed tables `write_verdicts` reads by default, under ``data/``: the four-player ladder with every
+line-up on its own deals (``ladder.csv``, its fit and its per-game table beside it: ``tier`` and the Luce context),
+the two-player round robin (``tier_2p``) and the four-player ladder whose line-ups replay the same 12 deals
+(``tier_shared_deals``, context)."""
 
 
-def write_verdicts(folder, ladder, fit=None, method: str = ADJUST_METHOD, alpha: float = ALPHA,
-                   two_player=None) -> pd.DataFrame:
+def write_verdicts(folder, ladder=None, fit=None, method: str = ADJUST_METHOD, alpha: float = ALPHA,
+                   two_player=None, shared_deals=None, data=None) -> pd.DataFrame:
     """Judge every finding of the robustness table in ``folder`` under the top tier; write the results.
 
     `judge_table` (the adjusted columns in every notebook's CSV, and ``verdicts.csv``), then ``tiers.csv`` and
-    ``head_to_head.csv`` (`tiers_table`) into ``folder``: the tiers from the per-game tables beside ``ladder``
-    (`LADDER_GAMES`, required; `ROUND_ROBIN_GAMES`, if there), with the Luce ladder and its fit as context.
+    ``head_to_head.csv`` (`tiers_table`) into ``folder``: the four-player tiers from the per-game table beside
+    ``ladder`` (`LADDER_GAMES`, required), the two-player ones from ``two_player``, the shared-deals context from
+    ``shared_deals``, with the Luce ladder and its fit as context.
 
     Parameters
     ----------
     folder : path
         The robustness table's folder.
-    ladder : path
-        The rating ladder (``data/value_bot/issue30/ladder/ladder.csv``), with its per-game tables beside it.
+    ladder : path, optional
+        The four-player rating ladder with its per-game table beside it; by default the committed tables
+        (`TIER_TABLES` under ``data``, each default below then read from there too).
     fit : path, optional
         Its fit test; by default ``ladder_fit.csv`` beside it, if there.
     method, alpha
         As for `adjust` (and the tiers' adjustment over the pairs).
     two_player : path, optional
         The two-player round robin's per-game table; by default `ROUND_ROBIN_GAMES` beside ``ladder``, if there.
+    shared_deals : path, optional
+        A four-player per-game table whose line-ups share their deals (context); by default none.
+    data : path, optional
+        The data folder that `TIER_TABLES` lie in (without ``ladder``); by default the folder above ``folder``.
 
     Returns
     -------
@@ -380,6 +434,12 @@ def write_verdicts(folder, ladder, fit=None, method: str = ADJUST_METHOD, alpha:
 
     if not notebook_files(folder):
         raise RiskstatsError(f"no robustness rows (<notebook>.csv) in {folder}")
+    if ladder is None:
+        data = Path(folder).parent if data is None else Path(data)
+        committed = {name: data / path for name, path in TIER_TABLES.items()}
+        ladder = committed["ladder"]
+        two_player = committed["two_player"] if two_player is None else two_player
+        shared_deals = committed["shared_deals"] if shared_deals is None else shared_deals
     ladder = Path(ladder)
     fit = ladder.with_name("ladder_fit.csv") if fit is None else Path(fit)
     if not ladder.is_file():
@@ -388,8 +448,11 @@ def write_verdicts(folder, ladder, fit=None, method: str = ADJUST_METHOD, alpha:
     two = ladder.with_name(ROUND_ROBIN_GAMES) if two_player is None else Path(two_player)
     if not four.is_file():
         raise RiskstatsError(f"no per-game ladder table at {four}: the tiers are computed from it")
+    if shared_deals is not None and not Path(shared_deals).is_file():
+        raise RiskstatsError(f"no per-game table at {shared_deals}")
     tiers, head_to_head = tiers_table(pd.read_csv(four), pd.read_csv(two) if two.is_file() else None,
-                                      pd.read_csv(ladder), pd.read_csv(fit) if fit.is_file() else None, alpha, method)
+                                      pd.read_csv(ladder), pd.read_csv(fit) if fit.is_file() else None, alpha, method,
+                                      pd.read_csv(shared_deals) if shared_deals is not None else None)
     verdicts = judge_table(folder, method, alpha)
     write_files(folder, {"tiers": tiers, "head_to_head": head_to_head}, {})
     return verdicts

@@ -188,7 +188,7 @@ def _duels(shares, deals=200, seed=0):
 
 
 def test_pair_tiers_separate_a_dominant_bot_and_not_two_equal_ones():
-    from riskstats.analysis.strength import pair_rates
+    from riskstats.stats.head_to_head import pair_rates
 
     games = _duels({("top", "x"): 0.75, ("top", "y"): 0.75, ("x", "y"): 0.5, ("top", "z"): 0.9, ("x", "z"): 0.8,
                     ("y", "z"): 0.8})
@@ -212,7 +212,7 @@ def test_pair_tiers_put_a_cycle_with_nothing_above_it_in_one_tier():
     # a beats b, b beats c, c beats a, and all three beat d: no bot is unbeaten, so the cycle is tier 1
     games = _duels({("a", "b"): 0.8, ("b", "c"): 0.8, ("c", "a"): 0.8, ("a", "d"): 0.9, ("b", "d"): 0.9,
                     ("c", "d"): 0.9})
-    from riskstats.analysis.strength import pair_rates
+    from riskstats.stats.head_to_head import pair_rates
 
     tiers = pair_tiers(pair_rates(games)).set_index("bot").tier.to_dict()
     assert tiers == {"a": 1, "b": 1, "c": 1, "d": 2}
@@ -228,24 +228,77 @@ def test_tiers_table_reports_the_chi_square_p_only_where_expected_counts_allow()
     assert tiers_table(games, fit=fit.assign(min_expected=5.0))[0].fit_p_g2.eq(0.927).all()
     assert not tiers_table(games, fit=fit.assign(p_boot=0.5))[0].fit_rejected.any()
     assert matrix.players.tolist() == [2, 2, 2, 2] and matrix.beats.tolist() == [True, False] * 2
+    assert matrix.design.tolist() == ["own deals"] * 2 + ["round robin"] * 2
+
+
+def test_tiers_table_keeps_a_shared_deals_ladder_as_context():
+    """A ladder whose line-ups share their deals gives ``tier_shared_deals`` and its bots' median design effect
+    (``deff_shared_deals``), and its matrix rows in head_to_head (``design`` "shared deals"); ``tier`` is the
+    first table's."""
+    own, shared = _duels({("a", "b"): 0.8, ("a", "c"): 0.8}), _duels({("a", "b"): 0.5, ("a", "c"): 0.5})
+    tiers, matrix = tiers_table(own, shared=shared)
+    assert tiers.set_index("bot").tier.to_dict() == {"a": 1, "b": 2, "c": 2}
+    assert tiers.set_index("bot").tier_shared_deals.to_dict() == {"a": 1, "b": 1, "c": 1}
+    assert tiers.deff_shared_deals.notna().all() and "tier_2p" not in tiers
+    assert matrix.design.value_counts().to_dict() == {"own deals": 4, "shared deals": 4}
+
+
+def _committed_tiers():
+    from riskstats.analysis.paths import data_dir
+    from riskstats.stats.verdicts import LADDER_GAMES, TIER_TABLES
+
+    path = {name: data_dir() / where for name, where in TIER_TABLES.items()}
+    ladder = path["ladder"]
+    return tiers_table(pd.read_csv(ladder.with_name(LADDER_GAMES)), pd.read_csv(path["two_player"]),
+                       pd.read_csv(ladder), pd.read_csv(ladder.with_name("ladder_fit.csv")),
+                       shared=pd.read_csv(path["shared_deals"]))
 
 
 def test_the_committed_tiers_reproduce_from_the_committed_per_game_tables():
-    """Issue #39 item 5: data/robustness/tiers.csv and head_to_head.csv are `tiers_table` of the per-game tables
-    beside the ladder (the data/README.md command), and both top-tier bots sit in the four-player tier 1."""
+    """Issue #39 item 5: data/robustness/tiers.csv and head_to_head.csv are `tiers_table` of the committed per-game
+    tables (`TIER_TABLES`, the data/README.md command): four-player on the ladder with its own deals, two-player on
+    the round robin, and the ladder whose line-ups share 12 deals as context, its pairs clustered by deal."""
     from riskstats.analysis.paths import data_dir
-    from riskstats.stats.verdicts import LADDER_GAMES, ROUND_ROBIN_GAMES
 
-    folder = data_dir() / "value_bot" / "issue30" / "ladder"
-    tiers, matrix = tiers_table(pd.read_csv(folder / LADDER_GAMES), pd.read_csv(folder / ROUND_ROBIN_GAMES),
-                                pd.read_csv(folder / "ladder.csv"), pd.read_csv(folder / "ladder_fit.csv"))
+    tiers, matrix = _committed_tiers()
     committed = pd.read_csv(data_dir() / "robustness" / "tiers.csv")
     for computed, name in ((tiers, "tiers.csv"), (matrix, "head_to_head.csv")):  # as written, read back
         pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(computed.to_csv(index=False))),
                                       pd.read_csv(data_dir() / "robustness" / name), check_exact=False)
-    assert set(TOP_TIER) <= set(committed.bot[committed.tier == 1].str.replace(
-        TOP_TIER["search:value=model"]["bot"], "search:value=model"))
-    assert committed.fit_p_g2.isna().all() and (committed.fit_p_boot < 0.05).all()  # expected counts of 0.04
+    assert committed.fit_p_g2.isna().all() and (committed.fit_p_boot < 0.05).all()  # expected counts of 0.13
+    deff = matrix.groupby("design").deff.median()
+    assert deff["own deals"] < 1.1 and deff["round robin"] < 1.1 and deff["shared deals"] > 3
+
+
+def test_the_top_tier_is_the_head_to_head_tier_one_of_each_format():
+    """The judging populations (`TOP_TIER`) are each format's tier 1 by direct head to head in the committed
+    data/robustness/tiers.csv (`tier_one`: the four-player ladder on its own deals and the two-player round robin);
+    when the tiers change, this fails until TOP_TIER (and the findings' runs) follow."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.game.bots.catalog import parse_bot
+    from riskstats.stats.verdicts import tier_one
+
+    def bot(spec):
+        parsed = parse_bot(spec)
+        return parsed.id, parsed.values
+
+    first = tier_one(pd.read_csv(data_dir() / "robustness" / "tiers.csv"))
+    assert set(first) == {"tier", "tier_2p"}
+    union = {bot(b) for bots in first.values() for b in bots}
+    assert union == {bot(entry["bot"]) for entry in TOP_TIER.values()}
+
+
+def test_the_committed_ladder_fits_report_no_chi_square_p_with_small_expected_counts():
+    """`riskstats.stats.ratings.reported_fit`, as scripts/bench_strength.py writes ladder_fit.csv: the G2 and
+    Pearson chi-square p-values are blank where the smallest expected count is below MIN_EXPECTED."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.stats.ratings import MIN_EXPECTED
+
+    for folder in ("ladder", "ladder_own_seeds"):
+        fit = pd.read_csv(data_dir() / "value_bot" / "issue30" / folder / "ladder_fit.csv")
+        small = fit.min_expected < MIN_EXPECTED
+        assert small.all() and fit.p_value[small].isna().all() and fit.pearson_p[small].isna().all()
+        assert fit.g2.notna().all() and fit.p_boot.notna().all()
 
 
 def test_the_round_robin_replays_its_first_deals():
@@ -268,7 +321,8 @@ def test_the_ladder_on_its_own_deals_replays_and_has_no_deal_clusters():
     """ladder_own_seeds/: every line-up on its own deals (`ladder_games` with ``every_seat`` and ``own_seeds``);
     its first line-up's first deal replays, and a pair's games no longer cluster by deal."""
     from riskstats.analysis.paths import data_dir
-    from riskstats.analysis.strength import ladder_games, pair_rates
+    from riskstats.analysis.strength import ladder_games
+    from riskstats.stats.head_to_head import pair_rates
 
     games = pd.read_csv(data_dir() / "value_bot" / "issue30" / "ladder_own_seeds" / "ladder_games.csv.gz")
     assert len(games) == 495 * 24 and games.seed.nunique() == 495 * 6
