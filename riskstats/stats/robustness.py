@@ -12,7 +12,7 @@ Each row also carries the claim's ``reference`` (the null value it is tested aga
 ``p_value`` against it (`normal_p_value` from the interval unless the caller gives an exact one). The
 family-wise adjustment of the p-values also lives here (`adjust`, in `FAMILIES`; `adjust_folder` rewrites every
 notebook's file with `ADJUSTED_COLUMNS`, and `write_robustness` calls it), so that every table carries the adjusted
-columns whichever notebook wrote last; the verdicts under the ladder's top tier are `riskstats.stats.verdicts`'.
+columns whichever notebook wrote last; the verdicts under the top tier are `riskstats.stats.verdicts`'.
 
 >>> import pandas as pd
 >>> est = pd.DataFrame({"population": ["p"], "bots": ["a,a"], "trials": [100], "win_rate": [0.6],

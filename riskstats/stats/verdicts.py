@@ -57,7 +57,8 @@ from riskstats.stats.robustness import (  # the adjustment lives with the rows; 
 )
 
 __all__ = ["ADJUST_METHOD", "ADJUSTED_COLUMNS", "ALPHA", "FAMILIES", "adjust", "finding_verdicts", "judge_table",
-           "pair_beats", "pair_tiers", "tier_one", "tiers_table", "write_verdicts"]
+           "pair_beats", "pair_tiers", "tier_one", "tiers_table", "top_tier_matches",
+           "write_verdicts"]
 
 VERDICTS = ("holds", "fails", "tier-dependent", "inconclusive", "mixed", "no top-tier rows")
 """A finding's verdict under the top tier (module docstring)."""
@@ -254,6 +255,27 @@ def tier_one(tiers: pd.DataFrame) -> dict:
     {'tier': ['a', 'c'], 'tier_2p': ['b']}
     """
     return {c: tiers.bot[tiers[c] == 1].tolist() for c in ("tier", "tier_2p") if c in tiers.columns}
+
+
+def top_tier_matches(tiers: pd.DataFrame, top_tier: dict | None = None) -> bool:
+    """Whether the judging populations' bots (``top_tier``, default `riskstats.stats.robustness.TOP_TIER`) are
+    exactly the union of each format's tier 1 in ``tiers`` (`tier_one`), a catalogue name and its full spec
+    counting as one bot (`riskstats.game.bots.catalog.parse_bot`).
+
+    >>> top = {"s": {"bot": "search:rollouts=8:horizon=1:plans=6:value=formula"}, "r": {"bot": "random"}}
+    >>> tiers = pd.DataFrame({"bot": ["search", "random", "aggressive"], "tier": [1, 2, 3], "tier_2p": [2, 1, 3]})
+    >>> top_tier_matches(tiers, top), top_tier_matches(tiers.assign(tier_2p=[1, 2, 3]), top)
+    (True, False)
+    """
+    from riskstats.game.bots.catalog import parse_bot
+
+    def bot(spec):
+        parsed = parse_bot(spec)
+        return parsed.id, parsed.values
+
+    top_tier = TOP_TIER if top_tier is None else top_tier
+    union = {bot(b) for bots in tier_one(tiers).values() for b in bots}
+    return union == {bot(entry["bot"]) for entry in top_tier.values()}
 
 
 def _row_verdicts(holds, reversed_) -> np.ndarray:

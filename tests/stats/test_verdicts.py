@@ -1,4 +1,4 @@
-"""Verdicts of the robustness table's findings under the ladder's top tier (issue #29)."""
+"""Verdicts of the robustness table's findings under the top tier (issue #29) and the head-to-head tiers (issue #39)."""
 import io
 
 import numpy as np
@@ -275,17 +275,12 @@ def test_the_top_tier_is_the_head_to_head_tier_one_of_each_format():
     data/robustness/tiers.csv (`tier_one`: the four-player ladder on its own deals and the two-player round robin);
     when the tiers change, this fails until TOP_TIER (and the findings' runs) follow."""
     from riskstats.analysis.paths import data_dir
-    from riskstats.game.bots.catalog import parse_bot
-    from riskstats.stats.verdicts import tier_one
+    from riskstats.stats.verdicts import tier_one, top_tier_matches
 
-    def bot(spec):
-        parsed = parse_bot(spec)
-        return parsed.id, parsed.values
-
-    first = tier_one(pd.read_csv(data_dir() / "robustness" / "tiers.csv"))
-    assert set(first) == {"tier", "tier_2p"}
-    union = {bot(b) for bots in first.values() for b in bots}
-    assert union == {bot(entry["bot"]) for entry in TOP_TIER.values()}
+    committed = pd.read_csv(data_dir() / "robustness" / "tiers.csv")
+    assert set(tier_one(committed)) == {"tier", "tier_2p"}
+    assert top_tier_matches(committed)
+    assert not top_tier_matches(committed.assign(tier_2p=committed.tier))  # tier 1 = search alone: svm left over
 
 
 def test_the_committed_ladder_fits_report_no_chi_square_p_with_small_expected_counts():
@@ -358,6 +353,31 @@ def _ladder(folder):
     pd.DataFrame({"p_value": [0.9], "pearson_p": [0.01], "p_boot": [0.02]}).to_csv(folder / "ladder_fit.csv",
                                                                                   index=False)
     return folder / "ladder.csv"
+
+
+def test_write_verdicts_reads_the_committed_tables_under_the_data_folder_by_default(tmp_path):
+    """Without a ladder, `write_verdicts` reads `TIER_TABLES` under the folder above the robustness folder (or
+    ``data``): the four-player tier from the own-deals ladder, tier_2p from the round robin, the shared-deals
+    context."""
+    from riskstats.stats.verdicts import TIER_TABLES
+
+    robustness = tmp_path / "robustness"
+    for notebook, rows in _table().groupby("notebook"):
+        write_robustness(rows, robustness, notebook)
+    ladder = tmp_path / TIER_TABLES["ladder"]
+    ladder.parent.mkdir(parents=True)
+    _ladder(ladder.parent)
+    for name, shares in (("two_player", {("search", "m"): 0.8}), ("shared_deals", {("search", "m"): 0.5})):
+        (tmp_path / TIER_TABLES[name]).parent.mkdir(parents=True, exist_ok=True)
+        _duels(shares).to_csv(tmp_path / TIER_TABLES[name], index=False)
+    write_verdicts(robustness)
+    tiers = pd.read_csv(robustness / "tiers.csv").set_index("bot")
+    assert tiers.tier.to_dict() == {"search": 1, "m": 1} and tiers.tier_2p.to_dict() == {"search": 1, "m": 2}
+    assert tiers.tier_shared_deals.to_dict() == {"search": 1, "m": 1}
+    matrix = pd.read_csv(robustness / "head_to_head.csv")
+    assert matrix.design.value_counts().to_dict() == {"own deals": 2, "round robin": 2, "shared deals": 2}
+    with pytest.raises(RiskstatsError, match="no ladder"):
+        write_verdicts(robustness, data=tmp_path / "elsewhere")
 
 
 def test_write_verdicts_writes_the_adjusted_columns_back_and_is_idempotent(tmp_path):
