@@ -55,9 +55,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from riskstats.analysis.strength import head_to_head, head_to_head_sprt, ladder_games, speed
+from riskstats.analysis.strength import head_to_head, head_to_head_sprt, ladder_games, pair_rates, speed
 from riskstats.game.bots.catalog import CATALOG, parse_bot
-from riskstats.stats.ratings import luce_model
+from riskstats.stats.ratings import luce_model, reported_fit
 from riskstats.stats.report import fit_words
 
 TWO_PLAYER_TARGET, FOUR_PLAYER_TARGET = 0.65, 0.40
@@ -81,6 +81,8 @@ def main(args) -> None:
     start = time.perf_counter()
     print(f"bot {bot}, strong budget {strong}, opponents {', '.join(others)}, seed {args.seed}")
     tables = {}
+    if args.round_robin:
+        return _round_robin(args, [*others, bot, strong, *args.ladder_extra], start)
     if args.ladder_only:
         return _ladder(args, [*others, bot, strong, *args.ladder_extra], tables, start)
 
@@ -115,7 +117,8 @@ def _ladder(args, pool, tables, start) -> None:
         args.ladder_games = int(games.groupby("lineup").size().max())
     else:
         pool = list(dict.fromkeys(parse_bot(b).label for b in pool))
-        games = ladder_games(pool, 4, args.ladder_games, args.seed)
+        games = ladder_games(pool, 4, args.ladder_games, args.seed, every_seat=args.every_seat,
+                             own_seeds=args.own_seeds)
         tables["ladder_games.csv.gz"] = games  # the per-game table the ratings and the tiers are computed from
     ratings, _, fit = luce_model(games, boot=args.boot, seed=args.seed)
     _show(f"rating ladder: Luce (who wins) over {len(games):,} four-player games of every line-up of 4 of "
@@ -123,9 +126,22 @@ def _ladder(args, pool, tables, start) -> None:
           ["bot", "rank", "elo", "ci_low", "ci_high", "wins", "games", "truncated"])
     print(fit_words(fit.iloc[0].to_dict()))
     tables["ladder"] = ratings
-    tables["ladder_fit"] = fit
+    tables["ladder_fit"] = reported_fit(fit)  # no chi-square p where expected counts are small
     _write(args, tables)
     print(f"{time.perf_counter() - start:.0f} s in all")
+
+
+def _round_robin(args, pool, start) -> None:
+    """The two-player round robin of ``pool``: every pair, ``--round-robin`` games each, both seatings of each seed
+    (`ladder_games` with ``every_seat``), written as ``round_robin_games.csv.gz``; its head-to-head rates printed."""
+    pool = list(dict.fromkeys(parse_bot(b).label for b in pool))
+    games = ladder_games(pool, 2, args.round_robin, args.seed, every_seat=True)
+    _write(args, {"round_robin_games.csv.gz": games})
+    rates = pair_rates(games)
+    _show(f"two-player round robin of {len(pool)} bots with the neutral, {args.round_robin} games a pair (both "
+          f"seatings of {args.round_robin // 2} seeds): the share of their decided games each bot won", rates,
+          ["bot", "opponent", "decided", "wins", "share", "ci_low", "ci_high", "p_value"])
+    print(f"{len(games):,} games; {time.perf_counter() - start:.0f} s in all")
 
 
 def _write(args, tables) -> None:
@@ -201,6 +217,13 @@ if __name__ == "__main__":
     parser.add_argument("--ladder-extra", nargs="*", default=[], help="more bots (specs) for the ladder's pool")
     parser.add_argument("--ladder-skip", nargs="*", default=[],
                         help="catalogue bots left out of every table (e.g. uniform, whose games seldom end)")
+    parser.add_argument("--round-robin", type=int, default=0,
+                        help="games per pair of a two-player round robin of the ladder's bots, both seatings of "
+                             "each seed (round_robin_games.csv.gz; 0: none)")
+    parser.add_argument("--every-seat", action="store_true",
+                        help="ladder: each seed once in every rotation of the line-up (--ladder-games a multiple of 4)")
+    parser.add_argument("--own-seeds", action="store_true",
+                        help="ladder: each line-up plays its own seeds, not the same seeds as every other line-up")
     parser.add_argument("--ladder-only", action="store_true", help="the rating ladder alone (no other tables)")
     parser.add_argument("--ladder-from", type=Path,
                         help="rate this committed per-game ladder table (ladder_games.csv.gz) instead of playing")

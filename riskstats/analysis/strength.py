@@ -28,6 +28,7 @@ from riskstats.game.rules.options import GameRules
 from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games
 from riskstats.stats.compare import versus_share
+from riskstats.stats.head_to_head import PAIR_OUTCOMES, pair_rates  # noqa: F401 - re-exported
 from riskstats.stats.sprt import sprt
 
 
@@ -163,18 +164,42 @@ def ladder_lineups(bots: Iterable[str], players: int = 4) -> list[tuple[str, ...
 
 
 def ladder_games(bots: Iterable[str], players: int = 4, games_per_lineup: int = 16, seed: int = 0,
-                 rules: GameRules | None = None) -> pd.DataFrame:
+                 rules: GameRules | None = None, every_seat: bool = False,
+                 own_seeds: bool = False) -> pd.DataFrame:
     """Self-play games of every `ladder_lineups` line-up, ``games_per_lineup`` each, stacked.
 
     Each line-up plays the same seeds with its seats rotating one place a game (use a multiple of
-    ``players`` games so every bot holds every seat equally often). The table has the columns of
+    ``players`` games so every bot holds every seat equally often). With ``every_seat``, each seed is played
+    ``players`` times in a row, once in each rotation (games ``players * k .. players * k + players - 1``: seed
+    word k of ``seed``), so every bot holds every seat on the same deal: two-player, both seatings of each seed
+    (``games_per_lineup`` must then be a multiple of ``players``). With ``own_seeds``, line-up i plays seed words
+    ``i * games .. (i + 1) * games - 1`` (``games`` its games, or its deals with ``every_seat``) instead of the same
+    words as every other line-up: without it, a pair of bots meets on the same few deals in every line-up, and
+    their results cluster by deal (`pair_rates`). The table has the columns of
     `riskstats.runs.selfplay.play_games` plus ``lineup`` (its number); rate it with
-    `riskstats.stats.ratings.luce` (and test the fit with `riskstats.stats.ratings.luce_fit`).
+    `riskstats.stats.ratings.luce` (and test the fit with `riskstats.stats.ratings.luce_fit`), or read its
+    head-to-head rates with `pair_rates`.
+
+    >>> t = ladder_games(["random", "aggressive", "continent"], 2, 4, seed=1, every_seat=True)
+    >>> t.groupby("lineup").bots.first().tolist(), t.seed.nunique()
+    (['random,aggressive', 'random,continent', 'aggressive,continent'], 2)
+    >>> t.bots[:2].tolist(), bool(t.seed[0] == t.seed[1])
+    (['random,aggressive', 'aggressive,random'], True)
     """
+    from riskstats.runs.selfplay import game_seeds
+
     games_per_lineup = check_int("games_per_lineup", games_per_lineup, 1)
     rules = _rules(players, rules)
-    frames = [play_games(games_per_lineup, players, list(lineup), seed=seed, rules=rules).assign(lineup=i)
-              for i, lineup in enumerate(ladder_lineups(bots, players))]
+    if every_seat and games_per_lineup % players:
+        raise RiskstatsError(f"every_seat needs a multiple of {players} games per line-up, got {games_per_lineup}")
+    deals = games_per_lineup // players if every_seat else games_per_lineup
+    frames = []
+    for i, lineup in enumerate(ladder_lineups(bots, players)):
+        first = i * deals if own_seeds else 0
+        words = game_seeds(seed, first + deals, first)
+        seeds = np.repeat(words, players) if every_seat else words
+        frames.append(play_games(games_per_lineup, players, list(lineup), seed=seed, rules=rules, seeds=seeds)
+                      .assign(lineup=i))
     return pd.concat(frames, ignore_index=True)
 
 

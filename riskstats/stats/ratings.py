@@ -69,6 +69,32 @@ PRIOR_SD = 10.0
 ELO = 400 / math.log(10)
 BOOT = 1000
 """Bootstrap resamples of `plackett_luce` by default."""
+MIN_EXPECTED = 5.0
+"""The smallest expected cell count at which a fit's chi-square p-values (G2's ``p_value``, Pearson's ``pearson_p``)
+are reported (Cochran's rule): below it they are kept in the fit's row, beside ``min_expected``, but not printed
+(`riskstats.stats.report.fit_words`) nor carried into ``tiers.csv`` (`riskstats.stats.verdicts.tiers_table`);
+the parametric bootstrap's ``p_boot`` is the one to read. A fit written to a file (``ladder_fit.csv``,
+`reported_fit`) leaves them blank there."""
+
+
+def reported_fit(fit):
+    """A fit test's rows as they are written to a file (``ladder_fit.csv``): the chi-square p-values (G2's
+    ``p_value``, Pearson's ``pearson_p``) blank (NaN) in a row whose smallest expected count ``min_expected`` is below
+    `MIN_EXPECTED`; the statistics, the parametric bootstrap's ``p_boot`` and the rest as they are. A copy.
+
+    >>> import pandas as pd
+    >>> fit = pd.DataFrame({"g2": [5771.4, 3.2], "p_value": [0.927, 0.2], "pearson_p": [5.5e-6, 0.3],
+    ...                     "p_boot": [0.008, 0.25], "min_expected": [0.04, 6.0]})
+    >>> reported_fit(fit)[["p_value", "pearson_p", "p_boot"]].values.tolist()
+    [[nan, nan, 0.008], [0.2, 0.3, 0.25]]
+    """
+    out = fit.copy()
+    if "min_expected" in out.columns:
+        small = out["min_expected"].to_numpy(float) < MIN_EXPECTED
+        for column in ("p_value", "pearson_p"):
+            if column in out.columns:
+                out[column] = out[column].astype(float).mask(small)
+    return out
 
 
 def pairwise_results(table):

@@ -296,12 +296,25 @@ class Report:
 
 
 def fit_words(row) -> str:
-    """One line on a rating model's fit test (a `riskstats.stats.ratings.luce_fit` row)."""
+    """One line on a rating model's fit test (a `riskstats.stats.ratings.luce_fit` row). The chi-square p is left
+    out where the smallest expected count is below `riskstats.stats.ratings.MIN_EXPECTED` (then the parametric
+    bootstrap's p alone judges the fit).
+
+    >>> row = {"df": 5929, "g2": 5771.4, "p_value": 0.927, "p_boot": 0.008, "boot": 500, "min_expected": 0.04}
+    >>> print(fit_words(row))  # doctest: +NORMALIZE_WHITESPACE
+    fit: G2 = 5771.4 on 5929 df (no chi-square p: expected counts as small as 0.04, below 5), p = 0.008
+    (parametric bootstrap, 500); the model does not fit
+    """
+    from riskstats.stats.ratings import MIN_EXPECTED
+
     if row["df"] <= 0:
         return f"fit: saturated (df 0), nothing to test; {row['observations']:,} observations"
-    return (f"fit: G2 = {row['g2']:.1f} on {row['df']} df, p = {row['p_value']:.3g} (chi-square), "
-            f"{row['p_boot']:.3g} (parametric bootstrap, {row['boot']}); "
-            + ("consistent with the model" if min(row["p_value"], row["p_boot"]) >= 0.05 else "the model does not fit"))
+    small = row.get("min_expected", np.inf) < MIN_EXPECTED
+    ps = [row["p_boot"]] if small else [row["p_value"], row["p_boot"]]
+    chi = (f" (no chi-square p: expected counts as small as {row['min_expected']:.2g}, below {MIN_EXPECTED:g}), p = "
+           if small else f", p = {row['p_value']:.3g} (chi-square), ")
+    return (f"fit: G2 = {row['g2']:.1f} on {row['df']} df{chi}{row['p_boot']:.3g} (parametric bootstrap, "
+            f"{row['boot']}); " + ("consistent with the model" if min(ps) >= 0.05 else "the model does not fit"))
 
 
 def _fit_note(fit, model):

@@ -12,7 +12,7 @@ Each row also carries the claim's ``reference`` (the null value it is tested aga
 ``p_value`` against it (`normal_p_value` from the interval unless the caller gives an exact one). The
 family-wise adjustment of the p-values also lives here (`adjust`, in `FAMILIES`; `adjust_folder` rewrites every
 notebook's file with `ADJUSTED_COLUMNS`, and `write_robustness` calls it), so that every table carries the adjusted
-columns whichever notebook wrote last; the verdicts under the ladder's top tier are `riskstats.stats.verdicts`'.
+columns whichever notebook wrote last; the verdicts under the top tier are `riskstats.stats.verdicts`'.
 
 >>> import pandas as pd
 >>> est = pd.DataFrame({"population": ["p"], "bots": ["a,a"], "trials": [100], "win_rate": [0.6],
@@ -46,9 +46,14 @@ TOP_TIER = {
     "search:value=model": {"bot": "search:rollouts=8:horizon=0:plans=8:value=model",
                            "population": "search:value=model in every seat (top tier)"},
 }
-"""The ladder's top tier (issue #29; ``data/value_bot/issue30/ladder``): every bot whose rating interval overlaps
-the best one's (`riskstats.stats.verdicts.ladder_tiers`). Tier name -> the full spec of the bot that plays every
-seat and the population label its robustness rows carry (the treated seat may add options, ``:fortify=1``)."""
+"""The two bots the findings are judged by (issue #29): the judging populations are the tier-1 bot of each format by
+direct head to head (issue #39; `riskstats.stats.verdicts.pair_tiers`, ``data/robustness/tiers.csv``): ``search``,
+tier 1 alone of the four-player ladder on its own deals (``tier``), and ``search:value=model``, tier 1 alone of the
+two-player round robin (``tier_2p``). Kept here as code (the robustness rows carry these population labels); a test
+ties it to the data: its bots are the union of the two formats' tier 1 in ``tiers.csv``
+(`riskstats.stats.verdicts.tier_one`), so a change of tiers fails it until this and the findings' runs follow. Tier
+name -> the full spec of the bot that plays every seat and the population label its robustness rows carry (the
+treated seat may add options, ``:fortify=1``)."""
 CONTEXT = ("value:rollouts=1:plans=4", "heuristic", "mixed")
 """The groups kept as context beside the top tier: `value` in every seat (the old "strong" population, named by its
 bot), one-ply heuristics only, and line-ups mixing bots."""

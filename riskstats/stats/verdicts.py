@@ -1,15 +1,21 @@
-"""The verdict of each finding of the robustness table under the rating ladder's top tier (issue #29).
+"""The verdict of each finding of the robustness table under the top tier (issue #29), and the tiers themselves.
 
-This module owns the tiers of a ladder (`ladder_tiers`: the top tier is every bot whose rating interval overlaps
-the best one's, then the same again on the rest), the family-wise adjustment of the table's p-values
-(`adjust`: `ADJUST_METHOD` at `ALPHA`, in two families: the top tier's rows, which judge the findings, and the
-context rows, adjusted apart so that they neither dilute nor borrow from the judging rows), the verdict of each
-finding from its rows in the top-tier populations (`finding_verdicts`, `VERDICTS`), `judge_table`, which writes the
-adjusted columns back into every notebook's CSV (as every notebook's writer does,
-`riskstats.stats.robustness.adjust_folder`) and ``verdicts.csv`` beside them, and `write_verdicts`, which adds
-``tiers.csv``. The rows, their
-columns and their population groups are `riskstats.stats.robustness`'; the ladder is
-`riskstats.stats.ratings.luce`'s (winner-only Luce ratings on the Elo scale with 95% bootstrap intervals).
+This module owns the tiers of the bots (`pair_tiers`: from direct head-to-head rates, no rating model; tier 1 is
+every bot that no bot beats head to head after Holm's adjustment over the pairs, then the same again among the rest;
+`tiers_table` for the four-player ladder with every line-up on its own deals, the two-player round robin and, as
+context, the four-player ladder whose line-ups share their deals; `tier_one`, each format's tier 1), the family-wise
+adjustment of the table's p-values (`adjust`: `ADJUST_METHOD` at `ALPHA`, in two families: the top tier's rows,
+which judge the findings, and the context rows, adjusted apart so that they neither dilute nor borrow from the
+judging rows), the verdict of each finding from its rows in the top-tier populations (`finding_verdicts`,
+`VERDICTS`), `judge_table`, which writes the adjusted columns back into every notebook's CSV (as every notebook's
+writer does, `riskstats.stats.robustness.adjust_folder`) and ``verdicts.csv`` beside them, and `write_verdicts`,
+which adds ``tiers.csv`` and ``head_to_head.csv`` from the committed per-game tables (`TIER_TABLES`). The rows,
+their columns, their population groups and the top tier they are judged by (`riskstats.stats.robustness.TOP_TIER`)
+are `riskstats.stats.robustness`'; the head-to-head rates are `riskstats.stats.head_to_head.pair_rates`'.
+
+The judging populations are the tier-1 bot of each format by direct head to head (``tiers.csv``: ``tier``, the
+four-player ladder on its own deals; ``tier_2p``, the two-player round robin); `TOP_TIER` names them, and a test
+checks that its bots are the union of `tier_one` of the committed ``tiers.csv``.
 
 A finding's verdict, judged on the adjusted rows of the top-tier populations (`riskstats.stats.robustness.TOP_TIER`):
 
@@ -23,14 +29,9 @@ A finding's verdict, judged on the adjusted rows of the top-tier populations (`r
 
 A finding measured in one top tier only is judged by that tier alone and says so in its verdict (``holds (search
 only)``: not the two-tier evidence the rule above asks for); ``tiers`` names the tiers judged and
-``complete`` says whether every top tier was. The ladder's Luce fit should be read beside its tiers: ``tiers.csv``
-carries the fit's p-values (G2, Pearson, parametric bootstrap) and whether any rejects the model at `ALPHA`.
-
->>> import pandas as pd
->>> ladder = pd.DataFrame({"bot": ["a", "b", "c"], "elo": [250, 235, 214], "ci_low": [240, 220, 198],
-...                        "ci_high": [272, 252, 228]})
->>> ladder_tiers(ladder)[["bot", "tier"]].values.tolist()
-[['a', 1], ['b', 1], ['c', 2]]
+``complete`` says whether every top tier was. ``tiers.csv`` also carries, as context, the tiers of the ladder
+whose line-ups share their deals (with its design effect) and the own-deals ladder's Luce ratings, with its fit's
+p-values (the chi-square ones only where every expected count reaches `MIN_EXPECTED`).
 """
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError
+from riskstats.stats.head_to_head import pair_rates
+from riskstats.stats.ratings import MIN_EXPECTED  # noqa: F401 - where the chi-square p-values are dropped
 from riskstats.stats.robustness import (  # the adjustment lives with the rows; re-exported here
     ADJUST_METHOD,
     ADJUSTED_COLUMNS,
@@ -54,7 +57,8 @@ from riskstats.stats.robustness import (  # the adjustment lives with the rows; 
 )
 
 __all__ = ["ADJUST_METHOD", "ADJUSTED_COLUMNS", "ALPHA", "FAMILIES", "adjust", "finding_verdicts", "judge_table",
-           "ladder_tiers", "write_verdicts"]
+           "pair_beats", "pair_tiers", "tier_one", "tiers_table", "top_tier_matches",
+           "write_verdicts"]
 
 VERDICTS = ("holds", "fails", "tier-dependent", "inconclusive", "mixed", "no top-tier rows")
 """A finding's verdict under the top tier (module docstring)."""
@@ -64,66 +68,214 @@ tier's in `finding_verdicts`."""
 OLD = "value:rollouts=1:plans=4"
 """The old population (once "strong") that ``changed`` compares the top tier's verdict with."""
 FIT_COLUMNS = {"p_value": "fit_p_g2", "pearson_p": "fit_p_pearson", "p_boot": "fit_p_boot"}
-"""The ladder fit's p-values (`riskstats.stats.ratings.luce_fit`) -> their columns in `ladder_tiers`' table."""
-MIN_EXPECTED = 5.0
-"""The smallest expected cell count at which G2's and Pearson's chi-square p-values are reported (Cochran's rule);
-below it `ladder_tiers` leaves them empty and only the parametric bootstrap's p is read."""
+"""The ladder fit's p-values (`riskstats.stats.ratings.luce_fit`) -> their columns in `tiers_table`'s table."""
 
 
-def ladder_tiers(ladder: pd.DataFrame, fit: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Each bot's tier in a rating ladder: tier 1 is every bot whose interval overlaps the best one's (highest
-    ``elo``), tier 2 the same among the bots left, and so on.
+def pair_beats(rates: pd.DataFrame, alpha: float = ALPHA, method: str = ADJUST_METHOD) -> pd.DataFrame:
+    """Which bot beats which head to head: ``rates`` (`riskstats.stats.head_to_head.pair_rates`) with each pair's
+    p-value adjusted over every unordered pair of each player count (``p_adjusted``, ``method`` at ``alpha``) and
+    ``beats``: ``bot`` finishes ahead of ``opponent`` in more than half their decided games and the adjusted p is
+    below ``alpha`` (the pair's interval at the adjusted level lies wholly above 1/2).
+
+    >>> rates = pd.DataFrame({"players": 2, "bot": ["a", "b"], "opponent": ["b", "a"], "share": [0.7, 0.3],
+    ...                       "p_value": [0.001, 0.001]})
+    >>> pair_beats(rates)[["bot", "p_adjusted", "beats"]].values.tolist()
+    [['a', 0.001, True], ['b', 0.001, False]]
+    """
+    from statsmodels.stats.multitest import multipletests
+
+    need = {"players", "bot", "opponent", "share", "p_value"} - set(rates.columns)
+    if need:
+        raise RiskstatsError(f"the rates have no {', '.join(map(repr, sorted(need)))} column")
+    out = rates.reset_index(drop=True).copy()
+    key = [tuple(sorted(pair)) for pair in zip(out.bot, out.opponent)]
+    out["p_adjusted"] = np.nan
+    for _, part in out.assign(key=key).groupby("players"):
+        once = part.drop_duplicates("key").dropna(subset=["p_value"])  # each unordered pair tested once
+        if len(once):
+            adjusted = dict(zip(once.key, multipletests(once.p_value, alpha=alpha, method=method)[1]))
+            out.loc[part.index, "p_adjusted"] = [adjusted.get(k, np.nan) for k in part.key]
+    out["beats"] = (out["share"] > 0.5) & (out["p_adjusted"] < alpha)
+    return out
+
+
+def _top_set(beats: np.ndarray) -> np.ndarray:
+    """The bots no bot outside the set beats (the Schwartz set of the ``beats[i, j]``: i beats j relation): the
+    unbeaten bots, or where beats run in a cycle, every bot of a cycle that nothing outside it beats."""
+    reach = beats.copy()
+    for k in range(len(reach)):  # transitive closure (Warshall)
+        reach |= reach[:, [k]] & reach[[k], :]
+    # i is in the set when every bot that reaches i is reached back by i
+    return np.array([all(reach[i, j] for j in range(len(reach)) if reach[j, i]) for i in range(len(reach))], bool)
+
+
+def pair_tiers(rates: pd.DataFrame, alpha: float = ALPHA, method: str = ADJUST_METHOD) -> pd.DataFrame:
+    """Tiers from head-to-head rates, no rating model: tier 1 is every bot that no bot beats head to head.
+
+    **The rule.** A beats B when A finishes ahead of B in more than half of their decided games and the two-sided
+    p of "half" (`riskstats.stats.head_to_head.pair_rates`' cluster-aware score test), Holm-adjusted over every
+    pair of bots of the table (`pair_beats`), is below ``alpha``: the pair's interval at the family-wise level
+    lies wholly above 1/2. **Tier 1** is every bot that no bot beats; should beats run in a cycle that leaves no bot
+    unbeaten, tier 1 is the smallest set that no bot outside it beats (the Schwartz set: the cycle's bots share
+    the tier). **Tier 2** is the same among the bots left (beats by tier-1 bots no longer count), and so on. Two
+    bots in one tier are not separated by this evidence (neither beats the other), which does not make them equal;
+    a bot in a lower tier is beaten by at least one bot of a higher tier.
 
     Parameters
     ----------
-    ladder : pandas.DataFrame
-        One row per bot (``ladder.csv``): columns ``bot``, ``elo``, ``ci_low``, ``ci_high`` (others are kept).
-    fit : pandas.DataFrame, optional
-        The ladder's goodness-of-fit row (``ladder_fit.csv``: ``p_value`` of G2, ``pearson_p``, ``p_boot``).
+    rates : pandas.DataFrame
+        `riskstats.stats.head_to_head.pair_rates` of one player count (both orders of every pair).
+    alpha, method
+        The family-wise error rate and the adjustment (`ADJUST_METHOD`).
 
     Returns
     -------
     pandas.DataFrame
-        The ladder by rating, with ``tier`` and ``tier_best`` (the bot whose interval defines the tier) after
-        ``bot``; with ``fit``, also ``fit_p_g2``, ``fit_p_pearson``, ``fit_p_boot`` (the fit's p-values, NaN
-        where it has none, the two chi-square ones also where the fit's smallest expected count is below
-        `MIN_EXPECTED`) and ``fit_rejected`` (any below `ALPHA`: the Luce model does not fit, and the tiers
-        should be read with that caveat).
+        One row per bot, by tier, then by bots beaten minus bots beaten by (most first): ``bot``, ``tier``,
+        ``beats`` (bots it beats), ``beaten`` (bots that beat it), ``beaten_by`` (those bots with their share
+        ``"x 59.1% [55.0%, 63.1%]"``, joined by ``"; "``), ``players``.
 
-    >>> ladder = pd.DataFrame({"bot": ["c", "a", "b"], "elo": [0.0, 10.0, 5.0], "ci_low": [-4.0, 6.0, 1.0],
-    ...                        "ci_high": [4.0, 14.0, 9.0]})
-    >>> ladder_tiers(ladder)[["bot", "tier", "tier_best"]].values.tolist()
-    [['a', 1, 'a'], ['b', 1, 'a'], ['c', 2, 'c']]
+    >>> rates = pd.DataFrame({"players": 4, "bot": ["a", "b", "a", "c", "b", "c"],
+    ...                       "opponent": ["b", "a", "c", "a", "c", "b"], "share": [0.5, 0.5, 0.7, 0.3, 0.7, 0.3],
+    ...                       "ci_low": 0.4, "ci_high": 0.8, "p_value": [0.9, 0.9, 1e-4, 1e-4, 1e-4, 1e-4]})
+    >>> pair_tiers(rates)[["bot", "tier", "beaten"]].values.tolist()
+    [['a', 1, 0], ['b', 1, 0], ['c', 2, 2]]
     """
-    need = [c for c in ("bot", "elo", "ci_low", "ci_high") if c not in ladder.columns]
-    if need:
-        raise RiskstatsError(f"the ladder has no {', '.join(map(repr, need))} column")
-    if len(ladder) == 0:
-        raise RiskstatsError("the ladder has no bots")
-    if ladder[["elo", "ci_low", "ci_high"]].isna().any().any():
-        raise RiskstatsError("every bot of the ladder needs a rating and an interval")
-    out = ladder.sort_values("elo", ascending=False, kind="stable").reset_index(drop=True)
-    low, high = out["ci_low"].to_numpy(float), out["ci_high"].to_numpy(float)
-    tier = np.zeros(len(out), int)
-    best = np.empty(len(out), object)
+    if rates["players"].nunique() != 1:
+        raise RiskstatsError("pair_tiers needs the rates of one player count")
+    judged = pair_beats(rates, alpha, method)
+    names = list(dict.fromkeys([*judged.bot, *judged.opponent]))
+    index = {name: k for k, name in enumerate(names)}
+    beats = np.zeros((len(names), len(names)), bool)
+    for a, b in judged.loc[judged.beats, ["bot", "opponent"]].itertuples(index=False):
+        beats[index[a], index[b]] = True
+    tier = np.zeros(len(names), int)
     number = 1
     while (tier == 0).any():
-        top = int(np.flatnonzero(tier == 0)[0])  # sorted by rating: the best bot left
-        members = (tier == 0) & (high >= low[top]) & (low <= high[top])
-        tier[members], best[members] = number, out["bot"].iloc[top]
+        left = np.flatnonzero(tier == 0)
+        top = _top_set(beats[np.ix_(left, left)])
+        tier[left[top]] = number
         number += 1
-    out.insert(1, "tier", tier)
-    out.insert(2, "tier_best", best)
+    winners = judged[judged.beats]
+    by = {b: "; ".join(f"{r.bot} {r.share:.1%} [{r.ci_low:.1%}, {r.ci_high:.1%}]" for r in part.itertuples())
+          for b, part in winners.groupby("opponent")}
+    out = pd.DataFrame({"bot": names, "tier": tier, "beats": beats.sum(1), "beaten": beats.sum(0),
+                        "beaten_by": [by.get(n, "") for n in names], "players": int(judged.players.iloc[0])})
+    out["order"] = out.beats - out.beaten
+    out = out.sort_values(["tier", "order", "bot"], ascending=[True, False, True], kind="stable")
+    return out.drop(columns="order").reset_index(drop=True)
+
+
+LUCE_COLUMNS = ("elo", "ci_low", "ci_high", "games", "wins", "win_rate")
+"""The Luce ladder's columns (``ladder.csv``, `riskstats.stats.ratings.luce`) that `tiers_table` carries as
+context: they do not set the tiers (the model fails its bootstrap fit test on both committed four-player ladders)."""
+DESIGNS = ("own deals", "round robin", "shared deals")
+"""The per-game tables of `tiers_table`, as ``head_to_head.csv``'s ``design`` names them: the four-player ladder
+with every line-up on its own deals (``tier``), the two-player round robin (``tier_2p``) and the four-player ladder
+whose line-ups all replay the same deals (``tier_shared_deals``, context: a pair's games cluster in a few deals)."""
+
+
+def tiers_table(four: pd.DataFrame, two: pd.DataFrame | None = None, ladder: pd.DataFrame | None = None,
+                fit: pd.DataFrame | None = None, alpha: float = ALPHA, method: str = ADJUST_METHOD,
+                shared: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The tiers of the bots from their per-game tables (`pair_tiers` of `riskstats.stats.head_to_head.pair_rates`,
+    finishing places), four-player and, with ``two``, two-player; ``tiers.csv`` and ``head_to_head.csv``.
+
+    Parameters
+    ----------
+    four : pandas.DataFrame
+        The four-player ladder's per-game table, every line-up on its own deals
+        (``ladder_own_seeds/ladder_games.csv.gz``): ``tier``, whose tier 1 is one of the judging populations.
+    two : pandas.DataFrame, optional
+        The two-player round robin's per-game table (``round_robin_games.csv.gz``): ``tier_2p`` and the rest,
+        whose tier 1 is the other.
+    ladder, fit : pandas.DataFrame, optional
+        The Luce ladder of ``four`` (``ladder.csv``) and its fit test (``ladder_fit.csv``), carried as context
+        (`LUCE_COLUMNS`; ``fit_p_g2``, ``fit_p_pearson``, ``fit_p_boot``, ``fit_rejected``). G2's and Pearson's
+        chi-square p-values are left empty where the fit's smallest expected count is below `MIN_EXPECTED` (then
+        only the parametric bootstrap's p is read).
+    shared : pandas.DataFrame, optional
+        A four-player ladder whose line-ups replay the same deals (``ladder/ladder_games.csv.gz``), as context:
+        ``tier_shared_deals`` and ``deff_shared_deals``, the median design effect of the bot's pairs there
+        (`riskstats.stats.head_to_head.pair_rates`' ``deff``: how many games weigh like one).
+
+    Returns
+    -------
+    tiers : pandas.DataFrame
+        One row per bot, by four-player tier: ``bot``, ``tier``, ``beats``, ``beaten``, ``beaten_by`` (four-player,
+        `pair_tiers`), the same with ``_2p`` for two-player, ``tier_shared_deals`` and ``deff_shared_deals``, then
+        the Luce context.
+    head_to_head : pandas.DataFrame
+        The matrices long form (`pair_beats`: ``design`` (`DESIGNS`), ``players``, ``bot``, ``opponent``, ...,
+        ``deff``, ..., ``p_adjusted``, ``beats``).
+    """
+    def matrix(games, design):
+        return pair_beats(pair_rates(games), alpha, method).assign(design=design)
+
+    matrices = [matrix(four, DESIGNS[0])]
+    tiers = pair_tiers(matrices[0], alpha, method).drop(columns="players")
+    order = list(tiers.bot)  # the four-player order first
+    if two is not None:
+        matrices.append(matrix(two, DESIGNS[1]))
+        second = pair_tiers(matrices[-1], alpha, method).drop(columns="players")
+        order += [b for b in second.bot if b not in set(order)]
+        tiers = tiers.merge(second.add_suffix("_2p").rename(columns={"bot_2p": "bot"}), on="bot", how="outer")
+    if shared is not None:
+        matrices.append(matrix(shared, DESIGNS[2]))
+        third = pair_tiers(matrices[-1], alpha, method)[["bot", "tier"]].rename(columns={"tier": "tier_shared_deals"})
+        third["deff_shared_deals"] = third.bot.map(matrices[-1].groupby("bot").deff.median())
+        order += [b for b in third.bot if b not in set(order)]
+        tiers = tiers.merge(third, on="bot", how="outer")
+    tiers = tiers.set_index("bot").loc[order].reset_index()
+    ints = [c for c in ("tier", "tier_2p", "tier_shared_deals") if c in tiers.columns]
+    tiers[ints] = tiers[ints].astype("Int64")
+    if ladder is not None:
+        keep = ["bot", *(c for c in LUCE_COLUMNS if c in ladder.columns)]
+        tiers = tiers.merge(ladder[keep], on="bot", how="left")
     if fit is not None:
         if len(fit) != 1:
             raise RiskstatsError(f"the ladder's fit should be one row, got {len(fit)}")
         small = "min_expected" in fit.columns and float(fit["min_expected"].iloc[0]) < MIN_EXPECTED
         for source, column in FIT_COLUMNS.items():
             asymptotic = source != "p_boot"  # a chi-square reference: meaningless with tiny expected counts
-            out[column] = float(fit[source].iloc[0]) if source in fit.columns and not (small and asymptotic) \
+            tiers[column] = float(fit[source].iloc[0]) if source in fit.columns and not (small and asymptotic) \
                 else np.nan
-        out["fit_rejected"] = bool((out[list(FIT_COLUMNS.values())].iloc[0] < ALPHA).any())
-    return out
+        tiers["fit_rejected"] = bool((tiers[list(FIT_COLUMNS.values())].iloc[0] < alpha).any())
+    head_to_head = pd.concat(matrices, ignore_index=True)
+    return tiers, head_to_head[["design", *(c for c in head_to_head.columns if c != "design")]]
+
+
+def tier_one(tiers: pd.DataFrame) -> dict:
+    """The judging populations' bots from a tiers table (``tiers.csv``, `tiers_table`): each format's tier 1 by
+    direct head to head, ``{"tier": [...], "tier_2p": [...]}`` (the four-player ladder on its own deals and the
+    two-player round robin; a format the table lacks is left out). `riskstats.stats.robustness.TOP_TIER` holds the
+    union of these bots (a test ties them).
+
+    >>> tier_one(pd.DataFrame({"bot": ["a", "b", "c"], "tier": [1, 2, 1], "tier_2p": [2, 1, 3]}))
+    {'tier': ['a', 'c'], 'tier_2p': ['b']}
+    """
+    return {c: tiers.bot[tiers[c] == 1].tolist() for c in ("tier", "tier_2p") if c in tiers.columns}
+
+
+def top_tier_matches(tiers: pd.DataFrame, top_tier: dict | None = None) -> bool:
+    """Whether the judging populations' bots (``top_tier``, default `riskstats.stats.robustness.TOP_TIER`) are
+    exactly the union of each format's tier 1 in ``tiers`` (`tier_one`), a catalogue name and its full spec
+    counting as one bot (`riskstats.game.bots.catalog.parse_bot`).
+
+    >>> top = {"s": {"bot": "search:rollouts=8:horizon=1:plans=6:value=formula"}, "r": {"bot": "random"}}
+    >>> tiers = pd.DataFrame({"bot": ["search", "random", "aggressive"], "tier": [1, 2, 3], "tier_2p": [2, 1, 3]})
+    >>> top_tier_matches(tiers, top), top_tier_matches(tiers.assign(tier_2p=[1, 2, 3]), top)
+    (True, False)
+    """
+    from riskstats.game.bots.catalog import parse_bot
+
+    def bot(spec):
+        parsed = parse_bot(spec)
+        return parsed.id, parsed.values
+
+    top_tier = TOP_TIER if top_tier is None else top_tier
+    union = {bot(b) for bots in tier_one(tiers).values() for b in bots}
+    return union == {bot(entry["bot"]) for entry in top_tier.values()}
 
 
 def _row_verdicts(holds, reversed_) -> np.ndarray:
@@ -163,7 +315,7 @@ def _intervals(rows: pd.DataFrame) -> str:
 
 
 def finding_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
-    """One verdict per finding under the ladder's top tier (module docstring), beside the old populations'.
+    """One verdict per finding under the top tier (module docstring), beside the old populations'.
 
     Parameters
     ----------
@@ -254,22 +406,44 @@ def judge_table(folder, method: str = ADJUST_METHOD, alpha: float = ALPHA) -> pd
     return verdicts
 
 
-def write_verdicts(folder, ladder, fit=None, method: str = ADJUST_METHOD, alpha: float = ALPHA) -> pd.DataFrame:
-    """Judge every finding of the robustness table in ``folder`` under the ladder's top tier; write the results.
+LADDER_GAMES, ROUND_ROBIN_GAMES = "ladder_games.csv.gz", "round_robin_games.csv.gz"
+"""The per-game tables beside a ``ladder.csv`` that `write_verdicts` reads the tiers from: the four-player ladder
+(every line-up of 4) and the two-player round robin (every pair, both seatings of each seed)."""
+TIER_TABLES = {"ladder": "value_bot/issue30/ladder_own_seeds/ladder.csv",
+               "two_player": "value_bot/issue30/ladder/round_robin_games.csv.gz",
+               "shared_deals": "value_bot/issue30/ladder/ladder_games.csv.gz"}
+"""The committed tables `write_verdicts` reads by default, under ``data/``: the four-player ladder with every
+line-up on its own deals (``ladder.csv``, its fit and its per-game table beside it: ``tier`` and the Luce context),
+the two-player round robin (``tier_2p``) and the four-player ladder whose line-ups replay the same 12 deals
+(``tier_shared_deals``, context)."""
 
-    `judge_table` (the adjusted columns in every notebook's CSV, and ``verdicts.csv``), then ``tiers.csv``
-    (`ladder_tiers` of ``ladder`` with its fit's p-values) into ``folder``.
+
+def write_verdicts(folder, ladder=None, fit=None, method: str = ADJUST_METHOD, alpha: float = ALPHA,
+                   two_player=None, shared_deals=None, data=None) -> pd.DataFrame:
+    """Judge every finding of the robustness table in ``folder`` under the top tier; write the results.
+
+    `judge_table` (the adjusted columns in every notebook's CSV, and ``verdicts.csv``), then ``tiers.csv`` and
+    ``head_to_head.csv`` (`tiers_table`) into ``folder``: the four-player tiers from the per-game table beside
+    ``ladder`` (`LADDER_GAMES`, required), the two-player ones from ``two_player``, the shared-deals context from
+    ``shared_deals``, with the Luce ladder and its fit as context.
 
     Parameters
     ----------
     folder : path
         The robustness table's folder.
-    ladder : path
-        The rating ladder (``data/value_bot/issue30/ladder/ladder.csv``).
+    ladder : path, optional
+        The four-player rating ladder with its per-game table beside it; by default the committed tables
+        (`TIER_TABLES` under ``data``, each default below then read from there too).
     fit : path, optional
         Its fit test; by default ``ladder_fit.csv`` beside it, if there.
     method, alpha
-        As for `adjust`.
+        As for `adjust` (and the tiers' adjustment over the pairs).
+    two_player : path, optional
+        The two-player round robin's per-game table; by default `ROUND_ROBIN_GAMES` beside ``ladder``, if there.
+    shared_deals : path, optional
+        A four-player per-game table whose line-ups share their deals (context); by default none.
+    data : path, optional
+        The data folder that `TIER_TABLES` lie in (without ``ladder``); by default the folder above ``folder``.
 
     Returns
     -------
@@ -282,11 +456,25 @@ def write_verdicts(folder, ladder, fit=None, method: str = ADJUST_METHOD, alpha:
 
     if not notebook_files(folder):
         raise RiskstatsError(f"no robustness rows (<notebook>.csv) in {folder}")
+    if ladder is None:
+        data = Path(folder).parent if data is None else Path(data)
+        committed = {name: data / path for name, path in TIER_TABLES.items()}
+        ladder = committed["ladder"]
+        two_player = committed["two_player"] if two_player is None else two_player
+        shared_deals = committed["shared_deals"] if shared_deals is None else shared_deals
     ladder = Path(ladder)
     fit = ladder.with_name("ladder_fit.csv") if fit is None else Path(fit)
     if not ladder.is_file():
         raise RiskstatsError(f"no ladder at {ladder}")
-    tiers = ladder_tiers(pd.read_csv(ladder), pd.read_csv(fit) if fit.is_file() else None)
+    four = ladder.with_name(LADDER_GAMES)
+    two = ladder.with_name(ROUND_ROBIN_GAMES) if two_player is None else Path(two_player)
+    if not four.is_file():
+        raise RiskstatsError(f"no per-game ladder table at {four}: the tiers are computed from it")
+    if shared_deals is not None and not Path(shared_deals).is_file():
+        raise RiskstatsError(f"no per-game table at {shared_deals}")
+    tiers, head_to_head = tiers_table(pd.read_csv(four), pd.read_csv(two) if two.is_file() else None,
+                                      pd.read_csv(ladder), pd.read_csv(fit) if fit.is_file() else None, alpha, method,
+                                      pd.read_csv(shared_deals) if shared_deals is not None else None)
     verdicts = judge_table(folder, method, alpha)
-    write_files(folder, {"tiers": tiers}, {})
+    write_files(folder, {"tiers": tiers, "head_to_head": head_to_head}, {})
     return verdicts

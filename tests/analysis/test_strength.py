@@ -88,3 +88,15 @@ def test_head_to_head_sprt_stops_once_the_test_decides():
     assert capped.decision == "continue" and capped.games == 30
     with pytest.raises(RiskstatsError, match="its own baseline"):
         head_to_head_sprt("random", "random")
+
+
+def test_ladder_games_every_seat_plays_each_deal_in_every_seating():
+    table = ladder_games(["random", "aggressive", "continent"], 2, 4, seed=3, every_seat=True)
+    assert table.groupby("lineup").size().eq(4).all()
+    pairs = table.groupby(["lineup", "seed"]).bots.apply(list)
+    assert all(len(b) == 2 and b[0].split(",") == b[1].split(",")[::-1] for b in pairs)
+    assert table.seed.nunique() == 2  # the same deals for every pair
+    own = ladder_games(["random", "aggressive", "continent"], 2, 4, seed=3, every_seat=True, own_seeds=True)
+    assert own.seed.nunique() == 6 and own.groupby("lineup").seed.nunique().eq(2).all()
+    with pytest.raises(RiskstatsError, match="multiple of 2"):
+        ladder_games(["random", "aggressive"], 2, 3, every_seat=True)

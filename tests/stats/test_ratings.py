@@ -18,6 +18,7 @@ from riskstats.stats.ratings import (
     plackett_luce,
     plackett_luce_fit,
     rating_differences,
+    reported_fit,
 )
 
 
@@ -247,6 +248,22 @@ def test_luce_fit_test_accepts_the_model_and_rejects_a_seat_effect():
     assert fit.p_value > 0.01 and fit.p_boot > 0.01
     skewed = luce_fit(luce_games(strength, lineups, 40, seed=1, seat_edge=0.8), boot=200, seed=1).iloc[0]
     assert skewed.p_value < 1e-6 and skewed.p_boot == pytest.approx(1 / 201)
+
+
+def test_a_written_fit_has_no_chi_square_p_where_expected_counts_are_small():
+    """`reported_fit` (what scripts/bench_strength.py writes to ladder_fit.csv): a line-up seen a few times leaves
+    expected counts below MIN_EXPECTED, and the G2 and Pearson p-values are blanked; a large sample keeps them."""
+    from riskstats.stats.ratings import MIN_EXPECTED
+
+    strength = {"a": 0.6, "b": 0.2, "c": -0.1, "d": -0.7}
+    lineups = [("a", "b", "c"), ("a", "b", "d"), ("a", "c", "d"), ("b", "c", "d")]
+    few = luce_fit(luce_games(strength, lineups, 3, seed=1), boot=20, seed=1)
+    many = luce_fit(luce_games(strength, lineups, 200, seed=1), boot=20, seed=1)
+    assert few.min_expected.iloc[0] < MIN_EXPECTED <= many.min_expected.iloc[0]
+    written = reported_fit(few).iloc[0]
+    assert np.isnan(written.p_value) and np.isnan(written.pearson_p)
+    assert written.g2 == few.g2.iloc[0] and written.p_boot == few.p_boot.iloc[0] and few.p_value.notna().all()
+    pd.testing.assert_frame_equal(reported_fit(many), many)
 
 
 def test_luce_is_seeded_and_skips_games_without_a_winner():

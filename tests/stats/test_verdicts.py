@@ -1,11 +1,21 @@
-"""Verdicts of the robustness table's findings under the ladder's top tier (issue #29)."""
+"""Verdicts of the robustness table's findings under the top tier (issue #29) and the head-to-head tiers (issue #39)."""
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from riskstats.errors import RiskstatsError
 from riskstats.stats.robustness import ROBUSTNESS_COLUMNS, TOP_TIER, robustness_rows, write_robustness
-from riskstats.stats.verdicts import ADJUSTED_COLUMNS, VERDICTS, adjust, finding_verdicts, ladder_tiers, write_verdicts
+from riskstats.stats.verdicts import (
+    ADJUSTED_COLUMNS,
+    VERDICTS,
+    adjust,
+    finding_verdicts,
+    pair_tiers,
+    tiers_table,
+    write_verdicts,
+)
 
 SEARCH, MODEL = TOP_TIER["search"]["population"], TOP_TIER["search:value=model"]["population"]
 OLD = "value in every seat (strong)"
@@ -162,31 +172,161 @@ def test_notes_say_why_a_finding_has_no_top_tier_rows():
     assert verdict.verdict == "no top-tier rows" and verdict.note == "search is too slow for 10,000 games a treatment"
 
 
-def test_tiers_from_a_tiny_ladder_with_its_fit():
-    ladder = pd.DataFrame({"bot": ["b", "a", "c", "d", "e"], "elo": [235.0, 256.0, 214.0, 172.0, 0.0],
-                           "ci_low": [220.2, 240.8, 198.3, 156.7, -8.0], "ci_high": [252.0, 272.1, 228.4, 188.4, 25.0]})
-    fit = pd.DataFrame({"p_value": [0.927], "pearson_p": [5.5e-6], "p_boot": [0.008]})
-    tiers = ladder_tiers(ladder, fit)
-    assert tiers.bot.tolist() == ["a", "b", "c", "d", "e"] and tiers.tier.tolist() == [1, 1, 2, 3, 4]
-    assert tiers.tier_best.tolist() == ["a", "a", "c", "d", "e"]
-    assert tiers.fit_rejected.all() and tiers.fit_p_boot.iloc[0] == 0.008
-    assert "fit_rejected" not in ladder_tiers(ladder)
-    small = ladder_tiers(ladder, fit.assign(min_expected=0.04))  # chi-square p's meaningless: only the bootstrap's
-    assert small.fit_p_g2.isna().all() and small.fit_p_pearson.isna().all() and small.fit_rejected.all()
-    assert not ladder_tiers(ladder, fit.assign(min_expected=0.04, p_boot=0.5)).fit_rejected.any()
-    with pytest.raises(RiskstatsError, match="no 'elo' column"):
-        ladder_tiers(ladder.drop(columns="elo"))
+def _duels(shares, deals=200, seed=0):
+    """A two-player per-game table: each pair of ``shares`` ({(a, b): a's chance to win}) plays ``deals`` deals in
+    both seatings, outcomes drawn independently."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for (a, b), share in shares.items():
+        for deal in range(deals):
+            for first, second in ((a, b), (b, a)):
+                won = rng.random() < share
+                winner = (0 if first == a else 1) if won else (1 if first == a else 0)
+                rows.append({"players": 2, "bots": f"{first},{second}", "seed": f"{a}{b}{deal}", "winner": winner,
+                             "places": "1,2" if winner == 0 else "2,1"})
+    return pd.DataFrame(rows)
 
 
-def test_the_committed_ladder_puts_both_search_bots_alone_in_the_top_tier():
+def test_pair_tiers_separate_a_dominant_bot_and_not_two_equal_ones():
+    from riskstats.stats.head_to_head import pair_rates
+
+    games = _duels({("top", "x"): 0.75, ("top", "y"): 0.75, ("x", "y"): 0.5, ("top", "z"): 0.9, ("x", "z"): 0.8,
+                    ("y", "z"): 0.8})
+    tiers = pair_tiers(pair_rates(games)).set_index("bot")
+    assert tiers.tier.to_dict() == {"top": 1, "x": 2, "y": 2, "z": 3}
+    assert tiers.loc["x", "beaten_by"].startswith("top 7") and tiers.loc["top", "beaten"] == 0
+    assert tiers.loc["z", "beaten"] == 3 and tiers.loc["top", "beats"] == 3
+    # two equal bots (each wins one seating of every deal), and two 53:47 apart over 400 games: not separated
+    for share in (0.5, 0.53):
+        wins = round(share * 400)
+        games = pd.DataFrame({"players": 2, "bots": ["a,b", "b,a"] * 200, "seed": np.repeat(np.arange(200), 2),
+                              "winner": [0 if k < wins else 1 for k in range(400)]})
+        games["winner"] = np.where(games.bots == "a,b", games.winner, 1 - games.winner)  # a wins the first `wins`
+        games["places"] = np.where(games.winner == 0, "1,2", "2,1")
+        rates = pair_rates(games).set_index("bot")
+        assert rates.loc["a", "wins"] == wins
+        assert pair_tiers(rates.reset_index()).tier.tolist() == [1, 1]
+
+
+def test_pair_tiers_put_a_cycle_with_nothing_above_it_in_one_tier():
+    # a beats b, b beats c, c beats a, and all three beat d: no bot is unbeaten, so the cycle is tier 1
+    games = _duels({("a", "b"): 0.8, ("b", "c"): 0.8, ("c", "a"): 0.8, ("a", "d"): 0.9, ("b", "d"): 0.9,
+                    ("c", "d"): 0.9})
+    from riskstats.stats.head_to_head import pair_rates
+
+    tiers = pair_tiers(pair_rates(games)).set_index("bot").tier.to_dict()
+    assert tiers == {"a": 1, "b": 1, "c": 1, "d": 2}
+
+
+def test_tiers_table_reports_the_chi_square_p_only_where_expected_counts_allow():
+    games = _duels({("a", "b"): 0.8})
+    ladder = pd.DataFrame({"bot": ["a", "b"], "elo": [10.0, 0.0], "ci_low": [5.0, -5.0], "ci_high": [15.0, 5.0]})
+    fit = pd.DataFrame({"p_value": [0.927], "pearson_p": [5.5e-6], "p_boot": [0.008], "min_expected": [0.04]})
+    tiers, matrix = tiers_table(games, games, ladder, fit)
+    assert tiers.tier.tolist() == [1, 2] and tiers.tier_2p.tolist() == [1, 2] and tiers.elo.tolist() == [10.0, 0.0]
+    assert tiers.fit_p_g2.isna().all() and tiers.fit_p_pearson.isna().all() and tiers.fit_rejected.all()
+    assert tiers_table(games, fit=fit.assign(min_expected=5.0))[0].fit_p_g2.eq(0.927).all()
+    assert not tiers_table(games, fit=fit.assign(p_boot=0.5))[0].fit_rejected.any()
+    assert matrix.players.tolist() == [2, 2, 2, 2] and matrix.beats.tolist() == [True, False] * 2
+    assert matrix.design.tolist() == ["own deals"] * 2 + ["round robin"] * 2
+
+
+def test_tiers_table_keeps_a_shared_deals_ladder_as_context():
+    """A ladder whose line-ups share their deals gives ``tier_shared_deals`` and its bots' median design effect
+    (``deff_shared_deals``), and its matrix rows in head_to_head (``design`` "shared deals"); ``tier`` is the
+    first table's."""
+    own, shared = _duels({("a", "b"): 0.8, ("a", "c"): 0.8}), _duels({("a", "b"): 0.5, ("a", "c"): 0.5})
+    tiers, matrix = tiers_table(own, shared=shared)
+    assert tiers.set_index("bot").tier.to_dict() == {"a": 1, "b": 2, "c": 2}
+    assert tiers.set_index("bot").tier_shared_deals.to_dict() == {"a": 1, "b": 1, "c": 1}
+    assert tiers.deff_shared_deals.notna().all() and "tier_2p" not in tiers
+    assert matrix.design.value_counts().to_dict() == {"own deals": 4, "shared deals": 4}
+
+
+def _committed_tiers():
+    from riskstats.analysis.paths import data_dir
+    from riskstats.stats.verdicts import LADDER_GAMES, TIER_TABLES
+
+    path = {name: data_dir() / where for name, where in TIER_TABLES.items()}
+    ladder = path["ladder"]
+    return tiers_table(pd.read_csv(ladder.with_name(LADDER_GAMES)), pd.read_csv(path["two_player"]),
+                       pd.read_csv(ladder), pd.read_csv(ladder.with_name("ladder_fit.csv")),
+                       shared=pd.read_csv(path["shared_deals"]))
+
+
+def test_the_committed_tiers_reproduce_from_the_committed_per_game_tables():
+    """Issue #39 item 5: data/robustness/tiers.csv and head_to_head.csv are `tiers_table` of the committed per-game
+    tables (`TIER_TABLES`, the data/README.md command): four-player on the ladder with its own deals, two-player on
+    the round robin, and the ladder whose line-ups share 12 deals as context, its pairs clustered by deal."""
     from riskstats.analysis.paths import data_dir
 
-    folder = data_dir() / "value_bot" / "issue30" / "ladder"
-    tiers = ladder_tiers(pd.read_csv(folder / "ladder.csv"), pd.read_csv(folder / "ladder_fit.csv"))
-    assert tiers.bot[tiers.tier == 1].tolist() == ["search", TOP_TIER["search:value=model"]["bot"]]
-    assert tiers.fit_rejected.all()  # the Luce model is rejected by the parametric bootstrap
-    # expected counts as small as 0.04: the chi-square p-values are not reported, the bootstrap's is (issue #39)
-    assert tiers.fit_p_g2.isna().all() and tiers.fit_p_pearson.isna().all() and (tiers.fit_p_boot < 0.05).all()
+    tiers, matrix = _committed_tiers()
+    committed = pd.read_csv(data_dir() / "robustness" / "tiers.csv")
+    for computed, name in ((tiers, "tiers.csv"), (matrix, "head_to_head.csv")):  # as written, read back
+        pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(computed.to_csv(index=False))),
+                                      pd.read_csv(data_dir() / "robustness" / name), check_exact=False)
+    assert committed.fit_p_g2.isna().all() and (committed.fit_p_boot < 0.05).all()  # expected counts of 0.13
+    deff = matrix.groupby("design").deff.median()
+    assert deff["own deals"] < 1.1 and deff["round robin"] < 1.1 and deff["shared deals"] > 3
+
+
+def test_the_top_tier_is_the_head_to_head_tier_one_of_each_format():
+    """The judging populations (`TOP_TIER`) are each format's tier 1 by direct head to head in the committed
+    data/robustness/tiers.csv (`tier_one`: the four-player ladder on its own deals and the two-player round robin);
+    when the tiers change, this fails until TOP_TIER (and the findings' runs) follow."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.stats.verdicts import tier_one, top_tier_matches
+
+    committed = pd.read_csv(data_dir() / "robustness" / "tiers.csv")
+    assert set(tier_one(committed)) == {"tier", "tier_2p"}
+    assert top_tier_matches(committed)
+    assert not top_tier_matches(committed.assign(tier_2p=committed.tier))  # tier 1 = search alone: svm left over
+
+
+def test_the_committed_ladder_fits_report_no_chi_square_p_with_small_expected_counts():
+    """`riskstats.stats.ratings.reported_fit`, as scripts/bench_strength.py writes ladder_fit.csv: the G2 and
+    Pearson chi-square p-values are blank where the smallest expected count is below MIN_EXPECTED."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.stats.ratings import MIN_EXPECTED
+
+    for folder in ("ladder", "ladder_own_seeds"):
+        fit = pd.read_csv(data_dir() / "value_bot" / "issue30" / folder / "ladder_fit.csv")
+        small = fit.min_expected < MIN_EXPECTED
+        assert small.all() and fit.p_value[small].isna().all() and fit.pearson_p[small].isna().all()
+        assert fit.g2.notna().all() and fit.p_boot.notna().all()
+
+
+def test_the_round_robin_replays_its_first_deals():
+    """The committed two-player round robin is `ladder_games` with ``every_seat`` on seed 2026: a pair's first deals,
+    played again, give the same rows (cheap: two deals of two pairs)."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.analysis.strength import ladder_games
+
+    games = pd.read_csv(data_dir() / "value_bot" / "issue30" / "ladder" / "round_robin_games.csv.gz")
+    assert len(games) == 66 * 2000 and games.groupby("lineup").size().eq(2000).all()
+    assert games.groupby("lineup").seed.nunique().eq(1000).all() and games.seed.nunique() == 1000
+    for pair in (["random", "aggressive"], ["search", TOP_TIER["search:value=model"]["bot"]]):
+        first = games[games.bots.isin([",".join(pair), ",".join(pair[::-1])])].head(4).reset_index(drop=True)
+        again = ladder_games(pair, 2, 4, seed=2026, every_seat=True)
+        columns = ["seed", "bots", "winner", "turns", "places"]
+        pd.testing.assert_frame_equal(again[columns], first[columns], check_dtype=False)
+
+
+def test_the_ladder_on_its_own_deals_replays_and_has_no_deal_clusters():
+    """ladder_own_seeds/: every line-up on its own deals (`ladder_games` with ``every_seat`` and ``own_seeds``);
+    its first line-up's first deal replays, and a pair's games no longer cluster by deal."""
+    from riskstats.analysis.paths import data_dir
+    from riskstats.analysis.strength import ladder_games
+    from riskstats.stats.head_to_head import pair_rates
+
+    games = pd.read_csv(data_dir() / "value_bot" / "issue30" / "ladder_own_seeds" / "ladder_games.csv.gz")
+    assert len(games) == 495 * 24 and games.seed.nunique() == 495 * 6
+    pool = games.bots.iloc[0].split(",")
+    again = ladder_games(pool, 4, 4, seed=2026, every_seat=True, own_seeds=True)
+    columns = ["seed", "bots", "winner", "turns", "places"]
+    pd.testing.assert_frame_equal(again[columns], games[columns].head(4), check_dtype=False)
+    top = ["search", TOP_TIER["search:value=model"]["bot"], "value-wide"]
+    assert pair_rates(games, top).deff.max() < 1.1
 
 
 def test_the_ladder_is_reproducible_from_its_committed_games():
@@ -209,9 +349,35 @@ def test_the_ladder_is_reproducible_from_its_committed_games():
 def _ladder(folder):
     pd.DataFrame({"bot": ["search", "m"], "elo": [1.0, 0.0], "ci_low": [0.0, -1.0], "ci_high": [2.0, 1.0]}).to_csv(
         folder / "ladder.csv", index=False)
+    _duels({("search", "m"): 0.5}, deals=20).to_csv(folder / "ladder_games.csv.gz", index=False)
     pd.DataFrame({"p_value": [0.9], "pearson_p": [0.01], "p_boot": [0.02]}).to_csv(folder / "ladder_fit.csv",
                                                                                   index=False)
     return folder / "ladder.csv"
+
+
+def test_write_verdicts_reads_the_committed_tables_under_the_data_folder_by_default(tmp_path):
+    """Without a ladder, `write_verdicts` reads `TIER_TABLES` under the folder above the robustness folder (or
+    ``data``): the four-player tier from the own-deals ladder, tier_2p from the round robin, the shared-deals
+    context."""
+    from riskstats.stats.verdicts import TIER_TABLES
+
+    robustness = tmp_path / "robustness"
+    for notebook, rows in _table().groupby("notebook"):
+        write_robustness(rows, robustness, notebook)
+    ladder = tmp_path / TIER_TABLES["ladder"]
+    ladder.parent.mkdir(parents=True)
+    _ladder(ladder.parent)
+    for name, shares in (("two_player", {("search", "m"): 0.8}), ("shared_deals", {("search", "m"): 0.5})):
+        (tmp_path / TIER_TABLES[name]).parent.mkdir(parents=True, exist_ok=True)
+        _duels(shares).to_csv(tmp_path / TIER_TABLES[name], index=False)
+    write_verdicts(robustness)
+    tiers = pd.read_csv(robustness / "tiers.csv").set_index("bot")
+    assert tiers.tier.to_dict() == {"search": 1, "m": 1} and tiers.tier_2p.to_dict() == {"search": 1, "m": 2}
+    assert tiers.tier_shared_deals.to_dict() == {"search": 1, "m": 1}
+    matrix = pd.read_csv(robustness / "head_to_head.csv")
+    assert matrix.design.value_counts().to_dict() == {"own deals": 2, "round robin": 2, "shared deals": 2}
+    with pytest.raises(RiskstatsError, match="no ladder"):
+        write_verdicts(robustness, data=tmp_path / "elsewhere")
 
 
 def test_write_verdicts_writes_the_adjusted_columns_back_and_is_idempotent(tmp_path):
@@ -225,7 +391,8 @@ def test_write_verdicts_writes_the_adjusted_columns_back_and_is_idempotent(tmp_p
     ladder = _ladder(tmp_path)
     verdicts = write_verdicts(robustness, ladder)
     files = sorted(p.name for p in robustness.iterdir())
-    assert files == ["02.csv", "03_card_escalation.csv", "04.csv", "06.csv", "07.csv", "tiers.csv", "verdicts.csv"]
+    assert files == ["02.csv", "03_card_escalation.csv", "04.csv", "06.csv", "07.csv", "head_to_head.csv", "tiers.csv",
+                     "verdicts.csv"]
     first = {name: (robustness / name).read_bytes() for name in files}
     assert write_verdicts(robustness, ladder).equals(verdicts)
     assert {name: (robustness / name).read_bytes() for name in files} == first
@@ -240,3 +407,6 @@ def test_write_verdicts_writes_the_adjusted_columns_back_and_is_idempotent(tmp_p
         write_verdicts(tmp_path / "empty", ladder)
     with pytest.raises(RiskstatsError, match="no ladder"):
         write_verdicts(robustness, tmp_path / "nowhere.csv")
+    (tmp_path / "ladder_games.csv.gz").unlink()
+    with pytest.raises(RiskstatsError, match="no per-game ladder table"):
+        write_verdicts(robustness, ladder)
