@@ -2,12 +2,12 @@
 (issue 38 §5; the study's loop is `riskstats.runs.tune.run_study`, the games `outside_domination.run`'s).
 
     python scripts/tune_outside.py --domination <domination> --bot hunter \\
-        --tune campaign,expand,threshold,break_threshold,kill --players 4 --games 300 --first 3000 \\
-        --trials 24 --storage runs/outside_tune.db --out runs/outside_tune
+        --tune kill,threshold,break_threshold,expand --players 4 --games 300 --first 3000 \\
+        --trials 24 --storage sqlite:///runs/outside_tune.db --out runs/outside_tune
     python scripts/tune_outside.py ... --check 600 --check-first 30000     # then the best and the defaults, fresh
 
-Every trial plays the same games, ``first .. first + games - 1`` (the tuning seeds, common to all trials: two
-trials differ by their parameters alone, not by their dice), one seat against ``players - 1`` Domination AIs, every
+Every trial plays the same game numbers, ``first .. first + games - 1`` (the tuning seeds, common to all trials),
+one seat against ``players - 1`` Domination AIs, every
 seat through the driver and the first player balanced (`outside_domination.play_one`). A trial's games go to
 ``<out>/<candidate>.csv`` with their records beside it; a trial cut short is marked failed, and the same candidate
 asked again resumes its file. Running the command again continues the study until it holds ``--trials`` complete
@@ -15,6 +15,10 @@ trials (the sampler is seeded from ``--seed`` and the trials so far, as in `risk
 (win rate, Wilson interval) is printed and written to ``<out>/trials.csv``. ``--check N`` then plays the best
 candidate and the bot as given on N fresh games from ``--check-first`` (never a tuning game): a tuning win rate is
 the best of many noisy trials and reads high; only the fresh games measure the candidate.
+
+A game number does not replay the same game: Domination's AIs do not play alike on the same seed (the hard AI's
+control replayed on games 10,000-10,011 had another winner in 7 of 12), so two trials compare as independent
+samples, not paired ones.
 """
 from __future__ import annotations
 
@@ -90,7 +94,7 @@ def main(argv=None) -> int:
     parser.add_argument("--trials", type=int, default=20, help="complete trials the study should hold")
     parser.add_argument("--opponents", default="hard", help="the Domination AI in the other seats")
     parser.add_argument("--seed", type=int, default=0, help="the sampler's seed")
-    parser.add_argument("--storage", default="runs/outside_tune.db", help="the study's SQLite file or Optuna URL")
+    parser.add_argument("--storage", default="sqlite:///runs/outside_tune.db", help="the study's Optuna storage URL")
     parser.add_argument("--out", type=Path, default=Path("runs/outside_tune"), help="the trials' games go here")
     parser.add_argument("--check", type=int, default=0, help="then play the best and the bot as given on N fresh games")
     parser.add_argument("--check-first", type=int, default=30000, help="the first fresh game number of --check")

@@ -308,10 +308,12 @@ BUILT_IN = {
         ()),
     "hunter": BotInfo(9, (
         "Plans its attacks with the exact odds of whole chains of conquests (riskstats.game.bots.hunter; issue "
-        "38). At each decision it prices a kill of every opponent with at most kill_max territories (the route "
-        "through all of them from one of its stacks, perhaps through one other seat's territory first, its "
-        "reserve added while reinforcing, by the exact chain odds) and hunts a seat holding cards when P(kill) >= "
-        "kill, one without when P(kill) >= kill_plain, placing its reserve at the route's start. Otherwise it "
+        "38). At each decision it prices a kill of every opponent with at most kill_max territories (of the last "
+        "other seat whatever its size, with finish) by the exact chain odds: a sweep from one of its stacks through "
+        "all of that seat's territories it reaches (see sweep), perhaps through one other seat's territory first, "
+        "its reserve added while reinforcing, the rest swept from its other stacks; it hunts a seat holding cards "
+        "when P(kill) >= kill, one without when P(kill) >= kill_plain, placing its reserve at the sweep's start "
+        "and splitting its stack after a conquest where the sweep branches. Otherwise it "
         "tops up the borders of the continents it holds "
         "to the largest enemy stack next to them and reinforces the start of its best route into the continent "
         "best to take and hold ((bonus + territories / 3) / entrances ** entrance_weight x its share of the "

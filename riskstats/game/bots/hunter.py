@@ -238,7 +238,8 @@ def _route_odds(st, B, R, CUT, V, s, q, k, extra, via, route, defenders, flood):
     """(P(every target taken this turn), route length) of `_route` from s with ``extra`` armies added there
     (through territory ``via`` first, a neighbour of s, if it is not -1): the route by `_chain_odds`, each target
     it misses by one attack from the best other own territory next to it (P(conquer) from the table; 0 if
-    none)."""
+    none), or with ``flood`` by a sweep (`_flood`) from the largest other own stack next to it, each target
+    counted once (0 if none)."""
     p = st.owner[s]
     if via >= 0:
         route[0] = via
@@ -248,6 +249,8 @@ def _route_odds(st, B, R, CUT, V, s, q, k, extra, via, route, defenders, flood):
     for r in range(n):
         defenders[r] = st.armies[route[r]]
     pk, _ = _chain_odds(CUT, R, st.armies[s] - 1 + extra, defenders, n)
+    if flood:
+        return pk * _other_sweeps(st, B, R, CUT, s, p, q, k, route, n), n
     for t in range(st.owner.shape[0]):
         if not _is_target(st, B, t, p, q, k) or _on_route(route, n, t):
             continue
@@ -258,6 +261,38 @@ def _route_odds(st, B, R, CUT, V, s, q, k, extra, via, route, defenders, flood):
                 best_other = max(best_other, _p_win(V, st.armies[u] - 1, st.armies[t]))
         pk *= best_other
     return pk, n
+
+
+@jit
+def _other_sweeps(st, B, R, CUT, s, p, q, k, route, n):  # pragma: no cover - compiled
+    """P(the targets route[:n] misses are taken too): each by a sweep (`_flood`) from the largest own stack other
+    than s next to it, a target counted in the first sweep that reaches it (0 if one has no such stack)."""
+    T = st.owner.shape[0]
+    covered = np.zeros(T, np.bool_)
+    for r in range(n):
+        covered[route[r]] = True
+    other = np.empty(ROUTE_MAX, np.int64)
+    defenders = np.empty(ROUTE_MAX, np.int64)
+    p_all = 1.0
+    for t in range(T):
+        if covered[t] or not _is_target(st, B, t, p, q, k):
+            continue
+        u = -1
+        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
+            v = B.nbr_idx[i]
+            if st.owner[v] == p and v != s and st.armies[v] >= 2 and (u < 0 or st.armies[v] > st.armies[u]):
+                u = v
+        if u < 0:
+            return 0.0
+        m = _flood(st, B, u, p, q, k, other)
+        c = 0
+        for r in range(m):
+            if not covered[other[r]]:
+                covered[other[r]] = True
+                defenders[c] = st.armies[other[r]]
+                c += 1
+        p_all *= _chain_odds(CUT, R, st.armies[u] - 1, defenders, c)[0]
+    return p_all
 
 
 @jit

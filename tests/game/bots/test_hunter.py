@@ -221,3 +221,13 @@ def test_a_sweep_splits_its_stack_where_it_branches():
     # Brazil keeps what Peru and Argentina cost (one left on each, one lost per defender, one to roll on: 7)
     assert extra - split == 7
     assert _occupy_extra_after("hunter:sweep=0:finish=1") == extra  # the old way: all of it onward
+
+
+def test_a_kill_in_two_parts_is_swept_from_two_stacks():
+    # seat 1's land in two parts, Peru-Argentina next to Brazil and Kamchatka-Yakutsk next to Irkutsk
+    theirs = {"Peru": 1, "Argentina": 1, "Kamchatka": 1, "Yakutsk": 1}
+    game = _duel({"Brazil": 10, "Irkutsk": 10}, theirs)
+    ctx = game.context
+    q, s, b, pk = _kill_plan(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 42, True)
+    assert q == 1 and game.board.territories[s] in ("Brazil", "Irkutsk")
+    assert pk == pytest.approx(chain_odds(9, [1, 1], leave=1).p_all ** 2, abs=1e-12)
