@@ -10,7 +10,8 @@ Every trial plays the same game numbers, ``first .. first + games - 1`` (the tun
 one seat against ``players - 1`` Domination AIs, every
 seat through the driver and the first player balanced (`outside_domination.play_one`). A trial's games go to
 ``<out>/<candidate>.csv`` with their records beside it; a trial cut short is marked failed, and the same candidate
-asked again resumes its file. Running the command again continues the study until it holds ``--trials`` complete
+asked again resumes its file. The first trial is the bot as given (the baseline on the same game numbers).
+Running the command again continues the study until it holds ``--trials`` complete
 trials (the sampler is seeded from ``--seed`` and the trials so far, as in `riskstats tune`). The table of trials
 (win rate, Wilson interval) is printed and written to ``<out>/trials.csv``. ``--check N`` then plays the best
 candidate and the bot as given on N fresh games from ``--check-first`` (never a tuning game): a tuning win rate is
@@ -75,6 +76,8 @@ def study(domination: Path, bot: str, tune: list[str], players: int, games: int,
     out.mkdir(parents=True, exist_ok=True)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     the_study, _ = open_study(optuna, storage, name, config)
+    if not the_study.trials:  # the first trial is the bot as given: the study's own baseline, on the same games
+        the_study.enqueue_trial({p.name: spec.values[names.index(p.name)] for p in space})
     run_study(optuna, the_study, spec, space,
               lambda label, number: play(domination, label, players, games, first, out, opponents),
               trials, seed, progress)

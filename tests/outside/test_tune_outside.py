@@ -59,6 +59,7 @@ def test_every_trial_plays_the_same_games_and_the_study_resumes(tmp_path, played
                 storage=f"sqlite:///{tmp_path / 'study.db'}", out=tmp_path / "trials")
     table = T.study(trials=3, **args)
     assert list(table.state) == ["complete"] * 3
+    assert table.expand.iloc[0] == 0.75 and ":expand=0.75:" in played[0][0]  # the first trial: the defaults
     games = {label: sorted(g for lab, g in played if lab == label) for label, _ in played}
     assert all(g == list(range(3000, 3020)) for g in games.values())
     for _, row in table.iterrows():  # the win rate is the stub's, read back from the trial's file
