@@ -53,16 +53,18 @@ import numpy as np
 from riskstats._numba import inline_jit, jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.play import Move
-from riskstats.game.rules.engine import (
+from riskstats.game.rules.cards import _set_kind
+from riskstats.game.rules.legal import (
+    _attack_dice,
     _check,
+    _defend_dice,
+    _fortify_regions,
     _may_attack,
-    _may_fortify_adjacent,
+    _may_fortify,
     _may_leave,
     _may_place,
-    _regions,
-    _set_kind,
+    _place_most,
 )
-from riskstats.game.rules.options import FORTIFY_ADJACENT, R_DDICE, R_FORTIFY
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -76,12 +78,9 @@ from riskstats.game.rules.state import (
     END_TURN,
     FORTIFY,
     FORTIFY_MOVE,
-    I_ATK_TO,
     I_OCC_FROM,
     I_PHASE,
     I_PLAYER,
-    I_QUOTA,
-    I_RESERVE,
     OCCUPY,
     OCCUPY_MOVE,
     OVER,
@@ -131,19 +130,6 @@ def _level(x, lo, hi):  # pragma: no cover - compiled
     if x == lo:
         return 1
     return 2
-
-
-@inline_jit
-def _place_most(info):  # pragma: no cover - compiled
-    """The most armies one placement may put down now (0 outside the placing phases)."""
-    phase = info[I_PHASE]
-    if phase == CLAIM:
-        return 1
-    if phase == SETUP_PLACE:
-        return info[I_QUOTA]
-    if phase == REINFORCE:
-        return info[I_RESERVE]
-    return 0
 
 
 @jit
@@ -201,7 +187,7 @@ def _mask(st, B, R, AO, out, dirty):  # pragma: no cover - compiled
     T = st.owner.shape[0]
     E = B.nbr_src.shape[0]
     if phase == DEFEND:
-        for d in range(min(R[R_DDICE], st.armies[info[I_ATK_TO]])):
+        for d in range(_defend_dice(st, R)):
             out[AO[K_DEFEND] + d] = True
         dirty[0] = AO[K_DEFEND]
         dirty[1] = AO[K_DEFEND + 1] - 1
@@ -228,7 +214,7 @@ def _mask(st, B, R, AO, out, dirty):  # pragma: no cover - compiled
         for e in range(E):
             a = B.nbr_src[e]
             if _may_attack(st.owner, st.armies, p, a, B.nbr_idx[e]):
-                for d in range(min(adice, st.armies[a] - 1)):
+                for d in range(_attack_dice(st, R, a)):
                     out[AO[K_ATTACK] + adice * e + d] = True
         out[AO[K_END_ATTACK]] = True
         dirty[0] = AO[K_ATTACK]
@@ -248,17 +234,14 @@ def _mask(st, B, R, AO, out, dirty):  # pragma: no cover - compiled
             out[AO[K_CAPITAL] + t] = _may_place(st.owner, info, t)
         dirty[0] = AO[K_CAPITAL]
         dirty[1] = AO[K_CAPITAL + 1] - 1
-    elif phase == FORTIFY:  # the engine's legality (`_legal_masks`) without its T x T masks
-        adjacent = R[R_FORTIFY] == FORTIFY_ADJACENT
-        region = _scratch_block(st.scratch, T, SC_GOAL)  # not SC_MARK, which _regions searches with
-        if not adjacent:
-            _regions(st, B, p, region)
+    elif phase == FORTIFY:  # the rules' legality (`_legal_masks`) without its T x T masks
+        region = _scratch_block(st.scratch, T, SC_GOAL)  # not SC_MARK, which _fortify_regions searches with
+        _fortify_regions(st, B, R, p, region)
         for a in range(T):
             if not _may_leave(st.owner, st.armies, p, a):
                 continue
             for b in range(T):
-                if b != a and (_may_fortify_adjacent(st.owner, st.armies, p, a, b) and B.adjacency[a, b] if adjacent
-                               else region[b] == region[a]):
+                if _may_fortify(st, B, R, p, a, b, region):
                     for lv in range(N_LEVELS):
                         if _amount(lv, 1, st.armies[a] - 1) >= 1:
                             out[AO[K_FORTIFY] + N_LEVELS * (T * a + b) + lv] = True

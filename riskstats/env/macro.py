@@ -81,20 +81,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from riskstats._numba import inline_jit, jit
-from riskstats.env.actions import _place_most
-from riskstats.env.defence import AUTO, DEFENCES, _most_dice
+from riskstats.env.defence import AUTO, DEFENCES
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.play import Move
-from riskstats.game.rules.engine import (
-    _apply,
+from riskstats.game.rules.cards import _set_kind, _set_value
+from riskstats.game.rules.engine import _apply
+from riskstats.game.rules.legal import (
+    _attack_dice,
     _check,
+    _defend_dice,
     _may_attack,
     _may_fortify_adjacent,
     _may_place,
-    _set_kind,
-    _set_value,
+    _place_most,
 )
-from riskstats.game.rules.options import R_ADICE
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -160,7 +160,7 @@ def _level_amount(level, lo, hi):  # pragma: no cover - compiled
 @inline_jit
 def _most_attack(st, R, a):  # pragma: no cover - compiled
     """The most dice an attack from a may roll (0 if a cannot attack)."""
-    return max(0, min(R[R_ADICE], st.armies[a] - 1))
+    return max(0, _attack_dice(st, R, a))
 
 
 @inline_jit
@@ -301,7 +301,7 @@ def _macro_mask(st, B, R, MO, out):  # pragma: no cover - compiled
     T = st.owner.shape[0]
     E = B.nbr_src.shape[0]
     if phase == DEFEND:
-        for d in range(min(MO[X_DEFEND + 1] - MO[X_DEFEND], _most_dice(st, R))):
+        for d in range(min(MO[X_DEFEND + 1] - MO[X_DEFEND], _defend_dice(st, R))):
             out[MO[X_DEFEND] + d] = True
         return
     if phase == OCCUPY:
@@ -349,7 +349,7 @@ def _macro_next(st, B, R, pend, auto):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     if phase == DEFEND:
         if auto:
-            return DEFEND_MOVE, _most_dice(st, R), 0, 0, 0
+            return DEFEND_MOVE, _defend_dice(st, R), 0, 0, 0
         return -1, 0, 0, 0, 0
     if pend[0] == P_UNTIL and phase == ATTACK:
         a = info[I_ATK_FROM]

@@ -42,7 +42,6 @@ import numpy as np
 
 from riskstats._numba import borrow, inline_jit, jit
 from riskstats.env.actions import _decode, _mask
-from riskstats.env.defence import _most_dice
 from riskstats.env.macro import P_NONE, _macro_mask, _macro_run
 from riskstats.env.observation import ObservationLayout, _log1p_counts, _observe
 from riskstats.env.spaces import action_space
@@ -50,6 +49,7 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.rules.board import classic_board
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import _apply, _init
+from riskstats.game.rules.legal import _defend_dice
 from riskstats.game.rules.options import GameRules, default_rules
 from riskstats.game.rules.state import DEFEND, DEFEND_MOVE, I_PHASE, I_PLAYER, I_WINNER, OVER, State, _new_state
 
@@ -139,7 +139,7 @@ def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, actions, obs, mask, di
             _apply(st, B, R, CUT, kind, a, b, c, d)
             kind = -1
             if auto and st.info[I_PHASE] == DEFEND:  # automatic defence: the most dice (riskstats.env.defence)
-                kind, a = DEFEND_MOVE, _most_dice(st, R)
+                kind, a = DEFEND_MOVE, _defend_dice(st, R)
         _settle(st, B, R, P, run_seed, i, episode, rewards, terminations, truncations)
         seats[i] = st.info[I_PLAYER]
         _view(st, P, OO, seats[i], obs[i], log1p)

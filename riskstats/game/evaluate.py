@@ -43,7 +43,7 @@ from riskstats.game.play import Game, Move, _bot_arrays
 from riskstats.game.rollout import _copy_state
 from riskstats.game.rollout import rollouts as play_rollouts
 from riskstats.game.rules.engine import _step
-from riskstats.game.rules.options import R_DDICE
+from riskstats.game.rules.legal import _defend_dice
 from riskstats.game.rules.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
@@ -52,7 +52,6 @@ from riskstats.game.rules.state import (
     END_ATTACK,
     END_TURN,
     FORTIFY_MOVE,
-    I_ATK_TO,
     I_DECK_N,
     I_PHASE,
     I_WINNER,
@@ -158,7 +157,7 @@ def _move_values(root, B, R, CUT, moves, seeds, p, model, out):  # pragma: no co
             _shuffle(work.rng, work.deck, work.info[I_DECK_N])
             _step(work, B, R, CUT, moves[m, 0], moves[m, 1], moves[m, 2], moves[m, 3], moves[m, 4])
             if work.info[I_PHASE] == DEFEND:
-                _step(work, B, R, CUT, DEFEND_MOVE, min(R[R_DDICE], work.armies[work.info[I_ATK_TO]]), 0, 0, 0)
+                _step(work, B, R, CUT, DEFEND_MOVE, _defend_dice(work, R), 0, 0, 0)
             total += _model_value(work, B, R, p, model)
         out[m] = total / seeds.shape[0]
 

@@ -563,11 +563,12 @@ def _pending(pos, board, st, rules, players):
     attacker = int(st.owner[a])
     if not board.arrays.adjacency[a, b] or st.owner[b] == attacker or attacker < 0:
         _bad("pending_attack: the attack must go from an owned territory to an adjacent enemy one")
-    if not (isinstance(dice, int) and 1 <= dice <= min(rules.dice.attacker_dice, int(st.armies[a]) - 1)):
-        _bad(f"pending_attack: attacker dice must be from 1 to the armies able to roll, got {_short(dice)}")
-    from riskstats.game.rules.engine import _defending_seat
+    from riskstats.game.rules.legal import _attack_dice, _defending_seat
 
-    seat = int(_defending_seat(rules.vector(players, board), int(st.owner[b]), attacker))
+    R = rules.vector(players, board)
+    if not (isinstance(dice, int) and 1 <= dice <= _attack_dice(st, R, a)):
+        _bad(f"pending_attack: attacker dice must be from 1 to the armies able to roll, got {_short(dice)}")
+    seat = int(_defending_seat(R, int(st.owner[b]), attacker))
     if info[I_PLAYER] != seat:
         _bad(f"phase 'defend': player must be the defending seat {seat}, got {info[I_PLAYER]}")
     info[I_ATK_FROM], info[I_ATK_TO], info[I_ATK_DICE] = a, b, dice
