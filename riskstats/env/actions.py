@@ -4,7 +4,7 @@ with `riskstats.game.play.Move`.
 This module owns the action encoding every environment shares (PettingZoo, OpenSpiel, `VectorEnv`): the
 blocks of action ids (`BLOCKS`), the compiled kernels `_mask`, `_decode` and `_encode`, and the Python
 face `ActionEncoding`. It owns no rule: the mask is built from the engine's own legality tests (those its legal-move
-masks `riskstats.game.rules.engine._legal_masks` are made of) and `_check`, and a decoded action is a `Move` the
+masks `riskstats.game.rules.legal._legal_masks` are made of) and `_check`, and a decoded action is a `Move` the
 engine plays.
 
 The ids, block after block (T territories, E directed borders in the board's edge order
@@ -26,7 +26,7 @@ Amounts are bucketed into three levels of the legal range ``lo .. hi`` (place: 1
 now; occupy: 0 .. armies that may follow; fortify: 1 .. armies on src - 1): level 0 "all" = hi,
 level 1 "least" = lo (only when lo < hi), level 2 "middle" = (lo + hi) // 2 (only when hi - lo >= 2).
 A Move's amount falls in the level it equals (hi, lo), else in "middle". Trades are bucketed by the
-set's kind (`riskstats.game.rules.engine._set_kind`: three infantry, three cavalry, three artillery, one of
+set's kind (`riskstats.game.rules.cards._set_kind`: three infantry, three cavalry, three artillery, one of
 each, any set with a wild); the canonical set of a kind is the player's lowest-numbered cards that make
 it (for a wild set: the lowest wild and the two lowest other cards).
 
@@ -101,7 +101,7 @@ LEVELS = ("all", "least", "middle")
 """The amount levels of a place, occupy or fortify action (the module docstring says what each is)."""
 N_LEVELS = len(LEVELS)
 SET_KINDS = ("infantry", "cavalry", "artillery", "one_of_each", "wild")
-"""Trade ids in order: the kind of set traded (`riskstats.game.rules.engine._set_kind`)."""
+"""Trade ids in order: the kind of set traded (`riskstats.game.rules.cards._set_kind`)."""
 N_SET_KINDS = len(SET_KINDS)
 
 
@@ -173,7 +173,7 @@ def _canonical_set(st, B, p, k):  # pragma: no cover - compiled
 def _mask(st, B, R, AO, out, dirty):  # pragma: no cover - compiled
     """Write the legal ids now into out[n_actions] (bool). out holds no True outside ids dirty[0]..dirty[1]
     (the block range the last call wrote: cleared first, then set to this call's range). Each id is read from
-    the engine's own legality of its move (`riskstats.game.rules.engine._may_place`, `_may_attack`, `_regions`
+    the rules' own legality of its move (`riskstats.game.rules.legal._may_place`, `_may_attack`, `_may_fortify`
     ...), territory by territory, without filling the engine's T x T masks."""
     if dirty[1] >= dirty[0]:
         out[dirty[0]:dirty[1] + 1] = False

@@ -28,7 +28,7 @@ Amounts come in three levels of the legal range ``lo .. hi`` (place: 1 .. armies
 0 .. armies that may follow): level 0 "all" = hi; level 1 "half" = (hi + 1) // 2, open only when it is
 strictly between lo and hi; level 2 "least" = lo (one army to place, no extra army to move in), open only when
 lo < hi. So no two open ids play the same move. The attack dice are always the most the attacker may roll
-(min(3, armies - 1)). The best set is the one worth most (`riskstats.game.rules.engine._set_value`), then one
+(min(3, armies - 1)). The best set is the one worth most (`riskstats.game.rules.cards._set_value`), then one
 with a card of a territory the player holds (its +2 bonus), then one with fewer wilds, then the lowest cards.
 
 Armies go to the front. A territory is on seat q's front when it borders a territory of another seat (the
@@ -91,7 +91,7 @@ from riskstats.game.rules.legal import (
     _check,
     _defend_dice,
     _may_attack,
-    _may_fortify_adjacent,
+    _may_fortify_border,
     _may_place,
     _place_most,
 )
@@ -290,9 +290,9 @@ def _macro_first(st, B, R, MO, action):  # pragma: no cover - compiled
 
 @jit
 def _macro_mask(st, B, R, MO, out):  # pragma: no cover - compiled
-    """Write the legal macro ids now into out[n] (bool). Each id is read from the engine's own legality of its
-    move (`riskstats.game.rules.engine._may_place`, `_may_attack`, `_may_fortify_adjacent`: a move along one
-    border is legal under both fortify rules, and only such moves are macros), border by border."""
+    """Write the legal macro ids now into out[n] (bool). Each id is read from the rules' own legality of its
+    move (`riskstats.game.rules.legal._may_place`, `_may_attack`, `_may_fortify_border`: only moves along one
+    border are macros), border by border."""
     out[:] = False
     info = st.info
     phase = info[I_PHASE]
@@ -320,7 +320,7 @@ def _macro_mask(st, B, R, MO, out):  # pragma: no cover - compiled
     if phase == FORTIFY:
         for e in range(E):
             b = B.nbr_idx[e]
-            out[MO[X_FORTIFY] + e] = _may_fortify_adjacent(owner, armies, p, B.nbr_src[e], b) and _on_front(st, B, p, b)
+            out[MO[X_FORTIFY] + e] = _may_fortify_border(st, R, p, B.nbr_src[e], b) and _on_front(st, B, p, b)
         out[MO[X_END]] = True
     elif phase == ATTACK:
         for e in range(E):

@@ -3,14 +3,15 @@
 This module owns the checks (`_check`: 0 if a move is legal, else the `ERRORS` code saying why not), the bounds
 of a roll (`_attack_dice`, `_defend_dice`: the most dice each side may roll), who chooses the defence
 (`_defending_seat`), whether trading is forced (`_trade_forced`), how many armies a placement may put down
-(`_place_most`), the fortify reach under the rules' fortify option (`_fortify_reach` from one territory;
-`_fortify_regions` and `_may_fortify` for every pair of territories), the per-territory tests the masks are made
-of (`_may_place`, `_may_leave`, `_may_attack`) and the complete legal masks of the current phase
-(`_legal_masks`: territories, attacks with their dice, fortifications, valid sets and the ranges in `LIMITS`).
-The engine (`riskstats.game.rules.engine`), the bots (`riskstats.game.bots`), the game API
-(`riskstats.game.play`) and the environments (`riskstats.env`) read legality here and nowhere else, so an option
-that changes what is legal is read in this module and `riskstats.game.rules.options` alone. It changes no part
-of a game (the scratch buffers aside): playing a move is the engine's; the cards are `riskstats.game.rules.cards`'.
+(`_place_most`), the fortify reach under the rules' fortify option (`_fortify_reach` from one territory,
+`_fortify_regions` and `_may_fortify` for every pair, `_may_fortify_border` along one border), the
+per-territory tests the masks are made of (`_may_place`, `_may_leave`, `_may_attack`) and the complete legal
+masks of the current phase (`_legal_masks`: territories, attacks with their dice, fortifications, valid sets and
+the ranges in `LIMITS`). The engine (`riskstats.game.rules.engine`), the bots (`riskstats.game.bots`), the game
+API (`riskstats.game.play`) and the environments (`riskstats.env`) read legality here and nowhere else, so an
+option that changes what is legal is read in this module and `riskstats.game.rules.options` alone. It changes
+no part of a game (the scratch buffers aside): playing a move is the engine's; the cards are
+`riskstats.game.rules.cards`'.
 
 Kernel arguments as in `riskstats.game.rules.engine`: ``st`` a State, ``B`` the board's `BoardArrays`, ``R`` the
 rule vector (`GameRules.vector`), ``p`` a seat.
@@ -237,6 +238,13 @@ def _may_fortify(st, B, R, p, a, b, region):  # pragma: no cover - compiled
     if R[R_FORTIFY] == FORTIFY_ADJACENT:
         return B.adjacency[a, b] and st.owner[b] == p
     return region[b] == region[a]
+
+
+@lean_jit
+def _may_fortify_border(st, R, p, t, u):  # pragma: no cover - compiled
+    """Whether seat p may fortify from t to u, a neighbour of t, along their border: a move every fortify
+    option allows (the adjacent option's whole reach, one step of the connected option's)."""
+    return _may_fortify_adjacent(st.owner, st.armies, p, t, u)
 
 
 @jit

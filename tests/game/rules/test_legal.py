@@ -25,6 +25,7 @@ from riskstats.game.rules.legal import (
 )
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import ATTACK_MOVE, DEFEND_MOVE, FORTIFY_MOVE, I_PLAYER, TRADE_SET
+from riskstats.odds.dice import DiceRules
 
 PACKAGE = Path(__file__).resolve().parents[3] / "riskstats"
 
@@ -66,7 +67,7 @@ def test_the_fortify_reach_is_the_checks_reach(fortify):
 
 def test_the_dice_bounds_are_the_checks_bounds():
     attacks = defences = 0
-    for game in positions(GameRules(dice={"attacker_dice": 3, "defender_dice": 3}), every=1, moves=400):
+    for game in positions(GameRules(dice=DiceRules(defender_dice=3)), every=1, moves=400):
         st, (B, R) = game.state, game.context[:2]
         if game.phase == "attack":
             for a, b in np.argwhere(game.legal_mask()["attack"]):
@@ -169,3 +170,4 @@ def test_legal_and_cards_sit_below_the_engine():
     assert "riskstats.game.rules.engine" not in imported("legal")
     assert {"riskstats.game.rules.engine", "riskstats.game.rules.legal"}.isdisjoint(imported("cards"))
     assert {"riskstats.game.rules.legal", "riskstats.game.rules.cards"} <= imported("engine")
+
