@@ -50,7 +50,7 @@ from riskstats.game.rules.board import classic_board
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import _apply, _init
 from riskstats.game.rules.legal import _defend_dice
-from riskstats.game.rules.options import GameRules, default_rules
+from riskstats.game.rules.options import GameRules, variant_for
 from riskstats.game.rules.state import DEFEND, DEFEND_MOVE, I_PHASE, I_PLAYER, I_WINNER, OVER, State, _new_state
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
@@ -206,7 +206,7 @@ class VectorEnv:
                  board=None, seed: int = 0, actions: str = "full", defend: str = "choose", observation: str = "raw"):
         self.n_envs = check_int("n_envs", n_envs, 1, 1 << 24)
         if rules is None:
-            rules = default_rules(players) if variant == "classic" else GameRules(variant=variant)
+            rules = GameRules(variant=variant_for(variant, players))
         if not isinstance(rules, GameRules):
             raise RiskstatsError(f"rules must be a GameRules, got {rules!r}")
         self.rules = rules

@@ -633,9 +633,9 @@ class Game:
         result = {"winner": self.winner, "turns": int(info[I_TURN]), "rounds": int(info[I_ROUND]),
                   "truncated": self.truncated, "win_reason": self.reason, "seed": self.seed,
                   "cards_in_deck": int(info[I_DECK_N])}
-        if self.rules.variant == "mission":
+        if self.rules.objective == "mission":
             result["missions"] = ",".join(self.missions())
-        if self.rules.variant == "capital":
+        if self.rules.objective == "capital":
             result["capitals"] = self.capitals
         return result
 

@@ -134,10 +134,10 @@ def position_dict(game) -> dict:
         "setup_armies": [int(x) for x in st.to_place[:seats]],
         "out": [int(x) for x in st.out[:seats]],
     }
-    if game.rules.variant == "mission":
+    if game.rules.objective == "mission":
         pos["missions"] = [board.mission_name(int(st.mission[s, M_CARD]), s) for s in range(P)]
         pos["mission_rows"] = st.mission[:P].tolist()
-    if game.rules.variant == "capital":
+    if game.rules.objective == "capital":
         pos["capitals"] = [names[c] if c >= 0 else None for c in st.capital[:P]]
     if info[I_PHASE] == DEFEND:
         pos["pending_attack"] = [names[info[I_ATK_FROM]], names[info[I_ATK_TO]], int(info[I_ATK_DICE])]
@@ -185,11 +185,11 @@ def template_position(players: int, variant: str | None = None, board: Board | N
            "reserve": max(3, len(owned[0]) // 3) + bonus, "sets_traded": 0,
            "territories": {names[t]: territories[t] for t in range(len(names))},
            "hands": [[] for _ in range(players)], "discard": []}
-    if rules.variant == "mission":
+    if rules.objective == "mission":
         table = [int(m) for m in board.mission_table(rules.mission_deck, players)]
         plain = [m for m in table if board.arrays.missions[m, 0] != MK_DESTROY] or table
         pos["missions"] = [board.mission_name(plain[s % len(plain)], s) for s in range(players)]
-    if rules.variant == "capital":
+    if rules.objective == "capital":
         pos["capitals"] = [names[owned[s][0]] for s in range(players)]
         pos["aside"] = list(pos["capitals"])
     return pos
@@ -248,15 +248,8 @@ def _rules(value) -> GameRules:
         value = {"variant": value}
     if not isinstance(value, dict):
         _bad(f"rules must be an object of GameRules options or a variant name, got {_short(value)}")
-    from riskstats.odds.dice import DiceRules
-
-    options = dict(value)
     try:
-        if isinstance(options.get("dice"), dict):
-            options["dice"] = DiceRules(**options["dice"])
-        if "fixed_values" in options:
-            options["fixed_values"] = tuple(options["fixed_values"])
-        return GameRules(**options)
+        return GameRules.from_dict(value)
     except TypeError as error:
         _bad(f"rules: {error}")
     except RiskstatsError as error:
@@ -577,7 +570,7 @@ def _pending(pos, board, st, rules, players):
 def _missions(pos, game, st, players):
     board = game.board
     missions = pos.get("missions")
-    if game.rules.variant != "mission":
+    if game.rules.objective != "mission":
         if missions or pos.get("mission_rows"):
             _bad(f"missions are only for the mission variant, not {game.rules.variant!r}")
         return
@@ -614,7 +607,7 @@ def _missions(pos, game, st, players):
 
 def _capitals(pos, game, st, players, phase):
     caps = pos.get("capitals")
-    if game.rules.variant != "capital":
+    if game.rules.objective != "capital":
         if caps:
             _bad(f"capitals are only for the capital variant, not {game.rules.variant!r}")
         return
@@ -642,7 +635,7 @@ def _capitals(pos, game, st, players, phase):
 
 def _revealed(game, phase) -> bool:
     """Whether every capital is picked and their cards are set aside (Capital Risk after the capital phase)."""
-    return game.rules.variant == "capital" and phase not in (CLAIM, SETUP_PLACE, CAPITAL)
+    return game.rules.objective == "capital" and phase not in (CLAIM, SETUP_PLACE, CAPITAL)
 
 
 def _revealed_capital_cards(game, st, players, phase) -> set:
@@ -671,7 +664,7 @@ def _capital_cards(game, st, players, phase, deck_given):
                      f"in a set), not in {place}")
             st.card_owner[c] = ASIDE
         elif where == ASIDE:
-            if game.rules.variant != "capital":
+            if game.rules.objective != "capital":
                 _bad(f"aside: only Capital Risk sets cards aside (its capital cards), got {label!r}")
             if not revealed:
                 _bad(f"aside: the capital cards are set aside once every capital is picked, not in phase "

@@ -56,7 +56,7 @@ from riskstats.game.play import Game
 from riskstats.game.rules.board import Board, classic_board
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import _init
-from riskstats.game.rules.options import GameRules, default_rules
+from riskstats.game.rules.options import GameRules, variant_for
 from riskstats.game.rules.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state, _seat_lineup
 from riskstats.pieces import in_pieces
 
@@ -190,7 +190,7 @@ def check_games(games, players, bots, variant: str = "classic", seed=0, rules: G
     params = params or {}
     specs = lineup_specs(bots, params)  # the bots named and their parameters, parsed once, before the rules
     if rules is None:
-        rules = default_rules(check_int("players", players)) if variant == "classic" else GameRules(variant=variant)
+        rules = GameRules(variant=variant_for(variant, check_int("players", players)))
     elif not isinstance(rules, GameRules):
         raise RiskstatsError(f"rules must be a GameRules, got {rules!r}")
     elif variant != rules.variant and variant != "classic":
@@ -307,7 +307,7 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = Non
         "places": finishing_places(winner, out[:, 4 + players:]),
         "rules": pd.Categorical([record] * games),
     })
-    if rules.variant == "mission":
+    if rules.objective == "mission":
         table["missions"] = [",".join(board.mission_name(int(c), s) for s, c in enumerate(row))
                              for row in out[:, 4:4 + players]]
     table.attrs["rules"] = json.loads(record)

@@ -26,7 +26,7 @@ pickling, and two threads run 1.9-2x as fast as one. ``workers`` sets the number
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from riskstats.errors import RiskstatsError, check_int
 
@@ -117,25 +117,8 @@ class RunConfig:
     def game_rules(self):
         """The `GameRules` of this run; unknown option names are an error."""
         from riskstats.game.rules.options import GameRules
-        from riskstats.odds.dice import DiceRules
 
-        known = {f.name for f in fields(GameRules)} - {"variant"}
-        unknown = set(self.rules) - known
-        if unknown:
-            raise RiskstatsError(f"unknown rule option {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
-        options = dict(self.rules)
-        if "dice" in options:
-            dice = options["dice"]
-            if not isinstance(dice, dict):
-                raise RiskstatsError(f"rule option dice must be a table of dice options, got {dice!r}")
-            dice_known = {f.name for f in fields(DiceRules)}
-            if set(dice) - dice_known:
-                raise RiskstatsError(f"unknown dice option {', '.join(sorted(set(dice) - dice_known))}; "
-                                     f"known: {', '.join(sorted(dice_known))}")
-            options["dice"] = DiceRules(**dice)
-        if "fixed_values" in options:
-            options["fixed_values"] = tuple(options["fixed_values"])
-        return GameRules(variant=self.variant, **options)
+        return GameRules.from_dict(self.rules, variant=self.variant)
 
     def load_board(self):
         from riskstats.game.rules.board import classic_board, load_board
