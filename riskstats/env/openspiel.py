@@ -375,9 +375,9 @@ class RolloutEvaluator:
         self._work = None
 
     def evaluate(self, state: RiskState):
+        from riskstats.game.bots.catalog import Lineup
         from riskstats.game.drive import search_flag
         from riskstats.game.loop import NO_HORIZON
-        from riskstats.game.play import _bot_arrays
         from riskstats.game.rollout import _rollout
         from riskstats.game.rules.state import _new_state
 
@@ -390,7 +390,7 @@ class RolloutEvaluator:
         g = state.game
         players = g.players
         if self._work is None:
-            ids, params = _bot_arrays(self.bots, players)
+            ids, params = Lineup.of(self.bots).arrays(players)
             st = g.state
             self._work = (_new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0), ids, params)
         work, ids, params = self._work

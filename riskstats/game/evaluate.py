@@ -37,9 +37,10 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.bots.catalog import Lineup
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
-from riskstats.game.play import Game, Move, _bot_arrays
+from riskstats.game.play import Game, Move
 from riskstats.game.rollout import _copy_state
 from riskstats.game.rollout import rollouts as play_rollouts
 from riskstats.game.rules.engine import _step
@@ -278,7 +279,7 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     if game.over:
         raise RiskstatsError("the game is over: nothing to evaluate")
     spec = (bot, None) if isinstance(bot, str) else tuple(bot)
-    ids, values = _bot_arrays([spec], game.players)  # raises on an unknown bot or wrong parameters
+    ids, values = Lineup.of([spec]).arrays(game.players)  # raises on an unknown bot or wrong parameters
     if rollouts == 0:
         return _model_evaluation(game, spec, top, candidates, seed, model)
 

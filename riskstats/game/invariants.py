@@ -27,7 +27,7 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.bots.catalog import lineup_specs, seat_entries
+from riskstats.game.bots.catalog import Lineup
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON
 from riskstats.game.rules.engine import _init
@@ -640,11 +640,9 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     if not isinstance(rules, GameRules):
         raise RiskstatsError(f"rules must be a GameRules, got {rules!r}")
     players = rules.check_players(check_int("players", players), board)
-    specs = seat_entries(lineup_specs(bots), players)
-    labels = np.array([spec.label for spec in specs], dtype=object)
-    rotated = [specs[(s + first) % players] for s in range(players)]
-    lineup_bots = np.array([spec.id for spec in rotated], np.int64)
-    lineup_params = np.array([spec.vector() for spec in rotated])
+    lineup = Lineup.parse(bots)
+    labels = np.array([spec.label for spec in lineup.seated(players)], dtype=object)
+    lineup_bots, lineup_params = lineup.arrays(players, first)
     seeds = np.random.SeedSequence(seed).generate_state(first + games, np.uint64)[first:]
     ctx = compile_context(rules, board, players)
     out = np.zeros((games, 7), np.int64)

@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.bots.catalog import N_PARAMS, bot_spec, seat_entries
+from riskstats.game.bots.catalog import Lineup, bot_spec, seat_entries
 from riskstats.game.bots.dispatch import _bot_move
 from riskstats.game.drive import drive
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON
@@ -232,17 +232,6 @@ _FIELDS = {PLACE: ("place", ("territory", "armies")), TRADE_SET: ("trade", ("c1"
            FORTIFY_MOVE: ("fortify", ("src", "dst", "armies")), END_TURN: ("end_turn", ()),
            CAPITAL_PICK: ("capital", ("territory",))}
 """Move kind -> (the class method that builds it, the names of its fields a, b, c)."""
-
-
-def _bot_arrays(bots, players: int):
-    ids = np.zeros(players, np.int64)
-    params = np.zeros((players, N_PARAMS))
-    seated = seat_entries(bots, players)
-    for p in range(players):
-        spec = seated[p]
-        name, values = (spec, None) if isinstance(spec, str) else spec
-        ids[p], params[p] = bot_spec(name, values)
-    return ids, params
 
 
 class Game:
@@ -531,7 +520,7 @@ class Game:
             raise RiskstatsError("play needs at least one bot")
         seats = seat_entries(bots, self.players)
         if all(not callable(b) for b in seats) and max_moves is None:
-            return self._play_compiled(*_bot_arrays(seats, self.players), check=True)
+            return self._play_compiled(*Lineup.of(seats).arrays(self.players), check=True)
         self._lineup = [None if callable(b) else b for b in seats]  # what a look-ahead seat's rollouts may know
         try:
             for _ in range(max_moves if max_moves is not None else MAX_MOVES):
@@ -552,13 +541,8 @@ class Game:
         """The line-up (ids and parameters by seat, id -1 for a seat it does not know) that a look-ahead seat's
         rollouts play the other seats as (`riskstats.game.search`'s ``opponents``): the seats of the running
         `play`, else none known."""
-        S = self.state.alive.shape[0]
-        ids, params = np.full(S, -1, np.int64), np.zeros((S, N_PARAMS))
-        for p, spec in enumerate(getattr(self, "_lineup", None) or ()):
-            if spec is not None:
-                name, values = (spec, None) if isinstance(spec, str) else spec
-                ids[p], params[p] = bot_spec(name, values)
-        return ids, params
+        lineup = Lineup.of(getattr(self, "_lineup", None) or ())
+        return lineup.arrays(len(lineup.specs), rows=self.state.alive.shape[0])
 
     def _play_compiled(self, ids: np.ndarray, params: np.ndarray, check: bool) -> Game:
         """Play to the end with built-in bots (ids and parameters by seat) in the compiled loop."""

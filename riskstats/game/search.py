@@ -107,9 +107,8 @@ from riskstats.game.bots.catalog import (
     VALUE_ROLLOUTS,
     VALUE_STYLE,
     VALUE_TRADE_AT,
+    Lineup,
     bot_info,
-    bot_spec,
-    seat_entries,
 )
 from riskstats.game.bots.continent import _forced_first
 from riskstats.game.bots.dispatch import _bot_move
@@ -211,16 +210,8 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-def _table(specs):
-    ids = np.zeros(len(specs), np.int64)
-    params = np.zeros((len(specs), N_PARAMS))
-    for k, spec in enumerate(specs):
-        ids[k], params[k] = bot_spec(spec)
-    return ids, params
-
-
-_PLAN_IDS, _PLAN_PARAMS = _table(PLAN_LIST)
-_CONTINENT_ID = bot_spec("continent")[0]
+_PLAN_IDS, _PLAN_PARAMS = Lineup.of(PLAN_LIST).arrays(len(PLAN_LIST))
+_CONTINENT_ID = CATALOG["continent"].id
 _AGGRESSIVE = PLAN_LIST.index("aggressive")
 """The aggressive plan's index in `PLAN_LIST` (the value bot's ``closer``)."""
 _PLAN_TRADE = np.array([[p.name for p in bot_info(spec.split(":")[0]).params].index("trade_at")
@@ -234,8 +225,7 @@ _PLAN_STYLE = np.array([[[p.name for p in bot_info(spec.split(":")[0]).params].i
 them)."""
 _POLICY_STYLE = np.array([[p.name for p in bot_info(POLICY).params].index(name) for name in STYLE], np.int64)
 """Where `POLICY`'s parameter vector holds them."""
-(_POLICY_ID,), _POLICY_PARAMS = _table([POLICY])
-_POLICY_PARAMS = _POLICY_PARAMS[0]
+(_POLICY_ID,), (_POLICY_PARAMS,) = Lineup.of([POLICY]).arrays(1)
 
 
 @jit
@@ -723,26 +713,24 @@ def search_plans(game, bot: str = "search", lineup=None):
     phase = int(game.state.info[I_PHASE])
     if phase in (CLAIM, SETUP_PLACE, CAPITAL, OVER):
         raise RiskstatsError("search_plans needs a turn under way (not setup, not a finished game)")
-    rollouts, horizon, plans, leaf, order, closer = _budget(spec.id, spec.vector())
+    vector = spec.vector()
+    rollouts, horizon, plans, leaf, order, closer = _budget(spec.id, vector)
     st = game.state
     S = st.alive.shape[0]
-    ids, prm = np.full(S, -1, np.int64), np.zeros((S, N_PARAMS))
     if lineup is None:
-        known, values = game._lineup_arrays()
-        ids[:len(known)], prm[:len(known)] = known, values
+        ids, prm = game._lineup_arrays()
     else:
-        for s, entry in enumerate(seat_entries(list(lineup), game.players)):
-            ids[s], prm[s] = bot_spec(entry)
+        ids, prm = Lineup.of(list(lineup)).arrays(game.players, rows=S)
     p = _turn_player(st)
-    ids[p], prm[p] = spec.id, spec.vector()
+    ids[p], prm[p] = spec.id, vector
     work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
     scores = np.full(len(PLAN_LIST), np.nan)
     cand = np.empty(len(PLAN_LIST), np.int64)
     n = _plan_order(order, plans, cand)
     best = _search_plan(st, *game.context, p, rollouts, horizon,
                         plans, work, scores, leaf, order, closer,
-                        _trade_override(spec.id, spec.vector()), _style_override(spec.id, spec.vector()),
-                        _opponents(spec.id, spec.vector()), ids, prm, game._search_memory())
+                        _trade_override(spec.id, vector), _style_override(spec.id, vector),
+                        _opponents(spec.id, vector), ids, prm, game._search_memory())
     if n < len(PLAN_LIST) and not np.isnan(scores[n]):  # the aggressive plan was added (closer)
         cand[n] = PLAN_LIST.index("aggressive")
         n += 1

@@ -118,7 +118,7 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
         the baselines), ``turn``, ``round``, ``moves`` (moves applied), ``game`` [n], and ``variant`` (its index
         in `VARIANTS`).
     """
-    from riskstats.game.play import _bot_arrays
+    from riskstats.game.bots.catalog import Lineup
     from riskstats.game.rules.board import classic_board
     from riskstats.game.rules.context import compile_context
 
@@ -127,7 +127,7 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
     per_game = check_int("per_game", per_game, 1, 100)
     if rules is None:
         rules = default_rules(players)
-    ids, params = _bot_arrays(list(bots), players)
+    ids, params = Lineup.of(list(bots)).arrays(players)
     board = classic_board()
     ctx = compile_context(rules, board, players)
     R = ctx.R

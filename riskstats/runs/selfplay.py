@@ -49,7 +49,7 @@ from numba import prange
 
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.bots.catalog import lineup_specs, seat_entries
+from riskstats.game.bots.catalog import Lineup, lineup_specs, seat_entries
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game
@@ -268,11 +268,8 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = Non
 
     players, rules, board, seed = batch.players, batch.rules, batch.board, batch.seed
     games = len(seeds) if seeds is not None else batch.games if games is None else games
-    specs = seat_entries(batch.specs, players)
-    lineup = [spec.label for spec in specs]
-    specs = [specs[(s + first) % players] for s in range(players)]  # game first + g rotates by first + g
-    lineup_bots = np.array([spec.id for spec in specs], np.int64)
-    lineup_params = np.array([spec.vector() for spec in specs])
+    lineup = [spec.label for spec in Lineup(batch.specs).seated(players)]
+    lineup_bots, lineup_params = Lineup(batch.specs).arrays(players, first)  # game first + g rotates by first + g
     if seeds is None:
         seeds = game_seeds(seed, first + games, first, batch.seed_scheme)
     out = np.zeros((games, 4 + 2 * players), np.int64)
