@@ -125,7 +125,43 @@ def _first_illegal(actions, mask):  # pragma: no cover - compiled
 def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, actions, obs, mask, dirty, seats, rewards, terminations,
               truncations, auto, log1p):  # pragma: no cover - compiled
     """Play each env's action (and, with ``auto``, the defence it calls for) and write what follows: -1; or,
-    stepping none, the first env whose action is not legal."""
+    stepping none, the first env whose action is not legal.
+
+    Parameters
+    ----------
+    S : State
+        The N envs' states stacked: each field of `riskstats.game.rules.state.State` with a leading env axis.
+    B, R, CUT : the context's board arrays, rule vector (int64[R_SIZE]) and one-roll table (`compile_context`).
+    AO : int64[len(BLOCKS) + 1]
+        The action encoding's block offsets (`riskstats.env.actions.action_offsets`), its last entry the number
+        of actions n.
+    OO : int64[fields + 1]
+        The observation's field offsets (`riskstats.env.observation.ObservationLayout.offsets`).
+    P : int
+        Players (the seats that get rewards; a neutral's seat does not).
+    run_seed : uint64
+        The run's seed; env i's game e is seeded `_game_seed(run_seed, i, e)`.
+    episode : int64[N]
+        Each env's game number, counted up when a game ends and the env restarts.
+    actions : int64[N]
+        Each env's action id.
+    obs : float32[N, obs_size]
+        Written: what the seat to move observes after the step.
+    mask : bool[N, n]
+        Read (the legal ids before the step), then written (after it).
+    dirty : int64[N, 2]
+        Each env's range of mask ids its last `_mask` wrote (cleared before the next).
+    seats : int64[N]
+        Written: the seat to move in each env.
+    rewards : float32[N, P]
+        Written: +1 to the winner and -1/(P-1) to the others in an env whose game ended, else 0.
+    terminations, truncations : bool[N]
+        Written: the env's game was won, or ended without a winner (the turn or move cap).
+    auto : bool
+        Automatic defence (`riskstats.env.defence`): a defence the step calls for is played at once.
+    log1p : bool
+        Observation counts as log1p (the layout's ``"log1p"`` scale).
+    """
     # borrowed views (the caller holds every array throughout): each env's State is views of S's rows, passed
     # to a few kernels per step, and without borrowing every call would count references to all its arrays
     S, B, R, CUT, AO, OO, obs, mask, dirty = borrow((S, B, R, CUT, AO, OO, obs, mask, dirty))
@@ -164,7 +200,24 @@ def _vec_reset_macro(S, B, R, MO, OO, P, run_seed, episode, obs, mask, pend, sea
 def _vec_step_macro(S, B, R, CUT, MO, OO, P, run_seed, episode, actions, obs, mask, pend, trace, traced, seats,
                     rewards, terminations, truncations, auto, log1p):  # pragma: no cover
     """`_vec_step` with macro actions (`riskstats.env.macro`): each env's macro id is played up to the next
-    decision, its rolls drawn by the engine's seeded chance step; ``pend[i]`` is env i's pending macro."""
+    decision, its rolls drawn by the engine's seeded chance step; ``pend[i]`` is env i's pending macro.
+
+    Parameters
+    ----------
+    S, B, R, CUT, OO, P, run_seed, episode, actions, obs, seats, rewards, terminations, truncations, auto, log1p
+        As in `_vec_step`.
+    MO : int64[len(MACRO_BLOCKS) + 1]
+        The macro encoding's block offsets (`riskstats.env.macro.macro_offsets`), its last entry the number of
+        macro ids n.
+    mask : bool[N, n]
+        Read (the legal macro ids before the step), then written (after it).
+    pend : int64[N]
+        Each env's pending macro (`riskstats.env.macro.PENDING`): read and written.
+    trace : int64[rows, 5]
+        The engine moves played, (kind, a, b, c, d) a row, while it has room (0 rows: no trace).
+    traced : int64[1]
+        The number of engine moves played (counted past the trace's rows).
+    """
     S, B, R, CUT, MO, OO, obs, mask, trace, traced = borrow((S, B, R, CUT, MO, OO, obs, mask, trace, traced))
     bad = _first_illegal(actions, mask)
     if bad >= 0:

@@ -422,7 +422,43 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
     at least this P(win) now, read from a position with what p cannot see redrawn (`_resample`).
     ``trade_at``, ``style``: the plans' card timing and placement parameters (`_plan_params`; 0 keeps each
     plan's own). ``opponents``: how the other seats play in the rollouts (`_opponent`, from the line-up ``bots``
-    / ``params`` and the plan ``memory``)."""
+    / ``params`` and the plan ``memory``).
+
+    Parameters
+    ----------
+    st : State
+        The position (not changed); seat ``p``'s turn is under way.
+    B, R, CUT, V : the context's board arrays, rule vector, one-roll table and P(conquer) table.
+    p : int
+        The searching seat.
+    rollouts, horizon : int
+        Rollouts per plan, and the turns each plays on before its leaf is valued (`riskstats.game.loop._play`).
+    plans : int
+        How many plans are compared (at most `MAX_PLANS`).
+    work : State
+        A working state of the same board and seats, overwritten by every rollout.
+    scores : float64[len(PLAN_LIST)]
+        Written: scores[k], the summed leaf value of the k-th plan compared (nan for one not compared).
+    leaf : int
+        The leaf value: `VALUE_FORMULA`, `VALUE_MODEL`, `VALUE_STRONG` or `VALUE_BOOSTED`.
+    order : int
+        The plan order (`_plan_order`).
+    closer : float
+        P(win) from which the aggressive plan is compared too (0: never).
+    trade_at : float
+        The plans' card timing (0: each plan's own).
+    style : tuple of 3 floats
+        The plans' placement parameters, `riskstats.game.bots.catalog.STYLE` (fortify, reinforce, claim; 0: each
+        plan's own).
+    opponents : int
+        How the other seats play: `OPP_POLICY`, `OPP_ACTUAL` or `OPP_PROXY`.
+    bots : int64[S]
+        The line-up's bot ids by seat (-1: unknown), as `riskstats.game.bots.catalog.Lineup.arrays` writes them.
+    params : float64[S, N_PARAMS]
+        The line-up's parameter vectors by seat.
+    memory : int64[S, 2]
+        Each look-ahead seat's last (turn, plan), read and written.
+    """
     S = st.alive.shape[0]
     ids = np.empty(S, np.int64)
     prm = np.empty((S, N_PARAMS))
