@@ -171,3 +171,77 @@ def test_legal_and_cards_sit_below_the_engine():
     assert {"riskstats.game.rules.engine", "riskstats.game.rules.legal"}.isdisjoint(imported("cards"))
     assert {"riskstats.game.rules.legal", "riskstats.game.rules.cards"} <= imported("engine")
 
+
+# ---------------------------------------------------------------- the recipe: a toy legality option
+TOY_OPTION = {
+    # docs/architecture.md's recipe for a rule option that changes what is legal, followed for a toy option
+    # ``no_fortify`` (no fortification at all): options.py (field, validation, table row, slot, vector) and
+    # legal.py (every fortify reach reads it), nothing else. docs/rules.md would get its row too.
+    "game/rules/options.py": [
+        ("    capital_short: bool = False\n", "    capital_short: bool = False\n    no_fortify: bool = False\n"),
+        ('for name in ("two_player_classic_50", "neutral_interleaved", "capital_short"):',
+         'for name in ("two_player_classic_50", "neutral_interleaved", "capital_short", "no_fortify"):'),
+        ("    R_CARDS_PER_TURN, R_OBJECTIVE, R_SIZE = range(27)",
+         "    R_CARDS_PER_TURN, R_OBJECTIVE, R_NO_FORTIFY, R_SIZE = range(28)"),
+        ("        r[R_MAX_TURNS] = self.max_turns\n",
+         "        r[R_MAX_TURNS] = self.max_turns\n        r[R_NO_FORTIFY] = self.no_fortify\n"),
+        ("_ABOUT = {\n", '_ABOUT = {\n    "no_fortify": (bool, (False, True), "A toy: no fortification at all."),\n'),
+    ],
+    "game/rules/legal.py": [
+        ("    R_NEUTRAL,\n)", "    R_NEUTRAL,\n    R_NO_FORTIFY,\n)"),
+        ("    out[src] = 0\n", "    out[src] = 0\n    if R[R_NO_FORTIFY]:\n        out[:] = 0\n"),
+        ("    if a == b or not _may_leave(st.owner, st.armies, p, a):",
+         "    if a == b or R[R_NO_FORTIFY] or not _may_leave(st.owner, st.armies, p, a):"),
+        ("    return _may_fortify_adjacent(st.owner, st.armies, p, t, u)\n",
+         "    return R[R_NO_FORTIFY] == 0 and _may_fortify_adjacent(st.owner, st.armies, p, t, u)\n"),
+        ("    if a == b or st.owner[a] != p", "    if a == b or R[R_NO_FORTIFY] or st.owner[a] != p"),
+        ("    return n\n", "    if R[R_NO_FORTIFY]:\n        fortify[:, :] = False\n    return n\n"),
+    ],
+}
+
+_TOY_CHECK = """if True:
+    import numpy as np
+    from riskstats.env.actions import ActionEncoding
+    from riskstats.env.macro import MacroEncoding
+    from riskstats.game.play import Game
+    from riskstats.game.rules.options import RULE_OPTIONS, GameRules
+    assert "no_fortify" in RULE_OPTIONS and GameRules.from_dict({"no_fortify": True}).no_fortify
+    rules = GameRules(no_fortify=True)
+    for bot in ("random", "uniform", "aggressive", "continent", "defensive", "hunter"):
+        game = Game(4, rules, seed=3).play([bot])  # checked: a bot's illegal move raises
+        assert "fortify" not in set(game.events().move), bot
+    game, seen = Game(3, rules, seed=1), 0
+    full, macro = ActionEncoding.for_game(game), MacroEncoding.for_game(game)
+    for _ in range(3000):
+        if game.over:
+            break
+        if game.phase == "fortify":
+            seen += 1
+            assert [m.name for m in game.legal_moves()] == ["end_turn"]
+            assert not full.mask(game)[slice(*full.blocks["fortify"])].any()
+            assert not macro.mask(game)[slice(*macro.blocks["fortify"])].any()
+        game.step(game.bot_move("random"))
+    print("ok", seen)
+"""
+
+
+@pytest.mark.slow  # compiles a copy of the package: every kernel afresh
+def test_a_new_legality_option_touches_options_py_and_legal_py_alone(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    copy = tmp_path / "riskstats"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    for name, edits in TOY_OPTION.items():
+        path = copy / name
+        text = path.read_text()
+        for old, new in edits:
+            assert text.count(old) == 1, (name, old)
+            text = text.replace(old, new)
+        path.write_text(text)
+    assert sorted(TOY_OPTION) == ["game/rules/legal.py", "game/rules/options.py"]
+    done = subprocess.run([sys.executable, "-c", _TOY_CHECK], capture_output=True, text=True, cwd=tmp_path,
+                          env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split()[0] == "ok" and int(done.stdout.split()[1]) > 0
