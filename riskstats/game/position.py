@@ -308,7 +308,9 @@ def _card_list(pos, key, cards: _Cards, where: str | None = None):
 def game_from_position(pos, board: Board | None = None):
     """The parts of a game at a position (a dict, or JSON text): (rules, board, players, seed, state), which
     `riskstats.game.play.Game.from_json` makes a `Game` of; raises `RiskstatsError` naming the first
-    problem of an invalid position."""
+    problem of an invalid position. It reads the position family by family, in this order: the header, the
+    territories, who moves, missions and capitals, the cards, the setup armies, the engine's fields and the
+    random stream."""
     if isinstance(pos, (str, bytes)):
         try:
             pos = json.loads(pos)
@@ -326,21 +328,35 @@ def game_from_position(pos, board: Board | None = None):
     rules = _rules(pos.get("rules")) or default_rules(players)
     players = rules.check_players(players, board)
     seed = _int(pos, "seed", 0, 0, 2**64 - 1)
-    T, C = board.n_territories, board.n_cards
-    S = rules.seats(players)
 
     game = _Parts(rules, board, players)
-    st = _new_state(T, C, S, 4096)
-    info = st.info
-
+    st = _new_state(board.n_territories, board.n_cards, rules.seats(players), 4096)
     phase_name = pos.get("phase")
     if phase_name not in PHASES:
         _bad(f"phase must be one of {', '.join(PHASES)}, got {_short(phase_name)}")
     phase = PHASES.index(phase_name)
-    info[I_PHASE] = phase
-    setup = phase in (CLAIM, SETUP_PLACE, CAPITAL)
+    st.info[I_PHASE] = phase
 
-    # territories
+    _read_territories(pos, game, st, phase)
+    player = _read_turn(pos, game, st, phase)
+    _missions(pos, game, st, players)
+    _capitals(pos, game, st, players, phase)
+    deck_given, shuffle = _read_cards(pos, game, st, phase)
+    _read_setup_armies(pos, game, st, phase)
+    _capital_cards(game, st, players, phase, deck_given)
+    _read_engine(pos, game, st, phase, player)
+    _read_stream(pos, st, seed, shuffle)
+    return rules, board, players, seed, st
+
+
+def _is_setup(phase: int) -> bool:
+    return phase in (CLAIM, SETUP_PLACE, CAPITAL)
+
+
+def _read_territories(pos, game, st, phase):
+    """Each territory's owner and armies, each seat's territory count, who is in play and who is out."""
+    board, rules, players = game.board, game.rules, game.players
+    S = rules.seats(players)
     terr = pos.get("territories")
     if not isinstance(terr, dict):
         _bad("territories must be an object: territory name -> [owner seat, armies]")
@@ -378,7 +394,7 @@ def game_from_position(pos, board: Board | None = None):
             _bad(f"out must list, for each of the {S} seats, 0 (in play) or its elimination order 1, 2, ...")
         st.out[:] = out
     for s in range(S):
-        st.alive[s] = 1 if st.n_terr[s] > 0 or (setup and phase == CLAIM) else 0
+        st.alive[s] = 1 if st.n_terr[s] > 0 or (_is_setup(phase) and phase == CLAIM) else 0
         if out is not None and (st.out[s] > 0) == bool(st.alive[s]):
             _bad(f"seat {s} is {'out' if st.out[s] else 'in play'} in 'out' but owns {st.n_terr[s]} territories")
     if out is None:
@@ -386,8 +402,13 @@ def game_from_position(pos, board: Board | None = None):
         for k, s in enumerate(dead):
             st.out[s] = k + 1
 
-    # who moves
-    player = _int(pos, "player", None, 0, S - 1)
+
+def _read_turn(pos, game, st, phase) -> int:
+    """Who moves, the turn and round, the reserve and the sets traded; returns the player to move."""
+    rules, players = game.rules, game.players
+    info = st.info
+    setup = _is_setup(phase)
+    player = _int(pos, "player", None, 0, rules.seats(players) - 1)
     info[I_PLAYER] = player
     if player >= players:
         _bad(f"player must be a player's seat from 0 to {players - 1}, got {player}")
@@ -396,19 +417,22 @@ def game_from_position(pos, board: Board | None = None):
     info[I_TURN] = _int(pos, "turn", 0 if setup else None, 0, 10_000_000)
     info[I_ROUND] = _int(pos, "round", 0 if setup else None, 0, 10_000_000)
     if not setup and phase != OVER and info[I_TURN] < 1:
-        _bad(f"turn must be at least 1 in phase {phase_name!r}")
+        _bad(f"turn must be at least 1 in phase {PHASES[phase]!r}")
     if info[I_TURN] > rules.max_turns:
         _bad(f"turn {info[I_TURN]} is past the rules' max_turns ({rules.max_turns})")
     info[I_RESERVE] = _int(pos, "reserve", 0, 0, 1_000_000)
     if phase == REINFORCE and info[I_RESERVE] == 0:
         _bad("phase 'reinforce' needs a reserve of at least 1 army to place")
     info[I_SETS_TRADED] = _int(pos, "sets_traded", 0, 0, 10_000)
+    return player
 
-    # missions and capitals
-    _missions(pos, game, st, players)
-    _capitals(pos, game, st, players, phase)
 
-    # cards
+def _read_cards(pos, game, st, phase) -> tuple[bool, bool]:
+    """The hands, the discards, the cards set aside and the draw pile; returns (whether the pile's order is
+    given, whether it is to be shuffled)."""
+    board, players = game.board, game.players
+    info = st.info
+    C = board.n_cards
     cards = _Cards(board)
     aside_anyway = _revealed_capital_cards(game, st, players, phase)
     hands = pos.get("hands", [[] for _ in range(players)])
@@ -432,24 +456,24 @@ def game_from_position(pos, board: Board | None = None):
         left = [c for c in range(C) if c not in cards.used]
         if left:
             _bad(f"the deck is given but card {card_label(board, left[0])!r} is nowhere (hands, discard, aside, deck)")
-        st.deck[:len(pile)] = pile
-        info[I_DECK_N] = len(pile)
-        shuffle = False
     else:
         pile = [c for c in range(C) if c not in cards.used]
-        st.deck[:len(pile)] = pile
-        info[I_DECK_N] = len(pile)
-        shuffle = True
+    st.deck[:len(pile)] = pile
+    info[I_DECK_N] = len(pile)
     for c in st.deck[:info[I_DECK_N]]:
         st.card_owner[c] = DECK
     # the rest of the deck array: the cards out of the pile, in any order (the engine refills it on a reshuffle)
     st.deck[info[I_DECK_N]:] = [c for c in range(C) if st.card_owner[c] != DECK]
+    return deck_given, not deck_given
 
-    # setup armies
+
+def _read_setup_armies(pos, game, st, phase):
+    """The armies each seat still has to place (needed while setting up, except when picking capitals)."""
+    S = game.rules.seats(game.players)
     setup_armies = pos.get("setup_armies")
     if setup_armies is None:
-        if setup and phase != CAPITAL:
-            _bad(f"phase {phase_name!r} needs setup_armies: the armies each seat still has to place")
+        if _is_setup(phase) and phase != CAPITAL:
+            _bad(f"phase {PHASES[phase]!r} needs setup_armies: the armies each seat still has to place")
     else:
         if not (isinstance(setup_armies, list) and len(setup_armies) == S
                 and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_ARMIES
@@ -457,9 +481,13 @@ def game_from_position(pos, board: Board | None = None):
             _bad(f"setup_armies must list {S} counts (0 to {MAX_ARMIES:,}), one per seat")
         st.to_place[:] = setup_armies
 
-    _capital_cards(game, st, players, phase, deck_given)
 
-    # the engine's bookkeeping: defaults for a hand-written position, then what the position gives
+def _read_engine(pos, game, st, phase, player):
+    """The engine's bookkeeping: defaults for a hand-written position, then what the position gives (its
+    ``engine`` fields, the pending attack, the occupation, the winner)."""
+    board, rules, players = game.board, game.rules, game.players
+    S = rules.seats(players)
+    info = st.info
     info[I_WINNER] = -1
     info[I_OCC_FROM] = info[I_OCC_TO] = -1
     info[I_AFTER_PLACE] = ATTACK
@@ -491,12 +519,15 @@ def game_from_position(pos, board: Board | None = None):
         alive = [s for s in range(players) if st.alive[s]]
         info[I_WINNER] = alive[0] if len(alive) == 1 else -1
 
-    # the random stream
+
+def _read_stream(pos, st, seed, shuffle):
+    """The random stream: seeded from ``seed`` (shuffling a draw pile whose order is not given), or the state
+    the position gives."""
     from riskstats.game.rules.stream import _seed, _shuffle
 
     _seed(st.rng, np.uint64(seed))
-    if shuffle and info[I_DECK_N] > 1:
-        _shuffle(st.rng, st.deck, info[I_DECK_N])
+    if shuffle and st.info[I_DECK_N] > 1:
+        _shuffle(st.rng, st.deck, st.info[I_DECK_N])
     if pos.get("rng") is not None:
         try:
             value = int(pos["rng"])
@@ -505,7 +536,6 @@ def game_from_position(pos, board: Board | None = None):
         if not 0 < value < 2**64:
             _bad(f"rng must be from 1 to 2**64 - 1, got {value}")
         st.rng[0] = np.uint64(value)
-    return rules, board, players, seed, st
 
 
 def _engine_range(field: int, T: int, S: int) -> tuple[int, int]:
