@@ -88,7 +88,7 @@ class RunConfig:
         scheme = SEED_SCHEME if self.seed_scheme is None else self.seed_scheme  # None: settled by run_selfplay
         batch = check_games(self.games, self.players, self.bots, self.variant, self.seed, self.game_rules(),
                             self.load_board(), self.params, scheme)  # the one check, shared with play_games
-        # a frozen dataclass sets its normalised fields through object.__setattr__, here alone
+        # a frozen dataclass sets its normalised and derived fields through object.__setattr__
         object.__setattr__(self, "bots", batch.bots)
         object.__setattr__(self, "params", {k: list(parse_bot(k, v).values) for k, v in self.params.items()})
         object.__setattr__(self, "lineup", Lineup(batch.specs))
