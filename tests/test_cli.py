@@ -146,7 +146,8 @@ def test_every_command_of_every_part_is_registered_once():
 
 def test_start_up_loads_neither_numba_nor_pandas():
     """``import riskstats.cli`` and every command's ``--help`` stay quick: no numba, no pandas, no library part
-    beyond the dice rule and the foundations (errors, and how a rate and its interval are written)."""
+    beyond the dice rule, the bot catalogue (the bots' names) and the foundations (errors, and how a rate and its
+    interval are written)."""
     code = """if True:
         import sys
         from typer.testing import CliRunner
@@ -157,5 +158,6 @@ def test_start_up_loads_neither_numba_nor_pandas():
         parts = [m for m in sys.modules if m.startswith("riskstats.") and not m.startswith("riskstats.cli")]
         print(codes, sorted(heavy), sorted(parts))"""
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["{0}", "[]", "['riskstats.errors',", "'riskstats.intervals',", "'riskstats.odds',",
-                                   "'riskstats.odds.dice']"]
+    assert done.stdout.split() == ["{0}", "[]", "['riskstats.errors',", "'riskstats.game',", "'riskstats.game.bots',",
+                                   "'riskstats.game.bots.catalog',", "'riskstats.game.bots.solved_attack',",
+                                   "'riskstats.intervals',", "'riskstats.odds',", "'riskstats.odds.dice']"]

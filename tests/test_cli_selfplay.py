@@ -118,3 +118,27 @@ def test_ctrl_c_stops_a_selfplay_chunk_at_once(tmp_path, out):
         assert not list((tmp_path / "run").glob("part-*"))
     else:
         assert "interrupted: no games kept" in err
+
+
+def test_selfplay_takes_any_rule_option_as_key_value():
+    result = runner.invoke(app, ["selfplay", "--games", "4", "--players", "3", "--bots", "aggressive", "--json",
+                                 "--rule", "max_turns=2", "--rule", "fortify=adjacent",
+                                 "--rule", "dice.defender_dice=3"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["truncated"] == 4  # every game stopped at the two-turn cap
+    for args, message in ((["--mission-deck", "european", "--rule", "mission_deck=standard"], "given twice"),
+                          (["--rule", "colour=red"], "unknown rule option colour"),
+                          (["--rule", "variant=mission"], "unknown rule option variant")):
+        result = runner.invoke(app, ["selfplay", "--games", "2", "--players", "4", "--bots", "random", *args])
+        assert result.exit_code == 2 and message in result.output
+        assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("error:")
+
+
+def test_experiment_takes_rule_options_over_the_files(tmp_path):
+    spec = tmp_path / "grid.toml"
+    spec.write_text('games = 3\nseed = 1\n[rules]\nmax_turns = 50\n[grid]\nplayers = [3]\nbots = ["aggressive"]\n')
+    result = runner.invoke(app, ["experiment", str(spec), "--out", str(tmp_path / "exp"), "--json",
+                                 "--rule", "max_turns=2"])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "exp" / "experiment.json").read_text())
+    assert manifest["cells"][0]["run"]["rules"]["max_turns"] == 2

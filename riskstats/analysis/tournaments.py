@@ -28,7 +28,7 @@ SETTINGS = {
 
 
 def _setting_players(rules: GameRules, players: int) -> int:
-    return 2 if rules.variant == "two-player" else players
+    return rules.players_needed or players
 
 
 def seat_advantage(games: int, bot: str = "aggressive", players: Iterable[int] = (3, 4, 5, 6),

@@ -29,14 +29,13 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from riskstats.errors import RiskstatsError
+from riskstats.game.bots.catalog import CATALOG
 from riskstats.intervals import percent_interval
 from riskstats.odds.dice import DiceRules
 
 CONVENTION = "attackers = armies able to roll (one more stays on the attacking territory)"
-BOT_NAMES = ("random", "aggressive", "continent", "defensive", "mission", "capital", "search", "value",
-             "uniform", "hunter", "continent-tuned", "value-tuned", "value-wide")
-"""The bots (`riskstats.game.bots.catalog.BOTS`' names, kept here so that ``--help`` needs no numba;
-a test holds the two equal)."""
+BOT_NAMES = tuple(CATALOG)
+"""The bots' names, read from the catalogue (`riskstats.game.bots.catalog`, which needs no numba)."""
 
 
 class _OneLineErrors(TyperGroup):

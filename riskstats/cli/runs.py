@@ -33,6 +33,23 @@ Workers = Annotated[int | None, typer.Option("--workers", parser=whole_number, h
 Scheduler = Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask scheduler (tcp://host:port).")]
 DaskLocal = Annotated[int | None, typer.Option("--dask-local", parser=whole_number,
                                                help="Start a local Dask cluster with N worker processes.")]
+Rule = Annotated[list[str] | None, typer.Option(
+    "--rule", metavar="KEY=VALUE", help="A rule option, repeatable: fortify=adjacent, max_turns=200, "
+                                        "dice.defender_dice=3, ... (every GameRules option; docs/rules.md).")]
+
+
+def _rule_options(named: dict, texts) -> dict:
+    """The rule options of a command: its named options (``--mission-deck`` ...) and its ``--rule`` texts
+    (`riskstats.game.rules.options.parse_rules`), those at their defaults left out; one option given both
+    ways is an error."""
+    from riskstats.game.rules.options import RULE_OPTIONS, parse_rules
+
+    extra = parse_rules(texts)
+    named = {name: value for name, value in named.items() if value != RULE_OPTIONS[name].default}
+    twice = sorted(set(named) & set(extra))
+    if twice:
+        raise RiskstatsError(f"rule option {twice[0]} given twice: as --{twice[0].replace('_', '-')} and --rule")
+    return {name: value for name, value in (named | extra).items() if value != RULE_OPTIONS[name].default}
 
 
 @contextlib.contextmanager
@@ -69,6 +86,7 @@ def selfplay(
         "--mission-target-lost", help="mission: a target eliminated by another counts as achieved or "
                                       "becomes 24_territories.")] = "achieved",
     capital_short: Annotated[bool, typer.Option("--capital-short", help="capital: the short game.")] = False,
+    rule: Rule = None,
     as_json: JsonFlag = False,
     workers: Workers = None,
     chunk_size: Annotated[int, typer.Option("--chunk-size", parser=whole_number, help="Games per chunk.")] = 1000,
@@ -84,10 +102,11 @@ def selfplay(
 
     if out is not None and Path(out).suffix not in ("", ".parquet", ".csv"):
         raise RiskstatsError(f"--out must be a directory or end in .parquet or .csv, got {out!r}")
-    given = {"mission_deck": mission_deck, "mission_target_lost": mission_target_lost, "capital_short": capital_short}
-    defaults = {"mission_deck": "standard", "mission_target_lost": "achieved", "capital_short": False}
-    rules = {name: value for name, value in given.items() if value != defaults[name]}
-    variant = "two-player" if players == 2 and variant == "classic" else variant  # 2 players: the neutral game
+    from riskstats.game.rules.options import variant_for
+
+    rules = _rule_options({"mission_deck": mission_deck, "mission_target_lost": mission_target_lost,
+                           "capital_short": capital_short}, rule)
+    variant = variant_for(variant, players)  # 2 players: the neutral game
     config = RunConfig(games=games, players=players, bots=bots, variant=variant, seed=seed, rules=rules,
                        chunk_size=chunk_size)
     present = []  # the games already in --out, from run_selfplay's first progress call
@@ -145,13 +164,19 @@ def experiment(
     workers: Workers = None,
     scheduler: Scheduler = None,
     dask_local: DaskLocal = None,
+    rule: Rule = None,
 ):
-    """Play every cell of an experiment grid, each into its own sub-directory of --out."""
-    from riskstats.runs.experiment import run_experiment
+    """Play every cell of an experiment grid, each into its own sub-directory of --out (``--rule``: a rule option
+    fixed for every cell, over the file's own)."""
+    from riskstats.runs.experiment import load_experiment, run_experiment
     from riskstats.stats.report import cell_win_rates
 
+    spec = file
+    if rule:
+        spec = load_experiment(file)
+        spec["rules"] = {**spec.get("rules", {}), **_rule_options({}, rule)}
     with _resumable(out), _compile_notice(), _progress(not as_json and sys.stdout.isatty(), "experiment") as progress:
-        table = run_experiment(file, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
+        table = run_experiment(spec, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
                                progress=progress)
     present = table.attrs.get("games_present", 0)
     if present == len(table):

@@ -4,7 +4,7 @@ with `riskstats.game.play.Move`.
 This module owns the action encoding every environment shares (PettingZoo, OpenSpiel, `VectorEnv`): the
 blocks of action ids (`BLOCKS`), the compiled kernels `_mask`, `_decode` and `_encode`, and the Python
 face `ActionEncoding`. It owns no rule: the mask is built from the engine's own legality tests (those its legal-move
-masks `riskstats.game.rules.engine._legal_masks` are made of) and `_check`, and a decoded action is a `Move` the
+masks `riskstats.game.rules.legal._legal_masks` are made of) and `_check`, and a decoded action is a `Move` the
 engine plays.
 
 The ids, block after block (T territories, E directed borders in the board's edge order
@@ -26,7 +26,7 @@ Amounts are bucketed into three levels of the legal range ``lo .. hi`` (place: 1
 now; occupy: 0 .. armies that may follow; fortify: 1 .. armies on src - 1): level 0 "all" = hi,
 level 1 "least" = lo (only when lo < hi), level 2 "middle" = (lo + hi) // 2 (only when hi - lo >= 2).
 A Move's amount falls in the level it equals (hi, lo), else in "middle". Trades are bucketed by the
-set's kind (`riskstats.game.rules.engine._set_kind`: three infantry, three cavalry, three artillery, one of
+set's kind (`riskstats.game.rules.cards._set_kind`: three infantry, three cavalry, three artillery, one of
 each, any set with a wild); the canonical set of a kind is the player's lowest-numbered cards that make
 it (for a wild set: the lowest wild and the two lowest other cards).
 
@@ -53,16 +53,18 @@ import numpy as np
 from riskstats._numba import inline_jit, jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.play import Move
-from riskstats.game.rules.engine import (
+from riskstats.game.rules.cards import _set_kind
+from riskstats.game.rules.legal import (
+    _attack_dice,
     _check,
+    _defend_dice,
+    _fortify_regions,
     _may_attack,
-    _may_fortify_adjacent,
+    _may_fortify,
     _may_leave,
     _may_place,
-    _regions,
-    _set_kind,
+    _place_most,
 )
-from riskstats.game.rules.options import FORTIFY_ADJACENT, R_DDICE, R_FORTIFY
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -76,12 +78,9 @@ from riskstats.game.rules.state import (
     END_TURN,
     FORTIFY,
     FORTIFY_MOVE,
-    I_ATK_TO,
     I_OCC_FROM,
     I_PHASE,
     I_PLAYER,
-    I_QUOTA,
-    I_RESERVE,
     OCCUPY,
     OCCUPY_MOVE,
     OVER,
@@ -102,7 +101,7 @@ LEVELS = ("all", "least", "middle")
 """The amount levels of a place, occupy or fortify action (the module docstring says what each is)."""
 N_LEVELS = len(LEVELS)
 SET_KINDS = ("infantry", "cavalry", "artillery", "one_of_each", "wild")
-"""Trade ids in order: the kind of set traded (`riskstats.game.rules.engine._set_kind`)."""
+"""Trade ids in order: the kind of set traded (`riskstats.game.rules.cards._set_kind`)."""
 N_SET_KINDS = len(SET_KINDS)
 
 
@@ -131,19 +130,6 @@ def _level(x, lo, hi):  # pragma: no cover - compiled
     if x == lo:
         return 1
     return 2
-
-
-@inline_jit
-def _place_most(info):  # pragma: no cover - compiled
-    """The most armies one placement may put down now (0 outside the placing phases)."""
-    phase = info[I_PHASE]
-    if phase == CLAIM:
-        return 1
-    if phase == SETUP_PLACE:
-        return info[I_QUOTA]
-    if phase == REINFORCE:
-        return info[I_RESERVE]
-    return 0
 
 
 @jit
@@ -187,7 +173,7 @@ def _canonical_set(st, B, p, k):  # pragma: no cover - compiled
 def _mask(st, B, R, AO, out, dirty):  # pragma: no cover - compiled
     """Write the legal ids now into out[n_actions] (bool). out holds no True outside ids dirty[0]..dirty[1]
     (the block range the last call wrote: cleared first, then set to this call's range). Each id is read from
-    the engine's own legality of its move (`riskstats.game.rules.engine._may_place`, `_may_attack`, `_regions`
+    the rules' own legality of its move (`riskstats.game.rules.legal._may_place`, `_may_attack`, `_may_fortify`
     ...), territory by territory, without filling the engine's T x T masks."""
     if dirty[1] >= dirty[0]:
         out[dirty[0]:dirty[1] + 1] = False
@@ -201,7 +187,7 @@ def _mask(st, B, R, AO, out, dirty):  # pragma: no cover - compiled
     T = st.owner.shape[0]
     E = B.nbr_src.shape[0]
     if phase == DEFEND:
-        for d in range(min(R[R_DDICE], st.armies[info[I_ATK_TO]])):
+        for d in range(_defend_dice(st, R)):
             out[AO[K_DEFEND] + d] = True
         dirty[0] = AO[K_DEFEND]
         dirty[1] = AO[K_DEFEND + 1] - 1
@@ -228,7 +214,7 @@ def _mask(st, B, R, AO, out, dirty):  # pragma: no cover - compiled
         for e in range(E):
             a = B.nbr_src[e]
             if _may_attack(st.owner, st.armies, p, a, B.nbr_idx[e]):
-                for d in range(min(adice, st.armies[a] - 1)):
+                for d in range(_attack_dice(st, R, a)):
                     out[AO[K_ATTACK] + adice * e + d] = True
         out[AO[K_END_ATTACK]] = True
         dirty[0] = AO[K_ATTACK]
@@ -248,17 +234,14 @@ def _mask(st, B, R, AO, out, dirty):  # pragma: no cover - compiled
             out[AO[K_CAPITAL] + t] = _may_place(st.owner, info, t)
         dirty[0] = AO[K_CAPITAL]
         dirty[1] = AO[K_CAPITAL + 1] - 1
-    elif phase == FORTIFY:  # the engine's legality (`_legal_masks`) without its T x T masks
-        adjacent = R[R_FORTIFY] == FORTIFY_ADJACENT
-        region = _scratch_block(st.scratch, T, SC_GOAL)  # not SC_MARK, which _regions searches with
-        if not adjacent:
-            _regions(st, B, p, region)
+    elif phase == FORTIFY:  # the rules' legality (`_legal_masks`) without its T x T masks
+        region = _scratch_block(st.scratch, T, SC_GOAL)  # not SC_MARK, which _fortify_regions searches with
+        _fortify_regions(st, B, R, p, region)
         for a in range(T):
             if not _may_leave(st.owner, st.armies, p, a):
                 continue
             for b in range(T):
-                if b != a and (_may_fortify_adjacent(st.owner, st.armies, p, a, b) and B.adjacency[a, b] if adjacent
-                               else region[b] == region[a]):
+                if _may_fortify(st, B, R, p, a, b, region):
                     for lv in range(N_LEVELS):
                         if _amount(lv, 1, st.armies[a] - 1) >= 1:
                             out[AO[K_FORTIFY] + N_LEVELS * (T * a + b) + lv] = True

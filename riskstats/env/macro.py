@@ -28,7 +28,7 @@ Amounts come in three levels of the legal range ``lo .. hi`` (place: 1 .. armies
 0 .. armies that may follow): level 0 "all" = hi; level 1 "half" = (hi + 1) // 2, open only when it is
 strictly between lo and hi; level 2 "least" = lo (one army to place, no extra army to move in), open only when
 lo < hi. So no two open ids play the same move. The attack dice are always the most the attacker may roll
-(min(3, armies - 1)). The best set is the one worth most (`riskstats.game.rules.engine._set_value`), then one
+(min(3, armies - 1)). The best set is the one worth most (`riskstats.game.rules.cards._set_value`), then one
 with a card of a territory the player holds (its +2 bonus), then one with fewer wilds, then the lowest cards.
 
 Armies go to the front. A territory is on seat q's front when it borders a territory of another seat (the
@@ -81,20 +81,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from riskstats._numba import inline_jit, jit
-from riskstats.env.actions import _place_most
-from riskstats.env.defence import AUTO, DEFENCES, _most_dice
+from riskstats.env.defence import AUTO, DEFENCES
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.play import Move
-from riskstats.game.rules.engine import (
-    _apply,
+from riskstats.game.rules.cards import _set_kind, _set_value
+from riskstats.game.rules.engine import _apply
+from riskstats.game.rules.legal import (
+    _attack_dice,
     _check,
+    _defend_dice,
     _may_attack,
-    _may_fortify_adjacent,
+    _may_fortify_border,
     _may_place,
-    _set_kind,
-    _set_value,
+    _place_most,
 )
-from riskstats.game.rules.options import R_ADICE
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -160,7 +160,7 @@ def _level_amount(level, lo, hi):  # pragma: no cover - compiled
 @inline_jit
 def _most_attack(st, R, a):  # pragma: no cover - compiled
     """The most dice an attack from a may roll (0 if a cannot attack)."""
-    return max(0, min(R[R_ADICE], st.armies[a] - 1))
+    return max(0, _attack_dice(st, R, a))
 
 
 @inline_jit
@@ -290,9 +290,9 @@ def _macro_first(st, B, R, MO, action):  # pragma: no cover - compiled
 
 @jit
 def _macro_mask(st, B, R, MO, out):  # pragma: no cover - compiled
-    """Write the legal macro ids now into out[n] (bool). Each id is read from the engine's own legality of its
-    move (`riskstats.game.rules.engine._may_place`, `_may_attack`, `_may_fortify_adjacent`: a move along one
-    border is legal under both fortify rules, and only such moves are macros), border by border."""
+    """Write the legal macro ids now into out[n] (bool). Each id is read from the rules' own legality of its
+    move (`riskstats.game.rules.legal._may_place`, `_may_attack`, `_may_fortify_border`: only moves along one
+    border are macros), border by border."""
     out[:] = False
     info = st.info
     phase = info[I_PHASE]
@@ -301,7 +301,7 @@ def _macro_mask(st, B, R, MO, out):  # pragma: no cover - compiled
     T = st.owner.shape[0]
     E = B.nbr_src.shape[0]
     if phase == DEFEND:
-        for d in range(min(MO[X_DEFEND + 1] - MO[X_DEFEND], _most_dice(st, R))):
+        for d in range(min(MO[X_DEFEND + 1] - MO[X_DEFEND], _defend_dice(st, R))):
             out[MO[X_DEFEND] + d] = True
         return
     if phase == OCCUPY:
@@ -320,7 +320,7 @@ def _macro_mask(st, B, R, MO, out):  # pragma: no cover - compiled
     if phase == FORTIFY:
         for e in range(E):
             b = B.nbr_idx[e]
-            out[MO[X_FORTIFY] + e] = _may_fortify_adjacent(owner, armies, p, B.nbr_src[e], b) and _on_front(st, B, p, b)
+            out[MO[X_FORTIFY] + e] = _may_fortify_border(st, R, p, B.nbr_src[e], b) and _on_front(st, B, p, b)
         out[MO[X_END]] = True
     elif phase == ATTACK:
         for e in range(E):
@@ -349,7 +349,7 @@ def _macro_next(st, B, R, pend, auto):  # pragma: no cover - compiled
     phase = info[I_PHASE]
     if phase == DEFEND:
         if auto:
-            return DEFEND_MOVE, _most_dice(st, R), 0, 0, 0
+            return DEFEND_MOVE, _defend_dice(st, R), 0, 0, 0
         return -1, 0, 0, 0, 0
     if pend[0] == P_UNTIL and phase == ATTACK:
         a = info[I_ATK_FROM]

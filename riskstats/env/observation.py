@@ -182,7 +182,8 @@ class ObservationLayout:
         T = board.n_territories
         S = rules.seats(players)
         M = int(board.arrays.missions.shape[0])
-        sizes = field_sizes(T, S, players, board.n_cards, M, rules.variant == "mission", rules.variant == "capital")
+        sizes = field_sizes(T, S, players, board.n_cards, M, rules.objective == "mission",
+                            rules.objective == "capital")
         offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         offsets.flags.writeable = False
         shapes = {"owner": (T, S), "capitals": (T, players)}

@@ -34,11 +34,11 @@ history of moves is not in it). A perfect-
 information algorithm such as MCTS that clones the state sees through the hidden parts (the draw pile,
 other hands and missions); ISMCTS samples them afresh with `RiskState.resample_from_infostate`.
 
-Parameters: ``players`` (2-6), ``variant`` ("classic"; with 2 players the two-player game with a neutral,
-"mission", "capital"), ``max_turns`` (the turn cap), ``setup`` ("" the variant's default, "choice",
-"deal"), ``escalation``, ``fortify``, ``cards_per_turn`` (`riskstats.game.rules.options.GameRules`), ``seed``,
-``deals``, ``actions`` ("full" or "macro"), ``defend`` ("choose" or "auto") and ``observation`` ("raw" or
-"log1p") (`riskstats.env.spaces`).
+Parameters: ``players`` (2-6), every rule option that is one value (`riskstats.game.rules.options.RULE_OPTIONS`,
+with its default: ``variant`` "classic", with 2 players the two-player game with a neutral; ``setup`` "" for the
+variant's default; ``max_turns``, ``fortify``, ``escalation``, ``cards_per_turn`` ...), ``seed``, ``deals``,
+``actions`` ("full" or "macro"), ``defend`` ("choose" or "auto") and ``observation`` ("raw" or "log1p")
+(`riskstats.env.spaces`).
 
 >>> import pyspiel
 >>> import riskstats.env.openspiel  # noqa: F401  (registers python_risk)
@@ -67,7 +67,7 @@ from riskstats.env.spaces import action_space
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game, Move
 from riskstats.game.rules.objectives import _give_mission
-from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.options import RULE_OPTIONS, GameRules, variant_for
 from riskstats.game.rules.state import (
     CAPITAL,
     DECK,
@@ -81,9 +81,10 @@ from riskstats.game.rules.state import (
 )
 from riskstats.game.rules.stream import _seed
 
-DEFAULTS = {"players": 2, "variant": "classic", "max_turns": 1000, "setup": "", "escalation": "progressive",
-            "fortify": "connected", "cards_per_turn": "one", "seed": 0, "deals": 1024, "actions": "full",
-            "defend": "choose", "observation": "raw"}
+RULE_PARAMETERS = tuple(name for name, option in RULE_OPTIONS.items() if option.scalar)
+"""The rule options the game takes as parameters: every one that is a single value (not the dice or set tables)."""
+DEFAULTS = {"players": 2, **{name: RULE_OPTIONS[name].default for name in RULE_PARAMETERS}, "setup": "", "seed": 0,
+            "deals": 1024, "actions": "full", "defend": "choose", "observation": "raw"}
 """The game's parameters and their defaults (the module docstring says what each is)."""
 
 _GAME_TYPE = pyspiel.GameType(
@@ -108,12 +109,11 @@ _MIX = 0x9E3779B97F4A7C15
 def rules_from_params(params: dict) -> tuple[int, GameRules]:
     """(players, GameRules) of a parameter dict (missing keys: `DEFAULTS`)."""
     p = {**DEFAULTS, **params}
-    players, variant = int(p["players"]), str(p["variant"])
-    if variant == "classic" and players == 2:
-        variant = "two-player"
-    rules = GameRules(variant=variant, max_turns=int(p["max_turns"]), setup=p["setup"] or None,
-                      escalation=p["escalation"], fortify=p["fortify"], cards_per_turn=p["cards_per_turn"])
-    return players, rules
+    players = int(p["players"])
+    options = {name: int(p[name]) if RULE_OPTIONS[name].type is int else p[name] for name in RULE_PARAMETERS}
+    options["variant"] = variant_for(str(p["variant"]), players)
+    options["setup"] = p["setup"] or None
+    return players, GameRules.from_dict(options)
 
 
 class RiskGame(pyspiel.Game):
@@ -282,7 +282,7 @@ class RiskState(pyspiel.State):
         owner[rest] = DECK
         st.deck[:len(rest)] = rest
         st.info[I_DECK_N] = len(rest)
-        if spec.rules.variant == "mission":
+        if spec.rules.objective == "mission":
             rows = g.board.arrays.missions
             eligible = [m for m in range(rows.shape[0])
                         if (rows[m, 7] == 0 or spec.rules.mission_deck == "european")
@@ -375,9 +375,9 @@ class RolloutEvaluator:
         self._work = None
 
     def evaluate(self, state: RiskState):
+        from riskstats.game.bots.catalog import Lineup
         from riskstats.game.drive import search_flag
         from riskstats.game.loop import NO_HORIZON
-        from riskstats.game.play import _bot_arrays
         from riskstats.game.rollout import _rollout
         from riskstats.game.rules.state import _new_state
 
@@ -390,7 +390,7 @@ class RolloutEvaluator:
         g = state.game
         players = g.players
         if self._work is None:
-            ids, params = _bot_arrays(self.bots, players)
+            ids, params = Lineup.of(self.bots).arrays(players)
             st = g.state
             self._work = (_new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0), ids, params)
         work, ids, params = self._work

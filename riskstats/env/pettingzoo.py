@@ -39,7 +39,7 @@ from riskstats.env.observation import ObservationLayout
 from riskstats.env.spaces import action_space
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.play import Game, Move
-from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.options import GameRules, variant_for
 
 RENDER_MODES = ("human", "ansi")
 
@@ -51,9 +51,7 @@ def game_rules(players: int, variant: str, rules: GameRules | None) -> GameRules
         if not isinstance(rules, GameRules):
             raise RiskstatsError(f"rules must be a GameRules, got {rules!r}")
         return rules
-    if variant == "classic" and players == 2:
-        variant = "two-player"
-    return GameRules(variant=variant)
+    return GameRules(variant=variant_for(variant, players))
 
 
 def random_seed() -> int:

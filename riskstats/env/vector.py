@@ -42,7 +42,6 @@ import numpy as np
 
 from riskstats._numba import borrow, inline_jit, jit
 from riskstats.env.actions import _decode, _mask
-from riskstats.env.defence import _most_dice
 from riskstats.env.macro import P_NONE, _macro_mask, _macro_run
 from riskstats.env.observation import ObservationLayout, _log1p_counts, _observe
 from riskstats.env.spaces import action_space
@@ -50,7 +49,8 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.rules.board import classic_board
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import _apply, _init
-from riskstats.game.rules.options import GameRules, default_rules
+from riskstats.game.rules.legal import _defend_dice
+from riskstats.game.rules.options import GameRules, variant_for
 from riskstats.game.rules.state import DEFEND, DEFEND_MOVE, I_PHASE, I_PLAYER, I_WINNER, OVER, State, _new_state
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
@@ -125,7 +125,43 @@ def _first_illegal(actions, mask):  # pragma: no cover - compiled
 def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, actions, obs, mask, dirty, seats, rewards, terminations,
               truncations, auto, log1p):  # pragma: no cover - compiled
     """Play each env's action (and, with ``auto``, the defence it calls for) and write what follows: -1; or,
-    stepping none, the first env whose action is not legal."""
+    stepping none, the first env whose action is not legal.
+
+    Parameters
+    ----------
+    S : State
+        The N envs' states stacked: each field of `riskstats.game.rules.state.State` with a leading env axis.
+    B, R, CUT : the context's board arrays, rule vector (int64[R_SIZE]) and one-roll table (`compile_context`).
+    AO : int64[len(BLOCKS) + 1]
+        The action encoding's block offsets (`riskstats.env.actions.action_offsets`), its last entry the number
+        of actions n.
+    OO : int64[fields + 1]
+        The observation's field offsets (`riskstats.env.observation.ObservationLayout.offsets`).
+    P : int
+        Players (the seats that get rewards; a neutral's seat does not).
+    run_seed : uint64
+        The run's seed; env i's game e is seeded `_game_seed(run_seed, i, e)`.
+    episode : int64[N]
+        Each env's game number, counted up when a game ends and the env restarts.
+    actions : int64[N]
+        Each env's action id.
+    obs : float32[N, obs_size]
+        Written: what the seat to move observes after the step.
+    mask : bool[N, n]
+        Read (the legal ids before the step), then written (after it).
+    dirty : int64[N, 2]
+        Each env's range of mask ids its last `_mask` wrote (cleared before the next).
+    seats : int64[N]
+        Written: the seat to move in each env.
+    rewards : float32[N, P]
+        Written: +1 to the winner and -1/(P-1) to the others in an env whose game ended, else 0.
+    terminations, truncations : bool[N]
+        Written: the env's game was won, or ended without a winner (the turn or move cap).
+    auto : bool
+        Automatic defence (`riskstats.env.defence`): a defence the step calls for is played at once.
+    log1p : bool
+        Observation counts as log1p (the layout's ``"log1p"`` scale).
+    """
     # borrowed views (the caller holds every array throughout): each env's State is views of S's rows, passed
     # to a few kernels per step, and without borrowing every call would count references to all its arrays
     S, B, R, CUT, AO, OO, obs, mask, dirty = borrow((S, B, R, CUT, AO, OO, obs, mask, dirty))
@@ -139,7 +175,7 @@ def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, actions, obs, mask, di
             _apply(st, B, R, CUT, kind, a, b, c, d)
             kind = -1
             if auto and st.info[I_PHASE] == DEFEND:  # automatic defence: the most dice (riskstats.env.defence)
-                kind, a = DEFEND_MOVE, _most_dice(st, R)
+                kind, a = DEFEND_MOVE, _defend_dice(st, R)
         _settle(st, B, R, P, run_seed, i, episode, rewards, terminations, truncations)
         seats[i] = st.info[I_PLAYER]
         _view(st, P, OO, seats[i], obs[i], log1p)
@@ -164,7 +200,24 @@ def _vec_reset_macro(S, B, R, MO, OO, P, run_seed, episode, obs, mask, pend, sea
 def _vec_step_macro(S, B, R, CUT, MO, OO, P, run_seed, episode, actions, obs, mask, pend, trace, traced, seats,
                     rewards, terminations, truncations, auto, log1p):  # pragma: no cover
     """`_vec_step` with macro actions (`riskstats.env.macro`): each env's macro id is played up to the next
-    decision, its rolls drawn by the engine's seeded chance step; ``pend[i]`` is env i's pending macro."""
+    decision, its rolls drawn by the engine's seeded chance step; ``pend[i]`` is env i's pending macro.
+
+    Parameters
+    ----------
+    S, B, R, CUT, OO, P, run_seed, episode, actions, obs, seats, rewards, terminations, truncations, auto, log1p
+        As in `_vec_step`.
+    MO : int64[len(MACRO_BLOCKS) + 1]
+        The macro encoding's block offsets (`riskstats.env.macro.macro_offsets`), its last entry the number of
+        macro ids n.
+    mask : bool[N, n]
+        Read (the legal macro ids before the step), then written (after it).
+    pend : int64[N]
+        Each env's pending macro (`riskstats.env.macro.PENDING`): read and written.
+    trace : int64[rows, 5]
+        The engine moves played, (kind, a, b, c, d) a row, while it has room (0 rows: no trace).
+    traced : int64[1]
+        The number of engine moves played (counted past the trace's rows).
+    """
     S, B, R, CUT, MO, OO, obs, mask, trace, traced = borrow((S, B, R, CUT, MO, OO, obs, mask, trace, traced))
     bad = _first_illegal(actions, mask)
     if bad >= 0:
@@ -206,7 +259,7 @@ class VectorEnv:
                  board=None, seed: int = 0, actions: str = "full", defend: str = "choose", observation: str = "raw"):
         self.n_envs = check_int("n_envs", n_envs, 1, 1 << 24)
         if rules is None:
-            rules = default_rules(players) if variant == "classic" else GameRules(variant=variant)
+            rules = GameRules(variant=variant_for(variant, players))
         if not isinstance(rules, GameRules):
             raise RiskstatsError(f"rules must be a GameRules, got {rules!r}")
         self.rules = rules

@@ -37,13 +37,14 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.bots.catalog import Lineup
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
-from riskstats.game.play import Game, Move, _bot_arrays
+from riskstats.game.play import Game, Move
 from riskstats.game.rollout import _copy_state
 from riskstats.game.rollout import rollouts as play_rollouts
 from riskstats.game.rules.engine import _step
-from riskstats.game.rules.options import R_DDICE
+from riskstats.game.rules.legal import _defend_dice
 from riskstats.game.rules.state import (
     ATTACK_MOVE,
     CAPITAL_PICK,
@@ -52,7 +53,6 @@ from riskstats.game.rules.state import (
     END_ATTACK,
     END_TURN,
     FORTIFY_MOVE,
-    I_ATK_TO,
     I_DECK_N,
     I_PHASE,
     I_WINNER,
@@ -158,7 +158,7 @@ def _move_values(root, B, R, CUT, moves, seeds, p, model, out):  # pragma: no co
             _shuffle(work.rng, work.deck, work.info[I_DECK_N])
             _step(work, B, R, CUT, moves[m, 0], moves[m, 1], moves[m, 2], moves[m, 3], moves[m, 4])
             if work.info[I_PHASE] == DEFEND:
-                _step(work, B, R, CUT, DEFEND_MOVE, min(R[R_DDICE], work.armies[work.info[I_ATK_TO]]), 0, 0, 0)
+                _step(work, B, R, CUT, DEFEND_MOVE, _defend_dice(work, R), 0, 0, 0)
             total += _model_value(work, B, R, p, model)
         out[m] = total / seeds.shape[0]
 
@@ -279,7 +279,7 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     if game.over:
         raise RiskstatsError("the game is over: nothing to evaluate")
     spec = (bot, None) if isinstance(bot, str) else tuple(bot)
-    ids, values = _bot_arrays([spec], game.players)  # raises on an unknown bot or wrong parameters
+    ids, values = Lineup.of([spec]).arrays(game.players)  # raises on an unknown bot or wrong parameters
     if rollouts == 0:
         return _model_evaluation(game, spec, top, candidates, seed, model)
 

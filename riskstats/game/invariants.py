@@ -27,7 +27,7 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.bots.catalog import lineup_specs, seat_entries
+from riskstats.game.bots.catalog import Lineup
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON
 from riskstats.game.rules.engine import _init
@@ -296,27 +296,15 @@ def _turn_seat(st):  # pragma: no cover - compiled
 
 # ---------------------------------------------------------------- the state
 @jit
-def _check_state(st, B, R, acc, boundary, prev):  # pragma: no cover - compiled
-    """The violation mask of a state (`INVARIANTS`; 0: none).
-
-    ``acc`` is the game's `_account` so far; ``boundary`` says the state is at a turn's start (or the game's
-    end), just after seat ``prev``'s turn (-1: after setup, or not known), which adds the checks that hold
-    only there: the reserve, the hand held at the turn's start, the turn order and the reinforcement of the
-    turn just played.
-    """
+def _check_territories(st, R, over, setup, count):  # pragma: no cover - compiled
+    """Owners, armies and the seats in play; ``count[s]`` gets seat s's territories. Returns (the violations,
+    the armies on the board, the seat to move or -1 where it cannot be)."""
     T = st.owner.shape[0]
-    C = st.card_owner.shape[0]
     S = st.alive.shape[0]
     P = R[R_PLAYERS]
-    N = R[R_NEUTRAL]
     info = st.info
     phase = info[I_PHASE]
-    over = phase == OVER
-    setup = info[I_TURN] == 0 and not over
     bad = 0
-
-    # territories and seats
-    count = np.zeros(S, np.int64)
     total = 0
     for t in range(T):
         o = st.owner[t]
@@ -352,8 +340,17 @@ def _check_state(st, B, R, acc, boundary, prev):  # pragma: no cover - compiled
     if not over and (p < 0 or p >= P or (not setup and st.alive[p] != 1)):
         bad |= B_OWNERS
         p = -1
+    return bad, total, p
 
-    # armies conserved
+
+@jit
+def _check_conservation(st, R, acc, total, setup):  # pragma: no cover - compiled
+    """Armies conserved against the game's account ``acc`` (and every setup army placed)."""
+    S = st.alive.shape[0]
+    N = R[R_NEUTRAL]
+    info = st.info
+    phase = info[I_PHASE]
+    bad = 0
     if acc[A_TOTAL] >= 0 and total != acc[A_TOTAL]:
         bad |= B_CONSERVATION
     if acc[A_FRESH] == 1 and total != acc[A_PLACED] - acc[A_DESTROYED]:
@@ -363,10 +360,20 @@ def _check_state(st, B, R, acc, boundary, prev):  # pragma: no cover - compiled
             due = R[R_NEUTRAL_ARMIES] if s == N else R[R_START]
             if acc[A_SETUP + s] != due or st.to_place[s] != 0:
                 bad |= B_SETUP
+    return bad
 
-    # cards
+
+@jit
+def _check_cards(st, B, R, boundary, over, setup, p, held):  # pragma: no cover - compiled
+    """The draw pile, the cards set aside, the hands (``held[s]`` gets seat s's count) and the reserve."""
+    T = st.owner.shape[0]
+    C = st.card_owner.shape[0]
+    S = st.alive.shape[0]
+    P = R[R_PLAYERS]
+    info = st.info
+    phase = info[I_PHASE]
+    bad = 0
     in_deck = 0
-    held = np.zeros(S, np.int64)
     for c in range(C):
         o = st.card_owner[c]
         if o == DECK:
@@ -417,8 +424,14 @@ def _check_state(st, B, R, acc, boundary, prev):  # pragma: no cover - compiled
             bad |= B_HANDS
     if info[I_RESERVE] < 0 or (phase == REINFORCE and info[I_RESERVE] < 1):
         bad |= B_RESERVE
+    return bad
 
-    # missions: a "destroy" card whose target is out is met at once or turned into another
+
+@jit
+def _check_missions(st, R, over):  # pragma: no cover - compiled
+    """Missions: a destroy card whose target is out is met at once or turned into another."""
+    P = R[R_PLAYERS]
+    bad = 0
     if R[R_VARIANT] == V_MISSION:
         for s in range(P):
             m = st.mission[s]
@@ -429,8 +442,18 @@ def _check_state(st, B, R, acc, boundary, prev):  # pragma: no cover - compiled
                     bad |= B_OWNERS
                 elif not over and st.alive[s] == 1 and st.alive[m[M_TARGET]] == 0:
                     bad |= B_EARLY
+    return bad
 
-    # the end, or no winner yet
+
+@jit
+def _check_end(st, B, R, boundary, prev, over, setup, p, count):  # pragma: no cover - compiled
+    """The end and its reason, or no winner yet (and nobody who has already won)."""
+    T = st.owner.shape[0]
+    P = R[R_PLAYERS]
+    N = R[R_NEUTRAL]
+    info = st.info
+    phase = info[I_PHASE]
+    bad = 0
     if over:
         w = info[I_WINNER]
         reason = info[I_REASON]
@@ -481,8 +504,16 @@ def _check_state(st, B, R, acc, boundary, prev):  # pragma: no cover - compiled
                 bad |= B_EARLY
         if info[I_TURN] > R[R_MAX_TURNS]:
             bad |= B_ORDER
+    return bad
 
-    # a turn's start
+
+@jit
+def _check_turn_start(st, B, R, boundary, prev, over, setup, p, held):  # pragma: no cover - compiled
+    """At a turn's start: the phase, the reserve, the hand held and the turn order."""
+    P = R[R_PLAYERS]
+    info = st.info
+    phase = info[I_PHASE]
+    bad = 0
     if boundary and not over and not setup and p >= 0:
         if phase != TRADE and phase != REINFORCE:
             bad |= B_ORDER
@@ -498,6 +529,31 @@ def _check_state(st, B, R, acc, boundary, prev):  # pragma: no cover - compiled
                     break
             if q != p:
                 bad |= B_ORDER
+    return bad
+
+
+@jit
+def _check_state(st, B, R, acc, boundary, prev):  # pragma: no cover - compiled
+    """The violation mask of a state (`INVARIANTS`; 0: none).
+
+    ``acc`` is the game's `_account` so far; ``boundary`` says the state is at a turn's start (or the game's
+    end), just after seat ``prev``'s turn (-1: after setup, or not known), which adds the checks that hold
+    only there: the reserve, the hand held at the turn's start, the turn order and the reinforcement of the
+    turn just played. It checks family by family: `_check_territories` (owners, armies, the seats in play, who
+    moves), `_check_conservation`, `_check_cards` (the pile, the hands, capitals' cards, the reserve),
+    `_check_missions`, `_check_end` (the winner, or none yet) and `_check_turn_start`.
+    """
+    S = st.alive.shape[0]
+    count = np.zeros(S, np.int64)
+    held = np.zeros(S, np.int64)
+    over = st.info[I_PHASE] == OVER
+    setup = st.info[I_TURN] == 0 and not over
+    bad, total, p = _check_territories(st, R, over, setup, count)
+    bad |= _check_conservation(st, R, acc, total, setup)
+    bad |= _check_cards(st, B, R, boundary, over, setup, p, held)
+    bad |= _check_missions(st, R, over)
+    bad |= _check_end(st, B, R, boundary, prev, over, setup, p, count)
+    bad |= _check_turn_start(st, B, R, boundary, prev, over, setup, p, held)
     return bad
 
 
@@ -640,11 +696,9 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     if not isinstance(rules, GameRules):
         raise RiskstatsError(f"rules must be a GameRules, got {rules!r}")
     players = rules.check_players(check_int("players", players), board)
-    specs = seat_entries(lineup_specs(bots), players)
-    labels = np.array([spec.label for spec in specs], dtype=object)
-    rotated = [specs[(s + first) % players] for s in range(players)]
-    lineup_bots = np.array([spec.id for spec in rotated], np.int64)
-    lineup_params = np.array([spec.vector() for spec in rotated])
+    lineup = Lineup.parse(bots)
+    labels = np.array([spec.label for spec in lineup.seated(players)], dtype=object)
+    lineup_bots, lineup_params = lineup.arrays(players, first)
     seeds = np.random.SeedSequence(seed).generate_state(first + games, np.uint64)[first:]
     ctx = compile_context(rules, board, players)
     out = np.zeros((games, 7), np.int64)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from riskstats._numba import borrow, jit
 from riskstats.game.bots.dispatch import _bot_move
-from riskstats.game.rules.engine import _apply, _check
+from riskstats.game.rules.engine import _apply
 from riskstats.game.rules.events import _finish
+from riskstats.game.rules.legal import _check
 from riskstats.game.rules.state import (
     I_LOG_N,
     I_MOVES,

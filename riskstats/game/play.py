@@ -32,13 +32,24 @@ from typing import NamedTuple
 import numpy as np
 
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.bots.catalog import N_PARAMS, bot_spec, seat_entries
+from riskstats.game.bots.catalog import Lineup, bot_spec, seat_entries
 from riskstats.game.bots.dispatch import _bot_move
 from riskstats.game.drive import drive
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON
 from riskstats.game.rules.board import Board, classic_board
 from riskstats.game.rules.context import compile_context
-from riskstats.game.rules.engine import ERRORS, _check, _init, _legal_masks, _step, _step_roll
+from riskstats.game.rules.engine import _init, _step, _step_roll
+from riskstats.game.rules.legal import (
+    ERRORS,
+    LIMITS,
+    LM_DEFEND,
+    LM_FORCED,
+    LM_OCCUPY,
+    LM_PASS,
+    LM_PLACE,
+    _check,
+    _legal_masks,
+)
 from riskstats.game.rules.options import GameRules, default_rules
 from riskstats.game.rules.state import (
     ATTACK_MOVE,
@@ -53,16 +64,12 @@ from riskstats.game.rules.state import (
     I_ATK_TO,
     I_DECK_N,
     I_LOG_N,
-    I_OCC_FROM,
     I_PHASE,
     I_PLAYER,
-    I_QUOTA,
     I_REASON,
     I_RESERVE,
     I_ROUND,
     I_SETS_TRADED,
-    I_START_HAND,
-    I_TRADED_TURN,
     I_TURN,
     I_WINNER,
     L_MOVE,
@@ -227,17 +234,6 @@ _FIELDS = {PLACE: ("place", ("territory", "armies")), TRADE_SET: ("trade", ("c1"
 """Move kind -> (the class method that builds it, the names of its fields a, b, c)."""
 
 
-def _bot_arrays(bots, players: int):
-    ids = np.zeros(players, np.int64)
-    params = np.zeros((players, N_PARAMS))
-    seated = seat_entries(bots, players)
-    for p in range(players):
-        spec = seated[p]
-        name, values = (spec, None) if isinstance(spec, str) else spec
-        ids[p], params[p] = bot_spec(name, values)
-    return ids, params
-
-
 class Game:
     """One game, played move by move (see the module docstring).
 
@@ -377,50 +373,51 @@ class Game:
                              "owner": self.state.owner.copy(), "armies": self.state.armies.copy()})
 
     def legal_mask(self) -> dict:
-        """The legal-move masks of the current phase.
+        """The legal-move masks of the current phase (`riskstats.game.rules.legal._legal_masks`).
 
         ``place[T]``, ``attack[T, T]`` (from, to) and ``fortify[T, T]``; ``sets``: the valid sets of the
         player's cards; ``can_pass``: whether trading may stop; ``occupy``: (least, most) extra armies;
         ``defend``: (least, most) defender dice.
         """
+        mask = self._masks()
+        del mask["dice"], mask["place_most"]
+        return mask
+
+    def _masks(self) -> dict:
+        """`legal_mask` with two more entries: ``dice[T]`` (the most dice an attack from t may roll, 0 where t
+        cannot attack) and ``place_most`` (the most armies one placement may put down)."""
         T = self.board.n_territories
         place = np.zeros(T, np.bool_)
         attack = np.zeros((T, T), np.bool_)
+        dice = np.zeros(T, np.int64)
         fortify = np.zeros((T, T), np.bool_)
-        _legal_masks(self.state, self.context.B, self.context.R, place, attack, fortify)
+        held = int((self.state.card_owner == self.player).sum())
+        sets = np.zeros((held * (held - 1) * (held - 2) // 6, 3), np.int64)
+        limits = np.zeros(len(LIMITS), np.int64)
+        n = _legal_masks(self.state, self.context.B, self.context.R, place, attack, dice, fortify, sets, limits)
         phase = self.phase
-        sets = []
-        if phase in ("trade", "elim_trade"):
-            hand = self.hand()
-            sets = [(a, b, c) for i, a in enumerate(hand) for j, b in enumerate(hand[i + 1:], i + 1)
-                    for c in hand[j + 1:] if self.check(Move.trade(a, b, c)) == ""]
-        info = self.state.info
-        can_pass = phase == "trade" and self.check(Move.pass_()) == ""
-        occupy = (0, int(self.state.armies[info[I_OCC_FROM]] - 1)) if phase == "occupy" else None
-        defend = None
-        if phase == "defend":
-            defend = (1, min(self.rules.dice.defender_dice, int(self.state.armies[info[I_ATK_TO]])))
-        return {"phase": phase, "place": place, "attack": attack, "fortify": fortify, "sets": sets,
-                "can_pass": can_pass, "occupy": occupy, "defend": defend,
-                "forced_trade": bool(info[I_START_HAND] >= self.rules.forced_trade_at and info[I_TRADED_TURN] == 0)}
+        return {"phase": phase, "place": place, "attack": attack, "fortify": fortify,
+                "sets": [tuple(int(c) for c in row) for row in sets[:n]],
+                "can_pass": bool(limits[LM_PASS]),
+                "occupy": (0, int(limits[LM_OCCUPY])) if phase == "occupy" else None,
+                "defend": (1, int(limits[LM_DEFEND])) if phase == "defend" else None,
+                "forced_trade": bool(limits[LM_FORCED]), "dice": dice, "place_most": int(limits[LM_PLACE])}
 
     def legal_moves(self) -> list[Move]:
         """Every legal move now (attacks with every dice count; defences with every dice count)."""
-        m = self.legal_mask()
+        m = self._masks()
         st = self.state
         phase = m["phase"]
         moves = []
         if phase == "capital":
             moves = [Move.capital(int(t)) for t in np.flatnonzero(m["place"])]
         elif phase in ("claim", "setup_place", "reinforce"):
-            most = 1 if phase == "claim" else int(st.info[I_QUOTA] if phase == "setup_place" else st.info[I_RESERVE])
-            moves = [Move.place(int(t), n) for t in np.flatnonzero(m["place"]) for n in range(1, most + 1)]
+            moves = [Move.place(int(t), n) for t in np.flatnonzero(m["place"]) for n in range(1, m["place_most"] + 1)]
         elif phase in ("trade", "elim_trade"):
             moves = [Move.trade(*s) for s in m["sets"]] + ([Move.pass_()] if m["can_pass"] else [])
         elif phase == "attack":
-            adice = self.rules.dice.attacker_dice
             moves = [Move.attack(int(a), int(b), n) for a, b in np.argwhere(m["attack"])
-                     for n in range(1, min(adice, int(st.armies[a]) - 1) + 1)] + [Move.end_attack()]
+                     for n in range(1, int(m["dice"][a]) + 1)] + [Move.end_attack()]
         elif phase == "occupy":
             moves = [Move.occupy(n) for n in range(m["occupy"][1] + 1)]
         elif phase == "defend":
@@ -523,7 +520,7 @@ class Game:
             raise RiskstatsError("play needs at least one bot")
         seats = seat_entries(bots, self.players)
         if all(not callable(b) for b in seats) and max_moves is None:
-            return self._play_compiled(*_bot_arrays(seats, self.players), check=True)
+            return self._play_compiled(*Lineup.of(seats).arrays(self.players), check=True)
         self._lineup = [None if callable(b) else b for b in seats]  # what a look-ahead seat's rollouts may know
         try:
             for _ in range(max_moves if max_moves is not None else MAX_MOVES):
@@ -544,13 +541,8 @@ class Game:
         """The line-up (ids and parameters by seat, id -1 for a seat it does not know) that a look-ahead seat's
         rollouts play the other seats as (`riskstats.game.search`'s ``opponents``): the seats of the running
         `play`, else none known."""
-        S = self.state.alive.shape[0]
-        ids, params = np.full(S, -1, np.int64), np.zeros((S, N_PARAMS))
-        for p, spec in enumerate(getattr(self, "_lineup", None) or ()):
-            if spec is not None:
-                name, values = (spec, None) if isinstance(spec, str) else spec
-                ids[p], params[p] = bot_spec(name, values)
-        return ids, params
+        lineup = Lineup.of(getattr(self, "_lineup", None) or ())
+        return lineup.arrays(len(lineup.specs), rows=self.state.alive.shape[0])
 
     def _play_compiled(self, ids: np.ndarray, params: np.ndarray, check: bool) -> Game:
         """Play to the end with built-in bots (ids and parameters by seat) in the compiled loop."""
@@ -625,9 +617,9 @@ class Game:
         result = {"winner": self.winner, "turns": int(info[I_TURN]), "rounds": int(info[I_ROUND]),
                   "truncated": self.truncated, "win_reason": self.reason, "seed": self.seed,
                   "cards_in_deck": int(info[I_DECK_N])}
-        if self.rules.variant == "mission":
+        if self.rules.objective == "mission":
             result["missions"] = ",".join(self.missions())
-        if self.rules.variant == "capital":
+        if self.rules.objective == "capital":
             result["capitals"] = self.capitals
         return result
 

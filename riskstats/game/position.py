@@ -134,10 +134,10 @@ def position_dict(game) -> dict:
         "setup_armies": [int(x) for x in st.to_place[:seats]],
         "out": [int(x) for x in st.out[:seats]],
     }
-    if game.rules.variant == "mission":
+    if game.rules.objective == "mission":
         pos["missions"] = [board.mission_name(int(st.mission[s, M_CARD]), s) for s in range(P)]
         pos["mission_rows"] = st.mission[:P].tolist()
-    if game.rules.variant == "capital":
+    if game.rules.objective == "capital":
         pos["capitals"] = [names[c] if c >= 0 else None for c in st.capital[:P]]
     if info[I_PHASE] == DEFEND:
         pos["pending_attack"] = [names[info[I_ATK_FROM]], names[info[I_ATK_TO]], int(info[I_ATK_DICE])]
@@ -185,11 +185,11 @@ def template_position(players: int, variant: str | None = None, board: Board | N
            "reserve": max(3, len(owned[0]) // 3) + bonus, "sets_traded": 0,
            "territories": {names[t]: territories[t] for t in range(len(names))},
            "hands": [[] for _ in range(players)], "discard": []}
-    if rules.variant == "mission":
+    if rules.objective == "mission":
         table = [int(m) for m in board.mission_table(rules.mission_deck, players)]
         plain = [m for m in table if board.arrays.missions[m, 0] != MK_DESTROY] or table
         pos["missions"] = [board.mission_name(plain[s % len(plain)], s) for s in range(players)]
-    if rules.variant == "capital":
+    if rules.objective == "capital":
         pos["capitals"] = [names[owned[s][0]] for s in range(players)]
         pos["aside"] = list(pos["capitals"])
     return pos
@@ -248,15 +248,8 @@ def _rules(value) -> GameRules:
         value = {"variant": value}
     if not isinstance(value, dict):
         _bad(f"rules must be an object of GameRules options or a variant name, got {_short(value)}")
-    from riskstats.odds.dice import DiceRules
-
-    options = dict(value)
     try:
-        if isinstance(options.get("dice"), dict):
-            options["dice"] = DiceRules(**options["dice"])
-        if "fixed_values" in options:
-            options["fixed_values"] = tuple(options["fixed_values"])
-        return GameRules(**options)
+        return GameRules.from_dict(value)
     except TypeError as error:
         _bad(f"rules: {error}")
     except RiskstatsError as error:
@@ -315,7 +308,9 @@ def _card_list(pos, key, cards: _Cards, where: str | None = None):
 def game_from_position(pos, board: Board | None = None):
     """The parts of a game at a position (a dict, or JSON text): (rules, board, players, seed, state), which
     `riskstats.game.play.Game.from_json` makes a `Game` of; raises `RiskstatsError` naming the first
-    problem of an invalid position."""
+    problem of an invalid position. It reads the position family by family, in this order: the header, the
+    territories, who moves, missions and capitals, the cards, the setup armies, the engine's fields and the
+    random stream."""
     if isinstance(pos, (str, bytes)):
         try:
             pos = json.loads(pos)
@@ -333,21 +328,35 @@ def game_from_position(pos, board: Board | None = None):
     rules = _rules(pos.get("rules")) or default_rules(players)
     players = rules.check_players(players, board)
     seed = _int(pos, "seed", 0, 0, 2**64 - 1)
-    T, C = board.n_territories, board.n_cards
-    S = rules.seats(players)
 
     game = _Parts(rules, board, players)
-    st = _new_state(T, C, S, 4096)
-    info = st.info
-
+    st = _new_state(board.n_territories, board.n_cards, rules.seats(players), 4096)
     phase_name = pos.get("phase")
     if phase_name not in PHASES:
         _bad(f"phase must be one of {', '.join(PHASES)}, got {_short(phase_name)}")
     phase = PHASES.index(phase_name)
-    info[I_PHASE] = phase
-    setup = phase in (CLAIM, SETUP_PLACE, CAPITAL)
+    st.info[I_PHASE] = phase
 
-    # territories
+    _read_territories(pos, game, st, phase)
+    player = _read_turn(pos, game, st, phase)
+    _missions(pos, game, st, players)
+    _capitals(pos, game, st, players, phase)
+    deck_given, shuffle = _read_cards(pos, game, st, phase)
+    _read_setup_armies(pos, game, st, phase)
+    _capital_cards(game, st, players, phase, deck_given)
+    _read_engine(pos, game, st, phase, player)
+    _read_stream(pos, st, seed, shuffle)
+    return rules, board, players, seed, st
+
+
+def _is_setup(phase: int) -> bool:
+    return phase in (CLAIM, SETUP_PLACE, CAPITAL)
+
+
+def _read_territories(pos, game, st, phase):
+    """Each territory's owner and armies, each seat's territory count, who is in play and who is out."""
+    board, rules, players = game.board, game.rules, game.players
+    S = rules.seats(players)
     terr = pos.get("territories")
     if not isinstance(terr, dict):
         _bad("territories must be an object: territory name -> [owner seat, armies]")
@@ -385,7 +394,7 @@ def game_from_position(pos, board: Board | None = None):
             _bad(f"out must list, for each of the {S} seats, 0 (in play) or its elimination order 1, 2, ...")
         st.out[:] = out
     for s in range(S):
-        st.alive[s] = 1 if st.n_terr[s] > 0 or (setup and phase == CLAIM) else 0
+        st.alive[s] = 1 if st.n_terr[s] > 0 or (_is_setup(phase) and phase == CLAIM) else 0
         if out is not None and (st.out[s] > 0) == bool(st.alive[s]):
             _bad(f"seat {s} is {'out' if st.out[s] else 'in play'} in 'out' but owns {st.n_terr[s]} territories")
     if out is None:
@@ -393,8 +402,13 @@ def game_from_position(pos, board: Board | None = None):
         for k, s in enumerate(dead):
             st.out[s] = k + 1
 
-    # who moves
-    player = _int(pos, "player", None, 0, S - 1)
+
+def _read_turn(pos, game, st, phase) -> int:
+    """Who moves, the turn and round, the reserve and the sets traded; returns the player to move."""
+    rules, players = game.rules, game.players
+    info = st.info
+    setup = _is_setup(phase)
+    player = _int(pos, "player", None, 0, rules.seats(players) - 1)
     info[I_PLAYER] = player
     if player >= players:
         _bad(f"player must be a player's seat from 0 to {players - 1}, got {player}")
@@ -403,19 +417,22 @@ def game_from_position(pos, board: Board | None = None):
     info[I_TURN] = _int(pos, "turn", 0 if setup else None, 0, 10_000_000)
     info[I_ROUND] = _int(pos, "round", 0 if setup else None, 0, 10_000_000)
     if not setup and phase != OVER and info[I_TURN] < 1:
-        _bad(f"turn must be at least 1 in phase {phase_name!r}")
+        _bad(f"turn must be at least 1 in phase {PHASES[phase]!r}")
     if info[I_TURN] > rules.max_turns:
         _bad(f"turn {info[I_TURN]} is past the rules' max_turns ({rules.max_turns})")
     info[I_RESERVE] = _int(pos, "reserve", 0, 0, 1_000_000)
     if phase == REINFORCE and info[I_RESERVE] == 0:
         _bad("phase 'reinforce' needs a reserve of at least 1 army to place")
     info[I_SETS_TRADED] = _int(pos, "sets_traded", 0, 0, 10_000)
+    return player
 
-    # missions and capitals
-    _missions(pos, game, st, players)
-    _capitals(pos, game, st, players, phase)
 
-    # cards
+def _read_cards(pos, game, st, phase) -> tuple[bool, bool]:
+    """The hands, the discards, the cards set aside and the draw pile; returns (whether the pile's order is
+    given, whether it is to be shuffled)."""
+    board, players = game.board, game.players
+    info = st.info
+    C = board.n_cards
     cards = _Cards(board)
     aside_anyway = _revealed_capital_cards(game, st, players, phase)
     hands = pos.get("hands", [[] for _ in range(players)])
@@ -439,24 +456,24 @@ def game_from_position(pos, board: Board | None = None):
         left = [c for c in range(C) if c not in cards.used]
         if left:
             _bad(f"the deck is given but card {card_label(board, left[0])!r} is nowhere (hands, discard, aside, deck)")
-        st.deck[:len(pile)] = pile
-        info[I_DECK_N] = len(pile)
-        shuffle = False
     else:
         pile = [c for c in range(C) if c not in cards.used]
-        st.deck[:len(pile)] = pile
-        info[I_DECK_N] = len(pile)
-        shuffle = True
+    st.deck[:len(pile)] = pile
+    info[I_DECK_N] = len(pile)
     for c in st.deck[:info[I_DECK_N]]:
         st.card_owner[c] = DECK
     # the rest of the deck array: the cards out of the pile, in any order (the engine refills it on a reshuffle)
     st.deck[info[I_DECK_N]:] = [c for c in range(C) if st.card_owner[c] != DECK]
+    return deck_given, not deck_given
 
-    # setup armies
+
+def _read_setup_armies(pos, game, st, phase):
+    """The armies each seat still has to place (needed while setting up, except when picking capitals)."""
+    S = game.rules.seats(game.players)
     setup_armies = pos.get("setup_armies")
     if setup_armies is None:
-        if setup and phase != CAPITAL:
-            _bad(f"phase {phase_name!r} needs setup_armies: the armies each seat still has to place")
+        if _is_setup(phase) and phase != CAPITAL:
+            _bad(f"phase {PHASES[phase]!r} needs setup_armies: the armies each seat still has to place")
     else:
         if not (isinstance(setup_armies, list) and len(setup_armies) == S
                 and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_ARMIES
@@ -464,9 +481,13 @@ def game_from_position(pos, board: Board | None = None):
             _bad(f"setup_armies must list {S} counts (0 to {MAX_ARMIES:,}), one per seat")
         st.to_place[:] = setup_armies
 
-    _capital_cards(game, st, players, phase, deck_given)
 
-    # the engine's bookkeeping: defaults for a hand-written position, then what the position gives
+def _read_engine(pos, game, st, phase, player):
+    """The engine's bookkeeping: defaults for a hand-written position, then what the position gives (its
+    ``engine`` fields, the pending attack, the occupation, the winner)."""
+    board, rules, players = game.board, game.rules, game.players
+    S = rules.seats(players)
+    info = st.info
     info[I_WINNER] = -1
     info[I_OCC_FROM] = info[I_OCC_TO] = -1
     info[I_AFTER_PLACE] = ATTACK
@@ -498,12 +519,15 @@ def game_from_position(pos, board: Board | None = None):
         alive = [s for s in range(players) if st.alive[s]]
         info[I_WINNER] = alive[0] if len(alive) == 1 else -1
 
-    # the random stream
+
+def _read_stream(pos, st, seed, shuffle):
+    """The random stream: seeded from ``seed`` (shuffling a draw pile whose order is not given), or the state
+    the position gives."""
     from riskstats.game.rules.stream import _seed, _shuffle
 
     _seed(st.rng, np.uint64(seed))
-    if shuffle and info[I_DECK_N] > 1:
-        _shuffle(st.rng, st.deck, info[I_DECK_N])
+    if shuffle and st.info[I_DECK_N] > 1:
+        _shuffle(st.rng, st.deck, st.info[I_DECK_N])
     if pos.get("rng") is not None:
         try:
             value = int(pos["rng"])
@@ -512,7 +536,6 @@ def game_from_position(pos, board: Board | None = None):
         if not 0 < value < 2**64:
             _bad(f"rng must be from 1 to 2**64 - 1, got {value}")
         st.rng[0] = np.uint64(value)
-    return rules, board, players, seed, st
 
 
 def _engine_range(field: int, T: int, S: int) -> tuple[int, int]:
@@ -563,11 +586,12 @@ def _pending(pos, board, st, rules, players):
     attacker = int(st.owner[a])
     if not board.arrays.adjacency[a, b] or st.owner[b] == attacker or attacker < 0:
         _bad("pending_attack: the attack must go from an owned territory to an adjacent enemy one")
-    if not (isinstance(dice, int) and 1 <= dice <= min(rules.dice.attacker_dice, int(st.armies[a]) - 1)):
-        _bad(f"pending_attack: attacker dice must be from 1 to the armies able to roll, got {_short(dice)}")
-    from riskstats.game.rules.engine import _defending_seat
+    from riskstats.game.rules.legal import _attack_dice, _defending_seat
 
-    seat = int(_defending_seat(rules.vector(players, board), int(st.owner[b]), attacker))
+    R = rules.vector(players, board)
+    if not (isinstance(dice, int) and 1 <= dice <= _attack_dice(st, R, a)):
+        _bad(f"pending_attack: attacker dice must be from 1 to the armies able to roll, got {_short(dice)}")
+    seat = int(_defending_seat(R, int(st.owner[b]), attacker))
     if info[I_PLAYER] != seat:
         _bad(f"phase 'defend': player must be the defending seat {seat}, got {info[I_PLAYER]}")
     info[I_ATK_FROM], info[I_ATK_TO], info[I_ATK_DICE] = a, b, dice
@@ -576,7 +600,7 @@ def _pending(pos, board, st, rules, players):
 def _missions(pos, game, st, players):
     board = game.board
     missions = pos.get("missions")
-    if game.rules.variant != "mission":
+    if game.rules.objective != "mission":
         if missions or pos.get("mission_rows"):
             _bad(f"missions are only for the mission variant, not {game.rules.variant!r}")
         return
@@ -613,7 +637,7 @@ def _missions(pos, game, st, players):
 
 def _capitals(pos, game, st, players, phase):
     caps = pos.get("capitals")
-    if game.rules.variant != "capital":
+    if game.rules.objective != "capital":
         if caps:
             _bad(f"capitals are only for the capital variant, not {game.rules.variant!r}")
         return
@@ -641,7 +665,7 @@ def _capitals(pos, game, st, players, phase):
 
 def _revealed(game, phase) -> bool:
     """Whether every capital is picked and their cards are set aside (Capital Risk after the capital phase)."""
-    return game.rules.variant == "capital" and phase not in (CLAIM, SETUP_PLACE, CAPITAL)
+    return game.rules.objective == "capital" and phase not in (CLAIM, SETUP_PLACE, CAPITAL)
 
 
 def _revealed_capital_cards(game, st, players, phase) -> set:
@@ -670,7 +694,7 @@ def _capital_cards(game, st, players, phase, deck_given):
                      f"in a set), not in {place}")
             st.card_owner[c] = ASIDE
         elif where == ASIDE:
-            if game.rules.variant != "capital":
+            if game.rules.objective != "capital":
                 _bad(f"aside: only Capital Risk sets cards aside (its capital cards), got {label!r}")
             if not revealed:
                 _bad(f"aside: the capital cards are set aside once every capital is picked, not in phase "

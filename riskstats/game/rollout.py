@@ -28,10 +28,10 @@ from numba import prange
 
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.bots.catalog import seat_entries
+from riskstats.game.bots.catalog import Lineup, seat_entries
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
-from riskstats.game.play import Game, _bot_arrays
+from riskstats.game.play import Game
 from riskstats.game.rules.state import (
     I_DECK_N,
     I_PHASE,
@@ -145,8 +145,7 @@ def rollouts(game: Game, n: int, horizon: int | None = None, bots=("random",), s
         raise RiskstatsError("give at least one bot")
     params = params or {}
     seats = seat_entries(bots, game.players)
-    seats = [(b, params.get(b)) if isinstance(b, str) else b for b in seats]
-    ids, values = _bot_arrays(seats, game.players)
+    ids, values = Lineup.of([(b, params.get(b)) if isinstance(b, str) else b for b in seats]).arrays(game.players)
     seeds = np.random.SeedSequence(seed).generate_state(n, np.uint64)
     st = game.state
     root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())  # the game's own arrays stay untouched

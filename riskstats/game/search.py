@@ -107,9 +107,8 @@ from riskstats.game.bots.catalog import (
     VALUE_ROLLOUTS,
     VALUE_STYLE,
     VALUE_TRADE_AT,
+    Lineup,
     bot_info,
-    bot_spec,
-    seat_entries,
 )
 from riskstats.game.bots.continent import _forced_first
 from riskstats.game.bots.dispatch import _bot_move
@@ -211,16 +210,8 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-def _table(specs):
-    ids = np.zeros(len(specs), np.int64)
-    params = np.zeros((len(specs), N_PARAMS))
-    for k, spec in enumerate(specs):
-        ids[k], params[k] = bot_spec(spec)
-    return ids, params
-
-
-_PLAN_IDS, _PLAN_PARAMS = _table(PLAN_LIST)
-_CONTINENT_ID = bot_spec("continent")[0]
+_PLAN_IDS, _PLAN_PARAMS = Lineup.of(PLAN_LIST).arrays(len(PLAN_LIST))
+_CONTINENT_ID = CATALOG["continent"].id
 _AGGRESSIVE = PLAN_LIST.index("aggressive")
 """The aggressive plan's index in `PLAN_LIST` (the value bot's ``closer``)."""
 _PLAN_TRADE = np.array([[p.name for p in bot_info(spec.split(":")[0]).params].index("trade_at")
@@ -234,8 +225,7 @@ _PLAN_STYLE = np.array([[[p.name for p in bot_info(spec.split(":")[0]).params].i
 them)."""
 _POLICY_STYLE = np.array([[p.name for p in bot_info(POLICY).params].index(name) for name in STYLE], np.int64)
 """Where `POLICY`'s parameter vector holds them."""
-(_POLICY_ID,), _POLICY_PARAMS = _table([POLICY])
-_POLICY_PARAMS = _POLICY_PARAMS[0]
+(_POLICY_ID,), (_POLICY_PARAMS,) = Lineup.of([POLICY]).arrays(1)
 
 
 @jit
@@ -432,7 +422,43 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
     at least this P(win) now, read from a position with what p cannot see redrawn (`_resample`).
     ``trade_at``, ``style``: the plans' card timing and placement parameters (`_plan_params`; 0 keeps each
     plan's own). ``opponents``: how the other seats play in the rollouts (`_opponent`, from the line-up ``bots``
-    / ``params`` and the plan ``memory``)."""
+    / ``params`` and the plan ``memory``).
+
+    Parameters
+    ----------
+    st : State
+        The position (not changed); seat ``p``'s turn is under way.
+    B, R, CUT, V : the context's board arrays, rule vector, one-roll table and P(conquer) table.
+    p : int
+        The searching seat.
+    rollouts, horizon : int
+        Rollouts per plan, and the turns each plays on before its leaf is valued (`riskstats.game.loop._play`).
+    plans : int
+        How many plans are compared (at most `MAX_PLANS`).
+    work : State
+        A working state of the same board and seats, overwritten by every rollout.
+    scores : float64[len(PLAN_LIST)]
+        Written: scores[k], the summed leaf value of the k-th plan compared (nan for one not compared).
+    leaf : int
+        The leaf value: `VALUE_FORMULA`, `VALUE_MODEL`, `VALUE_STRONG` or `VALUE_BOOSTED`.
+    order : int
+        The plan order (`_plan_order`).
+    closer : float
+        P(win) from which the aggressive plan is compared too (0: never).
+    trade_at : float
+        The plans' card timing (0: each plan's own).
+    style : tuple of 3 floats
+        The plans' placement parameters, `riskstats.game.bots.catalog.STYLE` (fortify, reinforce, claim; 0: each
+        plan's own).
+    opponents : int
+        How the other seats play: `OPP_POLICY`, `OPP_ACTUAL` or `OPP_PROXY`.
+    bots : int64[S]
+        The line-up's bot ids by seat (-1: unknown), as `riskstats.game.bots.catalog.Lineup.arrays` writes them.
+    params : float64[S, N_PARAMS]
+        The line-up's parameter vectors by seat.
+    memory : int64[S, 2]
+        Each look-ahead seat's last (turn, plan), read and written.
+    """
     S = st.alive.shape[0]
     ids = np.empty(S, np.int64)
     prm = np.empty((S, N_PARAMS))
@@ -723,26 +749,24 @@ def search_plans(game, bot: str = "search", lineup=None):
     phase = int(game.state.info[I_PHASE])
     if phase in (CLAIM, SETUP_PLACE, CAPITAL, OVER):
         raise RiskstatsError("search_plans needs a turn under way (not setup, not a finished game)")
-    rollouts, horizon, plans, leaf, order, closer = _budget(spec.id, spec.vector())
+    vector = spec.vector()
+    rollouts, horizon, plans, leaf, order, closer = _budget(spec.id, vector)
     st = game.state
     S = st.alive.shape[0]
-    ids, prm = np.full(S, -1, np.int64), np.zeros((S, N_PARAMS))
     if lineup is None:
-        known, values = game._lineup_arrays()
-        ids[:len(known)], prm[:len(known)] = known, values
+        ids, prm = game._lineup_arrays()
     else:
-        for s, entry in enumerate(seat_entries(list(lineup), game.players)):
-            ids[s], prm[s] = bot_spec(entry)
+        ids, prm = Lineup.of(list(lineup)).arrays(game.players, rows=S)
     p = _turn_player(st)
-    ids[p], prm[p] = spec.id, spec.vector()
+    ids[p], prm[p] = spec.id, vector
     work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
     scores = np.full(len(PLAN_LIST), np.nan)
     cand = np.empty(len(PLAN_LIST), np.int64)
     n = _plan_order(order, plans, cand)
     best = _search_plan(st, *game.context, p, rollouts, horizon,
                         plans, work, scores, leaf, order, closer,
-                        _trade_override(spec.id, spec.vector()), _style_override(spec.id, spec.vector()),
-                        _opponents(spec.id, spec.vector()), ids, prm, game._search_memory())
+                        _trade_override(spec.id, vector), _style_override(spec.id, vector),
+                        _opponents(spec.id, vector), ids, prm, game._search_memory())
     if n < len(PLAN_LIST) and not np.isnan(scores[n]):  # the aggressive plan was added (closer)
         cand[n] = PLAN_LIST.index("aggressive")
         n += 1

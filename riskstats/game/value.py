@@ -38,7 +38,8 @@ import numpy as np
 
 from riskstats._numba import jit
 from riskstats.errors import RiskstatsError
-from riskstats.game.rules.engine import _base_reinforcement, _has_set, _progressive
+from riskstats.game.rules.cards import _has_set, _progressive
+from riskstats.game.rules.engine import _base_reinforcement
 from riskstats.game.rules.options import (
     ESCALATION_NONE,
     ESCALATION_PROGRESSIVE,

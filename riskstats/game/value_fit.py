@@ -31,7 +31,7 @@ from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.rules.engine import _init
-from riskstats.game.rules.options import R_SEATS, VARIANTS, GameRules
+from riskstats.game.rules.options import R_SEATS, VARIANTS, GameRules, default_rules
 from riskstats.game.rules.state import I_MOVES, I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER, _new_state, _seat_lineup
 from riskstats.game.search import _value
 from riskstats.game.value import FEATURES, N_FEATURES, N_INPUTS, _boosted_inputs, _features
@@ -118,7 +118,7 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
         the baselines), ``turn``, ``round``, ``moves`` (moves applied), ``game`` [n], and ``variant`` (its index
         in `VARIANTS`).
     """
-    from riskstats.game.play import _bot_arrays
+    from riskstats.game.bots.catalog import Lineup
     from riskstats.game.rules.board import classic_board
     from riskstats.game.rules.context import compile_context
 
@@ -126,8 +126,8 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
     players = check_int("players", players, 2, 6)
     per_game = check_int("per_game", per_game, 1, 100)
     if rules is None:
-        rules = GameRules(variant="two-player") if players == 2 else GameRules()
-    ids, params = _bot_arrays(list(bots), players)
+        rules = default_rules(players)
+    ids, params = Lineup.of(list(bots)).arrays(players)
     board = classic_board()
     ctx = compile_context(rules, board, players)
     R = ctx.R

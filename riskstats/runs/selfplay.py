@@ -49,14 +49,14 @@ from numba import prange
 
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.bots.catalog import lineup_specs, seat_entries
+from riskstats.game.bots.catalog import Lineup, lineup_specs, seat_entries
 from riskstats.game.drive import _drive, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game
 from riskstats.game.rules.board import Board, classic_board
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.engine import _init
-from riskstats.game.rules.options import GameRules, default_rules
+from riskstats.game.rules.options import GameRules, variant_for
 from riskstats.game.rules.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state, _seat_lineup
 from riskstats.pieces import in_pieces
 
@@ -190,7 +190,7 @@ def check_games(games, players, bots, variant: str = "classic", seed=0, rules: G
     params = params or {}
     specs = lineup_specs(bots, params)  # the bots named and their parameters, parsed once, before the rules
     if rules is None:
-        rules = default_rules(check_int("players", players)) if variant == "classic" else GameRules(variant=variant)
+        rules = GameRules(variant=variant_for(variant, check_int("players", players)))
     elif not isinstance(rules, GameRules):
         raise RiskstatsError(f"rules must be a GameRules, got {rules!r}")
     elif variant != rules.variant and variant != "classic":
@@ -268,11 +268,8 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = Non
 
     players, rules, board, seed = batch.players, batch.rules, batch.board, batch.seed
     games = len(seeds) if seeds is not None else batch.games if games is None else games
-    specs = seat_entries(batch.specs, players)
-    lineup = [spec.label for spec in specs]
-    specs = [specs[(s + first) % players] for s in range(players)]  # game first + g rotates by first + g
-    lineup_bots = np.array([spec.id for spec in specs], np.int64)
-    lineup_params = np.array([spec.vector() for spec in specs])
+    lineup = [spec.label for spec in Lineup(batch.specs).seated(players)]
+    lineup_bots, lineup_params = Lineup(batch.specs).arrays(players, first)  # game first + g rotates by first + g
     if seeds is None:
         seeds = game_seeds(seed, first + games, first, batch.seed_scheme)
     out = np.zeros((games, 4 + 2 * players), np.int64)
@@ -307,7 +304,7 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = Non
         "places": finishing_places(winner, out[:, 4 + players:]),
         "rules": pd.Categorical([record] * games),
     })
-    if rules.variant == "mission":
+    if rules.objective == "mission":
         table["missions"] = [",".join(board.mission_name(int(c), s) for s, c in enumerate(row))
                              for row in out[:, 4:4 + players]]
     table.attrs["rules"] = json.loads(record)

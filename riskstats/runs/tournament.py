@@ -26,9 +26,10 @@ pickling, and two threads run 1.9-2x as fast as one. ``workers`` sets the number
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from riskstats.errors import RiskstatsError, check_int
+from riskstats.game.bots.catalog import Lineup
 
 DEFAULT_CHUNK = 1000
 
@@ -59,6 +60,12 @@ class RunConfig:
         How games' seeds derive from ``seed`` (`riskstats.runs.selfplay.game_seeds`). None (default):
         the stored run's scheme when resuming one (1 if it records none), else the current
         `riskstats.runs.selfplay.SEED_SCHEME`.
+
+    Attributes
+    ----------
+    lineup : riskstats.game.bots.catalog.Lineup
+        The line-up's checked bot specs, set when the configuration is checked; every chunk plays them
+        (`Lineup.arrays`), on this process or a worker, without parsing them again.
     """
 
     games: int
@@ -71,6 +78,7 @@ class RunConfig:
     board: str = "classic"
     chunk_size: int = DEFAULT_CHUNK
     seed_scheme: int | None = None
+    lineup: Lineup = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         from riskstats.game.bots.catalog import parse_bot
@@ -80,22 +88,19 @@ class RunConfig:
         scheme = SEED_SCHEME if self.seed_scheme is None else self.seed_scheme  # None: settled by run_selfplay
         batch = check_games(self.games, self.players, self.bots, self.variant, self.seed, self.game_rules(),
                             self.load_board(), self.params, scheme)  # the one check, shared with play_games
+        # a frozen dataclass sets its normalised and derived fields through object.__setattr__
         object.__setattr__(self, "bots", batch.bots)
         object.__setattr__(self, "params", {k: list(parse_bot(k, v).values) for k, v in self.params.items()})
-        object.__setattr__(self, "_batch", batch._replace(params=self.params))
+        object.__setattr__(self, "lineup", Lineup(batch.specs))
 
     def batch(self):
-        """The checked games of this run (`riskstats.runs.selfplay.Batch`), which `play_chunk` trusts."""
-        batch = self.__dict__.get("_batch")
-        if batch is None:  # unpickled on a worker: rebuilt from the fields, checked when the run was made
-            from riskstats.game.bots.catalog import lineup_specs
-            from riskstats.runs.selfplay import SEED_SCHEME, Batch
+        """The checked games of this run (`riskstats.runs.selfplay.Batch`), which `play_chunk` trusts: built
+        from the fields and the checked `lineup`, checked when the run was made (here or, for a worker, before
+        the configuration was sent)."""
+        from riskstats.runs.selfplay import SEED_SCHEME, Batch
 
-            batch = Batch(self.games, self.players, self.bots, self.game_rules(), self.load_board(), self.params,
-                          self.seed, SEED_SCHEME if self.seed_scheme is None else self.seed_scheme,
-                          lineup_specs(self.bots, self.params))
-            object.__setattr__(self, "_batch", batch)
-        return batch
+        return Batch(self.games, self.players, self.lineup.labels, self.game_rules(), self.load_board(), self.params,
+                     self.seed, SEED_SCHEME if self.seed_scheme is None else self.seed_scheme, self.lineup.specs)
 
     def with_seed_scheme(self, scheme: int) -> RunConfig:
         """This run under seed scheme ``scheme`` (a stored run's, when resuming it); not checked again."""
@@ -107,35 +112,13 @@ class RunConfig:
             raise RiskstatsError(f"unknown seed scheme {scheme!r}; known: {', '.join(map(str, SEED_SCHEMES))}")
         other = copy.copy(self)
         object.__setattr__(other, "seed_scheme", scheme)
-        object.__setattr__(other, "_batch", self.batch()._replace(seed_scheme=scheme))
         return other
-
-    def __getstate__(self):
-        """Pickle the fields only (a task's configuration stays a few hundred bytes, without the board)."""
-        return {k: v for k, v in self.__dict__.items() if k != "_batch"}
 
     def game_rules(self):
         """The `GameRules` of this run; unknown option names are an error."""
         from riskstats.game.rules.options import GameRules
-        from riskstats.odds.dice import DiceRules
 
-        known = {f.name for f in fields(GameRules)} - {"variant"}
-        unknown = set(self.rules) - known
-        if unknown:
-            raise RiskstatsError(f"unknown rule option {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
-        options = dict(self.rules)
-        if "dice" in options:
-            dice = options["dice"]
-            if not isinstance(dice, dict):
-                raise RiskstatsError(f"rule option dice must be a table of dice options, got {dice!r}")
-            dice_known = {f.name for f in fields(DiceRules)}
-            if set(dice) - dice_known:
-                raise RiskstatsError(f"unknown dice option {', '.join(sorted(set(dice) - dice_known))}; "
-                                     f"known: {', '.join(sorted(dice_known))}")
-            options["dice"] = DiceRules(**dice)
-        if "fixed_values" in options:
-            options["fixed_values"] = tuple(options["fixed_values"])
-        return GameRules(variant=self.variant, **options)
+        return GameRules.from_dict(self.rules, variant=self.variant)
 
     def load_board(self):
         from riskstats.game.rules.board import classic_board, load_board
@@ -155,7 +138,7 @@ class RunConfig:
             "variant": self.variant,
             "seed": self.seed,
             "rules": json.loads(json.dumps(self.game_rules().as_dict(), default=str)),
-            "bot_params": {spec.label: list(spec.values) for spec in self.batch().specs},
+            "bot_params": {spec.label: list(spec.values) for spec in self.lineup.specs},
             "board": self.board,
             "seed_scheme": self.seed_scheme or SEED_SCHEME,
         }

@@ -5,9 +5,10 @@ from pathlib import Path
 import numpy as np
 
 import riskstats
+from riskstats.game.bots.catalog import Lineup
 from riskstats.game.drive import drive, search_flag
 from riskstats.game.loop import NO_HORIZON
-from riskstats.game.play import Game, _bot_arrays
+from riskstats.game.play import Game
 
 PACKAGE = Path(riskstats.__file__).parent
 
@@ -26,7 +27,7 @@ def test_only_the_driver_chooses_between_the_loops():
 
 
 def test_search_flag_names_the_line_ups_with_a_look_ahead_seat():
-    ids, _ = _bot_arrays(["continent", "aggressive", "value"], 3)
+    ids, _ = Lineup.of(["continent", "aggressive", "value"]).arrays(3)
     assert search_flag(ids) is True
     assert search_flag(ids[:2]) is None
 
@@ -37,7 +38,7 @@ def test_the_driver_plays_a_game_as_the_step_api_does():
     for lineup in (["continent", "aggressive", "random"], ["value:rollouts=1:plans=2", "aggressive", "random"]):
         played = Game(3, seed=4, log=False).play(lineup)
         game = Game(3, seed=4, log=False)
-        ids, params = _bot_arrays(lineup, 3)
+        ids, params = Lineup.of(lineup).arrays(3)
         assert drive(game.state, game.context, ids, params, True, NO_HORIZON, NO_HORIZON, None) == 0
         assert game.state.info[:8].tolist() == played.state.info[:8].tolist()
         assert np.array_equal(game.state.owner, played.state.owner)

@@ -19,8 +19,8 @@ Adding a fast bot: write its module here with ``@inline_jit def _mybot(st, B, R,
 move (it is inlined into the game loop like the others; helpers that allocate nothing are
 `riskstats._numba.lean_jit`, and per-move buffers come from the state's scratch memory,
 `riskstats.game.rules.state.SCRATCH`), declare it with the next id, a description and its parameters in
-`catalog.BUILT_IN`, read its parameters through `catalog.slot`, add one branch to `dispatch._bot_move`, and
-its name to `riskstats.cli.common.BOT_NAMES` (a test holds the two equal). The conformance test plays every
+`catalog.BUILT_IN`, read its parameters through `catalog.slot`, and add one branch to `dispatch._bot_move`
+(the command line reads the names from the catalogue). The conformance test plays every
 bot in every variant. The look-ahead bots (``search``, ``value``) live in `riskstats.game.search`. A bot written
 in Python plugs into `riskstats.game.play.Game.play` instead (slow path).
 May import: `riskstats.game.rules`, `riskstats.odds` and the foundations.

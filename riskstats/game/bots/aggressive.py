@@ -16,12 +16,12 @@ from riskstats.game.bots.common import (
     _claim_greedy,
     _fortify_styled,
     _is_border,
-    _max_dice,
     _placement,
     _random_claim,
     _strike_base,
     _trade_timed,
 )
+from riskstats.game.rules.legal import _attack_dice
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -68,7 +68,7 @@ def _aggressive_styled(st, B, R, V, params, fortify, reinforce, claim):  # pragm
     if phase == ATTACK:
         a, b, pw = _best_attack(st, B, V, p, -1)
         if a >= 0 and pw >= params[AGGRESSIVE_THRESHOLD]:
-            return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+            return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:
         extra = st.armies[info[I_OCC_FROM]] - 1

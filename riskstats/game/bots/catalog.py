@@ -661,6 +661,64 @@ def lineup_specs(bots, params=None, seats: int | None = None) -> tuple[BotSpec, 
     return tuple(specs)
 
 
+class Lineup(NamedTuple):
+    """A checked line-up: one `BotSpec` per entry, seated in order and repeated to fill the seats
+    (`seat_entries`); an entry None is a seat no built-in bot plays (a Python bot, or one unknown).
+
+    `arrays` turns it into what the compiled loops read, the one place that does: the bots' ids and
+    parameter vectors seat by seat.
+
+    >>> lineup = Lineup.parse("continent:threshold=0.6,aggressive")
+    >>> lineup.labels
+    ('continent:threshold=0.6', 'aggressive')
+    >>> ids, params = lineup.arrays(3, rotate=1)
+    >>> ids.tolist() == [CATALOG[b].id for b in ("aggressive", "continent", "continent")], params.shape == (3, N_PARAMS)
+    (True, True)
+    """
+
+    specs: tuple
+
+    @classmethod
+    def parse(cls, bots, params=None, seats: int | None = None) -> Lineup:
+        """The line-up of ``bots`` (a list, or a comma-separated string) with its ``params`` table
+        (`lineup_specs` says how they combine and what is checked)."""
+        return cls(lineup_specs(bots, params, seats))
+
+    @classmethod
+    def of(cls, entries) -> Lineup:
+        """The line-up of entries that are each a `BotSpec`, a spec string, a (spec, params) pair as
+        `parse_bot` takes them, or None (no built-in bot)."""
+        def spec(entry):
+            if entry is None or isinstance(entry, BotSpec):
+                return entry
+            name, values = (entry, None) if isinstance(entry, str) else entry
+            return parse_bot(name, values)
+
+        return cls(tuple(spec(e) for e in entries))
+
+    @property
+    def labels(self) -> tuple:
+        """Each entry's label (None for an entry no built-in bot plays)."""
+        return tuple(None if s is None else s.label for s in self.specs)
+
+    def seated(self, seats: int, rotate: int = 0) -> list:
+        """The specs seat by seat: seat s plays the seated line-up's entry (s + rotate) % seats (a batch's
+        game ``g`` rotates by ``g``)."""
+        order = seat_entries(self.specs, seats)
+        return [order[(s + rotate) % seats] for s in range(seats)]
+
+    def arrays(self, seats: int, rotate: int = 0, rows: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(ids int64[rows], params float64[rows, `N_PARAMS`]): the seated line-up (`seated`) as the compiled
+        loops read it, `BotSpec.vector` a row; ``rows`` (default ``seats``) may add seats nobody plays (a
+        neutral's), and those, like a None entry or an empty line-up, have id -1 and zero parameters."""
+        rows = seats if rows is None else rows
+        ids, params = np.full(rows, -1, np.int64), np.zeros((rows, N_PARAMS))
+        for s, spec in enumerate(self.seated(seats, rotate) if self.specs else ()):
+            if spec is not None:
+                ids[s], params[s] = spec.id, spec.vector()
+        return ids, params
+
+
 def check_lineup(bots, params=None, seats: int | None = None) -> tuple[str, ...]:
     """The labels of a line-up's bots, each checked with its overrides, and their number against ``seats``
     when given (see `lineup_specs`)."""

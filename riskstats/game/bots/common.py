@@ -4,12 +4,9 @@ fortification styles, card timing and the safest territory.
 from __future__ import annotations
 
 from riskstats._numba import jit, lean_jit
-from riskstats.game.rules.engine import _find_set, _hand_size, _reachable
+from riskstats.game.rules.cards import _find_set, _hand_size
+from riskstats.game.rules.legal import _fortify_reach, _trade_forced
 from riskstats.game.rules.options import (
-    FORTIFY_CONNECTED,
-    R_ADICE,
-    R_FORCED,
-    R_FORTIFY,
     R_NEUTRAL,
 )
 from riskstats.game.rules.state import (
@@ -21,8 +18,6 @@ from riskstats.game.rules.state import (
     I_PLAYER,
     I_QUOTA,
     I_RESERVE,
-    I_START_HAND,
-    I_TRADED_TURN,
     PASS,
     PLACE,
     SC_DIST,
@@ -233,11 +228,6 @@ def _best_attack(st, B, V, p, continent):  # pragma: no cover - compiled
     return best_a, best_b, best_p
 
 
-@lean_jit
-def _max_dice(st, R, a):  # pragma: no cover - compiled
-    return min(R[R_ADICE], st.armies[a] - 1)
-
-
 @jit
 def _trade_any(st, B):  # pragma: no cover - compiled
     """TRADE of the first valid set in the player's hand (sets without wilds first)."""
@@ -250,7 +240,7 @@ def _trade_any(st, B):  # pragma: no cover - compiled
 @lean_jit
 def _must_trade(st, R):  # pragma: no cover - compiled
     info = st.info
-    return info[I_PHASE] == ELIM_TRADE or (info[I_START_HAND] >= R[R_FORCED] and info[I_TRADED_TURN] == 0)
+    return info[I_PHASE] == ELIM_TRADE or _trade_forced(st, R)
 
 
 @jit
@@ -272,12 +262,7 @@ def _fortify_from(st, B, R, p, src, inner, spread):  # pragma: no cover - compil
         return END_TURN, 0, 0, 0, 0
     T = st.owner.shape[0]
     seen = _scratch_block(st.scratch, T, SC_MARK)
-    seen[:] = 0
-    if R[R_FORTIFY] == FORTIFY_CONNECTED:
-        _reachable(st, B, p, src, seen)
-    else:
-        for i in range(B.nbr_ptr[src], B.nbr_ptr[src + 1]):
-            seen[B.nbr_idx[i]] = 1
+    _fortify_reach(st, B, R, p, src, seen)
     dst = -1
     best = -1e18
     for t in range(T):

@@ -23,13 +23,13 @@ from riskstats.game.bots.common import (
     _claim_greedy,
     _fortify_styled,
     _is_border,
-    _max_dice,
     _most_threatened,
     _placement,
     _random_claim,
     _trade_timed,
     _with_neighbours,
 )
+from riskstats.game.rules.legal import _attack_dice
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -192,11 +192,11 @@ def _continent_bot(st, B, R, V, params):  # pragma: no cover - compiled
         if k >= 0:
             a, b, pw = _best_attack(st, B, V, p, k)
             if a >= 0 and _attack_pays(params, pw, st.armies[a] - 1, st.armies[b], params[CONTINENT_THRESHOLD]):
-                return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+                return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         if info[I_CONQUERED] == 0:
             a, b, pw = _best_attack(st, B, V, p, -1)
             if a >= 0 and _attack_pays(params, pw, st.armies[a] - 1, st.armies[b], params[CONTINENT_CARD_THRESHOLD]):
-                return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+                return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:
         src = info[I_OCC_FROM]

@@ -18,12 +18,12 @@ from riskstats.game.bots.common import (
     _claim_greedy,
     _fortify_styled,
     _is_border,
-    _max_dice,
     _most_threatened,
     _placement,
     _random_claim,
     _trade_timed,
 )
+from riskstats.game.rules.legal import _attack_dice
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -63,7 +63,7 @@ def _defensive_bot(st, B, R, V, params):  # pragma: no cover - compiled
         a, b, pw = _best_attack(st, B, V, p, -1)
         if a >= 0 and ((info[I_CONQUERED] < params[DEFENSIVE_MAX_CONQUESTS] and pw >= params[DEFENSIVE_THRESHOLD])
                        or pw >= params[DEFENSIVE_SURE_THRESHOLD]):
-            return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+            return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:
         src = info[I_OCC_FROM]

@@ -25,10 +25,10 @@ from riskstats.game.bots.hunter import _hunter_bot
 from riskstats.game.bots.objective import _capital_bot, _mission_bot
 from riskstats.game.bots.random_bot import _random_bot
 from riskstats.game.bots.uniform import _uniform_bot
+from riskstats.game.rules.legal import _defend_dice
 from riskstats.game.rules.options import (
     OBJ_MISSION,
     OBJ_TERRITORIES,
-    R_DDICE,
     R_OBJECTIVE,
 )
 from riskstats.game.rules.state import (
@@ -36,7 +36,6 @@ from riskstats.game.rules.state import (
     CAPITAL_PICK,
     DEFEND,
     DEFEND_MOVE,
-    I_ATK_TO,
     I_PHASE,
     I_PLAYER,
     SC_BLOCKS,
@@ -72,9 +71,8 @@ def _seat_view(st, R):  # pragma: no cover - compiled
 def _defend_bot(st, R, bot, params):  # pragma: no cover - compiled
     """The defence policy of bot number ``bot``: the DEFEND move of the seat to move against the declared
     attack (``info[I_ATK_FROM]``, ``info[I_ATK_TO]``, ``info[I_ATK_DICE]``). Every built-in bot but ``uniform``
-    (which draws its dice uniformly) rolls the most dice it may: min(the rules' defender dice, armies on the
-    attacked territory)."""
-    return DEFEND_MOVE, min(R[R_DDICE], st.armies[st.info[I_ATK_TO]]), 0, 0, 0
+    (which draws its dice uniformly) rolls the most dice it may (`riskstats.game.rules.legal._defend_dice`)."""
+    return DEFEND_MOVE, _defend_dice(st, R), 0, 0, 0
 
 
 @inline_jit

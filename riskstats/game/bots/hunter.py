@@ -57,13 +57,13 @@ from riskstats.game.bots.common import (
     _claim_greedy,
     _fortify_to_border,
     _is_border,
-    _max_dice,
     _most_threatened,
     _p_win,
     _place_neutral,
     _trade_timed,
 )
-from riskstats.game.rules.engine import _hand_size
+from riskstats.game.rules.cards import _hand_size
+from riskstats.game.rules.legal import _attack_dice as _max_dice
 from riskstats.game.rules.objectives import _holds_continent
 from riskstats.game.rules.options import R_ADICE, R_DDICE, R_NEUTRAL, R_PLAYERS
 from riskstats.game.rules.state import (

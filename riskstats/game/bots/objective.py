@@ -18,7 +18,6 @@ from riskstats.game.bots.common import (
     _best_attack,
     _fortify_to_border,
     _is_border,
-    _max_dice,
     _p_win,
     _safest,
     _setup_place,
@@ -26,10 +25,7 @@ from riskstats.game.bots.common import (
     _threat,
     _trade_timed,
 )
-from riskstats.game.rules.engine import (
-    _fortify_ok,
-    _reachable,
-)
+from riskstats.game.rules.legal import _attack_dice, _fortify_ok, _reachable
 from riskstats.game.rules.options import (
     R_NEUTRAL,
     R_PLAYERS,
@@ -180,11 +176,11 @@ def _objective_turn(st, B, R, V, params, goal, guard, guard_keep, keep_behind): 
     if phase == ATTACK:
         a, b, pw = _goal_attack(st, B, V, p, dist, guard, guard_keep)
         if a >= 0 and pw >= params[OBJECTIVE_THRESHOLD]:
-            return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+            return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         if info[I_CONQUERED] == 0:
             a, b, pw = _best_attack(st, B, V, p, -1)
             if a >= 0 and a != guard and pw >= params[OBJECTIVE_CARD_THRESHOLD]:
-                return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+                return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:
         src = info[I_OCC_FROM]

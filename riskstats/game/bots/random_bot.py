@@ -13,12 +13,9 @@ from riskstats.game.bots.catalog import (
 )
 
 # ---------------------------------------------------------------- shared helpers
-from riskstats.game.bots.common import _max_dice, _must_trade, _random_border, _random_claim, _random_owned
-from riskstats.game.rules.engine import _hand, _reachable, _set_kind
-from riskstats.game.rules.options import (
-    FORTIFY_CONNECTED,
-    R_FORTIFY,
-)
+from riskstats.game.bots.common import _must_trade, _random_border, _random_claim, _random_owned
+from riskstats.game.rules.cards import _hand, _set_kind
+from riskstats.game.rules.legal import _attack_dice, _fortify_reach
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -191,14 +188,7 @@ def _random_fortify(st, B, R, p):  # pragma: no cover - compiled
                 break
             k -= 1
     seen = _scratch_block(st.scratch, T, SC_MARK)
-    if R[R_FORTIFY] == FORTIFY_CONNECTED:
-        _reachable(st, B, p, a, seen)
-    else:
-        seen[:] = 0
-        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
-            if st.owner[B.nbr_idx[i]] == p:
-                seen[B.nbr_idx[i]] = 1
-    seen[a] = 0
+    _fortify_reach(st, B, R, p, a, seen)
     k = _randint(st.rng, seen.sum())
     for b in range(T):
         if seen[b] == 1:
@@ -221,7 +211,7 @@ def _random_bot(st, B, R, V, params):  # pragma: no cover - compiled
                               st.scratch, _edge_bits(st.scratch, st.owner.shape[0], st.alive.shape[0]))
         if a < 0:
             return END_ATTACK, 0, 0, 0, 0
-        return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+        return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
     if phase == CLAIM:
         return _random_claim(st)
     if phase == SETUP_PLACE:

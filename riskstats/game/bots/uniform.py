@@ -8,10 +8,10 @@ defence one of 1 .. the dice the defender may roll, a trade one of the valid set
 and the phase's one ending move (end the attack, end the turn) is one tuple among them. So it rarely ends an
 attack phase while it can attack, and nearly always fortifies; it also chooses its defence dice uniformly and
 picks a capital uniformly. Unlike every other built-in bot it is no strategy at all: two uniform bots play a
-game that seldom ends before the rules' turn cap (a truncation). The counts come from the engine's own
-legality tests its legal-move masks are made of (`riskstats.game.rules.engine._may_attack`, `_may_leave`,
-`_may_fortify_adjacent`, and `_regions` for a connected fortify) and
-the draw from the state's stream (`riskstats.game.rules.stream._randint`).
+game that seldom ends before the rules' turn cap (a truncation). The counts come from the rules' own
+legality tests, those its legal-move masks are made of (`riskstats.game.rules.legal`: `_may_attack` and
+`_attack_dice`, `_may_fortify` after `_fortify_regions`, `_defend_dice`) and the draw from the state's stream
+(`riskstats.game.rules.stream._randint`).
 """
 from __future__ import annotations
 
@@ -20,8 +20,7 @@ from riskstats._numba import inline_jit, lean_jit
 # ---------------------------------------------------------------- shared helpers
 from riskstats.game.bots.common import _must_trade, _nth_owned, _random_claim, _random_owned
 from riskstats.game.bots.random_bot import _random_set
-from riskstats.game.rules.engine import _may_attack, _may_fortify_adjacent, _may_leave, _regions
-from riskstats.game.rules.options import FORTIFY_ADJACENT, R_ADICE, R_DDICE, R_FORTIFY
+from riskstats.game.rules.legal import _attack_dice, _defend_dice, _fortify_regions, _may_attack, _may_fortify
 from riskstats.game.rules.state import (
     ATTACK,
     ATTACK_MOVE,
@@ -35,7 +34,6 @@ from riskstats.game.rules.state import (
     END_TURN,
     FORTIFY,
     FORTIFY_MOVE,
-    I_ATK_TO,
     I_OCC_FROM,
     I_PHASE,
     I_PLACE_FOR,
@@ -75,14 +73,14 @@ def _uniform_attack(st, B, R, p):  # pragma: no cover - compiled
     T = st.owner.shape[0]
     n = 1  # END_ATTACK
     for a in range(T):
-        dice = min(R[R_ADICE], st.armies[a] - 1)
+        dice = _attack_dice(st, R, a)
         for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
             n += dice * _may_attack(st.owner, st.armies, p, a, B.nbr_idx[i])
     k = _randint(st.rng, n)
     if k == n - 1:
         return END_ATTACK, 0, 0, 0, 0
     for a in range(T):
-        dice = min(R[R_ADICE], st.armies[a] - 1)
+        dice = _attack_dice(st, R, a)
         for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
             b = B.nbr_idx[i]
             if _may_attack(st.owner, st.armies, p, a, b):
@@ -93,32 +91,21 @@ def _uniform_attack(st, B, R, p):  # pragma: no cover - compiled
 
 
 @lean_jit
-def _fortify_targets(st, B, R, p, a, b, region):  # pragma: no cover - compiled
-    """Whether p may fortify from a to b under the engine's rule (``region``: `_regions` of p, read under the
-    connected rule)."""
-    if a == b or not _may_leave(st.owner, st.armies, p, a):
-        return False
-    if R[R_FORTIFY] == FORTIFY_ADJACENT:
-        return B.adjacency[a, b] and _may_fortify_adjacent(st.owner, st.armies, p, a, b)
-    return region[b] == region[a]
-
-
-@lean_jit
 def _uniform_fortify(st, B, R, p):  # pragma: no cover - compiled
     """FORTIFY_MOVE uniform over the legal (from, to, armies) triples and END_TURN, one tuple each."""
     T = st.owner.shape[0]
-    region = _scratch_block(st.scratch, T, SC_GOAL)  # not SC_MARK, which _regions searches with
-    _regions(st, B, p, region)
+    region = _scratch_block(st.scratch, T, SC_GOAL)  # not SC_MARK, which _fortify_regions searches with
+    _fortify_regions(st, B, R, p, region)
     n = 1  # END_TURN
     for a in range(T):
         for b in range(T):
-            n += _fortify_targets(st, B, R, p, a, b, region) * (st.armies[a] - 1)
+            n += _may_fortify(st, B, R, p, a, b, region) * (st.armies[a] - 1)
     k = _randint(st.rng, n)
     if k == n - 1:
         return END_TURN, 0, 0, 0, 0
     for a in range(T):
         for b in range(T):
-            if _fortify_targets(st, B, R, p, a, b, region):
+            if _may_fortify(st, B, R, p, a, b, region):
                 amounts = st.armies[a] - 1
                 if k < amounts:
                     return FORTIFY_MOVE, a, b, 1 + k, 0
@@ -134,7 +121,7 @@ def _uniform_bot(st, B, R, V, params):  # pragma: no cover - compiled
     if phase == ATTACK:
         return _uniform_attack(st, B, R, p)
     if phase == DEFEND:
-        return DEFEND_MOVE, 1 + _randint(st.rng, min(R[R_DDICE], st.armies[info[I_ATK_TO]])), 0, 0, 0
+        return DEFEND_MOVE, 1 + _randint(st.rng, _defend_dice(st, R)), 0, 0, 0
     if phase == OCCUPY:
         return OCCUPY_MOVE, _randint(st.rng, st.armies[info[I_OCC_FROM]]), 0, 0, 0
     if phase == FORTIFY:

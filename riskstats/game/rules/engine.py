@@ -1,11 +1,14 @@
-"""The rules of a full game as compiled kernels: setup, turns, cards, battle, fortification, winning.
+"""The rules of a full game as compiled kernels: setup, turns, battle, fortification, winning.
 
 This module owns every rule that changes a `riskstats.game.rules.state.State`: `_init` deals or opens the
-claim, `_check` says whether a move is legal (0) or why not (an `ERRORS` code), `_apply` plays a legal
-move, and the legal-move mask helpers. It asks `riskstats.game.rules.objectives` who wins, draws from the
-state's stream (`riskstats.game.rules.stream`) and writes the event log (`riskstats.game.rules.events`).
-Both the compiled self-play loop (`riskstats.runs.selfplay`) and the step-by-step Python API
-(`riskstats.game.play`) call these same functions; nothing here validates Python input or touches pandas.
+claim, the turn's course (`_begin_turn`, `_end_turn`, the reinforcement), `_apply` plays a legal move and
+`_resolve_roll` its chance step. It applies; it does not decide what is legal (`riskstats.game.rules.legal`:
+`_check`, the dice bounds, the fortify reach, the legal masks) or what the cards are worth
+(`riskstats.game.rules.cards`: sets, trades, draws). It asks `riskstats.game.rules.objectives` who wins, draws
+from the state's stream (`riskstats.game.rules.stream`) and writes the event log
+(`riskstats.game.rules.events`). Both the compiled self-play loop (`riskstats.runs.selfplay`) and the
+step-by-step Python API (`riskstats.game.play`) call these same functions; nothing here validates Python input or
+touches pandas.
 
 Kernel arguments: ``st`` a State, ``B`` the board's `BoardArrays`, ``R`` the rule vector
 (`GameRules.vector`), ``CUT`` the rules' one-roll table as `riskstats.odds.simulate.sampling_table` (one
@@ -24,7 +27,9 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import inline_jit, jit, lean_jit
+from riskstats.game.rules.cards import _draw_earned, _hand_size, _has_set, _trade
 from riskstats.game.rules.events import _event, _finish, _log
+from riskstats.game.rules.legal import _defending_seat
 from riskstats.game.rules.objectives import (
     _deal_missions,
     _mission_done,
@@ -32,26 +37,11 @@ from riskstats.game.rules.objectives import (
     _winner,
 )
 from riskstats.game.rules.options import (
-    BONUS_PER_SET,
-    BONUS_PER_TURN,
-    CARDS_ONE,
-    ESCALATION_NONE,
-    ESCALATION_PROGRESSIVE,
-    FORTIFY_ADJACENT,
     OBJ_CAPITAL,
     OBJ_MISSION,
     OBJ_TERRITORIES,
-    R_ADICE,
-    R_BONUS,
-    R_CARDS_PER_TURN,
-    R_DDICE,
     R_ELIM_KEEP,
     R_ELIM_TRADE,
-    R_ESCALATION,
-    R_FIX_INF,
-    R_FIX_MIX,
-    R_FORCED,
-    R_FORTIFY,
     R_INTERLEAVED,
     R_MAX_TURNS,
     R_NEUTRAL,
@@ -73,7 +63,6 @@ from riskstats.game.rules.state import (
     DECK,
     DEFEND,
     DEFEND_MOVE,
-    DISCARD,
     ELIM_TRADE,
     END_ATTACK,
     END_TURN,
@@ -81,9 +70,7 @@ from riskstats.game.rules.state import (
     EV_CAPTURE,
     EV_CLAIM,
     EV_DEAL,
-    EV_DRAW,
     EV_REINFORCE,
-    EV_RESHUFFLE,
     FORTIFY,
     FORTIFY_MOVE,
     I_AFTER_PLACE,
@@ -106,7 +93,6 @@ from riskstats.game.rules.state import (
     I_QUOTA,
     I_RESERVE,
     I_ROUND,
-    I_SETS_TRADED,
     I_START_HAND,
     I_TRADED_TURN,
     I_TURN,
@@ -126,7 +112,6 @@ from riskstats.game.rules.state import (
     REINFORCE,
     SC_HELD,
     SC_MARK,
-    SC_STACK,
     SC_STAMP,
     SETUP_PLACE,
     TRADE,
@@ -137,189 +122,6 @@ from riskstats.game.rules.state import (
 )
 from riskstats.game.rules.stream import _bits53, _randint, _seed, _shuffle
 from riskstats.odds.simulate import roll_losses
-
-ERRORS = (
-    "",
-    "the game is over",
-    "this kind of move is not allowed in the current phase",
-    "territory or card index out of range",
-    "the territory is not yours (or, when claiming, already taken)",
-    "bad number of armies",
-    "the territories are not adjacent",
-    "an attack needs at least 2 armies on your territory and an enemy territory to attack",
-    "bad number of dice",
-    "not a valid set of three of your cards",
-    "you hold too many cards: a set must be traded first",
-    "the territories are not joined by a chain of your territories",
-    "a territory cannot be moved to itself",
-    "the defender chooses its own dice (a defend move): leave the attack's d at 0",
-)
-"""Reasons `_check` gives (index = code; 0 means legal)."""
-OK, E_OVER, E_PHASE, E_RANGE, E_OWNER, E_ARMIES, E_ADJ, E_ATTACK, E_DICE, E_SET, E_FORCED, E_CONNECT, E_SAME, \
-    E_DEFENDER = range(len(ERRORS))
-
-
-# ---------------------------------------------------------------- cards
-@lean_jit
-def _hand_size(st, p):  # pragma: no cover - compiled
-    n = 0
-    for c in range(st.card_owner.shape[0]):
-        if st.card_owner[c] == p:
-            n += 1
-    return n
-
-
-@jit
-def _set_kind(B, c1, c2, c3):  # pragma: no cover - compiled
-    """0, 1, 2: three of that symbol; 3: one of each; 4: two cards and a wild; -1: not a set."""
-    s1 = B.card_symbol[c1]
-    s2 = B.card_symbol[c2]
-    s3 = B.card_symbol[c3]
-    if s1 == 3 or s2 == 3 or s3 == 3:
-        return 4
-    if s1 == s2 and s2 == s3:
-        return s1
-    if s1 != s2 and s2 != s3 and s1 != s3:
-        return 3
-    return -1
-
-
-@jit
-def _progressive(k):  # pragma: no cover - compiled
-    """Value of the (k+1)-th set traded in the game: 4, 6, 8, 10, 12, 15, 20, 25, ..."""
-    if k < 5:
-        return 4 + 2 * k
-    return 15 + 5 * (k - 5)
-
-
-@jit
-def _set_value(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
-    esc = R[R_ESCALATION]
-    if esc == ESCALATION_PROGRESSIVE:
-        return _progressive(st.info[I_SETS_TRADED])
-    if esc == ESCALATION_NONE:
-        return 4
-    kind = _set_kind(B, c1, c2, c3)
-    if kind < 4:
-        return R[R_FIX_INF + kind]
-    # a wild stands for whatever makes the best set with the other two cards
-    best = 0
-    syms = np.empty(2, np.int64)
-    m = 0
-    for c in (c1, c2, c3):
-        if B.card_symbol[c] != 3 and m < 2:
-            syms[m] = B.card_symbol[c]
-            m += 1
-    if m < 2:  # two or three wilds: any set
-        for k in range(4):
-            best = max(best, R[R_FIX_INF + k])
-    elif syms[0] == syms[1]:
-        best = R[R_FIX_INF + syms[0]]
-    else:
-        best = R[R_FIX_MIX]
-    return best
-
-
-@jit
-def _hand(st, p, start):  # pragma: no cover - compiled
-    """(cards, n): p's n cards in cards[:n], in index order from card ``start`` (wrapping round)."""
-    C = st.card_owner.shape[0]
-    cards = np.empty(C, np.int64)
-    n = 0
-    for k in range(C):
-        c = (start + k) % C
-        if st.card_owner[c] == p:
-            cards[n] = c
-            n += 1
-    return cards, n
-
-
-@jit
-def _find_set(st, B, p, start, prefer_no_wild):  # pragma: no cover - compiled
-    """A valid set in p's hand, searching from card ``start``; (-1, -1, -1) if none."""
-    hand, n = _hand(st, p, start)
-    for rnd in range(2):
-        for i in range(n):
-            for j in range(i + 1, n):
-                for k in range(j + 1, n):
-                    kind = _set_kind(B, hand[i], hand[j], hand[k])
-                    if kind < 0 or (rnd == 0 and prefer_no_wild and kind == 4):
-                        continue
-                    return hand[i], hand[j], hand[k]
-    return -1, -1, -1
-
-
-@lean_jit
-def _has_set(st, B, p):  # pragma: no cover - compiled
-    """Whether p holds a valid set: `_set_kind`'s rule in counts (a wild with any two cards; three alike;
-    one of each), as `_find_set` would find (a test checks they agree). Called every turn, so it avoids
-    `_find_set`'s hand buffer, which cost the game loop a third of its speed."""
-    n0 = n1 = n2 = n3 = 0
-    for c in range(st.card_owner.shape[0]):
-        if st.card_owner[c] == p:
-            s = B.card_symbol[c]
-            if s == 0:
-                n0 += 1
-            elif s == 1:
-                n1 += 1
-            elif s == 2:
-                n2 += 1
-            else:
-                n3 += 1
-    if n0 + n1 + n2 + n3 < 3:
-        return False
-    return n3 > 0 or n0 >= 3 or n1 >= 3 or n2 >= 3 or (n0 > 0 and n1 > 0 and n2 > 0)
-
-
-@jit
-def _trade(st, B, R, c1, c2, c3):  # pragma: no cover - compiled
-    """Trade a (checked) set: its value goes to the reserve, +2 on an occupied card territory."""
-    info = st.info
-    p = info[I_PLAYER]
-    value = _set_value(st, B, R, c1, c2, c3)
-    info[I_SETS_TRADED] += 1
-    info[I_TRADED_TURN] += 1
-    info[I_RESERVE] += value
-    info[I_FROM_CARDS] += value
-    bonus = -1
-    mode = R[R_BONUS]
-    if mode == BONUS_PER_SET or (mode == BONUS_PER_TURN and info[I_BONUS_GIVEN] == 0):
-        for c in (c1, c2, c3):
-            t = B.card_territory[c]
-            if t >= 0 and st.owner[t] == p:
-                st.armies[t] += 2
-                info[I_BONUS_GIVEN] = 1
-                bonus = t
-                break
-    st.card_owner[c1] = DISCARD
-    st.card_owner[c2] = DISCARD
-    st.card_owner[c3] = DISCARD
-    _log(st.info, st.log, st.armies, TRADE_SET, -1, bonus, 2 if bonus >= 0 else 0, 0, 0, 0, 0, c1, c2, c3, value,
-         bonus, -1)
-
-
-@lean_jit
-def _draw(st, p):  # pragma: no cover - compiled
-    """p draws the top card (a draw row); an empty pile is refilled by shuffling the discards (a reshuffle
-    row). -1 if no card is left."""
-    info = st.info
-    if info[I_DECK_N] == 0:
-        n = 0
-        for c in range(st.card_owner.shape[0]):
-            if st.card_owner[c] == DISCARD:
-                st.card_owner[c] = DECK
-                st.deck[n] = c
-                n += 1
-        _shuffle(st.rng, st.deck, n)
-        info[I_DECK_N] = n
-        _event(info, st.log, st.armies, EV_RESHUFFLE, -1, -1, 0, -1)
-    if info[I_DECK_N] == 0:
-        return -1
-    info[I_DECK_N] -= 1
-    c = st.deck[info[I_DECK_N]]
-    st.card_owner[c] = p
-    _event(info, st.log, st.armies, EV_DRAW, p, -1, 0, c)
-    return c
 
 
 # ---------------------------------------------------------------- setup
@@ -379,10 +181,6 @@ def _init(st, B, R, seed):  # pragma: no cover - compiled
         info[I_PLAYER] = 0
     if R[R_OBJECTIVE] == OBJ_MISSION:
         _deal_missions(st, B, R)
-
-
-
-
 
 
 @lean_jit
@@ -459,8 +257,6 @@ def _base_reinforcement(st, B, p):  # pragma: no cover - compiled
     return n
 
 
-
-
 @lean_jit
 def _begin_turn(st, B, R):  # pragma: no cover - compiled
     info = st.info
@@ -521,155 +317,7 @@ def _end_turn(st, B, R):  # pragma: no cover - compiled
     _begin_turn(st, B, R)
 
 
-# ---------------------------------------------------------------- legality
-@lean_jit
-def _reachable(st, B, p, a, out):  # pragma: no cover - compiled
-    """out[t] = 1 for every territory joined to a by a chain of p's territories (a included)."""
-    T = st.owner.shape[0]
-    out[:] = 0
-    stack = _scratch_block(st.scratch, T, SC_STACK)
-    stack[0] = a
-    out[a] = 1
-    n = 1
-    while n > 0:
-        n -= 1
-        t = stack[n]
-        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-            u = B.nbr_idx[i]
-            if out[u] == 0 and st.owner[u] == p:
-                out[u] = 1
-                stack[n] = u
-                n += 1
-
-
-@lean_jit
-def _regions(st, B, p, region):  # pragma: no cover - compiled
-    """region[t]: for each territory of p, the first territory of its region (the territories joined to it by a
-    chain of p's territories: what a connected fortify can join), -1 for the others; one search a region. It
-    allocates nothing: the searches mark the state's SC_MARK scratch block (``region`` must be another buffer)."""
-    T = st.owner.shape[0]
-    seen = _scratch_block(st.scratch, T, SC_MARK)
-    region[:] = -1
-    for t in range(T):
-        if st.owner[t] == p and region[t] < 0:
-            _reachable(st, B, p, t, seen)
-            for u in range(T):
-                if seen[u] == 1:
-                    region[u] = t
-
-
-@jit
-def _fortify_ok(st, B, R, p, a, b):  # pragma: no cover - compiled
-    if a == b or st.owner[a] != p or st.owner[b] != p or st.armies[a] < 2:
-        return False
-    if B.adjacency[a, b]:
-        return True
-    if R[R_FORTIFY] == FORTIFY_ADJACENT:
-        return False
-    seen = np.zeros(st.owner.shape[0], np.int64)
-    _reachable(st, B, p, a, seen)
-    return seen[b] == 1
-
-
-@jit
-def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
-    """0 if the move is legal now, else the `ERRORS` code saying why not."""
-    info = st.info
-    phase = info[I_PHASE]
-    p = info[I_PLAYER]
-    T = st.owner.shape[0]
-    C = st.card_owner.shape[0]
-    if phase == OVER:
-        return E_OVER
-    if kind == PLACE:
-        if phase != CLAIM and phase != SETUP_PLACE and phase != REINFORCE:
-            return E_PHASE
-        if a < 0 or a >= T:
-            return E_RANGE
-        if phase == CLAIM:
-            if st.owner[a] != -1:
-                return E_OWNER
-            return OK if b == 1 else E_ARMIES
-        if phase == SETUP_PLACE:
-            if st.owner[a] != info[I_PLACE_FOR]:
-                return E_OWNER
-            return OK if 1 <= b <= info[I_QUOTA] else E_ARMIES
-        if st.owner[a] != p:
-            return E_OWNER
-        return OK if 1 <= b <= info[I_RESERVE] else E_ARMIES
-    if kind == TRADE_SET:
-        if phase != TRADE and phase != ELIM_TRADE:
-            return E_PHASE
-        if a < 0 or a >= C or b < 0 or b >= C or c < 0 or c >= C:
-            return E_RANGE
-        if a == b or b == c or a == c or st.card_owner[a] != p or st.card_owner[b] != p or st.card_owner[c] != p:
-            return E_SET
-        return OK if _set_kind(B, a, b, c) >= 0 else E_SET
-    if kind == PASS:
-        if phase != TRADE:
-            return E_PHASE
-        if info[I_START_HAND] >= R[R_FORCED] and info[I_TRADED_TURN] == 0:
-            return E_FORCED
-        return OK
-    if kind == ATTACK_MOVE:
-        if phase != ATTACK:
-            return E_PHASE
-        if a < 0 or a >= T or b < 0 or b >= T:
-            return E_RANGE
-        if st.owner[a] != p or st.owner[b] == p:
-            return E_ATTACK
-        if not B.adjacency[a, b]:
-            return E_ADJ
-        if st.armies[a] < 2:
-            return E_ATTACK
-        if c < 1 or c > min(R[R_ADICE], st.armies[a] - 1):
-            return E_DICE
-        return OK if d == 0 else E_DEFENDER
-    if kind == DEFEND_MOVE:
-        if phase != DEFEND:
-            return E_PHASE
-        return OK if 1 <= a <= min(R[R_DDICE], st.armies[info[I_ATK_TO]]) else E_DICE
-    if kind == OCCUPY_MOVE:
-        if phase != OCCUPY:
-            return E_PHASE
-        return OK if 0 <= a <= st.armies[info[I_OCC_FROM]] - 1 else E_ARMIES
-    if kind == END_ATTACK:
-        return OK if phase == ATTACK else E_PHASE
-    if kind == FORTIFY_MOVE:
-        if phase != FORTIFY:
-            return E_PHASE
-        if a < 0 or a >= T or b < 0 or b >= T:
-            return E_RANGE
-        if a == b:
-            return E_SAME
-        if st.owner[a] != p or st.owner[b] != p:
-            return E_OWNER
-        if c < 1 or c > st.armies[a] - 1:
-            return E_ARMIES
-        if not _fortify_ok(st, B, R, p, a, b):
-            return E_ADJ if R[R_FORTIFY] == FORTIFY_ADJACENT else E_CONNECT
-        return OK
-    if kind == END_TURN:
-        return OK if phase == FORTIFY else E_PHASE
-    if kind == CAPITAL_PICK:
-        if phase != CAPITAL:
-            return E_PHASE
-        if a < 0 or a >= T:
-            return E_RANGE
-        return OK if st.owner[a] == p else E_OWNER
-    return E_PHASE
-
-
 # ---------------------------------------------------------------- playing a move
-@lean_jit
-def _defending_seat(R, defender, attacker):  # pragma: no cover - compiled
-    """The seat that chooses the defender's dice: the attacked territory's owner, or for a two-player
-    neutral territory the other player (who rolls the neutral's dice, docs/rules.md)."""
-    if defender == R[R_NEUTRAL]:
-        return 1 - attacker
-    return defender
-
-
 @lean_jit
 def _after_occupy(info):  # pragma: no cover - compiled
     if info[I_ELIM_PENDING] == 1:
@@ -804,10 +452,7 @@ def _apply(st, B, R, CUT, kind, a, b, c, d):  # pragma: no cover - compiled
         _after_occupy(st.info)
     elif kind == END_ATTACK:
         _log(st.info, st.log, armies, END_ATTACK, -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, 0, -1, -1)
-        draws = min(info[I_CONQUERED], 1) if R[R_CARDS_PER_TURN] == CARDS_ONE else info[I_CONQUERED]
-        for _ in range(draws):  # one card if anything was conquered, or one per conquest (cards_per_turn)
-            if _draw(st, p) < 0:
-                break
+        _draw_earned(st, R, p)
         info[I_PHASE] = FORTIFY
     elif kind == FORTIFY_MOVE:
         armies[a] -= c
@@ -847,64 +492,3 @@ def _step_roll(st, B, R, nd, lose):  # pragma: no cover - compiled
     move (`_check`) and that ``lose`` is a possible outcome."""
     st.info[I_MOVES] += 1
     _resolve_roll(st, B, R, nd, lose)
-
-
-# ---------------------------------------------------------------- legal-move masks
-@lean_jit
-def _may_place(owner, info, t):  # pragma: no cover - compiled
-    """Whether the seat placing now may place on territory t (phases CLAIM, SETUP_PLACE, REINFORCE, CAPITAL);
-    owner, info: the state's arrays."""
-    phase = info[I_PHASE]
-    if phase == CLAIM:
-        return owner[t] == -1
-    if phase == SETUP_PLACE:
-        return owner[t] == info[I_PLACE_FOR]
-    return owner[t] == info[I_PLAYER]
-
-
-@lean_jit
-def _may_leave(owner, armies, p, t):  # pragma: no cover - compiled
-    """Whether seat p may attack or fortify from territory t: it holds t with an army to spare."""
-    return owner[t] == p and armies[t] >= 2
-
-
-@lean_jit
-def _may_attack(owner, armies, p, t, u):  # pragma: no cover - compiled
-    """Whether seat p may attack u from t, a neighbour of u."""
-    return _may_leave(owner, armies, p, t) and owner[u] != p
-
-
-@lean_jit
-def _may_fortify_adjacent(owner, armies, p, t, u):  # pragma: no cover - compiled
-    """Whether seat p may fortify from t to u, a neighbour of t, under the adjacent fortify rule."""
-    return _may_leave(owner, armies, p, t) and owner[u] == p
-
-
-@jit
-def _legal_masks(st, B, R, place, attack, fortify):  # pragma: no cover - compiled
-    """Fill the masks of the current phase: place[T], attack[T, T] (from, to), fortify[T, T]."""
-    info = st.info
-    phase = info[I_PHASE]
-    p = info[I_PLAYER]
-    T = st.owner.shape[0]
-    place[:] = False
-    attack[:, :] = False
-    fortify[:, :] = False
-    if phase == CLAIM or phase == SETUP_PLACE or phase == REINFORCE or phase == CAPITAL:
-        for t in range(T):
-            place[t] = _may_place(st.owner, info, t)
-    elif phase == ATTACK:
-        for t in range(T):
-            for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-                attack[t, B.nbr_idx[i]] = _may_attack(st.owner, st.armies, p, t, B.nbr_idx[i])
-    elif phase == FORTIFY and R[R_FORTIFY] == FORTIFY_ADJACENT:
-        for t in range(T):
-            for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-                fortify[t, B.nbr_idx[i]] = _may_fortify_adjacent(st.owner, st.armies, p, t, B.nbr_idx[i])
-    elif phase == FORTIFY:  # connected: t reaches u when both lie in one region of p's land
-        region = np.empty(T, np.int64)
-        _regions(st, B, p, region)
-        for t in range(T):
-            if _may_leave(st.owner, st.armies, p, t):
-                for u in range(T):
-                    fortify[t, u] = region[u] == region[t] and u != t

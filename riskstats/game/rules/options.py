@@ -17,10 +17,21 @@ classic board has six colours). In every variant a player left alone on the boar
 [4, 6, 8, 10, 12, 15, 20, 25]
 >>> GameRules(escalation="fixed").fixed_values
 (4, 6, 8, 10)
+
+Rules come from outside in one way: `GameRules.from_dict` (positions, run records, experiment files, OpenSpiel's
+parameters), with `RULE_OPTIONS`, the table of every option (name, type, default, allowed values, one line of
+help, in OpenSpiel's parameter style), and `parse_rule` for a command line's ``key=value``. Variant names are
+compared here alone: `variant_for` decides the two-player default, and `GameRules.objective` says what a game is
+won by.
+
+>>> GameRules.from_dict({"fortify": "adjacent", "dice": {"defender_dice": 3}}).dice.defender_dice
+3
+>>> parse_rule("fixed_values=4,6,8,12")
+('fixed_values', (4, 6, 8, 12))
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 
 import numpy as np
 
@@ -159,9 +170,47 @@ class GameRules:
         if not isinstance(self.dice, DiceRules):
             raise RiskstatsError(f"dice must be a DiceRules, got {self.dice!r}")
 
+    @classmethod
+    def from_dict(cls, options: dict, **given) -> GameRules:
+        """The rules of a dict of options: the inverse of `as_dict`, for JSON and TOML values (``dice`` a table
+        of `riskstats.odds.dice.DiceRules` options, ``fixed_values`` a list). An unknown option name is an
+        error naming the known ones; ``given``: options the caller sets itself, which the dict may not name."""
+        if not isinstance(options, dict):
+            raise RiskstatsError(f"rule options must be a table of options, got {options!r}")
+        known = set(RULE_OPTIONS) - set(given)
+        unknown = set(options) - known
+        if unknown:
+            raise RiskstatsError(f"unknown rule option {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
+        values = dict(options)
+        dice = values.get("dice")
+        if isinstance(dice, dict):
+            dice_known = {f.name for f in fields(DiceRules)}
+            if set(dice) - dice_known:
+                raise RiskstatsError(f"unknown dice option {', '.join(sorted(set(dice) - dice_known))}; "
+                                     f"known: {', '.join(sorted(dice_known))}")
+            values["dice"] = DiceRules(**dice)
+        elif "dice" in values and not isinstance(dice, DiceRules):
+            raise RiskstatsError(f"rule option dice must be a table of dice options, got {dice!r}")
+        if "fixed_values" in values:
+            if not isinstance(values["fixed_values"], (list, tuple)):
+                raise RiskstatsError(f"fixed_values must be a list of 4 values, got {values['fixed_values']!r}")
+            values["fixed_values"] = tuple(values["fixed_values"])
+        return cls(**values, **given)
+
     @property
     def has_neutral(self) -> bool:
         return self.variant == "two-player" and not self.two_player_classic_50
+
+    @property
+    def objective(self) -> str:
+        """What a game of these rules is won by besides being left alone (`OBJECTIVES`): "territories",
+        "mission" or "capital". Callers ask this, not the variant's name."""
+        return OBJECTIVES[OBJECTIVE[self.variant]]
+
+    @property
+    def players_needed(self) -> int | None:
+        """The one player count these rules allow (2 for the two-player game), or None: the board decides."""
+        return 2 if self.variant == "two-player" else None
 
     @property
     def setup_mode(self) -> str:
@@ -171,10 +220,10 @@ class GameRules:
 
     def check_players(self, players: int, board) -> int:
         """Validate a player count for these rules and this board."""
-        if self.variant == "two-player":
-            if players != 2:
-                raise RiskstatsError(f"the two-player variant needs 2 players, got {players}")
-            return 2
+        if self.players_needed is not None:
+            if players != self.players_needed:
+                raise RiskstatsError(f"the {self.variant} variant needs {self.players_needed} players, got {players}")
+            return self.players_needed
         counts = sorted(k for k in board.starting_armies if k >= 3)
         if not counts:
             raise RiskstatsError(f"board {board.name!r} has no starting armies for 3 or more players")
@@ -243,7 +292,120 @@ def _progressive(k: int) -> int:
     return PROGRESSIVE[k] if k < len(PROGRESSIVE) else PROGRESSIVE[-1] + 5 * (k - len(PROGRESSIVE) + 1)
 
 
+def variant_for(variant: str, players: int) -> str:
+    """The variant a game of ``players`` plays when ``variant`` is asked for: "classic" with 2 players is the
+    two-player game (with its neutral); any other request stands (and is validated by `GameRules`)."""
+    return "two-player" if variant == "classic" and players == 2 else variant
+
+
 def default_rules(players: int) -> GameRules:
     """The rules a game of ``players`` gets when none are given: the two-player variant (with a neutral) for
     2 players, else Classic."""
-    return GameRules(variant="two-player") if players == 2 else GameRules()
+    return GameRules(variant=variant_for("classic", players))
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One rule option, as OpenSpiel declares a game's parameters: its name, its type (``str``, ``int``,
+    ``bool``, ``tuple`` of ints, or ``dict`` for the dice rule's table), its default (`GameRules`' own), the values
+    it allows (None: a range `GameRules` checks) and one line of help (docs/rules.md says more)."""
+
+    name: str
+    type: type
+    default: object
+    allowed: tuple | None
+    help: str
+
+    @property
+    def scalar(self) -> bool:
+        """Whether the value is one str, int or bool (what an OpenSpiel parameter can carry)."""
+        return self.type in (str, int, bool)
+
+
+_ABOUT = {
+    "variant": (str, VARIANTS, "The game: classic, the two-player game, Secret Mission or Capital Risk."),
+    "setup": (str, SETUPS, "Claim territories by choice or deal them (default: the variant's)."),
+    "two_player_classic_50": (bool, (False, True), "Two players with 50 armies each and no neutral."),
+    "neutral_interleaved": (bool, (False, True), "Two-player setup: a neutral army after each own placement."),
+    "escalation": (str, ESCALATIONS, "Set values: progressive, fixed per kind of set, or always 4."),
+    "fixed_values": (tuple, None, "Fixed set values: infantry, cavalry, artillery, one of each."),
+    "territory_bonus": (str, TERRITORY_BONUSES, "+2 on a traded card's territory: once a turn, per set, or never."),
+    "fortify": (str, FORTIFY, "Fortify along a chain of your territories, or to a neighbour only."),
+    "cards_per_turn": (str, CARDS_PER_TURN, "Cards drawn after conquering: one, or one per conquest."),
+    "max_turns": (int, None, "Turn cap: a game still on after this many turns ends truncated."),
+    "forced_trade_at": (int, None, "Cards at the start of a turn that force a trade."),
+    "elimination_trade_at": (int, None, "Cards after an elimination that force trading at once."),
+    "elimination_keep": (int, None, "Trade after an elimination until holding this many cards or fewer."),
+    "dice": (dict, None, "The dice rule: a table of riskstats.odds.dice.DiceRules options."),
+    "mission_deck": (str, MISSION_DECKS, "Secret Mission: the standard (12) or the European (14) deck."),
+    "mission_target_lost": (str, TARGET_LOST, "Secret Mission: a target lost to another is achieved, or 24."),
+    "capital_short": (bool, (False, True), "Capital Risk: the short game (2 or 3 enemy capitals)."),
+}
+
+
+def _default(f):
+    value = f.default if f.default is not MISSING else f.default_factory()
+    return asdict(value) if isinstance(value, DiceRules) else value
+
+
+RULE_OPTIONS = {f.name: RuleOption(f.name, *_ABOUT[f.name][:1], _default(f), *_ABOUT[f.name][1:])
+                for f in fields(GameRules)}
+"""Every `GameRules` option by name (a test holds the table to the fields): the one list the command line,
+OpenSpiel's parameters and docs/rules.md follow."""
+
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
+def parse_rule(text: str) -> tuple[str, object]:
+    """(name, value) of one ``key=value`` rule option as typed on a command line, converted by `RULE_OPTIONS`'
+    type: ``fortify=adjacent``, ``max_turns=200``, ``capital_short=true``, ``fixed_values=4,6,8,10``,
+    ``dice.defender_dice=3`` (-> ``("dice", {"defender_dice": 3})``). The value is checked by `GameRules`."""
+    key, sep, value = (text or "").partition("=")
+    key, value = key.strip(), value.strip()
+    name, _, sub = key.partition(".")
+    if not sep or not key:
+        raise RiskstatsError(f"a rule option is key=value, got {text!r}")
+    if name not in RULE_OPTIONS or (sub and name != "dice"):
+        raise RiskstatsError(f"unknown rule option {key}; known: {', '.join(sorted(RULE_OPTIONS))}")
+    kind = RULE_OPTIONS[name].type
+    if kind is dict:
+        if not sub:
+            raise RiskstatsError(f"give the dice rule's options one by one: dice.<option>=value, got {text!r}")
+        dice = {f.name: f.type for f in fields(DiceRules)}
+        if sub not in dice:
+            raise RiskstatsError(f"unknown dice option {sub}; known: {', '.join(sorted(dice))}")
+        return name, {sub: value if dice[sub] in ("str", str) else _whole(key, value)}
+    if kind is bool:
+        if value.lower() not in _TRUE + _FALSE:
+            raise RiskstatsError(f"rule option {name} must be true or false, got {value!r}")
+        return name, value.lower() in _TRUE
+    if kind is int:
+        return name, _whole(key, value)
+    if kind is tuple:
+        return name, tuple(_whole(key, v) for v in value.split(","))
+    return name, value
+
+
+def _whole(key: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise RiskstatsError(f"rule option {key} needs whole numbers, got {text!r}") from None
+
+
+def parse_rules(texts) -> dict:
+    """The options of several ``key=value`` texts (`parse_rule`), the dice rule's merged into one table; a
+    name given twice is an error."""
+    options: dict = {}
+    for text in texts or ():
+        name, value = parse_rule(text)
+        if name == "dice":
+            sub = next(iter(value))
+            if sub in options.get("dice", {}):
+                raise RiskstatsError(f"rule option dice.{sub} given twice")
+            options.setdefault("dice", {}).update(value)
+        elif name in options:
+            raise RiskstatsError(f"rule option {name} given twice")
+        else:
+            options[name] = value
+    return options

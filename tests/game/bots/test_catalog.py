@@ -219,3 +219,32 @@ def test_the_catalogue_is_built_from_the_folder():
         declared = {p.name for p in BUILT_IN[name].params}
         for slot_name in re.findall(rf'slot\("{name}", "(\w+)"\)', inspect.getsource(bots.catalog)):
             assert slot_name in declared, (name, slot_name)
+
+
+# ---------------------------------------------------------------- the line-up
+def test_a_lineup_turns_into_the_kernels_arrays_seat_by_seat():
+    from riskstats.game.bots.catalog import Lineup
+
+    lineup = Lineup.parse("continent:threshold=0.6,aggressive", {"aggressive": {"threshold": 0.7}})
+    assert lineup.labels == ("continent:threshold=0.6", "aggressive")
+    for rotate in range(4):
+        ids, params = lineup.arrays(3, rotate)
+        seated = lineup.seated(3, rotate)
+        assert ids.tolist() == [s.id for s in seated]
+        assert np.array_equal(params, np.array([s.vector() for s in seated]))
+        assert [s.label for s in seated] == [lineup.labels[(k + rotate) % 3 % 2] for k in range(3)]
+    ids, params = Lineup.of(["random", None, ("continent", {"threshold": 0.5})]).arrays(3, rows=4)
+    assert ids.tolist() == [CATALOG["random"].id, -1, CATALOG["continent"].id, -1]
+    assert params.shape == (4, N_PARAMS) and not params[[1, 3]].any() and params[2, 0] == 0.5
+    assert Lineup(()).arrays(0, rows=3)[0].tolist() == [-1, -1, -1]
+    with pytest.raises(RiskstatsError, match="3 bots for 2 seats"):
+        Lineup.parse("random,random,random").arrays(2)
+
+
+def test_the_lineup_is_turned_into_arrays_in_the_catalogue_alone():
+    """No caller builds (ids, params) from specs itself: `Lineup.arrays` does (a single bot's `bot_spec` aside)."""
+    package = Path(__file__).resolve().parents[3] / "riskstats"
+    found = [f"{p.relative_to(package)}:{m.group(0)}" for p in package.rglob("*.py") if p.name != "catalog.py"
+             for m in re.finditer(r"\.vector\(\) for|_bot_arrays|\bbot_spec\(entry|\[s\], \w+\[s\] = bot_spec",
+                                  p.read_text())]
+    assert not found

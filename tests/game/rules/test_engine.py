@@ -5,7 +5,8 @@ import pytest
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Game, Move
 from riskstats.game.rules.board import classic_board
-from riskstats.game.rules.engine import _base_reinforcement, _find_set, _has_set, _regions, _set_kind
+from riskstats.game.rules.engine import _base_reinforcement
+from riskstats.game.rules.legal import _regions
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import (
     ATTACK,
@@ -85,25 +86,6 @@ def test_reinforcement_counts(game):
     assert _base_reinforcement(game.state, BOARD.arrays, 0) == 3  # one missing: no bonus
     arrange(game, np.zeros(42, int))
     assert _base_reinforcement(game.state, BOARD.arrays, 0) == 14 + 24
-
-
-@pytest.mark.parametrize("cards, kind", [
-    ((INF[0], INF[1], INF[2]), 0), ((CAV[0], CAV[1], CAV[2]), 1), ((ART[0], ART[1], ART[2]), 2),
-    ((INF[0], CAV[0], ART[0]), 3), ((INF[0], INF[1], WILDS[0]), 4), ((INF[0], CAV[1], WILDS[0]), 4),
-    ((INF[0], WILDS[0], WILDS[1]), 4), ((INF[0], INF[1], CAV[0]), -1), ((ART[0], ART[1], CAV[0]), -1),
-])
-def test_set_kinds(cards, kind):
-    assert _set_kind(BOARD.arrays, *cards) == kind
-
-
-def test_has_set_agrees_with_the_set_search(game):
-    rng = np.random.default_rng(7)
-    for size in [0, 1, 2, 3, 3, 3, 4, 4, 5, 6] * 40:
-        arrange(game, np.zeros(42, int), hands={0: rng.choice(44, size, replace=False).tolist()})
-        found = _find_set(game.state, BOARD.arrays, 0, 0, False)
-        assert _has_set(game.state, BOARD.arrays, 0) == (found[0] >= 0)
-        if found[0] >= 0:
-            assert _set_kind(BOARD.arrays, *found) >= 0
 
 
 def test_invalid_sets_are_rejected(game):

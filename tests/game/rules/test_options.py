@@ -101,3 +101,93 @@ def test_the_tests_take_their_variants_from_one_shared_list():
                 calls = [n for n in ast.walk(node.value) if isinstance(n, ast.Call)
                          and getattr(n.func, "id", "") == "GameRules"]
                 assert not calls, f"{path.relative_to(tests)} defines its own variant cases"
+
+
+# ---------------------------------------------------------------- one way in: from_dict, the table, key=value
+def test_the_rule_table_has_a_row_for_every_option_with_its_default():
+    from dataclasses import asdict, fields
+
+    from riskstats.game.rules.options import RULE_OPTIONS
+
+    assert list(RULE_OPTIONS) == [f.name for f in fields(GameRules)]
+    plain = GameRules()
+    for name, option in RULE_OPTIONS.items():
+        value = getattr(plain, name)
+        assert option.default == (asdict(value) if name == "dice" else value), name
+        assert option.help and len(option.help) <= 100, name
+        if option.allowed is not None and option.default is not None:
+            assert option.default in option.allowed, name
+
+
+@pytest.mark.parametrize("rules", [GameRules(), GameRules(variant="mission", mission_deck="european"),
+                                   GameRules(escalation="fixed", fixed_values=(4, 6, 8, 12), fortify="adjacent"),
+                                   GameRules(variant="capital", capital_short=True, setup="deal"),
+                                   GameRules(variant="two-player", two_player_classic_50=True)])
+def test_from_dict_is_the_inverse_of_as_dict(rules):
+    import json
+
+    from riskstats.odds.dice import DiceRules
+
+    again = GameRules.from_dict(json.loads(json.dumps(rules.as_dict())))
+    assert again.as_dict() == rules.as_dict()
+    assert GameRules.from_dict({"dice": {"defender_dice": 3}}).dice == DiceRules(defender_dice=3)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"escalatoin": "fixed"}, "unknown rule option escalatoin; known: "),
+    ({"dice": {"sides": 8}}, "unknown dice option sides"),
+    ({"dice": 3}, "dice must be a table"),
+    ({"fixed_values": 4}, "fixed_values must be a list"),
+    ({"fortify": "teleport"}, "fortify must be one of connected, adjacent"),
+])
+def test_from_dict_names_what_is_wrong(options, message):
+    with pytest.raises(RiskstatsError, match=message):
+        GameRules.from_dict(options)
+
+
+def test_from_dict_keeps_the_callers_own_options_out_of_the_dict():
+    assert GameRules.from_dict({"fortify": "adjacent"}, variant="mission").variant == "mission"
+    with pytest.raises(RiskstatsError, match="unknown rule option variant"):
+        GameRules.from_dict({"variant": "capital"}, variant="mission")
+
+
+@pytest.mark.parametrize("text, parsed", [
+    ("fortify=adjacent", ("fortify", "adjacent")), ("max_turns = 200", ("max_turns", 200)),
+    ("capital_short=true", ("capital_short", True)), ("neutral_interleaved=0", ("neutral_interleaved", False)),
+    ("fixed_values=4,6,8,12", ("fixed_values", (4, 6, 8, 12))),
+    ("dice.defender_dice=3", ("dice", {"defender_dice": 3})),
+    ("dice.ties=attacker", ("dice", {"ties": "attacker"})),
+])
+def test_a_rule_typed_as_key_value(text, parsed):
+    from riskstats.game.rules.options import parse_rule
+
+    assert parse_rule(text) == parsed
+
+
+@pytest.mark.parametrize("texts, message", [
+    (["fortify"], "key=value"), (["colour=red"], "unknown rule option colour"), (["max_turns=lots"], "whole numbers"),
+    (["capital_short=maybe"], "true or false"), (["dice=3"], "dice.<option>"), (["dice.sides=8"], "unknown dice"),
+    (["fortify=adjacent", "fortify=connected"], "given twice"),
+])
+def test_a_bad_key_value_rule_is_named(texts, message):
+    from riskstats.game.rules.options import parse_rules
+
+    with pytest.raises(RiskstatsError, match=message):
+        parse_rules(texts)
+
+
+def test_variants_are_decided_in_options_alone():
+    """The two-player default and what a variant is won by are asked of options.py, not compared by name."""
+    import re
+    from pathlib import Path
+
+    from riskstats.game.rules.options import variant_for
+
+    assert variant_for("classic", 2) == "two-player" and variant_for("classic", 4) == "classic"
+    assert [GameRules(variant=v).objective for v in ("classic", "two-player", "mission", "capital")] == \
+        ["territories", "territories", "mission", "capital"]
+    package = Path(rules_module.__file__).resolve().parents[2]
+    compared = [f"{p.relative_to(package)}:{m.group(0)}" for p in package.rglob("*.py") if p.name != "options.py"
+                for m in re.finditer(r'rules\.variant ?[!=]= ?"[a-z-]+"|variant == "classic" and players == 2',
+                                     p.read_text())]
+    assert not compared
