@@ -63,7 +63,7 @@ from riskstats.game.bots.common import (
     _trade_timed,
 )
 from riskstats.game.rules.cards import _hand_size
-from riskstats.game.rules.legal import _attack_dice as _max_dice
+from riskstats.game.rules.legal import _attack_dice
 from riskstats.game.rules.objectives import _holds_continent
 from riskstats.game.rules.options import R_ADICE, R_DDICE, R_NEUTRAL, R_PLAYERS
 from riskstats.game.rules.state import (
@@ -713,19 +713,19 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
     if phase == ATTACK:
         q, s, b, pk = _kill_plan(st, B, R, CUT, V, p, 0, max_terr, flood)
         if _wants_kill(st, q, pk, params, last) and _rolls_on(st, st.armies[s] - 1, b):
-            return ATTACK_MOVE, s, b, _max_dice(st, R, s), 0
+            return ATTACK_MOVE, s, b, _attack_dice(st, R, s), 0
         if k >= 0:
             s, b, pc = _best_route(st, B, R, CUT, V, p, -1, k, 0, sweep == 2)
             if s >= 0 and pc >= params[HUNTER_THRESHOLD] and _rolls_on(st, st.armies[s] - 1, b):
-                return ATTACK_MOVE, s, b, _max_dice(st, R, s), 0
+                return ATTACK_MOVE, s, b, _attack_dice(st, R, s), 0
         for q in range(st.alive.shape[0]):
             if q != p and q != R[R_NEUTRAL] and st.alive[q] != 0:
                 a, b, pw = _best_into(st, B, R, V, p, -1, q)
                 if a >= 0 and pw >= params[HUNTER_BREAK]:
-                    return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+                    return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         a, b, pw = _best_into(st, B, R, V, p, -1, -1)
         if a >= 0 and (pw >= params[HUNTER_EXPAND] or (info[I_CONQUERED] == 0 and pw >= params[HUNTER_CARD])):
-            return ATTACK_MOVE, a, b, _max_dice(st, R, a), 0
+            return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:
         return OCCUPY_MOVE, _occupy_extra(st, B, R, p, k, max_terr, last, sweep), 0, 0, 0
