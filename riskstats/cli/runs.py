@@ -166,8 +166,8 @@ def experiment(
     dask_local: DaskLocal = None,
     rule: Rule = None,
 ):
-    """Play every cell of an experiment grid, each into its own sub-directory of --out (``--rule``: a rule option
-    fixed for every cell, over the file's own)."""
+    """Play every cell of an experiment grid, each into its own sub-directory of --out (--rule fixes a rule option
+    for every cell, over the file's own)."""
     from riskstats.runs.experiment import load_experiment, run_experiment
     from riskstats.stats.report import cell_win_rates
 
