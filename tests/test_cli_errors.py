@@ -231,7 +231,18 @@ def test_sigterm_interrupts_tune_like_ctrl_c():
     assert signal.getsignal(signal.SIGTERM) == before
 
 
-def test_ctrl_c_inside_llvmlite_waits_until_the_compiler_is_out_of_it(monkeypatch):
+@pytest.fixture
+def python_sigint():
+    """Python's own SIGINT handler during the test, whatever the process inherited (a job a script starts in the
+    background inherits SIGINT ignored, which the command line then leaves alone)."""
+    import signal
+
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, inherited)
+
+
+def test_ctrl_c_inside_llvmlite_waits_until_the_compiler_is_out_of_it(monkeypatch, python_sigint):
     """numba's compiler calls back into Python from C through llvmlite, where a KeyboardInterrupt is swallowed
     and leaves numba broken (the command then died of "no compiled object yet" with a traceback, about one
     Ctrl-C in three during a first compile): there the command line's handler sends the signal again a moment
