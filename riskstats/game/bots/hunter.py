@@ -563,14 +563,14 @@ def _claim_planted(st, B, p, power):  # pragma: no cover - compiled
 
 @jit
 def _presses_on(st, B, R, p, t, k, max_terr, last):  # pragma: no cover - compiled
-    """Whether a route goes on from t: t borders land of target continent k that p does not hold, or a seat
-    with at most ``max_terr`` territories holding cards or the ``last`` other seat (a kill's next step)."""
+    """Whether a route goes on from t: t borders land of target continent k that p does not hold, or a hunted
+    seat's (`_huntable`: a kill's next step)."""
     for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
         u = B.nbr_idx[i]
         q = st.owner[u]
         if q == p or q == R[R_NEUTRAL]:
             continue
-        if B.continent_of[u] == k or (st.n_terr[q] <= max_terr and (last or _hand_size(st, q) > 0)):
+        if B.continent_of[u] == k or _huntable(st, R, p, q, max_terr, last):
             return True
     return False
 
