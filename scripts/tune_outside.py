@@ -66,9 +66,10 @@ def study(domination: Path, bot: str, tune: list[str], players: int, games: int,
     spec = parse_bot(bot)
     info = bot_info(spec.name)
     names = [p.name for p in info.params]
-    unknown = [n for n in tune if n not in names]
+    tunable = [p.name for p in info.params if p.tunable]
+    unknown = [n for n in tune if n not in tunable]
     if unknown:
-        raise RiskstatsError(f"{spec.name} has no parameter {unknown[0]!r}; it has {', '.join(names)}")
+        raise RiskstatsError(f"{spec.name} has no parameter {unknown[0]!r} to tune; it tunes {', '.join(tunable)}")
     space = [p for p in info.params if p.name in tune and p.name not in spec.given]
     config = {"bot": spec.label, "against": f"domination:{opponents}", "players": players, "games_per_trial": games,
               "first": first, "seed": seed, "space": {p.name: [p.low, p.high, p.integer] for p in space}}

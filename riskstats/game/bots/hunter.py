@@ -174,14 +174,21 @@ def _on_route(route, n, t):  # pragma: no cover - compiled
 
 
 @jit
-def _route(st, B, s, q, k, route, flood):  # pragma: no cover - compiled
+def _scratch(st):  # pragma: no cover - compiled
+    """The scratch rows a route's pricing reuses from one candidate start to the next (allocated once per
+    `_best_route`): a sweep's stack (`_flood`), and `_other_sweeps`' route, defenders and covered flags."""
+    return np.empty((4, max(st.owner.shape[0] + 1, ROUTE_MAX)), np.int64)
+
+
+@jit
+def _route(st, B, s, q, k, route, flood, stack):  # pragma: no cover - compiled
     """A route of conquests from own territory s: each next territory the weakest of those not yet taken
     next to the last one taken (s first), among seat q's territories (q >= 0) or, with q = -1, the
     territories of continent k that s's owner does not hold; returns how many it reaches (route[:n]). With
-    ``flood`` it is `_flood` instead: every such territory that a sweep from s reaches."""
+    ``flood`` it is `_flood` instead (``stack`` its scratch): every such territory that a sweep from s reaches."""
     p = st.owner[s]
     if flood:
-        return _flood(st, B, s, p, q, k, route)
+        return _flood(st, B, s, p, q, k, route, stack)
     n = 0
     c = s
     while n < ROUTE_MAX:
@@ -201,14 +208,14 @@ def _route(st, B, s, q, k, route, flood):  # pragma: no cover - compiled
 
 
 @jit
-def _flood(st, B, s, p, q, k, route):  # pragma: no cover - compiled
+def _flood(st, B, s, p, q, k, route, stack):  # pragma: no cover - compiled
     """The targets of p's route (`_is_target`: seat q's territories, or with q = -1 continent k's land p does not
     hold) that a sweep from s reaches through targets, in the order of a depth-first walk that takes the weakest
     neighbour first (route[:n]; returns n). Priced as one chain (`_chain_odds`) it
     counts what a sweep costs: one army left on each territory taken, the stack split where the walk branches
-    and the dice it throws taken as the whole stack's (a slight overestimate where a split stack is small)."""
+    and the dice it throws taken as the whole stack's (a slight overestimate where a split stack is small).
+    ``stack``: scratch of at least a territory more than the board has (`_scratch`)."""
     n = 0
-    stack = np.empty(st.owner.shape[0] + 1, np.int64)
     stack[0] = s
     top = 1
     while top > 0 and n < ROUTE_MAX:
@@ -235,23 +242,23 @@ def _flood(st, B, s, p, q, k, route):  # pragma: no cover - compiled
 
 
 @jit
-def _route_odds(st, B, R, CUT, V, s, q, k, extra, via, route, defenders, flood):  # pragma: no cover - compiled
+def _route_odds(st, B, R, CUT, V, s, q, k, extra, via, route, defenders, flood, work):  # pragma: no cover - compiled
     """(P(every target taken this turn), route length) of `_route` from s with ``extra`` armies added there
     (through territory ``via`` first, a neighbour of s, if it is not -1): the route by `_chain_odds`, each target
     it misses by one attack from the best other own territory next to it (P(conquer) from the table; 0 if
     none), or with ``flood`` by a sweep (`_flood`) from the largest other own stack next to it, each target
-    counted once (0 if none)."""
+    counted once (0 if none). ``work``: `_scratch`."""
     p = st.owner[s]
     if via >= 0:
         route[0] = via
-        n = 1 + _route(st, B, via, q, k, route[1:], flood)
+        n = 1 + _route(st, B, via, q, k, route[1:], flood, work[0])
     else:
-        n = _route(st, B, s, q, k, route, flood)
+        n = _route(st, B, s, q, k, route, flood, work[0])
     for r in range(n):
         defenders[r] = st.armies[route[r]]
     pk, _ = _chain_odds(CUT, R, st.armies[s] - 1 + extra, defenders, n)
     if flood:
-        return pk * _other_sweeps(st, B, R, CUT, s, p, q, k, route, n), n
+        return pk * _other_sweeps(st, B, R, CUT, s, p, q, k, route, n, work), n
     for t in range(st.owner.shape[0]):
         if not _is_target(st, B, t, p, q, k) or _on_route(route, n, t):
             continue
@@ -265,15 +272,17 @@ def _route_odds(st, B, R, CUT, V, s, q, k, extra, via, route, defenders, flood):
 
 
 @jit
-def _other_sweeps(st, B, R, CUT, s, p, q, k, route, n):  # pragma: no cover - compiled
+def _other_sweeps(st, B, R, CUT, s, p, q, k, route, n, work):  # pragma: no cover - compiled
     """P(the targets route[:n] misses are taken too): each by a sweep (`_flood`) from the largest own stack other
-    than s next to it, a target counted in the first sweep that reaches it (0 if one has no such stack)."""
+    than s next to it, a target counted in the first sweep that reaches it (0 if one has no such stack).
+    ``work``: `_scratch` (its rows: the sweep's stack, its route, their defenders, which targets are covered)."""
     T = st.owner.shape[0]
-    covered = np.zeros(T, np.bool_)
+    other = work[1]
+    defenders = work[2]
+    covered = work[3]
+    covered[:T] = 0
     for r in range(n):
-        covered[route[r]] = True
-    other = np.empty(ROUTE_MAX, np.int64)
-    defenders = np.empty(ROUTE_MAX, np.int64)
+        covered[route[r]] = 1
     p_all = 1.0
     for t in range(T):
         if covered[t] or not _is_target(st, B, t, p, q, k):
@@ -285,11 +294,11 @@ def _other_sweeps(st, B, R, CUT, s, p, q, k, route, n):  # pragma: no cover - co
                 u = v
         if u < 0:
             return 0.0
-        m = _flood(st, B, u, p, q, k, other)
+        m = _flood(st, B, u, p, q, k, other, work[0])
         c = 0
         for r in range(m):
             if not covered[other[r]]:
-                covered[other[r]] = True
+                covered[other[r]] = 1
                 defenders[c] = st.armies[other[r]]
                 c += 1
         p_all *= _chain_odds(CUT, R, st.armies[u] - 1, defenders, c)[0]
@@ -303,6 +312,7 @@ def _best_route(st, B, R, CUT, V, p, q, k, extra, flood):  # pragma: no cover - 
     also through one other seat's territory first; start = -1 if none."""
     route = np.empty(ROUTE_MAX, np.int64)
     defenders = np.empty(ROUTE_MAX, np.int64)
+    work = _scratch(st)
     best_s = -1
     best_b = -1
     best_p = 0.0
@@ -315,14 +325,14 @@ def _best_route(st, B, R, CUT, V, p, q, k, extra, flood):  # pragma: no cover - 
             if _is_target(st, B, u, p, q, k):
                 near = True
             elif q >= 0 and st.owner[u] != p and _borders(st, B, u, q):  # a kill through u first
-                pk, n = _route_odds(st, B, R, CUT, V, s, q, k, extra, u, route, defenders, flood)
+                pk, n = _route_odds(st, B, R, CUT, V, s, q, k, extra, u, route, defenders, flood, work)
                 if best_s < 0 or pk > best_p:
                     best_s = s
                     best_b = u
                     best_p = pk
         if not near:
             continue
-        pk, n = _route_odds(st, B, R, CUT, V, s, q, k, extra, -1, route, defenders, flood)
+        pk, n = _route_odds(st, B, R, CUT, V, s, q, k, extra, -1, route, defenders, flood, work)
         if n > 0 and (best_s < 0 or pk > best_p):
             best_s = s
             best_b = route[0]
@@ -587,25 +597,19 @@ def _huntable(st, R, p, q, max_terr, last):  # pragma: no cover - compiled
 @jit
 def _region_need(st, B, u, p, q, k, seen):  # pragma: no cover - compiled
     """The armies a sweep of the targets of p's route (`_is_target`) connected to target u through targets
-    costs, roughly: one left on each territory and one lost per defender, plus one to roll on; marks the region
-    in ``seen`` (a region already seen costs 0)."""
+    (`_flood` from u) costs, roughly: one left on each territory and one lost per defender, plus one to roll on;
+    marks the region in ``seen`` (a region already seen costs 0, a territory seen in another region too)."""
     if seen[u]:
         return 0
-    stack = np.empty(st.owner.shape[0], np.int64)
-    stack[0] = u
+    region = np.empty(ROUTE_MAX, np.int64)
+    n = _flood(st, B, u, p, q, k, region, np.empty(st.owner.shape[0] + 1, np.int64))
     seen[u] = True
-    top = 1
-    need = 1
-    while top > 0:
-        top -= 1
-        c = stack[top]
-        need += 1 + st.armies[c]
-        for i in range(B.nbr_ptr[c], B.nbr_ptr[c + 1]):
-            v = B.nbr_idx[i]
-            if _is_target(st, B, v, p, q, k) and not seen[v]:
-                seen[v] = True
-                stack[top] = v
-                top += 1
+    need = 2 + st.armies[u]
+    for r in range(n):
+        t = region[r]
+        if not seen[t]:  # (the walk may come back to u, its start)
+            seen[t] = True
+            need += 1 + st.armies[t]
     return need
 
 
