@@ -47,6 +47,58 @@ def test_flags_render_as_flags_in_help():
         assert "<bool>" not in shown, command
 
 
+
+def test_readme_commands_use_their_own_environments():
+    """The first command is the user's install in `.venv`; the second makes `.venv-test` for the test tools, so it
+    is a fresh environment as its text says, and the user's is left as it was."""
+    install_and_run, install_and_test = readme_commands()
+    assert re.findall(r"\.venv[\w-]*", install_and_run) == [".venv"] * 3
+    assert re.findall(r"\.venv[\w-]*", install_and_test) == [".venv-test"] * 3
+    assert ".venv-test/" in (ROOT / ".gitignore").read_text().split()
+
+
+def measured(step: str) -> str:
+    """How the README states the install step ``step`` of data/install/measurements.csv: its wall and CPU time."""
+    import csv
+
+    rows = {r["step"]: r for r in csv.DictReader((ROOT / "data/install/measurements.csv").open())}
+    wall, cpu = float(rows[step]["wall_s"]), float(rows[step]["cpu_s"])
+    return f"{wall:.1f} s ({cpu:.1f} CPU s)" if wall < 10 else f"{wall:.0f} s ({cpu:.0f} CPU s)"
+
+
+README_STEPS = {  # README's words before each measured step, then the step (data/install/measurements.csv)
+    "first command's install": "install", "the odds": "first_command", "the second's install": "install_dev",
+    "the base install alone so:": "install_again", "`fit`": "install_fit", "`rl`": "install_rl",
+    "`distributed`": "install_distributed", "`tune`": "install_tune", "`notebooks`": "install_notebooks",
+    "`learn`": "install_learn", "a file on this machine:": "install_torch_cpu"}
+
+
+def test_readme_install_figures_are_the_measured_ones():
+    """Each install figure of the README's opening is the committed measurement's wall and CPU time (issue 42)."""
+    text = re.sub(r"\s+", " ", (ROOT / "README.md").read_text())
+    opening = text[:text.index("riskstats answers, exactly and fast")]
+    for words, step in README_STEPS.items():
+        assert f"{words} {measured(step)}" in opening, (words, measured(step))
+
+
+def test_readme_says_where_the_kernel_cache_lives():
+    """The README names the folder `riskstats._numba` caches kernels in, and how to start cold."""
+    from riskstats import _numba
+
+    text = (ROOT / "README.md").read_text()
+    assert f"`{_numba.CACHE_ROOT}`" in text and "`NUMBA_CACHE_DIR`" in text and "~/.cache/numba" in text
+    assert "NUMBA_CACHE_DIR=$(mktemp -d)" in text
+
+
+def test_readme_states_the_suite_size(suite_size):
+    """README's "about N tests" is the number of tests the whole suite collects, to the nearest hundred. Checked in
+    a run that collects the whole suite (README's test command; tests/conftest.py counts before -m or -k deselect
+    any), skipped in a run of a part of it."""
+    if suite_size is None:
+        pytest.skip("counts the suite only in a run that collects all of it (pytest with no path)")
+    stated = int(re.search(r"about ([\d,]+) tests", (ROOT / "README.md").read_text())[1].replace(",", ""))
+    assert round(suite_size, -2) == stated, f"{suite_size} tests collected"
+
 @pytest.mark.slow
 def test_non_editable_install_runs_from_elsewhere(tmp_path):
     target = tmp_path / "site"
@@ -119,7 +171,8 @@ def test_readme_command_table_names_every_command():
 
 
 # ---------------------------------------------------------------- what the docs cite
-SKIP_DIRS = {".git", ".venv", "__pycache__", "build", "dist", ".pytest_cache", ".hypothesis", ".ruff_cache"}
+SKIP_DIRS = {".git", ".venv", ".venv-test", ".venv-learn", "__pycache__", "build", "dist", ".pytest_cache",
+             ".hypothesis", ".ruff_cache"}
 EXTENSIONS = (".md", ".py", ".ipynb", ".toml", ".json", ".csv", ".gz", ".parquet", ".png")
 TOP_FOLDERS = ("riskstats", "docs", "data", "scripts", "tests", "notebooks")
 MAY_BE_ABSENT = {"violations.csv"}  # data/invariants/README.md: written only if a game broke an invariant
