@@ -327,7 +327,7 @@ LOGGED_MEASURES = ("sets_traded", "top_set_value", "reinforcements_per_round", "
                    "destroyed_per_round", "armies_destroyed", "peak_armies")
 """The per-game measures a logged rule comparison adds (`game_cards`, `game_activity`)."""
 TIER_RUNS = {"search": "search", "search_model": "search:value=model"}
-"""The runs of ``data/card_escalation`` (``scripts/card_escalation.py``) played by the ladder's top tiers
+"""The runs of ``data/card_escalation`` (``scripts/make/card_escalation.py``) played by the ladder's top tiers
 (`riskstats.stats.robustness.TOP_TIER`): the run's population name, its files' prefix -> the tier whose bot plays
 every seat (the first seat written as the tier's spec, the treated seat of the timing experiment)."""
 

@@ -372,7 +372,7 @@ def forced_arm(table: pd.DataFrame, cell: str, label: str) -> pd.DataFrame:
 
 def first_target_arms(table: pd.DataFrame, bot: str = "continent", board: Board | None = None
                       ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The arms of a first-target experiment (``scripts/experiment_continent_first*.toml``) by continent.
+    """The arms of a first-target experiment (``scripts/experiments/continent_first_*.toml``) by continent.
 
     ``table`` is `riskstats.runs.experiment.read_experiment`'s, in one of two forms: cells that differ only
     in the bot's ``first`` parameter (column ``params.<bot>``: ``first=Australia``; -1, the bot's own

@@ -11,7 +11,7 @@ two-player in chunks of games until the sequential probability ratio test (`risk
 ``players`` distinct bots from a pool (each line-up the same number of games, seats rotating), the
 balanced design the Luce model of who wins (`riskstats.stats.ratings.luce`) rates with a bootstrap
 over games and tests for fit across line-ups. `speed` measures games and decisions (moves) per CPU second of bots
-playing themselves. ``scripts/bench_strength.py`` runs all three for the search bot (issue #11).
+playing themselves. ``scripts/bench/bench_strength.py`` runs all three for the search bot (issue #11).
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ many games per compiled step) and one seat against built-in bots as a Gymnasium 
 learners (`single_agent`: `SingleAgentEnv`, `play_against`). Every rule is `riskstats.game`'s: the environments
 call the engine's legal masks, checks and apply, never a copy. `pettingzoo`, `openspiel`, `evaluators` and
 `single_agent` need the ``rl`` extra (``pip install "riskstats[rl]"``; ``learn`` adds sb3-contrib and torch for
-scripts/train_ppo.py); nothing here is imported by ``import riskstats`` or the CLI.
+scripts/make/train_ppo.py); nothing here is imported by ``import riskstats`` or the CLI.
 docs/environments.md is the guide.
 May import: `riskstats.game`, `riskstats.odds` and the foundations.
 

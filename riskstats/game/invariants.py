@@ -4,7 +4,7 @@ This module owns the invariants (`INVARIANTS`, one bit each in a violation mask)
 `_check_state` that tests a state against them, `_account` that follows the event log row by row (every
 army placed or destroyed, the setup armies, each turn's reinforcement), and two ways in:
 `check_invariants` (one `riskstats.game.play.Game`, now) and `sweep` (many seeded games with built-in
-bots, checked after every turn; ``scripts/invariant_sweep.py`` runs it at scale). It does not own the
+bots, checked after every turn; ``scripts/make/invariant_sweep.py`` runs it at scale). It does not own the
 rules: the invariants are worked out again here from the state, independently of the engine's own code
 (the reinforcement, continents held, missions and capitals), so an engine bug shows as a violation.
 

@@ -6,7 +6,7 @@ This module owns the position features (`FEATURES`, computed per seat by the com
 committed fit named in `MODELS`), and the boosted model's inputs (`BOOSTED_INPUTS`, `_boosted_inputs`) and
 softmax of its trees' margins (`_boosted_softmax`); the public
 `riskstats.position_value` that answers from it lives in `riskstats.game.evaluate`.
-It does not own fitting (`riskstats.game.value_fit` and ``scripts/fit_value.py``
+It does not own fitting (`riskstats.game.value_fit` and ``scripts/make/fit_value.py``
 write the coefficients and trees), the trees' format and evaluation (`riskstats.game.value_trees`) or the bots
 that use the value (`riskstats.game.search`: ``search:value=model`` and the ``value`` bot).
 
@@ -150,9 +150,9 @@ _LEAD = _MAX_OTHER + len(RELATIVE)
 _NEXT_SHARE = _LEAD + len(RELATIVE)
 
 MODEL_FILE = "data/value_model.json"
-"""The committed coefficients, package data of `riskstats.game` (written by ``scripts/fit_value.py``)."""
+"""The committed coefficients, package data of `riskstats.game` (written by ``scripts/make/fit_value.py``)."""
 MODELS = {"model": MODEL_FILE, "strong": "data/value_model_strong.json", "boosted": "data/value_model_boosted.npz"}
-"""The fitted models by name (written by ``scripts/fit_value.py fit --model NAME``): ``model``, fitted on
+"""The fitted models by name (written by ``scripts/make/fit_value.py fit --model NAME``): ``model``, fitted on
 heuristic line-ups and a few cheap-search games, the one the value bot and ``search:value=model`` read by
 default; ``strong``, the same line-ups plus search self-play at every table size, better on strong play
 (data/position_value/validation.csv), read by ``search:value=strong``, ``value:model=strong`` and
@@ -187,7 +187,7 @@ def model_weights(model: dict | None = None) -> np.ndarray:
     missing = [variant for variant in VARIANTS if variant not in model["weights"]]
     if missing:
         raise RiskstatsError(f"the position-value model has no coefficients for variant {', '.join(missing)}: "
-                             "refit it with scripts/fit_value.py fit")
+                             "refit it with scripts/make/fit_value.py fit")
     W = np.zeros((len(VARIANTS), N_FEATURES))
     for v, variant in enumerate(VARIANTS):
         row = model["weights"][variant]
@@ -202,7 +202,7 @@ def load_boosted() -> dict:
     trees = load_trees(resources.files("riskstats.game").joinpath(MODELS["boosted"]).open("rb"))
     if len(trees["tree_ptr"]) != len(VARIANTS) + 1 or trees["feature"].max(initial=0) >= N_INPUTS:
         raise RiskstatsError("the boosted position-value model does not match the variants and inputs: refit it "
-                             "with scripts/fit_value.py fit --model boosted")
+                             "with scripts/make/fit_value.py fit --model boosted")
     return trees
 
 

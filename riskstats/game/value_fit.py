@@ -5,7 +5,7 @@ This module owns `sample_positions` (games played by a line-up, each game's turn
 the model is judged against), `fit_weights` (the multinomial/conditional logit over the seats, fitted by
 maximum likelihood), `predict` (the model's P(win) from sampled features, as the compiled value computes
 it), `scores` (log loss, Brier and calibration) and `fit_model` (a whole fit from a list of line-ups, what
-``scripts/fit_value.py`` runs and writes). It does not own the features or the compiled model
+``scripts/make/fit_value.py`` runs and writes). It does not own the features or the compiled model
 (`riskstats.game.value`).
 
 **The likelihood.** Position i with players j in play and winner w_i has log-likelihood

@@ -7,7 +7,7 @@ played into its own sub-directory ``cell-NNN`` of the output; ``experiment.json`
 they vary.
 Running the same file again resumes: finished cells are read back, unfinished ones completed.
 
-The format (``scripts/experiment_example.toml`` is a complete example)::
+The format (``scripts/experiments/example.toml`` is a complete example)::
 
     games = 600                 # games per cell (required)
     seed = 1                    # seed of every cell (game i of each cell uses seed word i)
@@ -46,7 +46,7 @@ the same seat rotation, so cells that differ only in one bot's ``[grid.params]``
 controlled experiment: the same deals, dice streams and opponents, under a *treatment* (the parameter
 override), e.g. the ``continent`` bot forced to take Australia first (``first = "Australia"``, or its
 number 5) or South America first (``first = "South America"``) against its own choice (``-1``);
-``scripts/experiment_treatment.toml`` is one.
+``scripts/experiments/treatment.toml`` is one.
 These common random numbers make the arms' results positively correlated, so the effect on the bot's
 win rate, paired game by game, has a narrower interval than independent runs of the same size would
 give. `riskstats.stats.compare.treatment_effects` computes it (the first arm is the control), and

@@ -1,4 +1,4 @@
-// riskstats: a bridge that plays games in Domination's own engine, headless, for scripts/outside_domination.py.
+// riskstats: a bridge that plays games in Domination's own engine, headless, for scripts/outside/outside_domination.py.
 //
 // Written for riskstats (not part of Domination). It is compiled against Domination's engine classes, which
 // the researcher obtains separately (docs/outside.md); nothing of Domination is in this repository.

@@ -320,7 +320,7 @@ def test_the_card_escalation_script_writes_resumable_runs_the_notebook_reads(tmp
 
     from riskstats.analysis.cards import length_decomposition, timing_effects
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "card_escalation.py"
+    path = Path(__file__).resolve().parents[2] / "scripts" / "make" / "card_escalation.py"
     spec = importlib.util.spec_from_file_location("card_escalation", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
@@ -344,7 +344,7 @@ def _script():
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "card_escalation.py"
+    path = Path(__file__).resolve().parents[2] / "scripts" / "make" / "card_escalation.py"
     spec = importlib.util.spec_from_file_location("card_escalation", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)

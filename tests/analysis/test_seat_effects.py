@@ -8,7 +8,7 @@ import pytest
 from riskstats.analysis.seat_effects import arms, first_out, label_arms, seat_shares, seat_tests
 from riskstats.errors import RiskstatsError
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+EXPERIMENTS = Path(__file__).resolve().parents[2] / "scripts" / "experiments"
 
 
 def games(population, players, winners, stalled=0):
@@ -70,13 +70,13 @@ def test_bad_input_is_one_line():
 
 
 def test_the_committed_experiments_in_small(tmp_path):
-    """The notebook's experiments (scripts/experiment_*.toml), a few games each: labelled and tested."""
+    """The notebook's experiments (scripts/experiments/*.toml), a few games each: labelled and tested."""
     from riskstats.runs.experiment import load_experiment, run_experiment
 
     folders = []
     for name, players in (("seat_advantage_value", [3]), ("two_player_value", [2]),
                           ("first_player_heuristic", [2])):
-        spec = load_experiment(SCRIPTS / f"experiment_{name}.toml") | {"games": 12, "chunk_size": 12}
+        spec = load_experiment(EXPERIMENTS / f"{name}.toml") | {"games": 12, "chunk_size": 12}
         spec["grid"] = spec["grid"] | {"players": players}
         if name == "first_player_heuristic":
             spec["grid"] = spec["grid"] | {"bots": ["random", "aggressive"]}

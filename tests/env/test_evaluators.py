@@ -78,9 +78,9 @@ def test_a_tiny_openspiel_benchmark(tmp_path, monkeypatch, capsys):
     out = tmp_path / "match.csv"
     monkeypatch.setattr(sys, "argv", ["bench_openspiel.py", "--cells", "mcts:value:4:uniform,ismcts:rollout:4:random",
                                       "--games", "1", "--max-turns", "40", "--out", str(out)])
-    runpy.run_path(str(ROOT / "scripts" / "bench_openspiel.py"), run_name="__main__")
+    runpy.run_path(str(ROOT / "scripts" / "bench" / "bench_openspiel.py"), run_name="__main__")
     lines = out.read_text().splitlines()
-    assert lines[0].startswith("# python scripts/bench_openspiel.py --cells") and len(lines) == 4
+    assert lines[0].startswith("# python scripts/bench/bench_openspiel.py --cells") and len(lines) == 4
     assert "ms/decision" in capsys.readouterr().out
 
 

@@ -1,6 +1,6 @@
 """A smoke test of learning on `SingleAgentEnv` (the ``learn`` extra: sb3-contrib, torch): a few hundred steps of
 sb3-contrib's MaskablePPO train, and the trained agent's every action over an evaluation game is in the mask,
-though the same network without the mask would choose illegal ones; and scripts/train_ppo.py writes its curve and
+though the same network without the mask would choose illegal ones; and scripts/make/train_ppo.py writes its curve and
 its final evaluation, and evaluates a saved model again.
 Skipped where the extra is not installed (the main test environment)."""
 import csv
@@ -64,14 +64,15 @@ def test_play_against_plays_the_trained_policy(model):
 
 def test_the_training_script_writes_its_curve_with_its_command(tmp_path):
     out = tmp_path / "curve.csv"
-    command = [sys.executable, "scripts/train_ppo.py", "--steps", "256", "--eval-every", "256", "--eval-games", "2",
-               "--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--epochs", "1", "--net", "16",
-               "--max-turns", "60", "--phase", "128:random", "--out", str(out), "--plot", str(tmp_path / "c.png"),
-               "--model", str(tmp_path / "m.zip"), "--final-games", "3", "--final-out", str(tmp_path / "final.csv")]
+    command = [sys.executable, "scripts/make/train_ppo.py", "--steps", "256", "--eval-every", "256",
+               "--eval-games", "2", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--epochs", "1",
+               "--net", "16", "--max-turns", "60", "--phase", "128:random", "--out", str(out),
+               "--plot", str(tmp_path / "c.png"), "--model", str(tmp_path / "m.zip"), "--final-games", "3",
+               "--final-out", str(tmp_path / "final.csv")]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     first, *rest = out.read_text().splitlines()
-    assert first.startswith("# python scripts/train_ppo.py --steps 256")
+    assert first.startswith("# python scripts/make/train_ppo.py --steps 256")
     rows = list(csv.DictReader(rest))
     assert [(r["steps"], r["opponent"]) for r in rows] == [("0", "uniform"), ("0", "random"),
                                                           ("256", "uniform"), ("256", "random")]
@@ -85,8 +86,8 @@ def test_the_training_script_writes_its_curve_with_its_command(tmp_path):
     final = list(csv.DictReader((tmp_path / "final.csv").read_text().splitlines()[1:]))
     assert [(r["steps"], r["opponent"], r["games"]) for r in final] == [("256", "uniform", "3"), ("256", "random", "3")]
     # a saved model is evaluated again on the same final seeds: the same tally
-    again = [sys.executable, "scripts/train_ppo.py", "--load", str(tmp_path / "m.zip"), "--steps", "0", "--max-turns",
-             "60", "--n-envs", "1", "--eval-opponents", "random", "--final-games", "3", "--final-out",
+    again = [sys.executable, "scripts/make/train_ppo.py", "--load", str(tmp_path / "m.zip"), "--steps", "0",
+             "--max-turns", "60", "--n-envs", "1", "--eval-opponents", "random", "--final-games", "3", "--final-out",
              str(tmp_path / "again.csv"), "--out", str(tmp_path / "no_curve.csv")]
     done = subprocess.run(again, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -1,4 +1,4 @@
-"""The invariant checker: a sample of the sweep in every variant (scripts/invariant_sweep.py runs it at
+"""The invariant checker: a sample of the sweep in every variant (scripts/make/invariant_sweep.py runs it at
 scale), swept games are self-play's games, and each invariant catches a state that breaks it."""
 import numpy as np
 import pytest

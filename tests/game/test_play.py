@@ -132,7 +132,7 @@ def test_legal_moves_match_check():
 @pytest.mark.parametrize("name", ["classic_4p_seed7.csv", "mission_4p_seed7.csv", "capital_4p_seed7.csv",
                                   "two_player_seed7.csv"])
 def test_golden_playthrough(name):
-    sys.path.insert(0, str(ROOT / "scripts"))
+    sys.path.insert(0, str(ROOT / "scripts" / "tools"))
     from regenerate_golden import FOLDER, golden_events
 
     expected = pd.read_csv(FOLDER / name, keep_default_na=False)

@@ -161,12 +161,12 @@ def test_the_fit_matches_statsmodels_conditional_logit():
 
 
 def test_the_fit_script_reproduces_its_small_seeded_fit():
-    """scripts/fit_value.py's small design, fitted again, gives the committed golden coefficients (regenerate
-    them with ``python scripts/fit_value.py golden`` after a change that alters seeded games)."""
+    """scripts/make/fit_value.py's small design, fitted again, gives the committed golden coefficients (regenerate
+    them with ``python scripts/make/fit_value.py golden`` after a change that alters seeded games)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("fit_value", Path(__file__).resolve().parents[2] / "scripts"
-                                                  / "fit_value.py")
+                                                  / "make" / "fit_value.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
     golden = json.loads(GOLDEN.read_text())

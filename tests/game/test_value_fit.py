@@ -17,7 +17,7 @@ from riskstats.game.value_fit import (
 )
 from riskstats.game.value_trees import export_trees
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fit_value.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "make" / "fit_value.py"
 
 
 def _script():

@@ -1,12 +1,12 @@
-"""scripts/outside_domination.py: Domination's positions as riskstats positions, and riskstats moves as Domination
-commands, checked on a transcript of the real engine (no Java needed).
+"""scripts/outside/outside_domination.py: Domination's positions as riskstats positions, and riskstats moves as
+Domination commands, checked on a transcript of the real engine (no Java needed).
 
 The fixture ``data/domination_examples.jsonl`` was picked from two ``--transcript`` runs of the driver against
 Domination 1.2.0's engine (continent-tuned in the remote seat, three hard AIs in 30 four-player games, one hard AI
-in 3 two-player games) by ``python scripts/outside_domination.py --pick-examples <transcripts> --out <fixture>``:
-each file's board message, its first game's end, and per kind of decision the position the engine printed, the
-command the driver sent (with the riskstats move it came from) and, when nobody else moved in between, the
-engine's next position.
+in 3 two-player games) by
+``python scripts/outside/outside_domination.py --pick-examples <transcripts> --out <fixture>``: each file's board
+message, its first game's end, and per kind of decision the position the engine printed, the command the driver
+sent (with the riskstats move it came from) and, when nobody else moved in between, the engine's next position.
 """
 import csv
 import importlib.util
@@ -23,7 +23,8 @@ FIXTURE = Path(__file__).parent / "data" / "domination_examples.jsonl"
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("outside_domination", ROOT / "scripts" / "outside_domination.py")
+    spec = importlib.util.spec_from_file_location("outside_domination",
+                                                  ROOT / "scripts" / "outside" / "outside_domination.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

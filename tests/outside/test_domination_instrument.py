@@ -1,5 +1,5 @@
-"""scripts/outside_domination.py as an instrument (issue 38 item 1): the phase delegation, the first player and its
-balancing, the per-game records and their metrics, checked on the fixture of real engine positions
+"""scripts/outside/outside_domination.py as an instrument (issue 38 item 1): the phase delegation, the first player
+and its balancing, the per-game records and their metrics, checked on the fixture of real engine positions
 (``data/domination_examples.jsonl``, see test_domination.py) and on small synthetic records; no Java needed."""
 import copy
 import csv
@@ -20,7 +20,7 @@ FIXTURE = Path(__file__).parent / "data" / "domination_examples.jsonl"
 
 def _script():
     spec = importlib.util.spec_from_file_location("outside_domination_instrument",
-                                                  ROOT / "scripts" / "outside_domination.py")
+                                                  ROOT / "scripts" / "outside" / "outside_domination.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,6 +1,6 @@
-"""scripts/tune_outside.py without Java: Domination's games replaced by a stub whose win depends on the candidate's
-parameter and the game number; every trial plays the same games, the study resumes, and fresh games are refused
-where they overlap the tuning games."""
+"""scripts/outside/tune_outside.py without Java: Domination's games replaced by a stub whose win depends on the
+candidate's parameter and the game number; every trial plays the same games, the study resumes, and fresh games are
+refused where they overlap the tuning games."""
 import csv
 import importlib.util
 import sys
@@ -14,13 +14,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _script():
-    sys.path.insert(0, str(ROOT / "scripts"))
+    sys.path.insert(0, str(ROOT / "scripts" / "outside"))
     try:
-        spec = importlib.util.spec_from_file_location("tune_outside", ROOT / "scripts" / "tune_outside.py")
+        spec = importlib.util.spec_from_file_location("tune_outside", ROOT / "scripts" / "outside" / "tune_outside.py")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     finally:
-        sys.path.remove(str(ROOT / "scripts"))
+        sys.path.remove(str(ROOT / "scripts" / "outside"))
     return module
 
 

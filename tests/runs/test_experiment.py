@@ -9,7 +9,7 @@ from riskstats.runs.experiment import experiment_cells, load_experiment, read_ex
 from riskstats.runs.selfplay import play_games
 from riskstats.stats.report import cell_win_rates
 
-EXAMPLE = pathlib.Path(__file__).parents[2] / "scripts" / "experiment_example.toml"
+EXAMPLE = pathlib.Path(__file__).parents[2] / "scripts" / "experiments" / "example.toml"
 
 
 def test_example_file_is_valid():

@@ -251,7 +251,7 @@ def test_luce_fit_test_accepts_the_model_and_rejects_a_seat_effect():
 
 
 def test_a_written_fit_has_no_chi_square_p_where_expected_counts_are_small():
-    """`reported_fit` (what scripts/bench_strength.py writes to ladder_fit.csv): a line-up seen a few times leaves
+    """`reported_fit` (what scripts/bench/bench_strength.py writes to ladder_fit.csv): a line-up seen a few times leaves
     expected counts below MIN_EXPECTED, and the G2 and Pearson p-values are blanked; a large sample keeps them."""
     from riskstats.stats.ratings import MIN_EXPECTED
 

@@ -284,7 +284,7 @@ def test_the_top_tier_is_the_head_to_head_tier_one_of_each_format():
 
 
 def test_the_committed_ladder_fits_report_no_chi_square_p_with_small_expected_counts():
-    """`riskstats.stats.ratings.reported_fit`, as scripts/bench_strength.py writes ladder_fit.csv: the G2 and
+    """`riskstats.stats.ratings.reported_fit`, as scripts/bench/bench_strength.py writes ladder_fit.csv: the G2 and
     Pearson chi-square p-values are blank where the smallest expected count is below MIN_EXPECTED."""
     from riskstats.analysis.paths import data_dir
     from riskstats.stats.ratings import MIN_EXPECTED

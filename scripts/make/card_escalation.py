@@ -1,0 +1,144 @@
+"""Notebook 03's card experiments for one bot population, written to CSV for the notebook to read (issue #19 §2).
+
+    python scripts/make/card_escalation.py --population strong --out data/card_escalation
+    python scripts/make/card_escalation.py --population search --timing-games 1200 --rule-games 250 \
+        --escalation-games 1000 --out data/card_escalation
+
+A population is a line-up (`POPULATIONS`): ``strong`` is the value bot in every seat, ``search`` and
+``search_model`` the ladder's two top tiers (`riskstats.stats.robustness.TOP_TIER`: the search bot
+``search:rollouts=8:horizon=1:plans=6:value=formula`` and ``search:rollouts=8:horizon=0:plans=8:value=model``) in
+every seat, ``heuristic`` notebook 03's own line-up. The first seat of the strong and top-tier line-ups is the bot
+written with its parameters (``value:rollouts=1:plans=4``, the tier's spec) and the others the same bot with its
+default ``trade_at=0`` written out, so the first seat's label tells it apart: it is the seat a trade-timing
+treatment changes, and it plays exactly as the others in the control.
+
+Steps, each written to ``<out>/<population>_<step>.csv.gz`` and skipped if that file exists (resumable):
+
+- ``timing`` (populations with a treated seat): `riskstats.analysis.cards.trade_timing`, ``--timing-games``
+  games per arm: the control, the
+  first seat trading at once (``trade_at=3``) and holding until forced (``5``). The games of every arm.
+- ``rules``: `compare_rules` with logs, ``--rule-games`` games per arm, one card per turn (docs/rules.md)
+  against one per conquest; ``escalation``: progressive, fixed and no escalation, ``--escalation-games`` games per
+  arm (default ``--rule-games``; one card per conquest costs the search bot about 1.5 CPU s a game, so the top
+  tier's rules step is smaller). The per-game tables
+  (`LOGGED_MEASURES`), and for ``escalation`` also ``<population>_rounds.csv.gz`` (`per_round` by scheme, every
+  round reached by at least 10 games).
+- ``capture`` (``--capture-games``, 0 to skip): the population's games (seed ``--seed`` + 1, as notebook 03's
+  own) replayed to each one's first elimination that captured cards, and each such position rolled out
+  ``--capture-rollouts`` times with and without the captured cards (`cards.capture_value`); the per-position table.
+- ``ranking`` (``--ranking-games``, 0 to skip): the line-up ``--ranking-lineup`` (default the population's
+  `RANKING`: its bot among continent-tuned, aggressive and continent) under the four card rule settings, to see
+  whether the rules reorder the bots.
+
+Every run is single-threaded (``NUMBA_NUM_THREADS=1`` is set here when run as a script) and records its CPU seconds in
+``<out>/runs.csv`` with the command.
+"""
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+if __name__ == "__main__":  # run as a script: one thread (imported, e.g. by the tests, it leaves numba alone)
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+import pandas as pd  # noqa: E402
+
+from riskstats.analysis import cards  # noqa: E402
+from riskstats.game.rules.options import GameRules  # noqa: E402
+from riskstats.stats.robustness import TOP_TIER  # noqa: E402
+
+TIERS = cards.TIER_RUNS
+"""Population -> the top tier (`TOP_TIER`) whose bot plays every seat."""
+FOCAL = {"strong": "value:rollouts=1:plans=4", **{p: TOP_TIER[t]["bot"] for p, t in TIERS.items()}}
+"""The treated seat of a population's trade-timing experiment: its bot written with its parameters."""
+POPULATIONS = {"strong": f"{FOCAL['strong']},value,value,value",
+               **{p: ",".join([FOCAL[p]] + [f"{FOCAL[p]}:trade_at=0"] * 3) for p in TIERS},
+               "heuristic": "continent-tuned,aggressive,continent,defensive"}
+"""The line-ups (seats rotate game by game); the strong and top-tier ones' first seat is the treated seat (the
+others write their default ``trade_at=0`` out, so their label differs and their play does not)."""
+RANKING_LINEUP = "value,continent-tuned,aggressive,continent"
+RANKING = {"strong": RANKING_LINEUP, **{p: f"{FOCAL[p]},continent-tuned,aggressive,continent" for p in TIERS}}
+"""The ranking step's line-up per population: its bot among three heuristics."""
+COLUMNS = ["arm", "game", "seed", "bots", "winner", "winner_bot", "turns", "rounds", "first_won", "truncated",
+           *cards.LOGGED_MEASURES]
+RULE_ARMS = {"one card": GameRules(), "per conquest": GameRules(cards_per_turn="per_conquest")}
+SCHEMES = {s: GameRules(escalation=s) for s in ("progressive", "fixed", "none")}
+
+
+def _keep(games: pd.DataFrame) -> pd.DataFrame:
+    return games[[c for c in COLUMNS if c in games.columns]]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--population", choices=sorted(POPULATIONS), default="strong")
+    parser.add_argument("--timing-games", type=int, default=8000)
+    parser.add_argument("--rule-games", type=int, default=2000)
+    parser.add_argument("--escalation-games", type=int, default=None, help="default: --rule-games")
+    parser.add_argument("--ranking-games", type=int, default=0)
+    parser.add_argument("--capture-games", type=int, default=0)
+    parser.add_argument("--capture-rollouts", type=int, default=100)
+    parser.add_argument("--ranking-lineup", default=None, help="default: the population's RANKING line-up")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--steps", default="timing,rules,escalation,capture,ranking",
+                        help="the steps to run (comma-separated), of those the sizes allow")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    lineup, name = POPULATIONS[args.population], args.population
+    focal = FOCAL.get(name)
+    escalation_games = args.rule_games if args.escalation_games is None else args.escalation_games
+    ranking_lineup = args.ranking_lineup or RANKING.get(name, RANKING_LINEUP)
+    steps = []
+    if args.timing_games and focal:
+        steps.append(("timing", lambda: _keep(cards.trade_timing(
+            args.timing_games, 4, lineup, {"trade at once": (focal, 3), "hold until forced": (focal, 5)},
+            seed=args.seed)["games"])))
+    if args.rule_games:
+        steps.append(("rules", lambda: _keep(cards.compare_rules(args.rule_games, 4, lineup, RULE_ARMS,
+                                                                 seed=args.seed, log=True)["games"])))
+    if escalation_games:
+        steps.append(("escalation", lambda: _escalation(escalation_games, args, lineup, name)))
+    if args.capture_games:
+        steps.append(("capture", lambda: _capture(args, lineup)))
+    if args.ranking_games:
+        steps.append(("ranking", lambda: _keep(cards.compare_rules(
+            args.ranking_games, 4, ranking_lineup, {**SCHEMES, "per conquest": RULE_ARMS["per conquest"]},
+            seed=args.seed)["games"])))
+    wanted = set(args.steps.split(","))
+    for step, run in [(step, run) for step, run in steps if step in wanted]:
+        path = args.out / f"{name}_{step}.csv.gz"
+        if path.exists():
+            print(f"{path}: done already, skipped")
+            continue
+        start = time.process_time()
+        table = run()
+        cpu = time.process_time() - start
+        table.to_csv(path, index=False)
+        log = args.out / "runs.csv"
+        row = pd.DataFrame([{"file": path.name, "games": len(table), "cpu_s": round(cpu, 1),
+                             "command": "python scripts/make/card_escalation.py " + " ".join(argv or sys.argv[1:])}])
+        row.to_csv(log, mode="a", header=not log.exists(), index=False)
+        print(f"{path}: {len(table)} games in {cpu:.0f} CPU s", flush=True)
+
+
+def _capture(args, lineup):
+    from riskstats.runs.selfplay import play_games
+
+    games = play_games(args.capture_games, 4, lineup, seed=args.seed + 1)
+    per_position, _ = cards.capture_value(cards.capture_positions(games, min_cards=1), args.capture_rollouts,
+                                          seed=args.seed)
+    return per_position
+
+
+def _escalation(games, args, lineup, name):
+    result = cards.compare_rules(games, 4, lineup, SCHEMES, seed=args.seed, log=True)
+    rounds = cards.per_round(result["activity"].rename(columns={"arm": "escalation"}), by="escalation",
+                             min_games=10)
+    rounds.to_csv(args.out / f"{name}_rounds.csv.gz", index=False)
+    return _keep(result["games"])
+
+
+if __name__ == "__main__":
+    main()
