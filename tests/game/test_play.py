@@ -1,6 +1,4 @@
 """Property tests over seeded games of every variant and bot, the conformance test, the golden playthrough."""
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -11,9 +9,9 @@ from riskstats.game.bots.catalog import BOTS
 from riskstats.game.play import Game, Move, play_game
 from riskstats.game.rules.options import GameRules
 from riskstats.game.rules.state import ASIDE, DECK, I_DECK_N
+from tests.golden import FOLDER, GOLDENS, golden_events
 from tests.variants import cases
 
-ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = cases("classic", "classic-3-deal-fixed", "classic-6-adjacent-none", "two-player", "two-player-interleaved",
                  "two-player-50", "mission", "mission-5-european-24", "capital-4", "capital-5-short-deal")
 
@@ -129,12 +127,8 @@ def test_legal_moves_match_check():
     assert game.check(Move.end_turn()) in ("", "this kind of move is not allowed in the current phase")
 
 
-@pytest.mark.parametrize("name", ["classic_4p_seed7.csv", "mission_4p_seed7.csv", "capital_4p_seed7.csv",
-                                  "two_player_seed7.csv"])
+@pytest.mark.parametrize("name", list(GOLDENS))
 def test_golden_playthrough(name):
-    sys.path.insert(0, str(ROOT / "scripts" / "tools"))
-    from regenerate_golden import FOLDER, golden_events
-
     expected = pd.read_csv(FOLDER / name, keep_default_na=False)
     pd.testing.assert_frame_equal(golden_events(name), expected, check_dtype=False)
 

@@ -253,13 +253,10 @@ def test_an_ordered_value_bot_ignores_what_it_cannot_see(players, rules, seed, t
 def test_look_ahead_games_match_their_fingerprints():
     """Seeded games with search and value seats, game for game as before the plan orders and the skipping of
     plans that play as earlier ones (scripts/tools/golden_lookahead.py wrote them): those changed no play."""
-    import sys
-    from pathlib import Path
+    from tests.golden import LOOKAHEAD_FILE, fingerprints
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "tools"))
-    from golden_lookahead import FILE, fingerprints
-
-    pd.testing.assert_frame_equal(fingerprints(), pd.read_csv(FILE, dtype={"board": str}), check_dtype=False)
+    pd.testing.assert_frame_equal(fingerprints(), pd.read_csv(LOOKAHEAD_FILE, dtype={"board": str}),
+                                  check_dtype=False)
 
 
 def early_trades(lineup, seed):
