@@ -2,7 +2,7 @@
 wrappers'.
 
 ``python scripts/bench/bench_env.py [--envs 1024] [--steps 400] [--players 4] [--spaces full:choose,macro:auto]
-[--pz-steps 5000] [--os-steps 0] [--sim-tests 0] [--out data/env_speed.csv]``
+[--pz-steps 5000] [--os-steps 0] [--sim-tests 0] [--out data/env/env_speed.csv]``
 
 Random legal actions: a compiled picker chooses one id uniformly from each env's mask; its time is excluded
 (only ``env.step`` is timed). Compilation is excluded (a warm-up reset and steps first). Rates are given per

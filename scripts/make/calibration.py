@@ -1,6 +1,6 @@
 """Calibration of `evaluate`'s rollout P(win) and of the position value against real outcomes (issue #19 §4, #29).
 
-``python scripts/make/calibration.py --games 120 --out data/calibration`` plays ``--games`` seeded four-player
+``python scripts/make/calibration.py --games 120 --out data/calibration/value`` plays ``--games`` seeded four-player
 Classic games with the population's bot in every seat (`POPULATIONS`, ``--population``; seeds the position
 value was never fitted on: it was fitted on seed 18,000 on), keeps ``--per-game`` turn starts of each
 (`riskstats.analysis.calibration.calibration_positions`), and at each computes every player's P(win) by
@@ -14,7 +14,7 @@ command and CPU seconds).
 ``--chunk`` games at a time (games ``first .. first + chunk - 1`` of the run, their predictions seeded by
 ``--seed`` + first): after each chunk ``predictions.csv`` and ``runs.csv`` (a row per chunk) are rewritten whole,
 and rerunning the command resumes after the last chunk written; the scores are computed at the end from every
-chunk's predictions. (The strong run in ``data/calibration/`` was one chunk of 300 games.)
+chunk's predictions. (The strong run in ``data/calibration/value/`` was one chunk of 300 games.)
 """
 import argparse
 import sys
@@ -48,7 +48,7 @@ def main(argv=None):
     parser.add_argument("--boot", type=int, default=1000)
     parser.add_argument("--chunk", type=int, default=None, help="games per chunk (default: all in one)")
     parser.add_argument("--seed", type=int, default=19_400)
-    parser.add_argument("--out", default="data/calibration")
+    parser.add_argument("--out", default="data/calibration/value")
     args = parser.parse_args(argv)
     command = "python scripts/make/calibration.py " + " ".join(argv if argv is not None else sys.argv[1:])
     bot = POPULATIONS[args.population]

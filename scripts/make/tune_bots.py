@@ -1,4 +1,4 @@
-"""Tune the shipped tuned bots and write their records to data/tuned_bots.json.
+"""Tune the shipped tuned bots and write their records to data/tuned_bots/tuned_bots.json.
 
 Usage: python scripts/make/tune_bots.py [STORAGE]   (default sqlite:///runs/tune.db; rerunning resumes)
 
@@ -18,7 +18,7 @@ STUDIES = {
                         "variant": "classic", "trials": 40, "games_per_trial": 400, "seed": 1,
                         "check_games": 8000},
 }
-OUT = Path(__file__).resolve().parents[2] / "data" / "tuned_bots.json"
+OUT = Path(__file__).resolve().parents[2] / "data" / "tuned_bots" / "tuned_bots.json"
 
 
 def command(args: dict, storage: str) -> str:

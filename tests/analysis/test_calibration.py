@@ -129,7 +129,7 @@ def test_consistency_accepts_calibrated_predictions_and_rejects_the_model():
     outcomes fail it in both top tiers; the old rule (bootstrap interval's upper end at most 0.02) could not pass."""
     from riskstats.analysis.calibration import ECE_TARGET, calibration_consistency, ece_noise_floor
 
-    for population in ("search", "search-model"):
+    for population in ("search", "search_model"):
         preds = _committed(population)
         assert preds.groupby(["game", "turn"]).ngroups == 1200
         real = calibration_consistency(preds, ["model"], draws=1000).iloc[0]

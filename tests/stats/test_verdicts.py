@@ -256,8 +256,9 @@ def _committed_tiers():
 
 def test_the_committed_tiers_reproduce_from_the_committed_per_game_tables():
     """Issue #39 item 5: data/robustness/tiers.csv and head_to_head.csv are `tiers_table` of the committed per-game
-    tables (`TIER_TABLES`, the data/README.md command): four-player on the ladder with its own deals, two-player on
-    the round robin, and the ladder whose line-ups share 12 deals as context, its pairs clustered by deal."""
+    tables (`TIER_TABLES`, the data/robustness/README.md command): four-player on the ladder with its own deals,
+    two-player on the round robin, and the ladder whose line-ups share 12 deals as context, its pairs clustered by
+    deal."""
     from riskstats.analysis.paths import data_dir
 
     tiers, matrix = _committed_tiers()

@@ -412,7 +412,7 @@ TUNED = {
     "value-wide": ("value", {"plans": 8, "model": 1}),
 }
 """Tuned bots: name -> (base bot, tuned parameter values). Each one's tuning record (command, seeds,
-games, win rate and interval) is in ``data/tuned_bots.json``."""
+games, win rate and interval) is in ``data/tuned_bots/tuned_bots.json``."""
 
 
 def _tuned(base: str, values: dict) -> BotInfo:
@@ -420,7 +420,7 @@ def _tuned(base: str, values: dict) -> BotInfo:
     params = tuple(p._replace(default=float(values.get(p.name, p.default))) for p in info.params)
     tuned = ", ".join(f"{k}={v}" for k, v in values.items())
     text = (f"{base} with its parameters tuned for win rate ({tuned}); how they were chosen, the setting and "
-            f"the check on fresh seeds are in data/tuned_bots.json. {info.description}")
+            f"the check on fresh seeds are in data/tuned_bots/tuned_bots.json. {info.description}")
     return BotInfo(info.id, text, params, base)
 
 

@@ -24,7 +24,7 @@ from riskstats.game.bots.catalog import (
     seat_entries,
 )
 
-DATA = Path(__file__).resolve().parents[3] / "data" / "tuned_bots.json"
+DATA = Path(__file__).resolve().parents[3] / "data" / "tuned_bots" / "tuned_bots.json"
 
 
 def test_every_bot_declares_its_parameters():
