@@ -1,5 +1,5 @@
 #!/bin/bash
-# The README's install figures (issue 42), measured on a fresh clone: scripts/measure_install.sh [CHECKOUT] [OUT]
+# The README's install figures (issue 42), measured on a fresh clone: scripts/bench/measure_install.sh [CHECKOUT] [OUT]
 #
 # Clones CHECKOUT (default: this checkout) to /tmp/fresh-envdocs and, with pip's cache and numba's cache empty at the
 # start (PIP_CACHE_DIR=/tmp/fresh-pipcache, NUMBA_CACHE_DIR=/tmp/fresh-numba), times in turn under /usr/bin/time -v:
@@ -10,7 +10,7 @@
 # memory, the load average before and after); each step's output and /usr/bin/time report beside it.
 # data/install/measurements.csv is that file in tidy form; the test suite's cold run is a separate step there.
 set -u
-SRC=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+SRC=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 M=${2:-/tmp/fresh-meas}
 mkdir -p "$M"
 m() {
