@@ -11,7 +11,7 @@ The commands live in modules that mirror the library's parts; this module makes 
 them, in the order ``riskstats --help`` lists them (`COMMANDS`, `POSITION_COMMANDS`)::
 
     `common`     the machinery every part shares: one-line errors, number parsers, dice-rule options,
-                 JSON and table printing, progress bars, the compile notice
+                 JSON and table printing, progress bars, the compile notices
     `odds`       round, odds, table, chain, need, policy, simulate    (riskstats.odds)
     `game`       bots, evaluate, position new, position names         (riskstats.game)
     `runs`       selfplay, experiment, tune, compile                  (riskstats.runs)
@@ -72,7 +72,8 @@ def _main(
                                           help="Print the version and exit.")] = False,
 ):
     """Exact odds and fast simulations for the board game Risk."""
-    # the command line prints its own compile notice (`_compile_notice`): the library's is for Python callers
+    # the command line prints its own compile notices (`_compile_notice`, `_first_run`): the library's is for Python
+    # callers
     os.environ.setdefault("RISKSTATS_COMPILE_NOTICE", "0")
 
 

@@ -6,8 +6,10 @@ the one whose arguments may be negative numbers (`_NumbersMayBeNegative`), the o
 count and number (`_whole`, `whole_number`, `real_number`, `_positive_count`), the shared dice-rule
 options with the app's dice augments (`with_rules`) and the Balanced Blitz switch (`BalancedBlitz`,
 `mode_payload`), the attackers convention and the bot names, JSON and table printing, how
-probabilities and win rates are written, the progress bars (and the compile steps' spinner), the one line
-Ctrl-C leaves (`_interruptible`: how far the work got, what is kept; exit 130) and the compile notice.
+probabilities and win rates are written, the progress bars (and the compile steps' spinner, `_Spinner`), the
+one line Ctrl-C leaves (`_interruptible`: how far the work got, what is kept; exit 130) and the compile notices:
+the odds commands' one line (`_compile_notice`: their kernels compile in seconds) and a game command's first run
+(`_first_run`: the expected CPU time, the spinner, the time it took).
 The commands live in the parts (`riskstats.cli.odds`, `.game`, `.runs`, `.stats`, `.analysis`);
 `riskstats.cli` registers them.
 Nothing here imports numba or pandas at import time.
@@ -173,7 +175,9 @@ class _NumbersMayBeNegative(_NamesWhatWasTyped):
 @contextlib.contextmanager
 def _compile_notice(needed: bool = True):
     """Print "compiling (first run only)…" on stderr once if numba compiles a kernel inside the block
-    (a cold cache); silent when every kernel loads from the cache. ``needed=False`` skips numba entirely."""
+    (a cold cache); silent when every kernel loads from the cache. ``needed=False`` skips numba entirely.
+    The odds commands' notice (seconds of compiling); a game command's, which compiles for minutes, is
+    `_first_run`."""
     if not needed:
         yield
         return
@@ -444,49 +448,189 @@ def _on_terminal(stream) -> bool:
     return stream.isatty()
 
 
+class _Spinner:
+    """A spinner on a terminal with a step's name, its running time and the kernel numba compiles now, on
+    ``console`` (default: a console on stderr). `show` starts a fresh timer for a step, `kernel_started` and
+    `kernel_ended` follow numba's compile events (`_compile_listener`). ``riskstats compile``'s and a first game
+    command's (`_first_run`)."""
+
+    def __init__(self, console=None):
+        from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(SpinnerColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
+                            TextColumn("{task.fields[kernel]}"),
+                            console=console or Console(stderr=True, force_terminal=True), transient=True)
+        self.task = None
+        self.compiling = []  # the kernels being compiled, callers first
+
+    def start(self) -> None:
+        self.bar.start()
+
+    def stop(self) -> None:
+        self.show(None)
+        self.bar.stop()
+
+    def show(self, text: str | None) -> None:
+        """Show the step ``text`` with a fresh timer (None: no step)."""
+        if self.task is not None:
+            self.bar.remove_task(self.task)
+            self.task = None
+        if text is not None:
+            self.task = self.bar.add_task(text, kernel="")
+            self._kernel()
+
+    def kernel_started(self, name: str) -> None:
+        self.compiling.append(name)
+        self._kernel()
+
+    def kernel_ended(self, name: str) -> None:
+        if self.compiling:
+            self.compiling.pop()
+        self._kernel()
+
+    def _kernel(self) -> None:
+        if self.task is not None:
+            self.bar.update(self.task, kernel=f"compiling {self.compiling[-1]}" if self.compiling else "")
+            self.bar.refresh()
+
+
+def _compile_listener(started, ended):
+    """A numba listener for its ``"numba:compile"`` event: ``started(name)`` when numba starts compiling the kernel
+    ``name`` (``module.function``), ``ended(name)`` when it is done."""
+    from numba.core import event
+
+    def name(e) -> str:
+        func = getattr(e.data.get("dispatcher"), "py_func", None)
+        return f"{getattr(func, '__module__', '?')}.{getattr(func, '__name__', '?')}"
+
+    class _Listener(event.Listener):
+        def on_start(self, e):
+            started(name(e))
+
+        def on_end(self, e):
+            ended(name(e))
+
+    return _Listener()
+
+
 @contextlib.contextmanager
 def _step_spinner(enabled: bool):
     """A spinner on stderr (a terminal) with a step's name, its running time and the kernel numba compiles
-    now; yields ``show(text)``, which starts a fresh timer for the step ``text`` (None: stop showing).
-    Off: a no-op."""
+    now (`_Spinner`); yields ``show(text)``, which starts a fresh timer for the step ``text`` (None: stop
+    showing). Off: a no-op."""
     if not enabled:
         yield lambda text: None
         return
     from numba.core import event
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    compiling = []  # the kernels being compiled, callers first
+    spinner = _Spinner()
+    spinner.start()
+    try:
+        with event.install_listener("numba:compile", _compile_listener(spinner.kernel_started, spinner.kernel_ended)):
+            yield spinner.show
+    finally:
+        spinner.stop()
 
-    def kernel():
-        if state["task"] is not None:
-            bar.update(state["task"], kernel=f"compiling {compiling[-1]}" if compiling else "")
-            bar.refresh()
 
-    class _Kernel(event.Listener):
-        def on_start(self, e):
-            func = getattr(e.data.get("dispatcher"), "py_func", None)
-            compiling.append(f"{getattr(func, '__module__', '?')}.{getattr(func, '__name__', '?')}")
-            kernel()
+class _FirstRun:
+    """What `_first_run` tells the user, driven by numba's compile events: see there."""
 
-        def on_end(self, e):
-            if compiling:
-                compiling.pop()
-            kernel()
+    def __init__(self, step, terminal: bool):
+        from riskstats.runs.warmup import in_cache
 
-    state = {"task": None}
-    with (Progress(SpinnerColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
-                   TextColumn("{task.fields[kernel]}"), console=Console(stderr=True, force_terminal=True),
-                   transient=True) as bar,
-          event.install_listener("numba:compile", _Kernel())):
-        def show(text):
-            if state["task"] is not None:
-                bar.remove_task(state["task"])
-                state["task"] = None
-            if text is not None:
-                state["task"] = bar.add_task(text, kernel="")
+        self.step, self.terminal = step, terminal
+        self.cold = step is not None and not in_cache(step)
+        self.waiting = set(step.kernels) if self.cold else set()  # outermost kernels not compiled yet
+        self.depth = 0
+        self.spinner = None
+        self.started = None  # (wall, CPU) seconds when the notice came
+        self.done = False
 
-        yield show
+    def notice(self) -> str:
+        if not self.cold:
+            return "compiling kernels missing from the cache (riskstats compile does it ahead)…"
+        cost = f": about {self.step.cold_cpu_s:.0f} CPU s" if self.step.cold_cpu_s else ""
+        return (f"compiling the {self.step.name} kernels, first run only{cost} (riskstats compile does it ahead; "
+                "later runs load them)…")
+
+    def kernel_started(self, name: str) -> None:
+        self.depth += 1
+        if self.done:
+            return
+        if self.started is None:
+            self.started = (time.perf_counter(), time.process_time())
+            typer.echo(self.notice(), err=True)
+            if self.terminal:
+                self.spinner = _Spinner(_live_console())
+                self.spinner.start()
+                self.spinner.show(f"compiling the {self.step.name} kernels…" if self.cold else "compiling…")
+        if self.spinner is not None:
+            self.spinner.kernel_started(name)
+
+    def kernel_ended(self, name: str) -> None:
+        self.depth = max(self.depth - 1, 0)
+        if self.done:
+            return
+        if self.spinner is not None:
+            self.spinner.kernel_ended(name)
+        self.waiting.discard(name)
+        if self.depth == 0 and not self.waiting:
+            self.finish()
+
+    def finish(self, said: bool = True) -> None:
+        """The compile is over: stop the spinner; ``said``: print how long it took."""
+        if self.done or self.started is None:
+            return
+        self.done = True
+        if self.spinner is not None:
+            self.spinner.stop()
+        if said:
+            wall, cpu = time.perf_counter() - self.started[0], time.process_time() - self.started[1]
+            typer.echo(f"compiled in {wall:.0f} s ({cpu:.0f} CPU s); later runs load it", err=True)
+
+
+def _live_console():
+    """The console a first run's spinner draws on: rich's own (stdout) when stdout is a terminal, where a
+    command's progress bar already draws, so that the spinner nests in it rather than fight it over the
+    cursor; else a console on stderr (None)."""
+    if not _on_terminal(sys.stdout):
+        return None
+    from rich import get_console
+
+    return get_console()
+
+
+@contextlib.contextmanager
+def _first_run(step: str | None = None, needed: bool = True):
+    """Say what a game command waits for while numba compiles its kernels (a first run, or the first after
+    riskstats changed), and nothing when every kernel loads from the cache.
+
+    When numba starts compiling, one line on stderr says so and that ``riskstats compile`` does it ahead; on a
+    terminal (stderr) a spinner under it shows the running time, the step and the kernel compiling now
+    (`_Spinner`, as ``riskstats compile`` does). When the ``step``'s kernels (`riskstats.runs.warmup.STEPS`)
+    are missing from the cache (`in_cache`), that is a first run: the line names the step and the CPU time it
+    is expected to take (its measured ``cold_cpu_s``), and the compile is over once the step's outermost
+    kernels are compiled; otherwise (a kernel cached for other argument types; ``step`` None) once numba
+    stops compiling. Then one line says how long it took, wall and CPU. ``needed=False`` skips numba
+    entirely. Enter it after a command's progress bar, so that the spinner ends first.
+    """
+    if not needed:
+        yield
+        return
+    from numba.core import event
+
+    from riskstats.runs.warmup import STEPS
+
+    first = _FirstRun(next(s for s in STEPS if s.name == step) if step is not None else None,
+                      _on_terminal(sys.stderr))
+    ok = False
+    try:
+        with event.install_listener("numba:compile", _compile_listener(first.kernel_started, first.kernel_ended)):
+            yield
+        ok = True
+    finally:
+        first.finish(said=ok)
 
 
 def _interval(r) -> str:

@@ -14,8 +14,8 @@ from riskstats.cli.common import (
     BOT_NAMES,
     PROSE_PIPE_WIDTH,
     JsonFlag,
-    _compile_notice,
     _console,
+    _first_run,
     _interruptible,
     _on_terminal,
     _percent,
@@ -109,8 +109,9 @@ def evaluate(
     from riskstats.game.evaluate import tied_with_best
 
     kept = "none kept (every estimate needs all its rollouts); fewer --rollouts finish sooner"
-    with (_interruptible("rollouts", kept) as noting, _compile_notice(),
-          _progress(count > 0 and not as_json and _on_terminal(sys.stdout), "evaluate", "rollouts") as bar):
+    with (_interruptible("rollouts", kept) as noting,
+          _progress(count > 0 and not as_json and _on_terminal(sys.stdout), "evaluate", "rollouts") as bar,
+          _first_run("evaluate" if count > 0 else None)):
         result = evaluate_position(text, bot, count, seed, top=top, model=model, progress=noting(bar))
     if as_json:
         _print_json(result.as_dict())

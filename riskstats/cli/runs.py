@@ -17,7 +17,7 @@ import typer
 from riskstats.cli.common import (
     BOT_NAMES,
     JsonFlag,
-    _compile_notice,
+    _first_run,
     _interval,
     _on_terminal,
     _print_json,
@@ -121,8 +121,8 @@ def selfplay(
         if bar:
             bar(done, total)
 
-    with (_resumable(out), _compile_notice(),
-          _progress(not as_json and sys.stdout.isatty(), "self-play") as bar):
+    with (_resumable(out), _progress(not as_json and sys.stdout.isatty(), "self-play") as bar,
+          _first_run("selfplay")):
         frame = run_selfplay(config, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
                              progress=functools.partial(track, bar=bar), load=out is None)
     before = present[0] if present else 0
@@ -175,7 +175,8 @@ def experiment(
     if rule:
         spec = load_experiment(file)
         spec["rules"] = {**spec.get("rules", {}), **_rule_options({}, rule)}
-    with _resumable(out), _compile_notice(), _progress(not as_json and sys.stdout.isatty(), "experiment") as progress:
+    with (_resumable(out), _progress(not as_json and sys.stdout.isatty(), "experiment") as progress,
+          _first_run("selfplay")):
         table = run_experiment(spec, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
                                progress=progress)
     present = table.attrs.get("games_present", 0)
@@ -220,7 +221,8 @@ def tune(
     from riskstats.runs.tune import tune as run_tune
 
     try:
-        with _terminate_as_interrupt(), _trial_progress(not as_json and sys.stdout.isatty()) as progress:
+        with (_terminate_as_interrupt(), _trial_progress(not as_json and sys.stdout.isatty()) as progress,
+              _first_run("selfplay")):
             table = run_tune(bot, against, players, variant, trials=trials, games_per_trial=games_per_trial,
                              seed=seed, storage=storage, study=study, check_games=check_games, progress=progress,
                              found=_found_trials)

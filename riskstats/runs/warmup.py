@@ -27,13 +27,18 @@ from riskstats.errors import RiskstatsError
 
 
 class Step(NamedTuple):
-    """One part of the package to compile: its name, what it covers, a small call that compiles it, and the
-    steps whose kernels it reuses (run first when steps run side by side)."""
+    """One part of the package to compile: its name, what it covers, a small call that compiles it, the
+    steps whose kernels it reuses (run first when steps run side by side), its outermost kernels (compiled
+    last, around the others it calls: their cache files say whether the step is in the cache, `in_cache`) and
+    the CPU seconds it took from an empty cache, as measured (``data/engine_speed/compile_vs_54f06c5.csv``:
+    a whole first run, the kernels it loads or compiles besides; None where not measured)."""
 
     name: str
     covers: str
     run: Callable[[], object]
     after: tuple[str, ...] = ()
+    kernels: tuple[str, ...] = ()
+    cold_cpu_s: float | None = None
 
 
 def _game():
@@ -87,14 +92,36 @@ def _search():
 
 
 STEPS = (
-    Step("game", "Game(...).play with built-in bots: the game loop", _game),
-    Step("selfplay", "riskstats selfplay, play_games, tournaments and experiments", _selfplay, ("game",)),
-    Step("evaluate", "riskstats evaluate and rollouts", _evaluate, ("game",)),
+    Step("game", "Game(...).play with built-in bots: the game loop", _game,
+         kernels=("riskstats.game.loop._play",), cold_cpu_s=60),
+    Step("selfplay", "riskstats selfplay, play_games, tournaments and experiments", _selfplay, ("game",),
+         kernels=("riskstats.runs.selfplay._selfplay",), cold_cpu_s=90),
+    Step("evaluate", "riskstats evaluate and rollouts", _evaluate, ("game",),
+         kernels=("riskstats.game.rollout._rollouts", "riskstats.game.evaluate._move_rollouts"), cold_cpu_s=130),
     Step("step", "Game.step, Game.bot_move and legal_moves: the move-by-move API", _step, ("game",)),
     Step("odds", "riskstats odds, table, chain and simulate beyond small battles (Balanced Blitz too)", _odds),
-    Step("search", "the search bot, in self-play, games and rollouts", _search, ("game",)),
+    Step("search", "the search bot, in self-play, games and rollouts", _search, ("game",),
+         kernels=("riskstats.game.search._play_search",)),
 )
 """The parts compiled, in order (the game loop first: most of the others reuse it)."""
+
+
+def in_cache(step: Step) -> bool:
+    """Whether numba's on-disk cache holds ``step``'s kernels for the current source: the index file of each of
+    its `Step.kernels` exists (`riskstats._numba` keys the folder by the kernel's module and what it imports,
+    so an edit or an upgrade makes it missing). A first run finds them missing and compiles; a kernel cached
+    for other argument types (a line-up with a search seat after one without) still compiles, which only the
+    compile itself shows. True for a step naming no kernels, and with ``NUMBA_DISABLE_JIT=1``."""
+    import importlib
+    import os
+
+    for path in step.kernels:
+        module, name = path.rsplit(".", 1)
+        cache = getattr(getattr(importlib.import_module(module), name), "_cache", None)  # numba's FunctionCache
+        index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)  # None: a kernel not cached
+        if index is not None and not os.path.exists(index):
+            return False
+    return True
 
 
 def _run(step: Step) -> tuple[float, bool]:

@@ -44,3 +44,37 @@ def test_unknown_steps_are_refused(only):
 def test_workers_must_be_a_positive_whole_number():
     with pytest.raises(RiskstatsError, match="workers must be at least 1, got 0"):
         warm_cache(["odds"], workers=0)
+
+
+def test_in_cache_reads_the_cache_files_of_a_steps_kernels(tmp_path, monkeypatch):
+    """A step is in the cache once numba has written its kernels' index files: missing before the first call,
+    there after it (a kernel of a module that imports riskstats, cached under NUMBA_CACHE_DIR)."""
+    import importlib
+    import sys
+
+    from riskstats.runs.warmup import Step, in_cache
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "warmup_probe.py").write_text("from riskstats._numba import jit\n\n\n@jit\ndef double(x):\n"
+                                             "    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "warmup_probe", raising=False)
+    probe = importlib.import_module("warmup_probe")
+    step = Step("probe", "a test kernel", lambda: None, kernels=("warmup_probe.double",))
+    assert not in_cache(step)
+    assert probe.double(21) == 42  # compiled, and written to the cache
+    assert in_cache(step) and in_cache(Step("none", "no kernels", lambda: None))
+
+
+def test_the_expected_compile_times_are_the_measured_ones():
+    """A first run states a step's `Step.cold_cpu_s`: the CPU seconds data/engine_speed/compile_vs_54f06c5.csv
+    measured from an empty cache, rounded to the nearest 10 s."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    table = pd.read_csv(Path(__file__).parents[2] / "data" / "engine_speed" / "compile_vs_54f06c5.csv")
+    cold = table[table["run"] == "cold"].set_index("command")["cpu_s"]
+    timed = {step.name: step.cold_cpu_s for step in STEPS if step.cold_cpu_s is not None}
+    assert set(timed) == {"game", "selfplay", "evaluate"}
+    assert all(abs(seconds - cold[name]) <= 5 for name, seconds in timed.items()), (timed, cold.to_dict())
