@@ -4,7 +4,7 @@ A hand is described by how many cards of each symbol it holds (infantry, cavalry
 A valid set is three of one symbol, one of each symbol, or any two cards plus a wild. Drawing n cards
 from a full deck is a multivariate hypergeometric draw, so the chance of holding a set is an exact
 rational sum over hand compositions. Self-play analyses of card escalation live beside this module:
-where reinforcements come from, what each round of a game does (`round_activity`, summarised over games
+what each round of a game does (`round_activity`, summarised over games
 by `per_round` with intervals and the number of games behind every round), rule settings compared on
 the same seeds (`compare_rules`, paired effects by `rule_effects`), and the value of the cards captured
 by an elimination, measured by rollouts from the same positions with and without them (`capture_value`).
@@ -101,36 +101,8 @@ def simulate_set_odds(deck, max_cards: int = 6, trials: int = 100_000, seed: int
     return pd.DataFrame(rows, columns=["cards", "p_set", "se"])
 
 
-def _continents(turns: pd.DataFrame) -> list[str]:
-    return list(turns.columns[turns.columns.get_loc("alive") + 1:])
-
-
 def _movers(turns: pd.DataFrame) -> pd.DataFrame:
     return turns[turns.to_move == turns.seat]
-
-
-def reinforcement_sources(turns: pd.DataFrame, events: pd.DataFrame, board=None) -> pd.DataFrame:
-    """Where each turn's reinforcements came from: territories, continents and cards.
-
-    ``turns`` and ``events`` come from `riskstats.analysis.trajectories.replay`. Long form: ``game``,
-    ``turn``, ``round``, ``seat``, ``source`` ("territories", "continents" or "cards") and ``armies``.
-    Cards count every set traded in the turn (at its start or after an elimination) and the +2
-    territory bonus.
-    """
-    from riskstats.game.rules.board import classic_board
-
-    board = board or classic_board()
-    movers = _movers(turns).set_index(["game", "turn"])
-    bonus = pd.Series(board.arrays.continent_bonus, index=list(board.continents))
-    trades = events[events.move == "trade"].assign(extra=lambda e: 2 * (e.bonus_territory >= 0))
-    cards = (trades.value + trades.extra).groupby([trades.game, trades.turn]).sum()
-    frame = pd.DataFrame({
-        "round": movers["round"], "seat": movers.seat,
-        "territories": np.maximum(3, movers.territories // 3),
-        "continents": movers[_continents(turns)].astype(int) @ bonus[_continents(turns)],
-        "cards": cards.reindex(movers.index, fill_value=0),
-    }).reset_index()
-    return frame.melt(id_vars=["game", "turn", "round", "seat"], var_name="source", value_name="armies")
 
 
 def set_values(events: pd.DataFrame, turns: pd.DataFrame) -> pd.DataFrame:
@@ -144,34 +116,6 @@ def set_values(events: pd.DataFrame, turns: pd.DataFrame) -> pd.DataFrame:
         "player": trades.player, "phase": trades.phase, "value": trades.value,
         "bonus_armies": 2 * (trades.bonus_territory >= 0),
     }).reset_index(drop=True)
-
-
-def first_forced_trades(turns: pd.DataFrame, forced_at: int = 5) -> pd.DataFrame:
-    """For every game and seat, the first round it started a turn holding ``forced_at`` or more cards
-    (so had to trade): ``game``, ``seat``, ``round`` (NaN if never)."""
-    movers = _movers(turns)
-    forced = movers[movers.cards >= forced_at].groupby(["game", "seat"])["round"].min()
-    seats = pd.MultiIndex.from_product([sorted(turns.game.unique()), sorted(turns.seat.unique())],
-                                       names=["game", "seat"])
-    return forced.reindex(seats).rename("round").reset_index()
-
-
-def elimination_captures(events: pd.DataFrame, turns: pd.DataFrame) -> pd.DataFrame:
-    """What eliminating a player paid: one row per elimination with ``game``, ``turn``, ``round``,
-    ``player`` (the eliminator), ``eliminated``, ``cards_captured`` and ``traded_at_once`` (armies from
-    the sets the eliminator traded straight away)."""
-    hits = events[(events.move == "attack") & (events.eliminated >= 0)]
-    at_start = turns.set_index(["game", "turn", "seat"])
-    elim_trades = events[(events.move == "trade") & (events.phase == "elim_trade")]
-    traded = (elim_trades.value + 2 * (elim_trades.bonus_territory >= 0)).groupby(
-        [elim_trades.game, elim_trades.turn]).sum()
-    rows = []
-    for hit in hits.itertuples():
-        start = at_start.loc[(hit.game, hit.turn, hit.eliminated)]
-        rows.append((hit.game, hit.turn, int(start["round"]), hit.player, hit.eliminated, int(start.cards),
-                     int(traded.get((hit.game, hit.turn), 0))))
-    return pd.DataFrame(rows, columns=["game", "turn", "round", "player", "eliminated", "cards_captured",
-                                       "traded_at_once"])
 
 
 def turn_rounds(events: pd.DataFrame) -> pd.DataFrame:
@@ -461,16 +405,6 @@ def timing_effects(games: pd.DataFrame, treatments, level: float = 0.95) -> pd.D
     effects["p_holm"] = multipletests(effects.p_value, method="holm")[1]
     effects["significant"] = effects.p_holm < 1 - level
     return effects
-
-
-def compare_escalation(games: int, players: int, bots, seed: int = 0,
-                       schemes=("progressive", "fixed", "none")) -> dict[str, pd.DataFrame]:
-    """`compare_rules` over card escalation schemes: the same tables, each also with an ``escalation``
-    column (the scheme)."""
-    from riskstats.game.rules.options import GameRules
-
-    result = compare_rules(games, players, bots, {s: GameRules(escalation=s) for s in schemes}, seed)
-    return {key: frame.assign(escalation=frame.arm) for key, frame in result.items()}
 
 
 def capture_positions(table: pd.DataFrame, rules=None, board=None, min_cards: int = 1,

@@ -90,56 +90,6 @@ def _final(games: pd.DataFrame) -> pd.Series:
     return games.set_index("game").winner
 
 
-def holding_win_rates(turns: pd.DataFrame, games: pd.DataFrame, at_round: int) -> pd.DataFrame:
-    """Win rate of the seats that hold each continent at the start of their turn in ``at_round``.
-
-    Columns ``continent``, ``holders`` (seat-games), ``wins``, ``win_rate``, ``ci_low``, ``ci_high`` and
-    ``baseline`` (1 / players: a seat's win rate if holding meant nothing). Truncated games count as
-    losses for everyone.
-    """
-    own = turns[(turns["round"] == at_round) & (turns.to_move == turns.seat)]
-    won = own.seat.to_numpy() == _final(games).reindex(own.game).to_numpy()
-    continents = [c for c in turns.columns[turns.columns.get_loc("alive") + 1:]]
-    rows = []
-    for name in continents:
-        held = own[name].to_numpy()
-        n, w = int(held.sum()), int((held & won).sum())
-        low, high = wilson_interval(w, n) if n else (np.nan, np.nan)
-        rows.append((name, n, w, w / n if n else np.nan, low, high))
-    frame = pd.DataFrame(rows, columns=["continent", "holders", "wins", "win_rate", "ci_low", "ci_high"])
-    frame["baseline"] = 1 / games.players.iloc[0]
-    return frame
-
-
-def first_continent_win_rates(turns: pd.DataFrame, games: pd.DataFrame, by_round: int | None = None
-                              ) -> pd.DataFrame:
-    """Win rate by the first continent a seat held at the start of one of its turns (up to ``by_round``).
-
-    Columns ``first_continent`` ("none" for seats that held none by then), ``seats``, ``wins``,
-    ``win_rate``, ``ci_low``, ``ci_high``, ``mean_round`` (when it was first held). Without
-    ``by_round`` every winner of a Classic game has a first continent (it ends holding them all).
-    """
-    continents = [c for c in turns.columns[turns.columns.get_loc("alive") + 1:]]
-    own = turns[turns.to_move == turns.seat].sort_values(["game", "turn"])
-    if by_round is not None:
-        own = own[own["round"] <= by_round]
-    held = own[continents].to_numpy()
-    own = own.assign(first=np.where(held.any(axis=1), np.array(continents)[held.argmax(axis=1)], ""))
-    firsts = own[own["first"] != ""].groupby(["game", "seat"]).first()[["first", "round"]]
-    seats = pd.MultiIndex.from_product([games.game, range(int(games.players.iloc[0]))], names=["game", "seat"])
-    firsts = firsts.reindex(seats).fillna({"first": "none"})
-    winners = _final(games)
-    firsts["won"] = (firsts.index.get_level_values("seat").to_numpy()
-                     == winners.reindex(firsts.index.get_level_values("game")).to_numpy())
-    rows = []
-    for name, group in firsts.groupby("first"):
-        n, w = len(group), int(group.won.sum())
-        low, high = wilson_interval(w, n)
-        rows.append((name, n, w, w / n, low, high, group["round"].mean()))
-    return pd.DataFrame(rows, columns=["first_continent", "seats", "wins", "win_rate", "ci_low", "ci_high",
-                                       "mean_round"]).sort_values("win_rate", ascending=False, ignore_index=True)
-
-
 def opening_positions(games: int, players: int = 4, bots="continent,aggressive,defensive,aggressive",
                       seed: int = 0, rules=None, board: Board | None = None) -> pd.DataFrame:
     """The board when setup ends (every starting army placed, before the first turn) in seeded self-play.

@@ -14,7 +14,6 @@ import pandas as pd
 from riskstats.game.rules.options import GameRules
 from riskstats.intervals import wilson_interval
 from riskstats.runs.selfplay import play_games
-from riskstats.stats.compare import versus_share
 from riskstats.stats.report import win_rates
 
 SETTINGS = {
@@ -87,36 +86,6 @@ def elimination_order(events: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame
     frame["bot"] = [bots[g][s] for g, s in zip(frame.game, frame.seat)]
     frame["by_bot"] = [bots[g][s] for g, s in zip(frame.game, frame.by_seat)]
     return frame[["game", "order", "turn", "seat", "bot", "by_seat", "by_bot"]]
-
-
-def seat_edges(games: int, lineups: Mapping[str, str], players: Iterable[int] = (2, 3, 4, 5, 6),
-               seed: int = 0) -> pd.DataFrame:
-    """Every seat's win rate for each line-up and player count, tested against the fair share 1/P.
-
-    A line-up's bots are seated in order and repeated cyclically (a line-up longer than a player count: its
-    first P, named in ``bots``), and rotate one seat a game (`riskstats.runs.selfplay.play_games`), so a
-    seat's rate averages over its bots; two players play the
-    game with the neutral. Long form: ``lineup`` (the label), ``bots`` (the bots of that player count),
-    ``players``, ``seat``, trials (decided games: stalled games are left out of the test against the fair
-    share), wins, win_rate, ci_low, ci_high (95% Wilson), ``share`` (1/P),
-    p_value, p_holm (Holm over the seats of one run), significant, ``excess`` (win_rate - share, with
-    ``excess_low``/``excess_high``), ``truncated`` (games stalled at the turn cap) and ``mean_turns``.
-    """
-    frames = []
-    for label, bots in lineups.items():
-        names = [b.strip() for b in bots.split(",")]
-        for p in players:
-            seated = ",".join(names[s % len(names)] for s in range(p))  # the first p of a longer line-up
-            table = play_games(games, p, seated, seed=seed)
-            rates = versus_share(win_rates(table, "seat"), 1 / p)
-            frames.append(rates.assign(lineup=label, bots=seated, players=p, truncated=int(table.truncated.sum()),
-                                       mean_turns=float(table.turns.mean())))
-    out = pd.concat(frames, ignore_index=True)
-    out["excess"] = out.win_rate - out.share
-    out["excess_low"], out["excess_high"] = out.ci_low - out.share, out.ci_high - out.share
-    columns = ["lineup", "bots", "players", "seat", "trials", "wins", "win_rate", "ci_low", "ci_high", "share",
-               "p_value", "p_holm", "significant", "excess", "excess_low", "excess_high", "truncated", "mean_turns"]
-    return out[columns]
 
 
 TWO_PLAYER_RULES = {

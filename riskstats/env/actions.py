@@ -53,6 +53,7 @@ import numpy as np
 from riskstats._numba import inline_jit, jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.play import Move
+from riskstats.game.rules.board import WILD
 from riskstats.game.rules.cards import _set_kind
 from riskstats.game.rules.legal import (
     _attack_dice,
@@ -154,7 +155,7 @@ def _canonical_set(st, B, p, k):  # pragma: no cover - compiled
                 break
     else:
         for c in range(C):
-            if st.card_owner[c] == p and B.card_symbol[c] == 3:
+            if st.card_owner[c] == p and B.card_symbol[c] == WILD:
                 got[0] = c
                 n = 1
                 break

@@ -84,6 +84,7 @@ from riskstats._numba import inline_jit, jit
 from riskstats.env.defence import AUTO, DEFENCES
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.play import Move
+from riskstats.game.rules.board import WILD
 from riskstats.game.rules.cards import _set_kind, _set_value
 from riskstats.game.rules.engine import _apply
 from riskstats.game.rules.legal import (
@@ -231,7 +232,7 @@ def _best_set(st, B, R, p):  # pragma: no cover - compiled
                     t = B.card_territory[c]
                     if t >= 0 and st.owner[t] == p:
                         bonus = 1
-                    if B.card_symbol[c] == 3:
+                    if B.card_symbol[c] == WILD:
                         wilds += 1
                 if value > best_value or (value == best_value and (bonus > best_bonus or (
                         bonus == best_bonus and wilds < best_wilds))):

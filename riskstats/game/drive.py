@@ -2,10 +2,10 @@
 
 This module owns `_drive` (the plain loop `riskstats.game.loop._play`, or the look-ahead loop
 `riskstats.game.search._play_search` when a seat searches), `drive` (the same choice for a Python caller),
-`search_flag` (the argument that lets numba leave the search kernels out of a caller compiled for line-ups
-without a search seat) and `_has_search`. `Game.play`, self-play, rollouts, position evaluation, the value fit,
-the invariant sweep and the OpenSpiel rollout evaluator all play through it, so the choice between the two
-loops is written once.
+`search_flag` (the argument that lets numba leave the search kernels out of a caller compiled for line-ups without a
+search seat), `_has_search` and `_start_game` (game g of a rotating line-up, dealt). `Game.play`, self-play,
+rollouts, position evaluation, the value fit, the invariant sweep and the OpenSpiel rollout evaluator all play
+through it, so the choice between the two loops is written once.
 
 `_drive` is inlined into the kernels that call it, and `drive` runs its body in Python: each loop is one
 compiled kernel and no third kernel links a copy of it. numba compiles a kernel together with a copy of every
@@ -17,16 +17,28 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import inline_jit, jit
-from riskstats.game.bots.catalog import SEARCH_ID, VALUE_ID
 from riskstats.game.loop import _play
+from riskstats.game.rules.engine import _init
+from riskstats.game.rules.state import _new_state, _seat_lineup
 from riskstats.game.search import LOOKAHEAD_IDS, _play_search
+
+
+@inline_jit
+def _start_game(lineup_bots, lineup_params, g, B, R, seats, log_rows, seed):  # pragma: no cover - compiled
+    """Game g of a run's rotating line-up, started: (state, bots, params), the state for ``seats`` seats with
+    ``log_rows`` event-log rows, set up by the engine's `_init` from ``seed``, and seat s playing line-up entry
+    (s + g) % P (`_seat_lineup`). Self-play, the value fit's sampler and the invariant sweep start games so."""
+    bots, params = _seat_lineup(lineup_bots, lineup_params, g)
+    st = _new_state(B.continent_of.shape[0], B.card_symbol.shape[0], seats, log_rows)
+    _init(st, B, R, seed)
+    return st, bots, params
 
 
 @jit
 def _has_search(bots):  # pragma: no cover - compiled
     """Whether a seat of the line-up ``bots`` (ids) is a look-ahead seat (search or value)."""
     for s in range(bots.shape[0]):
-        if bots[s] == SEARCH_ID or bots[s] == VALUE_ID:
+        if bots[s] in LOOKAHEAD_IDS:
             return True
     return False
 

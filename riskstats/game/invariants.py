@@ -28,9 +28,8 @@ from numba import prange
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.bots.catalog import Lineup
-from riskstats.game.drive import _drive, search_flag
+from riskstats.game.drive import _drive, _start_game, search_flag
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON
-from riskstats.game.rules.engine import _init
 from riskstats.game.rules.options import (
     CARDS_ONE,
     R_CAPITALS_NEEDED,
@@ -110,8 +109,6 @@ from riskstats.game.rules.state import (
     WIN_ELIMINATED,
     WIN_MISSION,
     WIN_MOVE_CAP,
-    _new_state,
-    _seat_lineup,
 )
 from riskstats.pieces import in_pieces
 
@@ -602,12 +599,8 @@ def _sweep(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, log_rows, sea
     """out[g] = (violation mask, turn first seen, checks, turns, moves, winner, reason) of game g; seat s
     plays line-up entry (s + first + g) % P, as in self-play (the caller rotates the line-up by first)."""
     G = seeds.shape[0]
-    T = B.continent_of.shape[0]
-    C = B.card_symbol.shape[0]
     for g in prange(G):
-        bots, params = _seat_lineup(lineup_bots, lineup_params, g)
-        st = _new_state(T, C, seats, log_rows)
-        _init(st, B, R, seeds[g])
+        st, bots, params = _start_game(lineup_bots, lineup_params, g, B, R, seats, log_rows, seeds[g])
         acc = np.zeros(A_SETUP + seats, np.int64)
         acc[A_FRESH] = 1
         acc[A_TOTAL] = 0

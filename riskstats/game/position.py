@@ -24,7 +24,7 @@ import json
 import numpy as np
 
 from riskstats.errors import RiskstatsError
-from riskstats.game.rules.board import Board, board_from_dict, classic_board, load_board
+from riskstats.game.rules.board import MT_KIND, Board, board_from_dict, classic_board, load_board
 from riskstats.game.rules.options import GameRules, default_rules
 from riskstats.game.rules.state import (
     ASIDE,
@@ -187,7 +187,7 @@ def template_position(players: int, variant: str | None = None, board: Board | N
            "hands": [[] for _ in range(players)], "discard": []}
     if rules.objective == "mission":
         table = [int(m) for m in board.mission_table(rules.mission_deck, players)]
-        plain = [m for m in table if board.arrays.missions[m, 0] != MK_DESTROY] or table
+        plain = [m for m in table if board.arrays.missions[m, MT_KIND] != MK_DESTROY] or table
         pos["missions"] = [board.mission_name(plain[s % len(plain)], s) for s in range(players)]
     if rules.objective == "capital":
         pos["capitals"] = [names[owned[s][0]] for s in range(players)]

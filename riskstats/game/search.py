@@ -86,6 +86,7 @@ from riskstats._numba import jit
 from riskstats.game.bots.catalog import (
     CATALOG,
     N_PARAMS,
+    OPPONENTS,
     SEARCH_DRAFT,
     SEARCH_FIRST,
     SEARCH_HORIZON,
@@ -109,6 +110,7 @@ from riskstats.game.bots.catalog import (
     VALUE_TRADE_AT,
     Lineup,
     bot_info,
+    slot,
 )
 from riskstats.game.bots.continent import _forced_first
 from riskstats.game.bots.dispatch import _bot_move
@@ -154,10 +156,12 @@ LOOKAHEAD_IDS = (SEARCH_ID, VALUE_ID)
 """The ids of the bots that decide outside the plain loop (`_play_search`) and are never handed to
 `riskstats.game.bots.dispatch._bot_move`: the search bot, and the value bot (the plan search over the rest of
 the turn only, scored by the fitted model, `riskstats.game.value`)."""
-VALUE_FORMULA, VALUE_MODEL, VALUE_STRONG, VALUE_BOOSTED = 0, 1, 2, 3
-"""The search's leaf values (its ``value`` parameter): the strength formula (`_value`) or a fitted model,
-leaf - 1 being its index in `riskstats.game.value.MODELS` (``model``, ``strong``, ``boosted``)."""
-OPP_POLICY, OPP_ACTUAL, OPP_PROXY = 0, 1, 2
+LEAVES = next(p.choices for p in CATALOG["search"].params if p.name == "value")
+"""The search's leaf values (its ``value`` parameter, as the catalogue names them): the strength formula
+(`_value`) or a fitted model, leaf - 1 being its index in `riskstats.game.value.MODELS` (``model``, ``strong``,
+``boosted``)."""
+LEAF_FORMULA, LEAF_MODEL, LEAF_STRONG, LEAF_BOOSTED = range(len(LEAVES))
+OPP_POLICY, OPP_ACTUAL, OPP_PROXY = range(len(OPPONENTS))
 """How the rollouts play the other seats (a look-ahead bot's ``opponents``,
 `riskstats.game.bots.catalog.OPPONENTS`): all as `POLICY`; each as its bot in the line-up (a look-ahead seat
 as `POLICY`); or as actual with a look-ahead seat playing the plan it chose at its last turn (`_opponent`)."""
@@ -180,9 +184,8 @@ PLANS = (
 Australia, 1 South America, 3 Africa, 0 North America, 2 Europe (`continent`'s ``first`` with ``again=1``:
 a target it goes for whenever it does not hold it, with no memory from earlier turns); a board without
 that continent plays such a plan as plain continent-tuned."""
-_FIRST = [p.name for p in CATALOG["continent"].params].index("first")
-_VALUE_ORDER, _VALUE_CLOSER, _VALUE_MODEL = ([p.name for p in CATALOG["value"].params].index(name)
-                                             for name in ("order", "closer", "model"))
+_FIRST = slot("continent", "first")
+_VALUE_ORDER, _VALUE_CLOSER, _VALUE_MODEL = (slot("value", name) for name in ("order", "closer", "model"))
 
 VALUE_INCOME = 2.0
 """Weight of a player's income (max(3, territories // 3) plus continent bonuses) in its strength, in armies."""
@@ -414,7 +417,7 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
     ``rollouts`` rollouts each (the same seeds for every plan); ties go to the earlier plan. The plans
     compared are the first ``plans`` of `PLANS`, or of the plan order ``order`` (`_plan_order`).
     ``work`` is a working state (same board and seats); scores[k] gets the k-th plan compared's summed value.
-    ``leaf``: `VALUE_FORMULA` (`_value`), `VALUE_MODEL`, `VALUE_STRONG` or `VALUE_BOOSTED` (`_model_value`
+    ``leaf``: `LEAF_FORMULA` (`_value`), `LEAF_MODEL`, `LEAF_STRONG` or `LEAF_BOOSTED` (`_model_value`
     of model leaf - 1; the closer's P(win) reads that model too, the committed default for a formula leaf).
     A plan that plays as an earlier one this turn (`_same_play`) is not played again: it gets that plan's
     score, which it would reach move for move, so the choice is the same as playing it out.
@@ -440,7 +443,7 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
     scores : float64[len(PLAN_LIST)]
         Written: scores[k], the summed leaf value of the k-th plan compared (nan for one not compared).
     leaf : int
-        The leaf value: `VALUE_FORMULA`, `VALUE_MODEL`, `VALUE_STRONG` or `VALUE_BOOSTED`.
+        The leaf value: `LEAF_FORMULA`, `LEAF_MODEL`, `LEAF_STRONG` or `LEAF_BOOSTED`.
     order : int
         The plan order (`_plan_order`).
     closer : float
@@ -508,7 +511,7 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
                 ids[p] = _POLICY_ID
                 prm[p] = _POLICY_PARAMS
                 _play(work, B, R, CUT, V, ids, prm, False, last, NO_HORIZON)
-            scores[k] += _value(work, B, R, p) if leaf == VALUE_FORMULA else _model_value(work, B, R, p, leaf - 1)
+            scores[k] += _value(work, B, R, p) if leaf == LEAF_FORMULA else _model_value(work, B, R, p, leaf - 1)
     for k in range(n):
         scores[k] = scores[twin[k]]
     best = 0
@@ -530,7 +533,7 @@ def _opponent(s, opponents, bots, params, memory, out):  # pragma: no cover - co
         out[:] = _POLICY_PARAMS
         return _POLICY_ID
     bot = bots[s]
-    if bot != SEARCH_ID and bot != VALUE_ID:
+    if bot not in LOOKAHEAD_IDS:
         out[:] = params[s]
         return bot
     if opponents == OPP_PROXY:
@@ -554,7 +557,7 @@ def _budget(bot, params):  # pragma: no cover - compiled
     fitted model's leaf values."""
     if bot == VALUE_ID:
         return (int(params[VALUE_ROLLOUTS]), int(params[VALUE_HORIZON]), min(int(params[VALUE_PLANS]), MAX_PLANS),
-                VALUE_MODEL + int(params[_VALUE_MODEL]), int(params[_VALUE_ORDER]), params[_VALUE_CLOSER])
+                LEAF_MODEL + int(params[_VALUE_MODEL]), int(params[_VALUE_ORDER]), params[_VALUE_CLOSER])
     return (int(params[SEARCH_ROLLOUTS]), int(params[SEARCH_HORIZON]), min(int(params[SEARCH_PLANS]), MAX_PLANS),
             int(params[SEARCH_VALUE]), int(params[SEARCH_ORDER]), 0.0)
 

@@ -28,11 +28,10 @@ from numba import prange
 
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.drive import _drive, search_flag
+from riskstats.game.drive import _drive, _start_game, search_flag
 from riskstats.game.loop import NO_HORIZON
-from riskstats.game.rules.engine import _init
 from riskstats.game.rules.options import R_SEATS, VARIANTS, GameRules, default_rules
-from riskstats.game.rules.state import I_MOVES, I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER, _new_state, _seat_lineup
+from riskstats.game.rules.state import I_MOVES, I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER
 from riskstats.game.search import _value
 from riskstats.game.value import FEATURES, N_FEATURES, N_INPUTS, _boosted_inputs, _features
 from riskstats.pieces import in_pieces
@@ -50,12 +49,8 @@ def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, se
     applied) (-1 rows: not kept)."""
     G = seeds.shape[0]
     P = lineup_bots.shape[0]
-    T = B.continent_of.shape[0]
-    C = B.card_symbol.shape[0]
     for g in prange(G):
-        bots, params = _seat_lineup(lineup_bots, lineup_params, g)
-        st = _new_state(T, C, seats, 0)
-        _init(st, B, R, seeds[g])
+        st, bots, params = _start_game(lineup_bots, lineup_params, g, B, R, seats, 0, seeds[g])
         feats = np.zeros((MAX_RECORDED, P, X.shape[3]))
         vals = np.zeros((MAX_RECORDED, P, 2))
         info_rows = np.zeros((MAX_RECORDED, 4), np.int64)

@@ -50,14 +50,13 @@ from numba import prange
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.bots.catalog import Lineup, lineup_specs, seat_entries
-from riskstats.game.drive import _drive, search_flag
+from riskstats.game.drive import _drive, _start_game, search_flag
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game
 from riskstats.game.rules.board import Board, classic_board
 from riskstats.game.rules.context import compile_context
-from riskstats.game.rules.engine import _init
 from riskstats.game.rules.options import GameRules, variant_for
-from riskstats.game.rules.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS, _new_state, _seat_lineup
+from riskstats.game.rules.state import I_REASON, I_ROUND, I_TURN, I_WINNER, REASONS
 from riskstats.pieces import in_pieces
 
 MAX_GAMES = 100_000_000
@@ -76,12 +75,8 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, search, ou
     never compiles the search kernels."""
     G = seeds.shape[0]
     P = lineup_bots.shape[0]
-    T = B.continent_of.shape[0]
-    C = B.card_symbol.shape[0]
     for g in prange(G):
-        bots, params = _seat_lineup(lineup_bots, lineup_params, g)
-        st = _new_state(T, C, seats, 0)
-        _init(st, B, R, seeds[g])
+        st, bots, params = _start_game(lineup_bots, lineup_params, g, B, R, seats, 0, seeds[g])
         _drive(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, search, None)
         out[g, 0] = st.info[I_WINNER]
         out[g, 1] = st.info[I_TURN]

@@ -57,18 +57,6 @@ def record():
     return games, *replay(games)
 
 
-def test_territory_and_continent_armies_match_the_engine(record):
-    from riskstats.analysis.cards import reinforcement_sources
-
-    games, turns, events = record
-    wide = reinforcement_sources(turns, events).pivot_table(index=["game", "turn"], columns="source",
-                                                              values="armies")
-    grants = events[(events.move == "reinforce") & (events.phase != "elim_trade")].set_index(["game", "turn"])
-    assert (wide.territories == grants.from_territories.reindex(wide.index)).all()
-    assert (wide.continents == grants.from_continents.reindex(wide.index)).all()
-    assert (wide.territories >= 3).all() and (wide.cards >= 0).all()
-
-
 def test_set_values_escalate_across_players(record):
     from riskstats.analysis.cards import set_values
     from riskstats.game.rules.options import GameRules
@@ -78,33 +66,6 @@ def test_set_values_escalate_across_players(record):
     for _, trades in values.groupby("game"):
         assert trades.value.tolist() == GameRules().set_values(len(trades))
     assert set(values.bonus_armies) <= {0, 2}
-
-
-def test_forced_trades_and_captures(record):
-    from riskstats.analysis.cards import elimination_captures, first_forced_trades
-
-    games, turns, events = record
-    forced = first_forced_trades(turns)
-    assert len(forced) == 8 * 4
-    captures = elimination_captures(events, turns)
-    assert len(captures) == (events.eliminated >= 0).sum()
-    logged = events[events.move == "capture"].groupby(["game", "turn"]).size()  # the log's capture rows
-    counted = captures.groupby(["game", "turn"]).cards_captured.sum()
-    assert (logged.reindex(counted.index, fill_value=0) == counted).all() and logged.sum() == counted.sum()
-    assert (captures.player != captures.eliminated).all()
-    assert (captures.traded_at_once[captures.cards_captured == 0] == 0).all()
-
-
-def test_compare_escalation_plays_the_same_seeds_under_each_scheme():
-    from riskstats.analysis.cards import compare_escalation
-
-    result = compare_escalation(12, 3, "aggressive,continent,defensive", seed=4)
-    assert result["lengths"].escalation.tolist() == ["progressive", "fixed", "none"]
-    games = result["games"]
-    seeds = games.groupby("escalation").seed.apply(list)
-    assert seeds["progressive"] == seeds["fixed"] == seeds["none"]
-    seats = result["seats"]
-    assert set(seats.seat) == {0, 1, 2} and (seats.groupby("escalation").trials.sum() == 36).all()
 
 
 def test_the_classic_deck_and_its_odds_table():

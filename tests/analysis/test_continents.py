@@ -1,4 +1,4 @@
-"""Continent analyses: board facts, exact conquest costs, and win rates on hand-made records."""
+"""Continent analyses: board facts, exact conquest costs, opening costs and first-target arms."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -10,9 +10,7 @@ from riskstats.analysis.continents import (
     continent_cost,
     continent_facts,
     first_choices,
-    first_continent_win_rates,
     first_target_arms,
-    holding_win_rates,
     opening_cost,
     opening_positions,
     target_versus,
@@ -53,43 +51,6 @@ def test_continent_cost_is_the_exact_chain():
     assert cost.loc["Australia", "payback_turns"] == pytest.approx(cost.loc["Australia", "expected_losses"] / 2)
     assert cost.loc["Asia", "expected_losses"] > cost.loc["Europe", "expected_losses"] > cost.loc["Australia",
                                                                                                     "expected_losses"]
-
-
-def hand_made():
-    """Two 2-player games of two turns: seat 0 holds Australia at its round-1 turn in both, wins one."""
-    base = {"North America": False, "South America": False, "Europe": False, "Africa": False, "Asia": False}
-    rows = []
-    for game in (0, 1):
-        for turn, to_move in ((1, 0), (2, 1)):
-            for seat in (0, 1):
-                australia = seat == 0
-                rows.append({"game": game, "turn": turn, "round": 1, "to_move": to_move, "seat": seat,
-                             "territories": 21, "armies": 30, "cards": 0, "alive": True, **base,
-                             "Australia": australia})
-    turns = pd.DataFrame(rows)
-    games = pd.DataFrame({"game": [0, 1], "winner": [0, 1], "players": [2, 2]})
-    return turns, games
-
-
-def test_holding_win_rates_on_a_hand_made_record():
-    turns, games = hand_made()
-    rates = holding_win_rates(turns, games, at_round=1).set_index("continent")
-    assert rates.loc["Australia", ["holders", "wins", "win_rate"]].tolist() == [2, 1, 0.5]
-    assert rates.loc["Asia", "holders"] == 0
-    assert (rates.baseline == 0.5).all()
-
-
-def test_first_continent_win_rates_on_a_hand_made_record():
-    turns, games = hand_made()
-    rates = first_continent_win_rates(turns, games).set_index("first_continent")
-    assert rates.loc["Australia", ["seats", "wins"]].tolist() == [2, 1]
-    assert rates.loc["none", ["seats", "wins"]].tolist() == [2, 1]
-
-
-def test_first_continent_by_round():
-    turns, games = hand_made()
-    rates = first_continent_win_rates(turns, games, by_round=0).set_index("first_continent")
-    assert rates.index.tolist() == ["none"] and rates.loc["none", "seats"] == 4
 
 
 def test_opening_positions_place_every_starting_army():

@@ -7,7 +7,6 @@ from riskstats.analysis.tournaments import (
     first_player_check,
     length_summary,
     seat_advantage,
-    seat_edges,
     settings_games,
 )
 from riskstats.analysis.trajectories import replay
@@ -45,21 +44,6 @@ def test_elimination_order():
         winner = games.set_index("game").winner[game]
         if winner >= 0:
             assert len(group) == 3 and winner not in group.seat.tolist()
-
-
-def test_seat_edges_per_lineup_and_player_count():
-    frame = seat_edges(30, {"mixed": "random,aggressive,continent,defensive", "one": "aggressive"},
-                       players=(2, 3), seed=4)
-    assert frame.groupby(["lineup", "players"], sort=False).seat.count().tolist() == [2, 3, 2, 3]
-    mixed3 = frame[(frame.lineup == "mixed") & (frame.players == 3)]
-    assert mixed3.bots.iloc[0] == "random,aggressive,continent"
-    assert (frame.share == 1 / frame.players).all()
-    assert frame.excess.to_numpy() == pytest.approx((frame.win_rate - frame.share).to_numpy())
-    assert ((frame.wins.groupby([frame.lineup, frame.players]).sum()
-             + frame.truncated.groupby([frame.lineup, frame.players]).first()) == 30).all()
-    one2 = frame[(frame.lineup == "one") & (frame.players == 2)].set_index("seat")
-    games = play_games(30, 2, ["aggressive"], seed=4)
-    assert one2.wins[0] == (games.winner == 0).sum()
 
 
 def test_first_player_check_counts_seat_zero():

@@ -18,9 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from riskstats.errors import RiskstatsError
+from riskstats.game.bots.catalog import BUILT_IN
 from riskstats.game.invariants import check_invariants
 from riskstats.game.play import Game, Move
 from riskstats.game.rules.state import I_DECK_N, I_LOG_N, I_QUOTA
+from riskstats.game.search import LOOKAHEAD_IDS
 from tests.variants import cases
 
 PROFILE = dict(deadline=None, derandomize=True, database=None,
@@ -29,7 +31,8 @@ PROFILE = dict(deadline=None, derandomize=True, database=None,
 VARIANTS = cases("classic-3", "classic-6-deal", "classic-4-per-conquest-fixed", "classic-5-flat-adjacent", "two-player",
                  "two-player-interleaved", "two-player-50", "mission", "mission-3-choice-european-24", "capital-4",
                  "capital-5-short-deal")
-BOTS = ("aggressive", "continent", "defensive", "random", "mission", "capital")
+BOTS = tuple(name for name, info in BUILT_IN.items() if info.id not in LOOKAHEAD_IDS)
+"""Every built-in bot that moves through `Game.bot_move` without a look-ahead (the catalogue's, not a copy)."""
 
 
 def random_move(game: Game, rng: random.Random) -> Move:

@@ -86,6 +86,10 @@ nbr_rev[2 * borders] the edge back: nbr_rev[e] goes from nbr_idx[e] to nbr_src[e
 continent_entrances[K] territories of each continent with a neighbour in another continent
 """
 MISSION_TYPES = ("continents", "territories", "destroy")
+MISSION_TABLE = ("kind", "c1", "c2", "third", "count", "min_armies", "target", "european_only")
+"""The columns of the board's mission table (`BoardArrays.missions`), as its docstring describes them; the
+state's copy of a dealt mission (`riskstats.game.rules.state.MISSION_COLS`) has a layout of its own."""
+(MT_KIND, MT_C1, MT_C2, MT_THIRD, MT_COUNT, MT_MIN, MT_TARGET, MT_EUROPEAN) = range(len(MISSION_TABLE))
 
 
 @dataclass(frozen=True, eq=False)
@@ -175,8 +179,8 @@ class Board:
         """The indices of the mission cards dealt from: the deck ("standard" or "european") without the
         cards naming a colour not in play; raises if fewer cards than players remain."""
         m = self.arrays.missions
-        keep = (m[:, 7] == 0) | (deck == "european")
-        keep &= (m[:, 0] != 2) | (m[:, 6] < players)
+        keep = (m[:, MT_EUROPEAN] == 0) | (deck == "european")
+        keep &= (m[:, MT_KIND] != MISSION_TYPES.index("destroy")) | (m[:, MT_TARGET] < players)
         if keep.sum() < players:
             raise RiskstatsError(f"board {self.name!r} has {int(keep.sum())} {deck} mission cards for "
                                  f"{players} players")
@@ -185,12 +189,13 @@ class Board:
     def mission_name(self, card: int, seat: int = -1) -> str:
         """A mission card's short name; a seat dealt its own colour's "destroy" card gets the fallback."""
         kind, c1, c2, third, count, least, target, _ = self.arrays.missions[card]
-        if kind == 0:
+        kind = MISSION_TYPES[kind]
+        if kind == "continents":
             return "+".join([self.continents[c1], self.continents[c2]] + (["any"] if third else []))
-        if kind == 2 and target != seat:
+        if kind == "destroy" and target != seat:
             return f"destroy {self.colours[target]}"
         name = f"{count} territories" + (f" x{least}" if least > 1 else "")
-        return name + (" (own colour)" if kind == 2 else "")
+        return name + (" (own colour)" if kind == "destroy" else "")
 
 
 def _fail(source: str, message: str):
@@ -339,19 +344,20 @@ def _missions(source: str, cards, continents) -> tuple[np.ndarray, tuple]:
         if kind not in MISSION_TYPES:
             _fail(source, f"mission {i} has type {kind!r}; expected one of {', '.join(MISSION_TYPES)}")
         row = [MISSION_TYPES.index(kind), -1, -1, 0, 0, 1, -1, int(bool(card.get("european_only", False)))]
+        # in MISSION_TABLE's order: kind, c1, c2, third, count, min_armies, target, european_only
         try:
             if kind == "continents":
                 c1, c2 = (continents.index(c) for c in card["continents"])
-                row[1:4] = c1, c2, int(card.get("plus_any_other_continent", 0))
+                row[MT_C1:MT_THIRD + 1] = c1, c2, int(card.get("plus_any_other_continent", 0))
             else:
                 spec = card if kind == "territories" else card.get("fallback_if_self", {"count": 24})
-                row[4:6] = int(spec["count"]), int(spec.get("min_armies_each", 1))
+                row[MT_COUNT:MT_MIN + 1] = int(spec["count"]), int(spec.get("min_armies_each", 1))
                 if kind == "destroy":
-                    row[6] = colours.index(card["colour"])
+                    row[MT_TARGET] = colours.index(card["colour"])
         except (KeyError, ValueError, TypeError):
             _fail(source, f"mission {i} ({card!r}) is malformed or names an unknown continent")
         rows.append(row)
-    return np.array(rows, dtype=np.int64).reshape(len(rows), 8), tuple(colours)
+    return np.array(rows, dtype=np.int64).reshape(len(rows), len(MISSION_TABLE)), tuple(colours)
 
 
 def load_board(path) -> Board:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from riskstats._numba import jit, lean_jit
+from riskstats.game.rules.board import MT_C1, MT_C2, MT_COUNT, MT_EUROPEAN, MT_KIND, MT_MIN, MT_TARGET, MT_THIRD
 from riskstats.game.rules.events import _event
 from riskstats.game.rules.options import (
     DECK_EUROPEAN,
@@ -76,7 +77,8 @@ def _in_mission_deck(B, R, m):  # pragma: no cover - compiled
     """Whether mission card m is in this game's deck: the European cards only with the European deck, and no
     "destroy" card of a colour not in play."""
     row = B.missions[m]
-    return (row[7] == 0 or R[R_MISSION_DECK] == DECK_EUROPEAN) and (row[0] != MK_DESTROY or row[6] < R[R_PLAYERS])
+    return ((row[MT_EUROPEAN] == 0 or R[R_MISSION_DECK] == DECK_EUROPEAN)
+            and (row[MT_KIND] != MK_DESTROY or row[MT_TARGET] < R[R_PLAYERS]))
 
 
 @lean_jit
@@ -86,14 +88,14 @@ def _give_mission(st, B, p, m):  # pragma: no cover - compiled
     row = B.missions[m]
     own = st.mission[p]
     own[M_CARD] = m
-    own[M_KIND] = row[0]
-    own[M_C1] = row[1]
-    own[M_C2] = row[2]
-    own[M_THIRD] = row[3]
-    own[M_COUNT] = row[4]
-    own[M_MIN] = row[5]
-    own[M_TARGET] = row[6]
-    if row[0] == MK_DESTROY and row[6] == p:
+    own[M_KIND] = row[MT_KIND]
+    own[M_C1] = row[MT_C1]
+    own[M_C2] = row[MT_C2]
+    own[M_THIRD] = row[MT_THIRD]
+    own[M_COUNT] = row[MT_COUNT]
+    own[M_MIN] = row[MT_MIN]
+    own[M_TARGET] = row[MT_TARGET]
+    if row[MT_KIND] == MK_DESTROY and row[MT_TARGET] == p:
         own[M_KIND] = MK_TERRITORIES
         own[M_TARGET] = -1
 

@@ -69,11 +69,17 @@ A kernel compares an option's slot with these, never with a bare number."""
 PROGRESSIVE = (4, 6, 8, 10, 12, 15)
 """The first progressive set values; then +5 each (20, 25, ...)."""
 
-# indices into GameRules.vector(players)
-R_VARIANT, R_PLAYERS, R_NEUTRAL, R_SETUP, R_INTERLEAVED, R_ESCALATION, R_BONUS, R_FORTIFY, \
-    R_MAX_TURNS, R_ADICE, R_DDICE, R_START, R_NEUTRAL_ARMIES, R_FORCED, R_ELIM_TRADE, R_ELIM_KEEP, \
-    R_FIX_INF, R_FIX_CAV, R_FIX_ART, R_FIX_MIX, R_SEATS, R_MISSION_DECK, R_TARGET_LOST, R_CAPITALS_NEEDED, \
-    R_CARDS_PER_TURN, R_OBJECTIVE, R_SIZE = range(27)
+RULE_SLOTS = ("variant", "players", "neutral", "setup", "interleaved", "escalation", "bonus", "fortify",
+              "max_turns", "adice", "ddice", "start", "neutral_armies", "forced", "elim_trade", "elim_keep",
+              "fix_inf", "fix_cav", "fix_art", "fix_mix", "seats", "mission_deck", "target_lost",
+              "capitals_needed", "cards_per_turn", "objective")
+"""The slots of the rule vector the kernels read (`GameRules.vector`), in order: slot ``R_<NAME>`` is
+``RULE_SLOTS.index(name)``, and ``R_SIZE`` is their number."""
+(R_VARIANT, R_PLAYERS, R_NEUTRAL, R_SETUP, R_INTERLEAVED, R_ESCALATION, R_BONUS, R_FORTIFY,
+ R_MAX_TURNS, R_ADICE, R_DDICE, R_START, R_NEUTRAL_ARMIES, R_FORCED, R_ELIM_TRADE, R_ELIM_KEEP,
+ R_FIX_INF, R_FIX_CAV, R_FIX_ART, R_FIX_MIX, R_SEATS, R_MISSION_DECK, R_TARGET_LOST, R_CAPITALS_NEEDED,
+ R_CARDS_PER_TURN, R_OBJECTIVE) = range(len(RULE_SLOTS))
+R_SIZE = len(RULE_SLOTS)
 
 
 @dataclass(frozen=True)

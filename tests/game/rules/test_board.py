@@ -116,3 +116,13 @@ def test_names_and_aliases():
 def test_bad_aliases_are_refused(classic_dict, aliases, message):
     with pytest.raises(RiskstatsError, match=message):
         board_from_dict(classic_dict | {"name_aliases": aliases})
+
+
+def test_mission_table_columns_are_named():
+    from riskstats.game.rules.board import MISSION_TABLE, MISSION_TYPES, MT_EUROPEAN, MT_KIND, MT_TARGET
+
+    missions = classic_board().arrays.missions
+    assert missions.shape[1] == len(MISSION_TABLE)
+    destroy = missions[:, MT_KIND] == MISSION_TYPES.index("destroy")
+    assert destroy.any() and (missions[destroy, MT_TARGET] >= 0).all() and (missions[~destroy, MT_TARGET] == -1).all()
+    assert set(missions[:, MT_EUROPEAN]) <= {0, 1}

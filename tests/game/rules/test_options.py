@@ -191,3 +191,11 @@ def test_variants_are_decided_in_options_alone():
                 for m in re.finditer(r'rules\.variant ?[!=]= ?"[a-z-]+"|variant == "classic" and players == 2',
                                      p.read_text())]
     assert not compared
+
+
+def test_rule_slots_name_every_slot_of_the_vector():
+    from riskstats.game.rules import options
+    from riskstats.game.rules.board import classic_board
+
+    assert [getattr(options, "R_" + name.upper()) for name in options.RULE_SLOTS] == list(range(options.R_SIZE))
+    assert options.GameRules().vector(4, classic_board()).shape == (len(options.RULE_SLOTS),)
