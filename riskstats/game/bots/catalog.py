@@ -325,7 +325,10 @@ BUILT_IN = {
         "territory's border can spare when a kill or its continent's route goes on from the new one, else "
         "nothing. Its setup (see setup) builds no single stack; it fortifies the largest interior stack toward the "
         "most threatened border. The defaults were chosen against Domination's hard AI (docs/outside.md, tuning "
-        "seeds)."),
+        "seeds). With hold (three players or more) its target continent is priced by the exact P(taking it "
+        "all this turn) and weighed against the enemy armies facing its entrances, its attacks for land and cards "
+        "use only what a held continent's border can spare (hold_margin armies beyond the largest enemy stack "
+        "next to it) and it fortifies such a border that falls short first."),
         (Param("kill", 0.2, 0.0, 1.0, "hunts a seat holding cards when the exact P(kill this turn) is at least "
                "this"),
          Param("kill_plain", 0.4, 0.0, 1.0, "hunts a seat holding no card when P(kill this turn) is at least this"),
@@ -354,7 +357,13 @@ BUILT_IN = {
                "has claimed in, then grow where its share pays best; armies on the start of its best route into its "
                "target until P(taking it all in one turn) reaches 0.8 or it holds 10, then as spread) or auto "
                "(planted with two players and no neutral, spread otherwise)", integer=True,
-               choices=("spread", "planted", "auto"))),
+               choices=("spread", "planted", "auto")),
+         Param("hold", 1.0, 0.0, 1.0, "1: with three players or more, goes for the continent it can take and hold "
+               "(the exact P(taking it all this turn), its reserve added, weighed against the enemy armies next to "
+               "its entrances), keeps the borders of the continents it holds manned when it attacks for land or a "
+               "card, and fortifies the border of a held continent that falls short first", integer=True),
+         Param("hold_margin", 2.0, 0.0, 20.0, "with hold: the armies a border of a continent it holds keeps beyond "
+               "the largest enemy stack next to it", integer=True)),
     ),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
@@ -385,7 +394,8 @@ HUNTER_KILL, HUNTER_KILL_PLAIN, HUNTER_KILL_MAX, HUNTER_THRESHOLD, HUNTER_BREAK,
     HUNTER_ENTRANCE_WEIGHT, HUNTER_TRADE_AT = (slot("hunter", n) for n in (
         "kill", "kill_plain", "kill_max", "threshold", "break_threshold", "card_threshold", "expand",
         "entrance_weight", "trade_at"))
-HUNTER_SETUP, HUNTER_FINISH, HUNTER_SWEEP = (slot("hunter", n) for n in ("setup", "finish", "sweep"))
+HUNTER_SETUP, HUNTER_FINISH, HUNTER_SWEEP, HUNTER_HOLD, HUNTER_HOLD_MARGIN = (
+    slot("hunter", n) for n in ("setup", "finish", "sweep", "hold", "hold_margin"))
 SEARCH_ROLLOUTS, SEARCH_HORIZON, SEARCH_PLANS, SEARCH_VALUE, SEARCH_ORDER = (
     slot("search", n) for n in ("rollouts", "horizon", "plans", "value", "order"))
 VALUE_ROLLOUTS, VALUE_PLANS, VALUE_HORIZON = slot("value", "rollouts"), slot("value", "plans"), slot("value", "horizon")

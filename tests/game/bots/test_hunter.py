@@ -3,11 +3,11 @@ cards where the route's odds are good and refuses where they are poor, its stop 
 import numpy as np
 import pytest
 
-from riskstats.game.bots.hunter import _chain_odds, _kill_plan, _rolls_on
+from riskstats.game.bots.hunter import _chain_odds, _hold_target, _kill_plan, _rolls_on
 from riskstats.game.play import Game, Move
 from riskstats.game.rules.board import classic_board
 from riskstats.game.rules.options import GameRules
-from riskstats.game.rules.state import ATTACK_MOVE, END_ATTACK, OCCUPY_MOVE, PLACE
+from riskstats.game.rules.state import ATTACK_MOVE, END_ATTACK, FORTIFY_MOVE, OCCUPY_MOVE, PLACE
 from riskstats.odds.chain import chain_odds
 from riskstats.odds.dice import DiceRules
 
@@ -231,3 +231,73 @@ def test_a_kill_in_two_parts_is_swept_from_two_stacks():
     q, s, b, pk = _kill_plan(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 42, True)
     assert q == 1 and game.board.territories[s] in ("Brazil", "Irkutsk")
     assert pk == pytest.approx(chain_odds(9, [1, 1], leave=1).p_all ** 2, abs=1e-12)
+
+
+# Australia: seat 0's stack in Siam faces its four territories, two armies each; nothing of another seat's is next
+# to Indonesia but Siam, so once taken it is held at one border
+AUSTRALIA = ("Indonesia", "New Guinea", "Western Australia", "Eastern Australia")
+
+
+def test_hold_goes_for_a_continent_it_can_take_and_hold():
+    game = _position("attack", {"Siam": 14, **{t: 2 for t in AUSTRALIA}}, {"Siam": 0})
+    ctx = game.context
+    names = game.board.territories
+    k = _hold_target(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 0, 2.0)
+    assert game.board.continents[k] == "Australia"
+    move = game.bot_move("hunter")
+    assert move.kind == ATTACK_MOVE and (names[move.a], names[move.b]) == ("Siam", "Indonesia")
+
+
+def test_hold_mans_the_border_of_a_held_continent():
+    # seat 0 holds Australia; seat 1's 6 in Siam face Indonesia's 2
+    owners = {t: 0 for t in AUSTRALIA} | {"Siam": 1}
+    armies = {"Indonesia": 2, "New Guinea": 1, "Western Australia": 1, "Eastern Australia": 9, "Siam": 6}
+    reinforce = _position("reinforce", armies, owners, reserve=5)
+    move = reinforce.bot_move("hunter:hold_margin=0")  # up to Siam's 6
+    assert move.kind == PLACE and reinforce.board.territories[move.a] == "Indonesia" and move.b == 4
+    move = reinforce.bot_move("hunter")  # up to 6 + hold_margin (2): all 5
+    assert move.kind == PLACE and reinforce.board.territories[move.a] == "Indonesia" and move.b == 5
+    fortify = _position("fortify", armies, owners)
+    move = fortify.bot_move("hunter")
+    names = fortify.board.territories
+    assert move.kind == FORTIFY_MOVE and (names[move.a], names[move.b], move.c) == ("Eastern Australia", "Indonesia", 8)
+
+
+def test_hold_keeps_a_manned_border_from_attacking_for_land():
+    # Indonesia's 7 guard Australia against 5 in Siam: with hold it spares only 2, too few to roll on at 5;
+    # without, it may attack Siam with 6
+    owners = {t: 0 for t in AUSTRALIA} | {"Siam": 1}
+    armies = {"Indonesia": 7, "New Guinea": 1, "Western Australia": 1, "Eastern Australia": 1, "Siam": 5}
+    game = _position("attack", armies, owners)
+    assert game.bot_move("hunter:card_threshold=0:expand=0:hold_margin=0").kind == END_ATTACK
+    assert game.bot_move("hunter:card_threshold=0:expand=0:hold=0").kind == ATTACK_MOVE
+
+
+def test_hold_declines_a_continent_it_cannot_hold():
+    # South America is seat 0's for the taking (two territories of one army), but 30 armies face each of its two
+    # entrances from Africa and Central America; Australia, next to its Siam, is faced by nobody else
+    owners = {"Venezuela": 0, "Peru": 0, "Siam": 0, "North Africa": 1, "Central America": 2}
+    armies = {"Venezuela": 6, "Peru": 1, "Brazil": 1, "Argentina": 1, "North Africa": 30, "Central America": 30,
+              "Siam": 6, **{t: 2 for t in AUSTRALIA}}
+    game = _position("reinforce", armies, owners, reserve=6)
+    ctx = game.context
+    names = game.board.territories
+    k = _hold_target(game.state, ctx.B, ctx.R, ctx.CUT, ctx.V, 0, 6, 2.0)
+    assert game.board.continents[k] == "Australia"
+    assert names[game.bot_move("hunter").a] == "Siam"
+    assert names[game.bot_move("hunter:hold=0").a] in ("Venezuela", "Peru")  # without hold it takes the bait
+
+
+@pytest.mark.parametrize("rules", [GameRules(variant="two-player"),
+                                   GameRules(variant="two-player", two_player_classic_50=True, setup="choice")])
+def test_hold_leaves_two_player_games_alone(rules):
+    # with two players (a neutral or none) hold=1 plays the very moves of hold=0, game to the end
+    games = [Game(2, rules, seed=5), Game(2, rules, seed=5)]
+    for _ in range(3000):
+        if games[0].over:
+            break
+        moves = [game.bot_move(bot) for game, bot in zip(games, ("hunter", "hunter:hold=0"))]
+        assert moves[0] == moves[1]
+        for game, move in zip(games, moves):
+            game.step(move)
+    assert games[1].over == games[0].over
