@@ -617,6 +617,20 @@ def _duel_holds(st, B, p, power, out):  # pragma: no cover - compiled
 
 
 @jit
+def _places_first(st, p):  # pragma: no cover - compiled
+    """Whether p placed first in this round of setup placements (two players, one army at a time in turn: p's
+    armies on the board as many as the other seat's); the first to place moves first."""
+    mine = 0
+    theirs = 0
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] == p:
+            mine += st.armies[t]
+        elif st.owner[t] >= 0:
+            theirs += st.armies[t]
+    return mine >= theirs
+
+
+@jit
 def _setup_duel(st, B, R, CUT, V, p, power):  # pragma: no cover - compiled
     """Where one setup placement goes with two players and no neutral: the start of the best route into each
     continent it can hold (`_duel_holds`, the best-paying first) until P(taking all of it in one turn) from there
@@ -624,7 +638,7 @@ def _setup_duel(st, B, R, CUT, V, p, power):  # pragma: no cover - compiled
     thinnest border against the largest enemy stack next to it, none above `SETUP_STACK`: a stack that faces the
     other seat's continent keeps that seat's armies at home)."""
     holds = np.empty(2, np.int64)
-    n = _duel_holds(st, B, p, power, holds)
+    n = _duel_holds(st, B, p, 0.0 if _places_first(st, p) else power, holds)
     for j in range(n):
         k = holds[j]
         s, b, pc = _best_route(st, B, R, CUT, V, p, -1, k, 0, False)
