@@ -356,8 +356,9 @@ BUILT_IN = {
                "(duel with two players and no neutral, spread otherwise) or duel (claiming first, contested "
                "claims: block, complete its own, plant one claim in every continent, then grow where it can still "
                "have the majority; claiming second, planted claims; armies on the start of the best route into each "
-               "of the one or two continents where it has half the territories or more until P(taking it all in "
-               "one turn) reaches 0.8 or it holds 10, then as spread)", integer=True,
+               "of the one or two continents where it has half the territories or more, moving first the best by "
+               "bonus and size alone, moving second by entrance_weight too, until P(taking it all in one turn) "
+               "reaches 0.8 or it holds 10, else as spread)", integer=True,
                choices=("spread", "planted", "auto", "duel"))),
     ),
 }
