@@ -351,13 +351,18 @@ BUILT_IN = {
          Param("entrance_weight", 2.0, 0.0, 4.0, "the power of a continent's entrances that divides its value "
                "(how much a continent with many entrances is worth less: 0 not at all, 2 by their square)"),
          _trade_at(3.0),
-         Param("setup", 2.0, 0.0, 2.0, "how it claims and places its setup armies: spread (greedy claims; armies "
+         Param("setup", 2.0, 0.0, 3.0, "how it claims and places its setup armies: spread (greedy claims; armies "
                "one at a time on the thinnest border of its target continent), planted (claims that block a "
                "continent another seat would complete, then plant one claim in each best-paying continent nobody "
                "has claimed in, then grow where its share pays best; armies on the start of its best route into its "
-               "target until P(taking it all in one turn) reaches 0.8 or it holds 10, then as spread) or auto "
-               "(planted with two players and no neutral, spread otherwise)", integer=True,
-               choices=("spread", "planted", "auto")),
+               "target until P(taking it all in one turn) reaches 0.8 or it holds 10, then as spread), auto "
+               "(duel with two players and no neutral, spread otherwise) or duel (claiming first, contested "
+               "claims: block, complete its own, plant one claim in every continent, then grow where it can still "
+               "have the majority; claiming second, planted claims; armies on the start of the best route into each "
+               "of the one or two continents where it has half the territories or more, moving first the best by "
+               "bonus and size alone, moving second by entrance_weight too, until P(taking it all in one turn) "
+               "reaches 0.8 or it holds 10, else as spread)", integer=True,
+               choices=("spread", "planted", "auto", "duel")),
          Param("hold", 1.0, 0.0, 1.0, "1: with three players or more, goes for the continent it can take and hold "
                "(the exact P(taking it all this turn), its reserve added, weighed against the enemy armies next to "
                "its entrances), keeps the borders of the continents it holds manned when it attacks for land or a "

@@ -1,5 +1,6 @@
 """The hunter bot (riskstats.game.bots.hunter): its chain odds are the exact engine's, it hunts a seat for its
-cards where the route's odds are good and refuses where they are poor, its stop rule, and a setup with no stack."""
+cards where the route's odds are good and refuses where they are poor, its stop rule, and a setup with no stack:
+with two players, claims and armies aimed at the continents it can hold."""
 import numpy as np
 import pytest
 
@@ -161,6 +162,100 @@ def test_the_planted_claims_block_then_plant():
     # on an empty board it plants its first claim in the best-paying continent, Australia (one entrance)
     first = _claiming({}).bot_move("hunter")
     assert classic_board().arrays.continent_of[first.a] == classic_board().continents.index("Australia")
+
+
+def _placing(owners, armies, left):
+    """A two-player setup placement (50 armies each, no neutral), seat 0 to place: every territory seat 1's with
+    one army but ``owners`` ({name: seat}), ``armies`` ({name: armies}) laid over it, ``left`` armies to place
+    for each seat."""
+    board = classic_board()
+    territories = {t: [1, 1] for t in board.territories}
+    for name, seat in owners.items():
+        territories[name][0] = seat
+    for name, n in armies.items():
+        territories[name][1] = n
+    return Game.from_json({"players": 2, "rules": {"variant": "two-player", "two_player_classic_50": True,
+                                                   "setup": "choice"},
+                           "phase": "setup_place", "player": 0, "territories": territories, "setup_armies": left})
+
+
+# seat 0 holds three of Australia (not Eastern Australia) and three of South America (not Argentina), and the
+# rest of its 21 territories in Europe and Africa; seat 1 has built a stack of 12 in North America next to Alaska
+DUEL_OWNERS = dict.fromkeys(["Indonesia", "New Guinea", "Western Australia", "Venezuela", "Peru", "Brazil",
+                             "Alaska", "Iceland", "Great Britain", "Northern Europe", "Western Europe",
+                             "Southern Europe", "Scandinavia", "North Africa", "Egypt", "Congo", "East Africa",
+                             "South Africa", "Madagascar", "Ukraine", "Middle East"], 0)
+
+
+def _duel_setup(armies, left, spec="hunter"):
+    """Where the hunter's next setup army goes, and the continent of it, in the DUEL_OWNERS position."""
+    game = _placing(DUEL_OWNERS, armies, left)
+    move = game.bot_move(spec)
+    assert move.kind == PLACE and move.b == 1
+    board = classic_board()
+    return board.territories[move.a], board.continents[board.arrays.continent_of[move.a]]
+
+
+def test_the_two_player_setup_takes_a_continent_it_can_hold():
+    # with a start of two armies next to Eastern Australia, the next armies go there (Australia: one entrance),
+    # not against the stack of 12 next to Alaska
+    assert _duel_setup({"Northwest Territory": 12, "New Guinea": 2}, [18, 8]) == ("New Guinea", "Australia")
+    # once that route is good (P(taking the rest) >= 0.8), to the start of one into South America, the second
+    # continent it holds half of
+    ready = {"Northwest Territory": 12, "New Guinea": 6, "Brazil": 2}
+    assert _duel_setup(ready, [10, 8]) == ("Brazil", "South America")
+    # with no start of two armies yet it spreads (the thinnest border), as measured best against the hard AI
+    assert _duel_setup({"Northwest Territory": 12}, [19, 8])[0] == "Alaska"
+
+
+def test_the_two_player_setup_does_not_pile_on_one_territory():
+    # play the whole placement out against continent-tuned's stacking: no territory of seat 0's above
+    # SETUP_STACK (10)
+    game = _placing(DUEL_OWNERS, {}, [29, 29])
+    while game.phase == "setup_place":
+        game.step(game.bot_move("hunter" if game.player == 0 else "continent-tuned"))
+    armies, owner = game.state.armies, game.state.owner
+    names = game.board.territories
+    mine = {names[t]: int(armies[t]) for t in range(len(names)) if owner[t] == 0}
+    assert max(mine.values()) <= 10
+    assert sum(1 for n in mine.values() if n >= 4) >= 3  # spread over several territories
+    # placing first, it aims at the continents it holds half of by bonus and size (Europe, whole here), and mans
+    # the border of Europe that faces seat 1's stack in Afghanistan
+    assert mine["Ukraine"] >= 6
+
+
+# seat 0 holds five of North America and two of Australia, no other continent's half (seat 1 has the other 24)
+FIRST_OWNERS = dict.fromkeys(["Alaska", "Northwest Territory", "Alberta", "Ontario", "Western United States",
+                              "New Guinea", "Western Australia", "Iceland", "Great Britain", "Scandinavia", "Egypt",
+                              "Congo", "Ural", "Siberia", "Yakutsk", "Kamchatka", "Irkutsk", "Peru"], 0)
+
+
+def test_the_two_player_setup_goes_big_when_it_moves_first():
+    board = classic_board()
+    # as many armies placed as seat 1 (18 territories + 6 = 24): it places first, so it moves first, and aims at
+    # North America (bonus 5) from Ontario before Australia
+    first = _placing(FIRST_OWNERS, {"Ontario": 5, "New Guinea": 2, "Western Australia": 2}, [16, 16])
+    move = first.bot_move("hunter")
+    assert board.continents[board.arrays.continent_of[move.a]] == "North America"
+    # one army behind: it moves second, and aims at Australia (one entrance) first
+    second = _placing(FIRST_OWNERS, {"Ontario": 4, "New Guinea": 2, "Western Australia": 2}, [17, 16])
+    move = second.bot_move("hunter")
+    assert board.continents[board.arrays.continent_of[move.a]] == "Australia"
+
+
+def test_the_two_player_claims_contest_when_claiming_first():
+    names = classic_board().territories
+    continent_of = classic_board().arrays.continent_of
+    australia = classic_board().continents.index("Australia")
+    # seat 1 planted in Australia; claiming first (two claims made), the hunter contests it ...
+    opening = _claiming({"Eastern Australia": 1, "Alaska": 0})
+    assert continent_of[opening.bot_move("hunter").a] == australia
+    # ... where the planted claims (setup=planted, and the hunter claiming second) plant elsewhere
+    assert continent_of[opening.bot_move("hunter:setup=planted").a] != australia
+    second = _claiming({"Eastern Australia": 1})
+    assert continent_of[second.bot_move("hunter").a] != australia
+    assert names[_claiming({"Indonesia": 1, "New Guinea": 1, "Western Australia": 1, "Alaska": 0}).bot_move(
+        "hunter").a] == "Eastern Australia"  # it still blocks first
 
 
 def _duel(armies, theirs):
