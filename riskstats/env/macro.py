@@ -367,7 +367,29 @@ def _macro_run(st, B, R, CUT, MO, action, pend, auto, explicit, trace, traced): 
     """Play macro id ``action`` (a masked one), or with ``action`` -1 carry the pending macro on after a roll
     played by the caller. Returns 0 once the next move is a seat's decision; with ``explicit``, the defender's
     dice when a roll is next (the caller's chance step plays it). Each engine move played is counted in
-    traced[0] and written to trace[n] (kind, a, b, c, d) while trace has room (a trace of 0 rows: none)."""
+    traced[0] and written to trace[n] (kind, a, b, c, d) while trace has room (a trace of 0 rows: none).
+
+    Parameters
+    ----------
+    st : State
+        The game, played on in place.
+    B, R, CUT
+        The context's board arrays, rule vector (int64[R_SIZE]) and one-roll table (`compile_context`).
+    MO : int64[len(MACRO_BLOCKS) + 1]
+        The macro encoding's block offsets (`macro_offsets`), its last entry the number of macro ids.
+    action : int
+        The macro id to play, or -1 to carry on the pending one.
+    pend : int64[1]
+        The pending macro (`PENDING`): read and written.
+    auto : bool
+        Automatic defence (`riskstats.env.defence`): a defence the macro calls for is played at once.
+    explicit : bool
+        Stop before each roll and return the defender's dice (explicit chance nodes).
+    trace : int64[rows, 5]
+        Written: the engine moves played, (kind, a, b, c, d) a row, while it has room.
+    traced : int64[1]
+        The number of engine moves played, counted up.
+    """
     if action >= 0:
         kind, a, b, c, d = _macro_first(st, B, R, MO, action)
         if action >= MO[X_UNTIL] and action < MO[X_DEFEND]:
@@ -396,7 +418,13 @@ def _macro_run(st, B, R, CUT, MO, action, pend, auto, explicit, trace, traced): 
 
 @jit
 def _macro_play(st, B, R, CUT, MO, action, pend, auto, explicit, trace, traced):  # pragma: no cover - compiled
-    """`_macro_run` as a kernel of its own, for the Python face (`MacroEncoding`)."""
+    """`_macro_run` as a kernel of its own, for the Python face (`MacroEncoding`).
+
+    Parameters
+    ----------
+    st, B, R, CUT, MO, action, pend, auto, explicit, trace, traced
+        As in `_macro_run`.
+    """
     return _macro_run(st, B, R, CUT, MO, action, pend, auto, explicit, trace, traced)
 
 

@@ -81,7 +81,27 @@ def _view(st, P, OO, seat, out, log1p):  # pragma: no cover - compiled
 @inline_jit
 def _settle(st, B, R, P, run_seed, i, episode, rewards, terminations, truncations):  # pragma: no cover - compiled
     """Write env i's rewards and ends after its step; a finished game restarts at once (same-step autoreset).
-    Whether it did."""
+    Whether it did.
+
+    Parameters
+    ----------
+    st : State
+        Env i's state (a view of the stacked states).
+    B, R
+        The context's board arrays and rule vector.
+    P : int
+        Players (the seats that get rewards).
+    run_seed : uint64
+        The run's seed; env i's game e is seeded `_game_seed(run_seed, i, e)`.
+    i : int
+        The env.
+    episode : int64[N]
+        Each env's game number, counted up when its game ends.
+    rewards : float32[N, P]
+        Written: +1 to the winner and -1/(P-1) to the others in an env whose game ended, else 0.
+    terminations, truncations : bool[N]
+        Written: the env's game was won, or ended without a winner.
+    """
     rewards[i, :] = 0.0
     terminations[i] = False
     truncations[i] = False
@@ -101,6 +121,24 @@ def _settle(st, B, R, P, run_seed, i, episode, rewards, terminations, truncation
 
 @jit
 def _vec_reset(S, B, R, AO, OO, P, run_seed, episode, obs, mask, dirty, seats, log1p):  # pragma: no cover - compiled
+    """Start every env's first game (game 0 of env i seeded `_game_seed(run_seed, i, 0)`) and write what the seat
+    to move observes and may do.
+
+    Parameters
+    ----------
+    S, B, R, AO, OO, P, run_seed, log1p
+        As in `_vec_step`.
+    episode : int64[N]
+        Written: 0, each env's game number.
+    obs : float32[N, obs_size]
+        Written: what the seat to move observes.
+    mask : bool[N, n]
+        Written: the legal action ids.
+    dirty : int64[N, 2]
+        Written: each env's range of mask ids `_mask` wrote.
+    seats : int64[N]
+        Written: the seat to move in each env.
+    """
     S, B, R, AO, OO, obs, mask, dirty = borrow((S, B, R, AO, OO, obs, mask, dirty))
     for i in range(S.owner.shape[0]):
         st = _env_state(S, i)
@@ -185,6 +223,20 @@ def _vec_step(S, B, R, CUT, AO, OO, P, run_seed, episode, actions, obs, mask, di
 
 @jit
 def _vec_reset_macro(S, B, R, MO, OO, P, run_seed, episode, obs, mask, pend, seats, log1p):  # pragma: no cover
+    """`_vec_reset` with macro actions: every env's first game started, no macro pending.
+
+    Parameters
+    ----------
+    S, B, R, OO, P, run_seed, episode, obs, seats, log1p
+        As in `_vec_reset`.
+    MO : int64[len(MACRO_BLOCKS) + 1]
+        The macro encoding's block offsets (`riskstats.env.macro.macro_offsets`), its last entry the number of
+        macro ids n.
+    mask : bool[N, n]
+        Written: the legal macro ids.
+    pend : int64[N]
+        Written: each env's pending macro, none.
+    """
     S, B, R, MO, OO, obs, mask = borrow((S, B, R, MO, OO, obs, mask))
     for i in range(S.owner.shape[0]):
         st = _env_state(S, i)

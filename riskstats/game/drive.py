@@ -59,7 +59,28 @@ def _drive(st, B, R, CUT, V, bots, params, check, last_turn, last_round, search,
     ``search`` (`search_flag`) is None when no seat searches: numba then prunes the look-ahead branch before
     compiling (it resolves ``search is None`` from the argument's type), so a caller compiled for such line-ups
     never compiles the search kernels (a minute of compiling on a first run). ``memory`` is the search seats'
-    plan memory (int64 [seats, 2], -1: none) that a caller keeps across calls, or None for fresh memory."""
+    plan memory (int64 [seats, 2], -1: none) that a caller keeps across calls, or None for fresh memory.
+
+    Parameters
+    ----------
+    st : State
+        The game, played on in place.
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    bots : int64[seats]
+        Each seat's bot id (`riskstats.game.bots.catalog.BOTS`).
+    params : float64[seats, N_PARAMS]
+        Each seat's parameter vector.
+    check : bool
+        Check every move with the rules' `_check` before it is played.
+    last_turn, last_round : int
+        The horizon: stop before a turn after last_turn or a round after last_round begins.
+    search : bool or None
+        `search_flag` of the line-up.
+    memory : int64[seats, 2] or None
+        The search seats' plan memory.
+    """
     if search is None:
         return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round)
     if _has_search(bots):

@@ -124,7 +124,30 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, chunk, search
     position copied, fresh dice from seeds[r] and the draw pile reshuffled, the move played, then the bots
     play to the end. Every move meets the same seeds (common random numbers). The threads share out the
     pairs of a move and a block of ``chunk`` rollouts (which share a working state). ``search``:
-    `riskstats.game.drive.search_flag`."""
+    `riskstats.game.drive.search_flag`.
+
+    Parameters
+    ----------
+    root : State
+        The position the moves are played from (read only).
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    bots : int64[seats]
+        Each seat's bot id.
+    params : float64[seats, N_PARAMS]
+        Each seat's parameter vector.
+    moves : int64[M, 5]
+        The candidate moves (kind, a, b, c, d).
+    seeds : uint64[N]
+        Each rollout's seed, the same for every move.
+    chunk : int
+        Rollouts per working state.
+    search : bool or None
+        `riskstats.game.drive.search_flag` of the line-up.
+    out : int64[M, N]
+        Written: the winner of each rollout after each move.
+    """
     M = moves.shape[0]
     N = seeds.shape[0]
     T = root.owner.shape[0]

@@ -558,7 +558,26 @@ def _check_state(st, B, R, acc, boundary, prev):  # pragma: no cover - compiled
 @jit
 def _sweep_game(st, B, R, CUT, V, bots, params, acc, search, result):  # pragma: no cover - compiled
     """Play a started game (`_init`, its log rows not yet read) to its end one turn at a time, checking the
-    state after each; result = (violation mask, turn it was first seen or -1, checks made)."""
+    state after each; result = (violation mask, turn it was first seen or -1, checks made).
+
+    Parameters
+    ----------
+    st : State
+        The started game, played on in place.
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    bots : int64[seats]
+        Each seat's bot id.
+    params : float64[seats, N_PARAMS]
+        Each seat's parameter vector.
+    acc : int64[len(ACCOUNT) + seats]
+        The running account of the event log (`ACCOUNT`), kept by `_account`.
+    search : bool or None
+        `riskstats.game.drive.search_flag` of the line-up.
+    result : int64[3]
+        Written: (violation mask, turn first seen or -1, checks made).
+    """
     info = st.info
     log = st.log
     memory = np.full((st.alive.shape[0], 2), -1, np.int64)
@@ -597,7 +616,28 @@ def _sweep_game(st, B, R, CUT, V, bots, params, acc, search, result):  # pragma:
 @parallel_jit
 def _sweep(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, log_rows, search, out):  # pragma: no cover
     """out[g] = (violation mask, turn first seen, checks, turns, moves, winner, reason) of game g; seat s
-    plays line-up entry (s + first + g) % P, as in self-play (the caller rotates the line-up by first)."""
+    plays line-up entry (s + first + g) % P, as in self-play (the caller rotates the line-up by first).
+
+    Parameters
+    ----------
+    seeds : uint64[G]
+        Each game's seed.
+    lineup_bots : int64[P]
+        The line-up's bot ids (`riskstats.game.bots.catalog.Lineup.arrays`).
+    lineup_params : float64[P, N_PARAMS]
+        Their parameter vectors.
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    seats : int
+        Seats at the table.
+    log_rows : int
+        Event-log rows of each game's state (`LOG_ROWS`), read and emptied after every turn.
+    search : bool or None
+        `riskstats.game.drive.search_flag` of the line-up.
+    out : int64[G, 7]
+        Written: each game's row, as above.
+    """
     G = seeds.shape[0]
     for g in prange(G):
         st, bots, params = _start_game(lineup_bots, lineup_params, g, B, R, seats, log_rows, seeds[g])

@@ -40,7 +40,24 @@ NO_HORIZON = 1 << 62
 def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # pragma: no cover - compiled
     """Play with built-in bots until the game ends or is about to begin a turn after ``last_turn`` (or a
     round after ``last_round``; `NO_HORIZON`: no such stop): 0; an `ERRORS` code if ``check`` caught an
-    illegal move (not played); -1 if the event log is nearly full (grow it and call again)."""
+    illegal move (not played); -1 if the event log is nearly full (grow it and call again).
+
+    Parameters
+    ----------
+    st : State
+        The game, played on in place.
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    bots : int64[seats]
+        Each seat's bot id (none a look-ahead bot: those play through `riskstats.game.search._play_search`).
+    params : float64[seats, N_PARAMS]
+        Each seat's parameter vector.
+    check : bool
+        Check every move with the rules' `_check` before it is played.
+    last_turn, last_round : int
+        The horizon (`NO_HORIZON`: none).
+    """
     # borrowed views: the caller holds these arrays throughout, and each move passes them down a few
     # calls (`_bot_move` and `_apply` are inlined here, so their own arguments cost nothing either)
     st, B, R, CUT, V, bots, params = borrow((st, B, R, CUT, V, bots, params))

@@ -58,7 +58,28 @@ def _rollout(root, work, B, R, CUT, V, bots, params, seed, last_turn, last_round
     same board and seats, best without an event log): fresh dice from ``seed``, the draw pile
     reshuffled, then the bots play on to the end or until a turn after ``last_turn`` (a round after
     ``last_round``) is about to begin (`riskstats.game.play.NO_HORIZON`: no horizon). The winner seat,
-    -1 if none (stopped at the horizon, or truncated). ``search``: `riskstats.game.drive.search_flag`."""
+    -1 if none (stopped at the horizon, or truncated). ``search``: `riskstats.game.drive.search_flag`.
+
+    Parameters
+    ----------
+    root : State
+        The position rolled out from (read only).
+    work : State
+        The working state, overwritten.
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    bots : int64[seats]
+        Each seat's bot id.
+    params : float64[seats, N_PARAMS]
+        Each seat's parameter vector.
+    seed : uint64
+        The rollout's seed (its dice and the reshuffle of the draw pile).
+    last_turn, last_round : int
+        The horizon (`NO_HORIZON`: none).
+    search : bool or None
+        `riskstats.game.drive.search_flag` of the line-up.
+    """
     _copy_state(root, work)
     _seed(work.rng, seed)
     _shuffle(work.rng, work.deck, work.info[I_DECK_N])
@@ -69,7 +90,30 @@ def _rollout(root, work, B, R, CUT, V, bots, params, seed, last_turn, last_round
 @parallel_jit
 def _rollouts(root, B, R, CUT, V, bots, params, seeds, last_turn, last_round, chunk, search, out):  # pragma: no cover
     """out[r] = (winner, turns, rounds, over, reason, territories of each seat..., armies of each
-    seat...) after rollout r; ``chunk`` rollouts share one working state."""
+    seat...) after rollout r; ``chunk`` rollouts share one working state.
+
+    Parameters
+    ----------
+    root : State
+        The position rolled out from (read only).
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    bots : int64[seats]
+        Each seat's bot id.
+    params : float64[seats, N_PARAMS]
+        Each seat's parameter vector.
+    seeds : uint64[N]
+        Each rollout's seed.
+    last_turn, last_round : int
+        The horizon (`NO_HORIZON`: none).
+    chunk : int
+        Rollouts per working state (one block of a thread).
+    search : bool or None
+        `riskstats.game.drive.search_flag` of the line-up.
+    out : int64[N, 5 + 2 * seats]
+        Written: each rollout's row, as above.
+    """
     n = seeds.shape[0]
     T = root.owner.shape[0]
     C = root.card_owner.shape[0]

@@ -616,7 +616,28 @@ def _plan(st, B, R, CUT, V, p, bots, params, memory, work, scores):  # pragma: n
     """The plan look-ahead seat p (bot id ``bots[p]`` with parameters ``params[p]``; ``bots`` / ``params``: the
     line-up, id -1 for a seat it does not know) plays now: -1 (`POLICY`) in
     setup, else this turn's plan from ``memory``, searched for first if memory holds an earlier turn's
-    (`FORCED_PLAN`, no search, for a seat whose ``first`` continent is still forced on it)."""
+    (`FORCED_PLAN`, no search, for a seat whose ``first`` continent is still forced on it).
+
+    Parameters
+    ----------
+    st : State
+        The game (read; the seat's view of it).
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    p : int
+        The look-ahead seat.
+    bots : int64[seats]
+        The line-up's bot ids as this seat knows them (-1: unknown).
+    params : float64[seats, N_PARAMS]
+        Their parameter vectors.
+    memory : int64[seats, 2]
+        Each seat's (turn, plan) of its last search (-1: none); updated for p.
+    work : State
+        A working state for the rollouts (`_search_plan`).
+    scores : float64[len(PLAN_LIST)]
+        Scratch for the plans' scores.
+    """
     bot = bots[p]
     lineup = params
     params = lineup[p]
@@ -669,7 +690,26 @@ def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, m
     rollouts, horizon and plans): the same result codes and horizons. At every turn's start the seat whose
     turn it is searches if it is a search seat (`_plan`), then the plain loop plays that turn with the
     chosen plan in its place (`POLICY` for search seats not on turn, and in setup). ``memory[seat] =
-    (turn, plan)`` (int64, one row per seat; -1 when new) carries a turn's plan over calls."""
+    (turn, plan)`` (int64, one row per seat; -1 when new) carries a turn's plan over calls.
+
+    Parameters
+    ----------
+    st : State
+        The game, played on in place.
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    bots : int64[seats]
+        Each seat's bot id.
+    params : float64[seats, N_PARAMS]
+        Each seat's parameter vector.
+    check : bool
+        Check every move with the rules' `_check` before it is played.
+    last_turn, last_round : int
+        The horizon (`NO_HORIZON`: none).
+    memory : int64[seats, 2]
+        Each seat's (turn, plan), as above.
+    """
     T = st.owner.shape[0]
     S = st.alive.shape[0]
     work = _new_state(T, st.card_owner.shape[0], S, 0)
@@ -695,7 +735,26 @@ def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, m
 def _search_move(st, B, R, CUT, V, bot, params, memory, lineup, lineup_params):  # pragma: no cover - compiled
     """The move of the look-ahead seat to move (bot id ``bot``; `riskstats.game.play.Game.bot_move`): its
     defence, or the move of its plan for this turn (searched for first if ``memory`` holds none). ``lineup`` /
-    ``lineup_params``: the other seats' bots as the game knows them (id -1: unknown)."""
+    ``lineup_params``: the other seats' bots as the game knows them (id -1: unknown).
+
+    Parameters
+    ----------
+    st : State
+        The game (read).
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    bot : int
+        The seat's bot id (`SEARCH_ID` or `VALUE_ID`).
+    params : float64[N_PARAMS]
+        Its parameter vector.
+    memory : int64[seats, 2]
+        Each seat's (turn, plan) of its last search (-1: none); updated for the seat to move.
+    lineup : int64[seats]
+        The seats' bot ids as the game knows them (-1: unknown).
+    lineup_params : float64[seats, N_PARAMS]
+        Their parameter vectors.
+    """
     p = st.info[I_PLAYER]
     k = -1
     if st.info[I_PHASE] != DEFEND:

@@ -46,7 +46,32 @@ def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, se
     """Play game g (seat s plays line-up entry (s + g) % P) and keep ``per_game`` of its turn starts:
     X[g, j, s] the boosted model's inputs (`FEATURES` first) of player s at kept start j, base[g, j, s] = (the
     search bot's formula value, territory share), meta[g, j] = (turn, round, alive players, winner, moves
-    applied) (-1 rows: not kept)."""
+    applied) (-1 rows: not kept).
+
+    Parameters
+    ----------
+    seeds : uint64[G]
+        Each game's seed.
+    lineup_bots : int64[P]
+        The line-up's bot ids (`riskstats.game.bots.catalog.Lineup.arrays`).
+    lineup_params : float64[P, N_PARAMS]
+        Their parameter vectors.
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    seats : int
+        Seats at the table.
+    per_game : int
+        Turn starts kept per game (drawn from the game's recorded ones, at most `MAX_RECORDED`).
+    search : bool or None
+        `riskstats.game.drive.search_flag` of the line-up.
+    X : float64[G, per_game, P, N_INPUTS]
+        Written: the model's inputs, as above.
+    base : float64[G, per_game, P, 2]
+        Written: the formula value and the territory share.
+    meta : int64[G, per_game, 5]
+        Written: each kept start's (turn, round, alive players, winner, moves applied); -1 rows not kept.
+    """
     G = seeds.shape[0]
     P = lineup_bots.shape[0]
     for g in prange(G):

@@ -60,12 +60,40 @@ def cut_tables(rules, after_roll: bool, cells: int):
 def _play(cell_cut, loss_cut, action, reply, defenders, values, leave, loss, kill, A, sizes, states, total, squares,
           wins, conquered):  # pragma: no cover - compiled
     """Chunk w plays sizes[w] attacks from states[w]; per chunk: the sum and the sum of squares of the
-    payoffs, the attacks that took every territory and the territories conquered.
+    payoffs, the attacks that took every territory and the territories conquered. Each roll draws one output for
+    the cell (when there is more than one) and one for the losses.
 
-    cell_cut[k], loss_cut[k]  territory k's `cut_tables`; action[k, a, d], reply[k, a, d, r] the strategies
-                      (0: stop) padded to the largest defender count; defenders[k], values[k] per territory.
-    leave, loss, kill armies left per conquest; payoff per attacking army lost and per defender destroyed.
-    Each roll draws one output for the cell (when there is more than one) and one for the losses.
+    Parameters
+    ----------
+    cell_cut : uint64[T, MAX_DICE + 1, R]
+        Territory k's `cut_tables` cell cut points: cell_cut[k, n, r] samples the defender's information cell r
+        when the attacker rolls n dice.
+    loss_cut : uint64[T, MAX_DICE + 1, R, MAX_DICE + 1, MAX_DICE]
+        Territory k's loss cut points: loss_cut[k, n, r, m, j] samples the attacker's losses, n dice against m
+        in cell r.
+    action : int64[T, A + 1, D + 1]
+        The attacker's dice at territory k with a attackers against d defenders (0: stop), padded to the largest
+        defender count D.
+    reply : int64[T, A + 1, D + 1, R]
+        The defender's dice in cell r (padded likewise).
+    defenders : int64[T]
+        Each territory's defenders, attacked in order.
+    values : float64[T]
+        The payoff of conquering each territory.
+    leave : int
+        Armies left behind on each conquered territory.
+    loss, kill : float
+        The payoff of each attacking army lost (subtracted) and of each defender destroyed (added).
+    A : int
+        Attackers (able to roll) at the start.
+    sizes : int64[W]
+        Attacks each chunk plays.
+    states : uint64[W, 4]
+        Each chunk's random stream (`riskstats.odds.rng.streams`).
+    total, squares : float64[W]
+        Added to: each chunk's sum of payoffs and sum of their squares.
+    wins, conquered : int64[W]
+        Added to: each chunk's attacks that took every territory, and the territories they conquered.
     """
     T = defenders.shape[0]
     R = cell_cut.shape[2]

@@ -131,8 +131,26 @@ def resolve_battle(cut, attacker_dice, defender_dice, a, d, stop_at, goal, shift
 def _battle_counts(cut, adice, ddice, A, D, S, G, shift, sizes, states, end_d, end_a):  # pragma: no cover
     """Chunk w fights sizes[w] battles of A vs D from states[w] and counts their end states.
 
-    end_d[w, a, j]  battles of chunk w ending with a attackers and G - j defenders (goal reached).
-    end_a[w, j, d]  battles ending with S - j attackers and d > G defenders (the attacker stopped).
+    Parameters
+    ----------
+    cut : uint64[4, 4, 3]
+        The rules' `riskstats.odds.dice.sampling_table`.
+    adice, ddice : int
+        The most dice the attacker and the defender roll.
+    A, D : int
+        Attackers (able to roll) and defenders at the start.
+    S, G : int
+        A battle ends once the attackers are down to S (``stop_at``) or the defenders to G (``goal``).
+    shift : int
+        S under the cautious rule (roll at most a - S dice), else 0 (`resolve_battle`).
+    sizes : int64[W]
+        Battles each chunk fights.
+    states : uint64[W, 4]
+        Each chunk's random stream, advanced in place.
+    end_d : int32[W, A + 1, max losses]
+        end_d[w, a, j]: battles of chunk w ending with a attackers and G - j defenders (goal reached).
+    end_a : int32[W, max losses, D + 1]
+        end_a[w, j, d]: battles ending with S - j attackers and d > G defenders (the attacker stopped).
     """
     for w in prange(sizes.shape[0]):
         state = states[w]
@@ -186,7 +204,22 @@ def pick_table(p: np.ndarray) -> np.ndarray:
 
 @parallel_jit
 def _battle_ends(cut, adice, ddice, A, D, S, G, shift, chunk, states, out_a, out_d):  # pragma: no cover
-    """Battle t (of chunk t // chunk) from A[t] vs D[t]: its end state into out_a[t], out_d[t]."""
+    """Battle t (of chunk t // chunk) from A[t] vs D[t]: its end state into out_a[t], out_d[t].
+
+    Parameters
+    ----------
+    cut, adice, ddice, S, G, shift
+        As in `_battle_counts`: the sampling table, the most dice of each side, the attackers' stop, the
+        defenders' goal and the cautious rule's shift.
+    A, D : int64[N]
+        Each battle's attackers (able to roll) and defenders at the start.
+    chunk : int
+        Battles per random stream: stream c fights battles c * chunk .. (c + 1) * chunk - 1.
+    states : uint64[streams, 4]
+        The streams' states, advanced in place.
+    out_a, out_d : int64[N]
+        Written: each battle's attackers and defenders at its end.
+    """
     n = A.shape[0]
     for c in prange(states.shape[0]):
         state = states[c]
@@ -198,7 +231,26 @@ def _battle_ends(cut, adice, ddice, A, D, S, G, shift, chunk, states, out_a, out
 def _chain_counts(cut, adice, ddice, A, defenders, leave, S, sizes, states, out):  # pragma: no cover
     """Chunk w runs sizes[w] chains; out[w, k, x] counts chains ending with k conquered and x left.
 
-    cut[k], adice[k], ddice[k]: territory k's rules; the force attacks defenders[k] in order.
+    Parameters
+    ----------
+    cut : uint64[T, 4, 4, 3]
+        Territory k's `riskstats.odds.dice.sampling_table` at cut[k].
+    adice, ddice : int64[T]
+        The most dice the attacker and the defender roll at territory k.
+    A : int
+        Attackers (able to roll) at the start of the chain.
+    defenders : int64[T]
+        The defenders of each territory, attacked in order.
+    leave : int
+        Armies left behind on each conquered territory.
+    S : int
+        The force stops once its attackers are down to S (``stop_at``).
+    sizes : int64[W]
+        Chains each chunk runs.
+    states : uint64[W, 4]
+        Each chunk's random stream, advanced in place.
+    out : int32[W, T + 1, A + 1]
+        out[w, k, x]: chains of chunk w ending with k territories conquered and x attackers left.
     """
     T = defenders.shape[0]
     for w in prange(sizes.shape[0]):
@@ -236,7 +288,31 @@ def _sort_down(row, n):  # pragma: no cover - compiled
 def _roll(na, nd, asides, dsides, athreshold, dthreshold, defender_wins_ties, modifier, chunk, states,
           adice, ddice, alost):  # pragma: no cover - compiled
     """Round t: na attacker dice into adice[t] and nd defender dice into ddice[t], each sorted high to
-    low (the defender's after its modifier), and the attacker's losses into alost[t]."""
+    low (the defender's after its modifier), and the attacker's losses into alost[t].
+
+    Parameters
+    ----------
+    na, nd : int
+        Dice the attacker and the defender roll each round.
+    asides, dsides : int
+        Faces of the attacker's and of the defender's dice.
+    athreshold, dthreshold : uint64
+        `riskstats.odds.rng.die_threshold` of each side's dice (`_die`'s rejection threshold).
+    defender_wins_ties : bool
+        Whether a tie goes to the defender (``DiceRules.ties == "defender"``).
+    modifier : int
+        Added to the defender's highest die, clipped to 1 .. dsides (``DiceRules.defender_modifier``).
+    chunk : int
+        Rounds per random stream: stream c rolls rounds c * chunk .. (c + 1) * chunk - 1.
+    states : uint64[streams, 4]
+        The streams' states (`riskstats.odds.rng.streams`), one per chunk.
+    adice : uint8[rounds, na]
+        Written: each round's attacker dice, high to low.
+    ddice : uint8[rounds, nd]
+        Written: each round's defender dice, high to low, after the modifier.
+    alost : uint8[rounds]
+        Written: the armies the attacker lost in each round.
+    """
     n = alost.shape[0]
     k = min(na, nd)
     for c in prange(states.shape[0]):

@@ -72,7 +72,26 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, search, ou
     """out[g] = (winner, turns, rounds, reason, mission card of each seat..., elimination number of each
     seat...) of game g; seat s plays line-up entry (s + g) % P. ``search`` (`riskstats.game.drive.search_flag`)
     is None when no seat is a search seat: numba prunes the search branch then, so self-play without one
-    never compiles the search kernels."""
+    never compiles the search kernels.
+
+    Parameters
+    ----------
+    seeds : uint64[G]
+        Each game's seed.
+    lineup_bots : int64[P]
+        The line-up's bot ids (`riskstats.game.bots.catalog.Lineup.arrays`).
+    lineup_params : float64[P, N_PARAMS]
+        Their parameter vectors.
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    seats : int
+        Seats at the table (the players and a neutral's).
+    search : bool or None
+        `riskstats.game.drive.search_flag` of the line-up.
+    out : int64[G, 4 + 2 * P]
+        Written: each game's row, as above.
+    """
     G = seeds.shape[0]
     P = lineup_bots.shape[0]
     for g in prange(G):

@@ -259,7 +259,30 @@ def _route_odds(st, B, R, CUT, V, s, q, k, extra, via, route, defenders, flood, 
     (through territory ``via`` first, a neighbour of s, if it is not -1): the route by `_chain_odds`, each target
     it misses by one attack from the best other own territory next to it (P(conquer) from the table; 0 if
     none), or with ``flood`` by a sweep (`_flood`) from the largest other own stack next to it, each target
-    counted once (0 if none). ``work``: `_scratch`."""
+    counted once (0 if none). ``work``: `_scratch`.
+
+    Parameters
+    ----------
+    st : State
+        The game (read).
+    B, R, CUT, V
+        The context: the board arrays, rule vector (int64[R_SIZE]), one-roll table and P(conquer) table.
+    s : int
+        The own territory the route starts from.
+    q, k : int
+        The route's targets (`_is_target`): seat q's territories, or with q = -1 continent k's land s's owner does
+        not hold.
+    extra : int
+        Armies added on s (the reserve still to place), counted once.
+    via : int
+        A neighbour of s taken first, or -1.
+    route, defenders : int64[ROUTE_MAX]
+        Written: the route and its defenders.
+    flood : bool
+        Price the route as a sweep (`_flood`) and the targets it misses by sweeps (`_other_sweeps`).
+    work : int64[4, max(T + 1, ROUTE_MAX)]
+        `_scratch`.
+    """
     p = st.owner[s]
     if via >= 0:
         route[0] = via
@@ -287,7 +310,27 @@ def _route_odds(st, B, R, CUT, V, s, q, k, extra, via, route, defenders, flood, 
 def _other_sweeps(st, B, R, CUT, s, p, q, k, route, n, work):  # pragma: no cover - compiled
     """P(the targets route[:n] misses are taken too): each by a sweep (`_flood`) from the largest own stack other
     than s next to it, a target counted in the first sweep that reaches it (0 if one has no such stack).
-    ``work``: `_scratch` (its rows: the sweep's stack, its route, their defenders, which targets are covered)."""
+    ``work``: `_scratch` (its rows: the sweep's stack, its route, their defenders, which targets are covered).
+
+    Parameters
+    ----------
+    st : State
+        The game (read).
+    B, R, CUT
+        The context's board arrays, rule vector and one-roll table.
+    s : int
+        The route's start, left out of the other stacks.
+    p : int
+        The seat sweeping.
+    q, k : int
+        The targets, as in `_route_odds`.
+    route : int64[ROUTE_MAX]
+        The route, route[:n] the targets it takes.
+    n : int
+        The route's length.
+    work : int64[4, max(T + 1, ROUTE_MAX)]
+        `_scratch`.
+    """
     T = st.owner.shape[0]
     other = work[1]
     defenders = work[2]
@@ -321,7 +364,23 @@ def _other_sweeps(st, B, R, CUT, s, p, q, k, route, n, work):  # pragma: no cove
 def _best_route(st, B, R, CUT, V, p, q, k, extra, flood):  # pragma: no cover - compiled
     """(start, first target, P(all taken)) of p's best route (`_route_odds`) over seat q's territories (q >= 0)
     or the rest of continent k (q = -1), from every own territory next to one of them, and for q's territories
-    also through one other seat's territory first; start = -1 if none."""
+    also through one other seat's territory first; start = -1 if none.
+
+    Parameters
+    ----------
+    st : State
+        The game (read).
+    B, R, CUT, V
+        The context: the board arrays, rule vector (int64[R_SIZE]), one-roll table and P(conquer) table.
+    p : int
+        The seat whose routes are priced.
+    q, k : int
+        The targets, as in `_route_odds`.
+    extra : int
+        Armies added on the start (the reserve still to place).
+    flood : bool
+        Price each route as a sweep (`_route_odds`).
+    """
     route = np.empty(ROUTE_MAX, np.int64)
     defenders = np.empty(ROUTE_MAX, np.int64)
     work = _scratch(st)
@@ -772,7 +831,29 @@ def _region_need(st, B, u, p, q, k, seen):  # pragma: no cover - compiled
 @jit
 def _sweep_need(st, B, R, p, t, k, max_terr, last, sweep, seen):  # pragma: no cover - compiled
     """What the sweeps next to t cost (`_region_need`): the land of each hunted seat (`_huntable`), and with
-    ``sweep`` 2 the land of target continent k p does not hold, regions in ``seen`` not counted again."""
+    ``sweep`` 2 the land of target continent k p does not hold, regions in ``seen`` not counted again.
+
+    Parameters
+    ----------
+    st : State
+        The game (read).
+    B, R
+        The context's board arrays and rule vector.
+    p : int
+        The seat sweeping.
+    t : int
+        The territory whose neighbouring regions are counted.
+    k : int
+        The target continent (-1: none).
+    max_terr : int
+        The most territories a hunted seat may hold (`_huntable`).
+    last : bool
+        The hunted seat is the last other seat (`_huntable`).
+    sweep : int
+        The hunter's `sweep` parameter (0 path, 1 kills, 2 all).
+    seen : bool[T]
+        Territories already counted in a region; updated.
+    """
     need = 0
     for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
         u = B.nbr_idx[i]

@@ -100,6 +100,25 @@ def _random_attack(owner, armies, rng, nbr_ptr, nbr_idx, nbr_src, nbr_rev, p, mo
     its attack declaration and the defender's reply (the roll) are played in between: then, in the same
     attack phase (and after its occupation, which moves the stamp on by one), it redoes only the edges
     out of the attack's two territories and into the attacked one, the only edges those moves can change.
+
+    Parameters
+    ----------
+    owner, armies : int64[T]
+        The state's owner and armies of each territory.
+    rng : uint64[1]
+        The state's random stream (one draw per call).
+    nbr_ptr : int64[T + 1]
+        The board's neighbour lists (CSR, `BoardArrays`): the neighbours of t are nbr_idx[nbr_ptr[t]:nbr_ptr[t + 1]].
+    nbr_idx, nbr_src, nbr_rev : int64[2 * borders]
+        Each directed border's end, start and the border back.
+    p : int
+        The seat attacking.
+    moves : int
+        info[I_MOVES], the moves played so far (the cache's stamp).
+    scratch : int64[scratch size]
+        The state's scratch memory, whose head caches the stamp, seat and last attack (`SC_*`).
+    bits : int64[words]
+        The edge bits (`riskstats.game.rules.state._edge_bits`), a view into scratch.
     """
     T = owner.shape[0]
     if scratch[SC_STAMP] == moves and scratch[SC_PLAYER] == p:

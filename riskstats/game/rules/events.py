@@ -54,6 +54,29 @@ def _log(info, log, armies, kind, src, dst, n, da, dd, la, ld, c1, c2, c3, value
 
     It takes the three arrays it touches rather than the whole State: a call copies (and, unless they are
     borrowed, reference-counts) every array of its arguments, and `_apply` logs every move.
+
+    Parameters
+    ----------
+    info : int64[I_SIZE]
+        The state's info array (`riskstats.game.rules.state.INFO`): the count, turn, seat and phase are read there.
+    log : int64[rows, len(LOG_COLS)]
+        The event log (zero rows: no log).
+    armies : int64[T]
+        The armies on each territory (for the row's board total).
+    kind : int
+        The event (`EVENTS`): the ``move`` column.
+    src, dst : int
+        The ``src`` and ``dst`` territories (-1: none).
+    n : int
+        The ``armies`` column.
+    da, dd, la, ld : int
+        The attacker's and the defender's dice, and their losses.
+    c1, c2, c3 : int
+        The cards of a trade (-1: none).
+    value, bonus : int
+        A trade's value and its bonus territory (-1: none).
+    elim : int
+        The seat eliminated (-1: none).
     """
     row = info[I_LOG_N]
     info[I_LOG_N] = row + 1
