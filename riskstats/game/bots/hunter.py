@@ -23,9 +23,9 @@ the dice by the game's rule, read from the engine's one-roll table ``CUT``), the
   players or more; two-player games play as without it) the target continent is priced by the exact odds of
   taking it all this turn, the reserve added, and weighed against the enemy armies facing its entrances
   (`_hold_target`); a held continent's border keeps ``hold_margin`` armies beyond the largest enemy stack next
-  to it (`_keeps`, `_hold_border`) when it attacks for land or a card (`_best_spare_into`) and is fortified first
-  (`_fortify_hold`). Against Domination's hard AI it took the share of the hunter's turn starts holding a
-  continent from 18% to 24-25% (data/outside/issue38/hold);
+  to it (`_keeps`, `_hold_border`) when it attacks for land or a card (`_best_into` with a margin) and is
+  fortified first (`_fortify_hold`). Against Domination's hard AI it took the share of the hunter's turn starts
+  holding a continent from 18% to 24-25% (data/outside/issue38/hold);
 - **turns armies into land and cards**: beyond those attacks it takes any territory whose P(conquer) is at
   least ``expand``. Without it the hunter hoarded (against Domination's hard AI its armies grew to 38% of the
   board's by round 10 on 25% of the land, and it won 4-7% of four-player games); with it, 15-19% on the tuning
@@ -469,15 +469,19 @@ def _rolls_on(st, attackers, b):  # pragma: no cover - compiled
 
 
 @jit
-def _best_into(st, B, R, V, p, k, held_by):  # pragma: no cover - compiled
+def _best_into(st, B, R, V, p, k, held_by, margin):  # pragma: no cover - compiled
     """(from, to, P(conquer)) of p's best attack that passes the stop rule, into continent k if k >= 0, into
     the land of a continent that seat ``held_by`` holds if held_by >= 0 (any if both are -1); from = -1 if
-    none. Neutral land counts like any other."""
+    none. Neutral land counts like any other. An attack rolls with all its source's armies but one, or with
+    ``margin`` >= 0 (``hold``) only with what its source can spare (`_keeps`)."""
     best_a = -1
     best_b = -1
     best_p = -1.0
     for a in range(st.owner.shape[0]):
-        if st.owner[a] != p or st.armies[a] < 2:
+        if st.owner[a] != p:
+            continue
+        spare = st.armies[a] - (_keeps(st, B, R, p, a, margin) if margin >= 0 else 1)
+        if spare < 1:
             continue
         for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
             b = B.nbr_idx[i]
@@ -485,9 +489,9 @@ def _best_into(st, B, R, V, p, k, held_by):  # pragma: no cover - compiled
                 continue
             if held_by >= 0 and (st.owner[b] != held_by or not _holds_continent(st, B, held_by, B.continent_of[b])):
                 continue
-            if not _rolls_on(st, st.armies[a] - 1, b):
+            if not _rolls_on(st, spare, b):
                 continue
-            pw = _p_win(V, st.armies[a] - 1, st.armies[b])
+            pw = _p_win(V, spare, st.armies[b])
             if pw > best_p:
                 best_p = pw
                 best_a = a
@@ -588,46 +592,33 @@ def _continent_value(B, k, power):  # pragma: no cover - compiled
 
 
 @jit
-def _claim_planted(st, B, p, power):  # pragma: no cover - compiled
-    """A claim: first block (the last free territory of a continent one other seat would otherwise complete),
-    then plant one claim in the best-paying continent (`_continent_value`) nobody has claimed in yet, then grow
-    where p's share of a continent's claims times its value is best; within a continent, the free territory
-    with the most own and the fewest enemy neighbours."""
-    T = st.owner.shape[0]
-    K = B.continent_bonus.shape[0]
-    best_k = -1
-    best_score = -1.0
-    for k in range(K):
-        free = 0
-        mine = 0
-        other = -2
-        others = 0
-        for t in range(T):
-            if B.continent_of[t] != k:
-                continue
-            if st.owner[t] == -1:
-                free += 1
-            elif st.owner[t] == p:
-                mine += 1
-            else:
-                others += 1
-                other = st.owner[t] if other == -2 or other == st.owner[t] else -3
-        if free == 0:
+def _claims_in(st, B, p, k):  # pragma: no cover - compiled
+    """(free, p's, the other seats', the other seat) territories of continent k during the claims; the other seat
+    is -2 if none has claimed there, -3 if two or more have."""
+    free = 0
+    mine = 0
+    others = 0
+    other = -2
+    for t in range(st.owner.shape[0]):
+        if B.continent_of[t] != k:
             continue
-        value = _continent_value(B, k, power)
-        if free == 1 and mine == 0 and other >= 0:
-            score = 1e9  # block a completion
-        elif mine == 0 and others == 0:
-            score = 1e6 + value  # plant
+        if st.owner[t] == -1:
+            free += 1
+        elif st.owner[t] == p:
+            mine += 1
         else:
-            score = value * (mine + 1.0) / (others + 1.0)
-        if score > best_score:
-            best_score = score
-            best_k = k
+            others += 1
+            other = st.owner[t] if other == -2 or other == st.owner[t] else -3
+    return free, mine, others, other
+
+
+@jit
+def _claim_within(st, B, p, k):  # pragma: no cover - compiled
+    """The free territory of continent k with the most own and the fewest enemy neighbours (-1 if none)."""
     best = -1
     best_t = -1e18
-    for t in range(T):
-        if st.owner[t] != -1 or B.continent_of[t] != best_k:
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != -1 or B.continent_of[t] != k:
             continue
         score = 0.0
         for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
@@ -643,6 +634,32 @@ def _claim_planted(st, B, p, power):  # pragma: no cover - compiled
 
 
 @jit
+def _claim_planted(st, B, p, power):  # pragma: no cover - compiled
+    """A claim: first block (the last free territory of a continent one other seat would otherwise complete),
+    then plant one claim in the best-paying continent (`_continent_value`) nobody has claimed in yet, then grow
+    where p's share of a continent's claims times its value is best; within a continent, the free territory
+    with the most own and the fewest enemy neighbours."""
+    K = B.continent_bonus.shape[0]
+    best_k = -1
+    best_score = -1.0
+    for k in range(K):
+        free, mine, others, other = _claims_in(st, B, p, k)
+        if free == 0:
+            continue
+        value = _continent_value(B, k, power)
+        if free == 1 and mine == 0 and other >= 0:
+            score = 1e9  # block a completion
+        elif mine == 0 and others == 0:
+            score = 1e6 + value  # plant
+        else:
+            score = value * (mine + 1.0) / (others + 1.0)
+        if score > best_score:
+            best_score = score
+            best_k = k
+    return _claim_within(st, B, p, best_k)
+
+
+@jit
 def _duel_holds(st, B, p, power, out):  # pragma: no cover - compiled
     """The continents a two-player setup aims to hold (``out[:n]``, returns n, at most two): those where p has at
     least half the territories, the best-paying (`_continent_value`) first; if none, the one where p's share of the
@@ -655,11 +672,7 @@ def _duel_holds(st, B, p, power, out):  # pragma: no cover - compiled
         for k in range(K):
             if n > 0 and out[0] == k:
                 continue
-            mine = 0
-            for t in range(st.owner.shape[0]):
-                if B.continent_of[t] == k and st.owner[t] == p:
-                    mine += 1
-            if 2 * mine < B.continent_size[k]:
+            if 2 * _claims_in(st, B, p, k)[1] < B.continent_size[k]:
                 continue
             v = _continent_value(B, k, power)
             if v > best_v:
@@ -672,11 +685,7 @@ def _duel_holds(st, B, p, power, out):  # pragma: no cover - compiled
     if n == 0:
         best_v = -1.0
         for k in range(K):
-            mine = 0
-            for t in range(st.owner.shape[0]):
-                if B.continent_of[t] == k and st.owner[t] == p:
-                    mine += 1
-            v = _continent_value(B, k, power) * mine / B.continent_size[k]
+            v = _continent_value(B, k, power) * _claims_in(st, B, p, k)[1] / B.continent_size[k]
             if v > best_v:
                 best_v = v
                 out[0] = k
@@ -735,23 +744,11 @@ def _claim_contested(st, B, p, power):  # pragma: no cover - compiled
     one of its own, plant one claim in every continent it has none in yet, the best-paying first
     (`_continent_value`), whoever has claimed there; then grow where p can still have the majority and its share
     of the claims times the continent's value is best; within a continent as `_claim_planted`."""
-    T = st.owner.shape[0]
     K = B.continent_bonus.shape[0]
     best_k = -1
     best_score = -1.0
     for k in range(K):
-        free = 0
-        mine = 0
-        others = 0
-        for t in range(T):
-            if B.continent_of[t] != k:
-                continue
-            if st.owner[t] == -1:
-                free += 1
-            elif st.owner[t] == p:
-                mine += 1
-            else:
-                others += 1
+        free, mine, others, _ = _claims_in(st, B, p, k)
         if free == 0:
             continue
         value = _continent_value(B, k, power)
@@ -768,22 +765,7 @@ def _claim_contested(st, B, p, power):  # pragma: no cover - compiled
         if score > best_score:
             best_score = score
             best_k = k
-    best = -1
-    best_t = -1e18
-    for t in range(T):
-        if st.owner[t] != -1 or B.continent_of[t] != best_k:
-            continue
-        score = 0.0
-        for i in range(B.nbr_ptr[t], B.nbr_ptr[t + 1]):
-            u = st.owner[B.nbr_idx[i]]
-            if u == p:
-                score += 1.0
-            elif u >= 0:
-                score -= 0.5
-        if score > best_t:
-            best_t = score
-            best = t
-    return best
+    return _claim_within(st, B, p, best_k)
 
 
 @jit
@@ -986,34 +968,6 @@ def _hold_border(st, B, R, p, margin):  # pragma: no cover - compiled
 
 
 @jit
-def _best_spare_into(st, B, R, V, p, held_by, margin):  # pragma: no cover - compiled
-    """(from, to, P(conquer)) of p's best attack on another seat's territory, on the land of a continent seat
-    ``held_by`` holds if held_by >= 0, with the armies its source can spare (`_keeps`), passing the stop rule
-    with them; from = -1 if none."""
-    best_a = -1
-    best_b = -1
-    best_p = -1.0
-    for a in range(st.owner.shape[0]):
-        if st.owner[a] != p:
-            continue
-        spare = st.armies[a] - _keeps(st, B, R, p, a, margin)
-        if spare < 1:
-            continue
-        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
-            b = B.nbr_idx[i]
-            if st.owner[b] == p or not _rolls_on(st, spare, b):
-                continue
-            if held_by >= 0 and (st.owner[b] != held_by or not _holds_continent(st, B, held_by, B.continent_of[b])):
-                continue
-            pw = _p_win(V, spare, st.armies[b])
-            if pw > best_p:
-                best_p = pw
-                best_a = a
-                best_b = b
-    return best_a, best_b, best_p
-
-
-@jit
 def _fortify_hold(st, B, R, p, margin):  # pragma: no cover - compiled
     """The fortification with ``hold``: the border of a continent p holds that falls most short
     (`_neediest_border`) gets what the territory that can spare most and reach it can spare (`_keeps`; a
@@ -1120,10 +1074,10 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
                 return ATTACK_MOVE, s, b, _attack_dice(st, R, s), 0
         for q in range(st.alive.shape[0]):
             if q != p and q != R[R_NEUTRAL] and st.alive[q] != 0:
-                a, b, pw = _best_into(st, B, R, V, p, -1, q)
+                a, b, pw = _best_into(st, B, R, V, p, -1, q, -1)
                 if a >= 0 and pw >= params[HUNTER_BREAK]:
                     return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
-        a, b, pw = _best_spare_into(st, B, R, V, p, -1, margin) if hold else _best_into(st, B, R, V, p, -1, -1)
+        a, b, pw = _best_into(st, B, R, V, p, -1, -1, margin if hold else -1)
         if a >= 0 and (pw >= params[HUNTER_EXPAND] or (info[I_CONQUERED] == 0 and pw >= params[HUNTER_CARD])):
             return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         return END_ATTACK, 0, 0, 0, 0
