@@ -266,20 +266,16 @@ def on_compile(callback):
     """
     from numba.core import event
 
-    class _Once(event.Listener):
-        fired = False
+    fired = []
 
-        def on_start(self, _):
-            if not self.fired:
-                self.fired = True
-                callback()
-
-        def on_end(self, _):
-            pass
+    def once(_):
+        if not fired:
+            fired.append(True)
+            callback()
 
     _callers[0] += 1
     try:
-        with event.install_listener("numba:compile", _Once()):
+        with event.install_listener("numba:compile", compile_listener(once, lambda _: None)):
             yield
     finally:
         _callers[0] -= 1
@@ -336,16 +332,22 @@ class _CompileNotice:
                 self._write(f"riskstats: compiled in {time.perf_counter() - self.started:.0f} s")
 
 
-def _listen(notice: _CompileNotice):
-    """A numba event listener feeding ``notice``."""
+def compile_listener(started, ended):
+    """A numba listener for its ``"numba:compile"`` event: ``started(kernel)`` when numba starts compiling the
+    Python function ``kernel`` (None if the event names none), ``ended(kernel)`` when it is done. The one reader of
+    numba's compile events: `_CompileNotice` and the command line's spinners (`riskstats.cli.common`) listen
+    through it."""
     from numba.core import event
+
+    def kernel(e):
+        return getattr(e.data.get("dispatcher"), "py_func", None)
 
     class _Listener(event.Listener):
         def on_start(self, e):
-            notice.on_start(getattr(e.data.get("dispatcher"), "py_func", None))
+            started(kernel(e))
 
         def on_end(self, e):
-            notice.on_end()
+            ended(kernel(e))
 
     return _Listener()
 
@@ -353,7 +355,8 @@ def _listen(notice: _CompileNotice):
 def _register_notice() -> None:
     from numba.core import event
 
-    event.register("numba:compile", _listen(_CompileNotice()))
+    notice = _CompileNotice()
+    event.register("numba:compile", compile_listener(notice.on_start, lambda _: notice.on_end()))
 
 
 _register_notice()

@@ -496,22 +496,14 @@ class _Spinner:
 
 
 def _compile_listener(started, ended):
-    """A numba listener for its ``"numba:compile"`` event: ``started(name)`` when numba starts compiling the kernel
-    ``name`` (``module.function``), ``ended(name)`` when it is done."""
-    from numba.core import event
+    """`riskstats._numba.compile_listener` with each kernel named ``module.function``: ``started(name)`` when numba
+    starts compiling it, ``ended(name)`` when it is done."""
+    from riskstats._numba import compile_listener
 
-    def name(e) -> str:
-        func = getattr(e.data.get("dispatcher"), "py_func", None)
+    def name(func) -> str:
         return f"{getattr(func, '__module__', '?')}.{getattr(func, '__name__', '?')}"
 
-    class _Listener(event.Listener):
-        def on_start(self, e):
-            started(name(e))
-
-        def on_end(self, e):
-            ended(name(e))
-
-    return _Listener()
+    return compile_listener(lambda func: started(name(func)), lambda func: ended(name(func)))
 
 
 @contextlib.contextmanager
