@@ -368,7 +368,13 @@ BUILT_IN = {
                "its entrances), keeps the borders of the continents it holds manned when it attacks for land or a "
                "card, and fortifies the border of a held continent that falls short first", integer=True),
          Param("hold_margin", 2.0, 0.0, 20.0, "with hold: the armies a border of a continent it holds keeps beyond "
-               "the largest enemy stack next to it", integer=True)),
+               "the largest enemy stack next to it", integer=True),
+         Param("lead", 42.0, -42.0, 42.0, "with three players or more, takes cheap conquests (expand) only while "
+               "it holds fewer territories than the other seats' mean plus this (Domination's hard AIs attack the "
+               "seats with more territories and fewer armies; 42: no limit)", integer=True),
+         Param("duel_expand", -1.0, -1.0, 1.0, "once one other seat is left (the neutral not counted; with two "
+               "players, the whole game), takes any territory whose P(conquer) is at least this instead of expand "
+               "(-1: as expand)")),
     ),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
@@ -399,8 +405,8 @@ HUNTER_KILL, HUNTER_KILL_PLAIN, HUNTER_KILL_MAX, HUNTER_THRESHOLD, HUNTER_BREAK,
     HUNTER_ENTRANCE_WEIGHT, HUNTER_TRADE_AT = (slot("hunter", n) for n in (
         "kill", "kill_plain", "kill_max", "threshold", "break_threshold", "card_threshold", "expand",
         "entrance_weight", "trade_at"))
-HUNTER_SETUP, HUNTER_FINISH, HUNTER_SWEEP, HUNTER_HOLD, HUNTER_HOLD_MARGIN = (
-    slot("hunter", n) for n in ("setup", "finish", "sweep", "hold", "hold_margin"))
+HUNTER_SETUP, HUNTER_FINISH, HUNTER_SWEEP, HUNTER_HOLD, HUNTER_HOLD_MARGIN, HUNTER_LEAD, HUNTER_DUEL_EXPAND = (
+    slot("hunter", n) for n in ("setup", "finish", "sweep", "hold", "hold_margin", "lead", "duel_expand"))
 SEARCH_ROLLOUTS, SEARCH_HORIZON, SEARCH_PLANS, SEARCH_VALUE, SEARCH_ORDER = (
     slot("search", n) for n in ("rollouts", "horizon", "plans", "value", "order"))
 VALUE_ROLLOUTS, VALUE_PLANS, VALUE_HORIZON = slot("value", "rollouts"), slot("value", "plans"), slot("value", "horizon")

@@ -29,7 +29,9 @@ the dice by the game's rule, read from the engine's one-roll table ``CUT``), the
 - **turns armies into land and cards**: beyond those attacks it takes any territory whose P(conquer) is at
   least ``expand``. Without it the hunter hoarded (against Domination's hard AI its armies grew to 38% of the
   board's by round 10 on 25% of the land, and it won 4-7% of four-player games); with it, 15-19% on the tuning
-  seeds (data/outside/issue38);
+  seeds (data/outside/issue38). Two limits are off by default, tried against the hard AI without a measurable
+  gain (data/outside/issue38/levers): ``lead`` (cheap conquests only while its territories are below the other
+  seats' mean plus this: `_lead`) and ``duel_expand`` (the threshold once one other seat is left);
 - **moves in what the onward route needs** after a conquest, keeping on the old territory what its border needs;
 - **does not stack its setup** (`_setup_spread`): setup armies go one placement at a time to the border
   territories of its target continent that are thinnest against their enemy neighbours. With two players and no
@@ -51,6 +53,7 @@ from riskstats._numba import inline_jit, jit
 from riskstats.game.bots.catalog import (
     HUNTER_BREAK,
     HUNTER_CARD,
+    HUNTER_DUEL_EXPAND,
     HUNTER_ENTRANCE_WEIGHT,
     HUNTER_EXPAND,
     HUNTER_FINISH,
@@ -59,6 +62,7 @@ from riskstats.game.bots.catalog import (
     HUNTER_KILL,
     HUNTER_KILL_MAX,
     HUNTER_KILL_PLAIN,
+    HUNTER_LEAD,
     HUNTER_SETUP,
     HUNTER_SWEEP,
     HUNTER_THRESHOLD,
@@ -889,6 +893,18 @@ def _seats_left(st, R):  # pragma: no cover - compiled
     return n
 
 
+@inline_jit
+def _lead(st, R, p):  # pragma: no cover - compiled
+    """Seat ``p``'s territories minus the mean of the other seats still in the game (the neutral not counted)."""
+    total = 0
+    n = 0
+    for q in range(st.alive.shape[0]):
+        if q != p and st.alive[q] != 0 and q != R[R_NEUTRAL]:
+            total += st.n_terr[q]
+            n += 1
+    return st.n_terr[p] - total / max(n, 1)
+
+
 @jit
 def _entrance_threat(st, B, R, p, k):  # pragma: no cover - compiled
     """The enemy armies that face continent k from outside: for each territory of k with a neighbour in another
@@ -1078,7 +1094,11 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
                 if a >= 0 and pw >= params[HUNTER_BREAK]:
                     return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         a, b, pw = _best_into(st, B, R, V, p, -1, -1, margin if hold else -1)
-        if a >= 0 and (pw >= params[HUNTER_EXPAND] or (info[I_CONQUERED] == 0 and pw >= params[HUNTER_CARD])):
+        if params[HUNTER_DUEL_EXPAND] >= 0 and _seats_left(st, R) == 2:
+            expands = pw >= params[HUNTER_DUEL_EXPAND]
+        else:
+            expands = pw >= params[HUNTER_EXPAND] and (R[R_PLAYERS] < 3 or _lead(st, R, p) < params[HUNTER_LEAD])
+        if a >= 0 and (expands or (info[I_CONQUERED] == 0 and pw >= params[HUNTER_CARD])):
             return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:

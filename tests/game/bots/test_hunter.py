@@ -396,3 +396,39 @@ def test_hold_leaves_two_player_games_alone(rules):
         for game, move in zip(games, moves):
             game.step(move)
     assert games[1].over == games[0].over
+
+
+CALM = "hunter:threshold=1:break_threshold=1:card_threshold=1:kill=1:kill_plain=1:finish=0"
+"""A hunter that attacks only for cheap conquests (``expand``, ``duel_expand``, ``lead``)."""
+SOUTH_AMERICA = ("Venezuela", "Peru", "Brazil", "Argentina")
+
+
+def test_the_final_duel_takes_cheaper_conquests():
+    # one other seat left, holding South America with two armies on each: Central America's 4 take Venezuela with
+    # P 0.66, below expand (0.75), above duel_expand=0.4 (hold=0: all but one army roll)
+    game = _duel({"Central America": 4}, dict.fromkeys(SOUTH_AMERICA, 2))
+    calm = CALM + ":hold=0"
+    move = game.bot_move(calm + ":duel_expand=0.4")
+    assert move.kind == ATTACK_MOVE
+    assert (game.board.territories[move.a], game.board.territories[move.b]) == ("Central America", "Venezuela")
+    assert game.bot_move(calm).kind == END_ATTACK  # the default, -1: as expand
+    assert game.bot_move(calm + ":duel_expand=0.7").kind == END_ATTACK
+    assert game.bot_move(calm + ":expand=0.6").kind == ATTACK_MOVE
+
+
+def test_duel_expand_waits_for_the_final_duel():
+    # the same attack with three seats in: expand decides
+    owners = dict.fromkeys(SOUTH_AMERICA, 3) | {"Central America": 0}
+    game = _position("attack", {"Central America": 4, **dict.fromkeys(SOUTH_AMERICA, 2)}, owners)
+    assert game.bot_move(CALM + ":hold=0:duel_expand=0.4").kind == END_ATTACK
+    assert game.bot_move(CALM + ":hold=0:duel_expand=0.4:expand=0.6").kind == ATTACK_MOVE
+
+
+def test_lead_stops_cheap_conquests_past_the_other_seats_mean():
+    # seat 0 holds Siam alone (1 territory), seats 1 and 2 the other 41: it leads the others' mean by -19.5
+    game = _position("attack", {"Siam": 6, "Indonesia": 1}, {"Siam": 0})
+    names = game.board.territories
+    move = game.bot_move(CALM + ":lead=-19")
+    assert move.kind == ATTACK_MOVE and names[move.a] == "Siam"
+    assert game.bot_move(CALM + ":lead=-20").kind == END_ATTACK
+    assert game.bot_move(CALM).kind == ATTACK_MOVE  # lead 42: no limit
