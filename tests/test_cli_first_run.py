@@ -135,3 +135,32 @@ def test_selfplay_from_a_warm_cache_prints_nothing_on_stderr():
                                                                 "about 90 CPU s") and DONE.fullmatch(said[1])), said
     again = runner.invoke(app, command)
     assert again.exit_code == 0 and again.stderr == "" and again.stdout == first.stdout
+
+
+def test_a_line_up_with_a_look_ahead_seat_waits_for_the_search_step():
+    assert warmup.step_for("selfplay", "random,search:rollouts=2") == "search"
+    assert warmup.step_for("selfplay", "aggressive, value-tuned") == "search"
+    assert warmup.step_for("evaluate", "search") == "search"
+    assert warmup.step_for("selfplay", "random,hunter:kill=0.3") == "selfplay"
+    assert warmup.step_for("evaluate", "no-such-bot") == "evaluate"  # the command's own check reports it
+    assert next(s for s in warmup.STEPS if s.name == "search").cold_cpu_s > next(
+        s for s in warmup.STEPS if s.name == "selfplay").cold_cpu_s
+
+
+def test_the_commands_name_the_step_their_line_up_compiles(monkeypatch, tmp_path):
+    """selfplay, tune and evaluate hand `_first_run` the search step when a seat looks ahead (stopped there)."""
+    from riskstats.cli import game, runs
+
+    steps = []
+
+    def first_run(step=None, needed=True):
+        steps.append(step)
+        raise SystemExit(3)
+
+    monkeypatch.setattr(runs, "_first_run", first_run)
+    monkeypatch.setattr(game, "_first_run", first_run)
+    runner.invoke(app, ["selfplay", "--games", "1", "--players", "2", "--bots", "search,random"])
+    runner.invoke(app, ["selfplay", "--games", "1", "--players", "2", "--bots", "hunter,random"])
+    runner.invoke(app, ["tune", "aggressive", "--against", "value", "--players", "2", "--trials", "1",
+                        "--games-per-trial", "10", "--storage", f"sqlite:///{tmp_path / 'study.db'}"])
+    assert steps == ["search", "selfplay", "search"]

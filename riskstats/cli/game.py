@@ -107,11 +107,12 @@ def evaluate(
     except OSError as error:
         raise RiskstatsError(f"cannot read position file {position!r}: {error.strerror}") from None
     from riskstats.game.evaluate import tied_with_best
+    from riskstats.runs.warmup import step_for
 
     kept = "none kept (every estimate needs all its rollouts); fewer --rollouts finish sooner"
     with (_interruptible("rollouts", kept) as noting,
           _progress(count > 0 and not as_json and _on_terminal(sys.stdout), "evaluate", "rollouts") as bar,
-          _first_run("evaluate" if count > 0 else None)):
+          _first_run(step_for("evaluate", bot) if count > 0 else None)):
         result = evaluate_position(text, bot, count, seed, top=top, model=model, progress=noting(bar))
     if as_json:
         _print_json(result.as_dict())

@@ -98,6 +98,7 @@ def selfplay(
 
     from riskstats.runs.results import iter_results
     from riskstats.runs.tournament import RunConfig, run_selfplay
+    from riskstats.runs.warmup import step_for
     from riskstats.stats.report import SUMMARY_COLUMNS, SummaryTally
 
     if out is not None and Path(out).suffix not in ("", ".parquet", ".csv"):
@@ -122,7 +123,7 @@ def selfplay(
             bar(done, total)
 
     with (_resumable(out), _progress(not as_json and sys.stdout.isatty(), "self-play") as bar,
-          _first_run("selfplay")):
+          _first_run(step_for("selfplay", bots))):
         frame = run_selfplay(config, out, workers=workers, scheduler=scheduler, dask_local=dask_local,
                              progress=functools.partial(track, bar=bar), load=out is None)
     before = present[0] if present else 0
@@ -219,10 +220,11 @@ def tune(
 ):
     """Tune a bot's parameters for win rate against a line-up (Optuna; resumable study)."""
     from riskstats.runs.tune import tune as run_tune
+    from riskstats.runs.warmup import step_for
 
     try:
         with (_terminate_as_interrupt(), _trial_progress(not as_json and sys.stdout.isatty()) as progress,
-              _first_run("selfplay")):
+              _first_run(step_for("selfplay", f"{bot},{against}"))):
             table = run_tune(bot, against, players, variant, trials=trials, games_per_trial=games_per_trial,
                              seed=seed, storage=storage, study=study, check_games=check_games, progress=progress,
                              found=_found_trials)

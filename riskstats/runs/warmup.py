@@ -101,9 +101,22 @@ STEPS = (
     Step("step", "Game.step, Game.bot_move and legal_moves: the move-by-move API", _step, ("game",)),
     Step("odds", "riskstats odds, table, chain and simulate beyond small battles (Balanced Blitz too)", _odds),
     Step("search", "the search bot, in self-play, games and rollouts", _search, ("game",),
-         kernels=("riskstats.game.search._play_search",)),
+         kernels=("riskstats.game.search._play_search",), cold_cpu_s=150),
 )
 """The parts compiled, in order (the game loop first: most of the others reuse it)."""
+
+
+def step_for(step: str, bots: str) -> str:
+    """The step whose kernels a command's first run compiles: ``search`` when a seat of the comma-separated
+    line-up ``bots`` looks ahead (a bot playing as ``search`` or ``value``), else ``step``. A name that is not a
+    bot leaves ``step``: the command's own check reports it."""
+    from riskstats.game.bots.catalog import CATALOG, SEARCH_ID, VALUE_ID
+
+    for spec in bots.split(","):
+        info = CATALOG.get(spec.split(":")[0].strip())
+        if info is not None and info.id in (SEARCH_ID, VALUE_ID):
+            return "search"
+    return step
 
 
 def in_cache(step: Step) -> bool:
