@@ -23,14 +23,17 @@ share) under ``--out`` and prints them.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from riskstats.intervals import wilson_interval
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from outside_domination import read_records  # noqa: E402
+
+from riskstats.intervals import Z95, wilson_interval  # noqa: E402
 
 FEATURES = ("territories", "armies", "cards", "continents", "measured", "bot")
 
@@ -41,34 +44,32 @@ def choices(paths: list[Path], rounds: tuple[int, int]) -> pd.DataFrame:
     rows = []
     n = 0
     for path in paths:
-        with gzip.open(path, "rt") as f:
-            for line in f:
-                d = json.loads(line)
-                m, players = d["measured"], d["players"]
-                bot = not d["bot"].startswith("domination:")
-                starts = {}
-                for s in d["starts"]:
-                    starts.setdefault(s[0], []).append(s)
-                seen = set()
-                for seat, _, _, defender, turn in d["attacks"]:
-                    if seat == m or (seat, turn) in seen or not rounds[0] <= (turn - 1) // players <= rounds[1]:
-                        continue
-                    seen.add((seat, turn))
-                    before = [s for s in starts.get(seat, ()) if s[1] <= turn]
-                    if not before:
-                        continue
-                    _, _, terr, armies, cards, continents, _ = before[-1]
-                    alts = [j for j in range(players) if j != seat and terr[j] > 0]
-                    if defender not in alts or len(alts) < 2:
-                        continue
-                    alive = sum(1 for t in terr if t > 0)
-                    n += 1
-                    for j in alts:
-                        rows.append({"choice": n, "game": f"{path.name}:{d['game']}", "file": path.name,
-                                     "chosen": int(j == defender), "territories": terr[j] * alive / sum(terr),
-                                     "armies": armies[j] * alive / sum(armies), "cards": cards[j],
-                                     "continents": sum(1 for c in continents if c == j), "measured": int(j == m),
-                                     "bot": int(j == m and bot)})
+        for d in read_records(path):
+            m, players = d["measured"], d["players"]
+            bot = not d["bot"].startswith("domination:")
+            starts = {}
+            for s in d["starts"]:
+                starts.setdefault(s[0], []).append(s)
+            seen = set()
+            for seat, _, _, defender, turn in d["attacks"]:
+                if seat == m or (seat, turn) in seen or not rounds[0] <= (turn - 1) // players <= rounds[1]:
+                    continue
+                seen.add((seat, turn))
+                before = [s for s in starts.get(seat, ()) if s[1] <= turn]
+                if not before:
+                    continue
+                _, _, terr, armies, cards, continents, _ = before[-1]
+                alts = [j for j in range(players) if j != seat and terr[j] > 0]
+                if defender not in alts or len(alts) < 2:
+                    continue
+                alive = sum(1 for t in terr if t > 0)
+                n += 1
+                for j in alts:
+                    rows.append({"choice": n, "game": f"{path.name}:{d['game']}", "file": path.name,
+                                 "chosen": int(j == defender), "territories": terr[j] * alive / sum(terr),
+                                 "armies": armies[j] * alive / sum(armies), "cards": cards[j],
+                                 "continents": sum(1 for c in continents if c == j), "measured": int(j == m),
+                                 "bot": int(j == m and bot)})
     return pd.DataFrame(rows)
 
 
@@ -98,50 +99,67 @@ def clustered_cov(df: pd.DataFrame, features: list[str], res) -> np.ndarray:
     return c @ (by_game.T @ by_game) @ c
 
 
+def calibration(df: pd.DataFrame) -> pd.DataFrame:
+    """The fit check: the alternatives in ten bins of fitted probability ``p``, each bin's mean fitted and observed
+    share chosen, with the observed share's Wilson interval."""
+    rows = []
+    for b, part in df.groupby(pd.qcut(df["p"], 10, labels=False, duplicates="drop")):
+        low, high = wilson_interval(int(part["chosen"].sum()), len(part))
+        rows.append({"bin": b, "alternatives": len(part), "fitted": part["p"].mean(),
+                     "observed": part["chosen"].mean(), "ci_low": low, "ci_high": high})
+    return pd.DataFrame(rows)
+
+
+def measured_shares(df: pd.DataFrame, features: list[str], params) -> pd.DataFrame:
+    """Per file, the measured seat's share of the choices it was in: observed (Wilson interval), fitted (``p``),
+    predicted by its features alone (the ``bot`` term set to 0) and fair (one over the alternatives)."""
+    alone = fitted(df, features, np.where(np.array(features) == "bot", 0.0, np.asarray(params)))
+    sizes = df.groupby("choice").size()
+    rows = []
+    for name, part in df[df["measured"] == 1].groupby("file"):
+        low, high = wilson_interval(int(part["chosen"].sum()), len(part))
+        rows.append({"file": name, "choices": len(part), "observed": part["chosen"].mean(), "ci_low": low,
+                     "ci_high": high, "fitted": part["p"].mean(), "features_only": alone[part.index].mean(),
+                     "fair": (1 / sizes.loc[part["choice"]]).mean()})
+    return pd.DataFrame(rows)
+
+
+def _rounds(text: str) -> tuple[int, int]:
+    """``--rounds`` as (first, last): two whole numbers ``a-b`` with a <= b."""
+    try:
+        lo, hi = (int(x) for x in text.split("-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"rounds must be two whole numbers as 2-8, got {text!r}") from None
+    if not 0 <= lo <= hi:
+        raise argparse.ArgumentTypeError(f"rounds must run from a first to a later round, got {text!r}")
+    return lo, hi
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("records", nargs="+", type=Path, help="per-game records (*.jsonl.gz) of the outside match")
-    ap.add_argument("--rounds", default="2-8", help="the rounds whose AI turns count (default 2-8)")
+    ap.add_argument("--rounds", type=_rounds, default=(2, 8), help="the rounds whose AI turns count (default 2-8)")
     ap.add_argument("--out", type=Path, help="folder for the three tables")
     args = ap.parse_args(argv)
-    lo, hi = (int(x) for x in args.rounds.split("-"))
-    df = choices(args.records, (lo, hi))
+    df = choices(args.records, args.rounds)
     features = [f for f in FEATURES if df[f].nunique() > 1]
     res = fit(df, features)
+    params = np.asarray(res.params)
     n_choices = df["choice"].nunique()
     null_ll = -np.log(df.groupby("choice").size()).sum()
     lr = 2 * (res.llf - null_ll)
     from scipy.stats import chi2
 
     se = np.sqrt(np.diag(clustered_cov(df, features, res)))
-    coef = pd.DataFrame({"feature": features, "coefficient": np.asarray(res.params), "se": se,
-                         "ci_low": np.asarray(res.params) - 1.96 * se, "ci_high": np.asarray(res.params) + 1.96 * se,
-                         "choices": n_choices, "games": df["game"].nunique()})
+    coef = pd.DataFrame({"feature": features, "coefficient": params, "se": se, "ci_low": params - Z95 * se,
+                         "ci_high": params + Z95 * se, "choices": n_choices, "games": df["game"].nunique()})
     print(f"{n_choices} choices in {df['game'].nunique()} games; log-likelihood {res.llf:.1f} against {null_ll:.1f} "
           f"(every seat alike): LR {lr:.1f} on {len(features)} df, p = {chi2.sf(lr, len(features)):.2g}; "
           f"McFadden's pseudo-R² {1 - res.llf / null_ll:.3f}")
-    print(coef.to_string(index=False))
-    df["p"] = fitted(df, features, res.params)
-    df["bin"] = pd.qcut(df["p"], 10, labels=False, duplicates="drop")
-    cal = []
-    for b, part in df.groupby("bin"):
-        low, high = wilson_interval(int(part["chosen"].sum()), len(part))
-        cal.append({"bin": b, "alternatives": len(part), "fitted": part["p"].mean(),
-                    "observed": part["chosen"].mean(), "ci_low": low, "ci_high": high})
-    cal = pd.DataFrame(cal)
-    print(cal.to_string(index=False))
-    without = np.where(np.array(features) == "bot", 0.0, np.asarray(res.params))
-    df["p_features"] = fitted(df, features, without)
-    meas = []
-    sizes = df.groupby("choice").size()
-    for name, part in df[df["measured"] == 1].groupby("file"):
-        low, high = wilson_interval(int(part["chosen"].sum()), len(part))
-        meas.append({"file": name, "choices": len(part), "observed": part["chosen"].mean(), "ci_low": low,
-                     "ci_high": high, "fitted": part["p"].mean(),
-                     "features_only": part["p_features"].mean(),
-                     "fair": (1 / sizes.loc[part["choice"]]).mean()})
-    meas = pd.DataFrame(meas)
-    print(meas.to_string(index=False))
+    df["p"] = fitted(df, features, params)
+    cal, meas = calibration(df), measured_shares(df, features, params)
+    for table in (coef, cal, meas):
+        print(table.to_string(index=False))
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         coef.to_csv(args.out / "coefficients.csv", index=False)

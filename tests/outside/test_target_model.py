@@ -78,3 +78,13 @@ def test_main_writes_the_tables(tmp_path, capsys):
     meas = pd.read_csv(tmp_path / "out" / "measured.csv")
     assert set(meas["file"]) == {"bot.jsonl.gz", "control.jsonl.gz"}
     assert "pseudo-R²" in capsys.readouterr().out
+
+
+def test_bad_rounds_are_a_one_line_error(tmp_path, capsys):
+    import pytest
+
+    a = _records(tmp_path / "bot.jsonl.gz", "hunter", 2, 7)
+    for bad in ("2", "8-2", "two-eight"):
+        with pytest.raises(SystemExit) as stop:
+            T.main([str(a), "--rounds", bad])
+        assert stop.value.code == 2 and f"got {bad!r}" in capsys.readouterr().err
