@@ -1064,7 +1064,8 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
             if s >= 0 and pc < SETUP_ROUTE_P and st.armies[s] < SETUP_STACK:
                 return PLACE, s, 1, 0, 0
         return PLACE, _setup_spread(st, B, R, p, k), 1, 0, 0
-    last = params[HUNTER_FINISH] == 1 and _seats_left(st, R) == 2  # the kill that wins the game, whatever its size
+    duel = _seats_left(st, R) == 2  # one other seat left
+    last = params[HUNTER_FINISH] == 1 and duel  # the kill that wins the game, whatever its size
     max_terr = st.owner.shape[0] if last else params[HUNTER_KILL_MAX]
     sweep = params[HUNTER_SWEEP]
     flood = sweep >= 1
@@ -1094,7 +1095,7 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
                 if a >= 0 and pw >= params[HUNTER_BREAK]:
                     return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         a, b, pw = _best_into(st, B, R, V, p, -1, -1, margin if hold else -1)
-        if params[HUNTER_DUEL_EXPAND] >= 0 and _seats_left(st, R) == 2:
+        if params[HUNTER_DUEL_EXPAND] >= 0 and duel:
             expands = pw >= params[HUNTER_DUEL_EXPAND]
         else:
             expands = pw >= params[HUNTER_EXPAND] and (R[R_PLAYERS] < 3 or _lead(st, R, p) < params[HUNTER_LEAD])
