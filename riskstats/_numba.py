@@ -368,6 +368,19 @@ def compiled(kernel):
     return jit(kernel)
 
 
+def known_signatures(kernel) -> list[tuple]:
+    """The argument types (tuples of numba types) that the compiled ``kernel`` holds without compiling: those
+    compiled in this process, and those in its on-disk cache for the current source and this machine's code
+    generator (numba's index file). Empty for a plain function (``NUMBA_DISABLE_JIT=1``)."""
+    found = [tuple(sig) for sig in getattr(kernel, "signatures", ())]
+    cache = getattr(kernel, "_cache", None)
+    index = getattr(cache, "_cache_file", None)
+    if index is not None and hasattr(index, "_load_index"):
+        magic = kernel.targetctx.codegen().magic_tuple()
+        found += [tuple(key[0]) for key in index._load_index() if key[1] == magic]
+    return found
+
+
 def _without_owner(context, builder, ty, value):
     """LLVM: ``value`` with the meminfo (and parent object) of every array in it set to null."""
     if isinstance(ty, types.Array):

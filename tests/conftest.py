@@ -1,11 +1,23 @@
-"""Test settings shared by the whole suite: deterministic hypothesis runs; the suite's size, for the README."""
+"""Test settings shared by the whole suite: deterministic hypothesis runs; every game kernel compiled once for all
+bots (`riskstats.game.bots.roster.full_rosters`), not once for each line-up a test seats; the suite's size, for the
+README."""
 import pytest
 from hypothesis import settings
+
+from riskstats.game.bots.roster import full_rosters
 
 settings.register_profile("riskstats", derandomize=True, deadline=None, max_examples=60, print_blob=True)
 settings.load_profile("riskstats")
 
 SUITE_SIZE = pytest.StashKey[int]()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def one_compile_for_every_line_up():
+    """The game kernels compiled for the full roster: a line-up's own roster would compile them again for each
+    new set of bots a test seats (tests/game/bots/test_roster.py checks the line-ups' own rosters)."""
+    with full_rosters():
+        yield
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -376,7 +376,7 @@ class RolloutEvaluator:
 
     def evaluate(self, state: RiskState):
         from riskstats.game.bots.catalog import Lineup
-        from riskstats.game.drive import search_flag
+        from riskstats.game.bots.roster import roster_for
         from riskstats.game.loop import NO_HORIZON
         from riskstats.game.rollout import _rollout
         from riskstats.game.rules.state import _new_state
@@ -397,7 +397,7 @@ class RolloutEvaluator:
         value = np.zeros(players)
         for seed in self._rng.integers(0, 2**63, self.n_rollouts):
             w = _rollout(g.state, work, *g.context, ids, params, np.uint64(seed),
-                         NO_HORIZON, NO_HORIZON, search_flag(ids))
+                         NO_HORIZON, NO_HORIZON, roster_for(_rollout, ids))
             if w >= 0:
                 value -= 1.0 / (players - 1)
                 value[w] += 1.0 + 1.0 / (players - 1)

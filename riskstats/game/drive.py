@@ -2,10 +2,11 @@
 
 This module owns `_drive` (the plain loop `riskstats.game.loop._play`, or the look-ahead loop
 `riskstats.game.search._play_search` when a seat searches), `drive` (the same choice for a Python caller),
-`search_flag` (the argument that lets numba leave the search kernels out of a caller compiled for line-ups without a
-search seat), `_has_search` and `_start_game` (game g of a rotating line-up, dealt). `Game.play`, self-play,
-rollouts, position evaluation, the value fit, the invariant sweep and the OpenSpiel rollout evaluator all play
-through it, so the choice between the two loops is written once.
+`_has_search` and `_start_game` (game g of a rotating line-up, dealt). `Game.play`, self-play, rollouts, position
+evaluation, the value fit, the invariant sweep and the OpenSpiel rollout evaluator all play through it, so the
+choice between the two loops is written once. Which bots a caller compiles is its ``roster`` argument
+(`riskstats.game.bots.roster`): the look-ahead loop is compiled only for a roster seating a look-ahead bot, so a
+caller compiled for line-ups without one never compiles the search kernels.
 
 `_drive` is inlined into the kernels that call it, and `drive` runs its body in Python: each loop is one
 compiled kernel and no third kernel links a copy of it. numba compiles a kernel together with a copy of every
@@ -15,8 +16,11 @@ time (some 10 s of a first run).
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from riskstats._numba import inline_jit, jit
+from riskstats.game.bots.roster import ROSTER_SEARCH, roster_for
 from riskstats.game.loop import _play
 from riskstats.game.rules.engine import _init
 from riskstats.game.rules.state import _new_state, _seat_lineup
@@ -43,21 +47,32 @@ def _has_search(bots):  # pragma: no cover - compiled
     return False
 
 
-def search_flag(bots) -> bool | None:
-    """The ``search`` argument of `_drive` (and of the kernels that call it) for the line-up ``bots`` (ids): True
-    if a seat looks ahead (``search`` or ``value``), else None, for which numba compiles no search code at all."""
-    return True if np.isin(np.asarray(bots), LOOKAHEAD_IDS).any() else None
+def _look_ahead(st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, memory):
+    """`_play_search` (``memory``: the search seats' plan memory) for a roster seating a look-ahead bot, else
+    `_play`: numba compiles the look-ahead loop only for such a roster (`_typed_look_ahead`)."""
+    if roster[ROSTER_SEARCH] is None:
+        return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round, *roster)
+    return _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, memory)
+
+
+@overload(_look_ahead)  # a call, once a game: an overload inlined into a game loop lost writes to its state
+def _typed_look_ahead(st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, memory):
+    if isinstance(roster.types[ROSTER_SEARCH], types.NoneType):
+        return lambda st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, memory: _play(
+            st, B, R, CUT, V, bots, params, check, last_turn, last_round, *roster)
+    return lambda st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, memory: _play_search(
+        st, B, R, CUT, V, bots, params, check, last_turn, last_round, memory)
 
 
 @inline_jit
-def _drive(st, B, R, CUT, V, bots, params, check, last_turn, last_round, search, memory):  # pragma: no cover
+def _drive(st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, memory):  # pragma: no cover
     """Play the started game ``st`` on with the built-in bots ``bots`` / ``params`` (by seat) until it ends or
     reaches the horizon (``last_turn``, ``last_round``; `riskstats.game.loop.NO_HORIZON`: none); the return
     value is `riskstats.game.loop._play`'s (0; an `ERRORS` code if ``check`` caught an illegal move; -1 if the
     event log is nearly full).
 
-    ``search`` (`search_flag`) is None when no seat searches: numba then prunes the look-ahead branch before
-    compiling (it resolves ``search is None`` from the argument's type), so a caller compiled for such line-ups
+    Only the bots of ``roster`` (`riskstats.game.bots.roster.roster_for` of the line-up) are compiled in: the
+    look-ahead loop only for a roster seating a look-ahead bot, so a caller compiled for line-ups without one
     never compiles the search kernels (a minute of compiling on a first run). ``memory`` is the search seats'
     plan memory (int64 [seats, 2], -1: none) that a caller keeps across calls, or None for fresh memory.
 
@@ -76,23 +91,21 @@ def _drive(st, B, R, CUT, V, bots, params, check, last_turn, last_round, search,
         Check every move with the rules' `_check` before it is played.
     last_turn, last_round : int
         The horizon: stop before a turn after last_turn or a round after last_round begins.
-    search : bool or None
-        `search_flag` of the line-up.
+    roster : tuple
+        The line-up's roster (`riskstats.game.bots.roster.roster_for`).
     memory : int64[seats, 2] or None
         The search seats' plan memory.
     """
-    if search is None:
-        return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round)
     if _has_search(bots):
         if memory is None:
             fresh = np.full((st.alive.shape[0], 2), -1, np.int64)
-            return _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, fresh)
-        return _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, memory)
-    return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round)
+            return _look_ahead(st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, fresh)
+        return _look_ahead(st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, memory)
+    return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round, *roster)
 
 
 def drive(st, ctx, bots, params, check, last_turn, last_round, memory) -> int:
     """`_drive` for a Python caller: play the started game ``st`` (context ``ctx``) on with the built-in bots
     ``bots`` / ``params`` (ids and parameters by seat); its return value is `_drive`'s. The choice between the
     loops runs in Python and each loop is called as the compiled kernel it is (see the module's note)."""
-    return _drive.py_func(st, *ctx, bots, params, check, last_turn, last_round, search_flag(bots), memory)
+    return _drive.py_func(st, *ctx, bots, params, check, last_turn, last_round, roster_for(_play, bots), memory)

@@ -38,7 +38,8 @@ from numba import prange
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.bots.catalog import Lineup
-from riskstats.game.drive import _drive, search_flag
+from riskstats.game.bots.roster import roster_for
+from riskstats.game.drive import _drive
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game, Move
 from riskstats.game.rollout import _copy_state
@@ -119,12 +120,11 @@ def tied_with_best(moves) -> list[bool]:
 
 
 @parallel_jit
-def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, chunk, search, out):  # pragma: no cover
+def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, chunk, roster, out):  # pragma: no cover
     """out[m, r] = the winner (-1: none) of rollout r after candidate move m (a row kind, a, b, c, d): the
     position copied, fresh dice from seeds[r] and the draw pile reshuffled, the move played, then the bots
     play to the end. Every move meets the same seeds (common random numbers). The threads share out the
-    pairs of a move and a block of ``chunk`` rollouts (which share a working state). ``search``:
-    `riskstats.game.drive.search_flag`.
+    pairs of a move and a block of ``chunk`` rollouts (which share a working state).
 
     Parameters
     ----------
@@ -143,8 +143,8 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, chunk, search
         Each rollout's seed, the same for every move.
     chunk : int
         Rollouts per working state.
-    search : bool or None
-        `riskstats.game.drive.search_flag` of the line-up.
+    roster : tuple
+        The line-up's roster (`riskstats.game.bots.roster.roster_for`): the bots compiled in.
     out : int64[M, N]
         Written: the winner of each rollout after each move.
     """
@@ -163,7 +163,7 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, chunk, search
             _seed(work.rng, seeds[r])
             _shuffle(work.rng, work.deck, work.info[I_DECK_N])
             _step(work, B, R, CUT, moves[job, 0], moves[job, 1], moves[job, 2], moves[job, 3], moves[job, 4])
-            _drive(work, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, search, None)
+            _drive(work, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, roster, None)
             out[job, r] = work.info[I_WINNER]
 
 
@@ -349,7 +349,8 @@ def _move_wins(game: Game, ids, values, moves: list, rollouts: int, seed: int, p
     def run(start, stop):
         out = np.zeros((len(moves), stop - start), np.int64)
         block = max(1, min(64, len(moves) * (stop - start) // (4 * threads)))
-        _move_rollouts(root, *game.context, ids, values, kinds, seeds[start:stop], block, search_flag(ids), out)
+        roster = roster_for(_move_rollouts, ids)
+        _move_rollouts(root, *game.context, ids, values, kinds, seeds[start:stop], block, roster, out)
         wins[:] += (out == player).sum(axis=1)
 
     in_pieces(rollouts, run, progress=progress, first=max(1, threads // len(moves)))

@@ -28,7 +28,8 @@ from numba import prange
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.bots.catalog import Lineup
-from riskstats.game.drive import _drive, _start_game, search_flag
+from riskstats.game.bots.roster import roster_for
+from riskstats.game.drive import _drive, _start_game
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON
 from riskstats.game.rules.options import (
     CARDS_ONE,
@@ -556,7 +557,7 @@ def _check_state(st, B, R, acc, boundary, prev):  # pragma: no cover - compiled
 
 # ---------------------------------------------------------------- a game, turn by turn
 @jit
-def _sweep_game(st, B, R, CUT, V, bots, params, acc, search, result):  # pragma: no cover - compiled
+def _sweep_game(st, B, R, CUT, V, bots, params, acc, roster, result):  # pragma: no cover - compiled
     """Play a started game (`_init`, its log rows not yet read) to its end one turn at a time, checking the
     state after each; result = (violation mask, turn it was first seen or -1, checks made).
 
@@ -573,8 +574,8 @@ def _sweep_game(st, B, R, CUT, V, bots, params, acc, search, result):  # pragma:
         Each seat's parameter vector.
     acc : int64[len(ACCOUNT) + seats]
         The running account of the event log (`ACCOUNT`), kept by `_account`.
-    search : bool or None
-        `riskstats.game.drive.search_flag` of the line-up.
+    roster : tuple
+        The line-up's roster (`riskstats.game.bots.roster.roster_for`): the bots compiled in.
     result : int64[3]
         Written: (violation mask, turn first seen or -1, checks made).
     """
@@ -592,7 +593,7 @@ def _sweep_game(st, B, R, CUT, V, bots, params, acc, search, result):  # pragma:
         start = info[I_TURN]
         seat = _turn_seat(st)
         info[I_LOG_N] = 0
-        error = _drive(st, B, R, CUT, V, bots, params, True, start, NO_HORIZON, search, memory)
+        error = _drive(st, B, R, CUT, V, bots, params, True, start, NO_HORIZON, roster, memory)
         n = info[I_LOG_N]
         info[I_LOG_N] = base + n
         base += n
@@ -614,7 +615,7 @@ def _sweep_game(st, B, R, CUT, V, bots, params, acc, search, result):  # pragma:
 
 
 @parallel_jit
-def _sweep(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, log_rows, search, out):  # pragma: no cover
+def _sweep(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, log_rows, roster, out):  # pragma: no cover
     """out[g] = (violation mask, turn first seen, checks, turns, moves, winner, reason) of game g; seat s
     plays line-up entry (s + first + g) % P, as in self-play (the caller rotates the line-up by first).
 
@@ -633,8 +634,8 @@ def _sweep(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, log_rows, sea
         Seats at the table.
     log_rows : int
         Event-log rows of each game's state (`LOG_ROWS`), read and emptied after every turn.
-    search : bool or None
-        `riskstats.game.drive.search_flag` of the line-up.
+    roster : tuple
+        The line-up's roster (`riskstats.game.bots.roster.roster_for`): the bots compiled in.
     out : int64[G, 7]
         Written: each game's row, as above.
     """
@@ -645,7 +646,7 @@ def _sweep(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, log_rows, sea
         acc[A_FRESH] = 1
         acc[A_TOTAL] = 0
         result = np.zeros(3, np.int64)
-        _sweep_game(st, B, R, CUT, V, bots, params, acc, search, result)
+        _sweep_game(st, B, R, CUT, V, bots, params, acc, roster, result)
         out[g, 0:3] = result
         out[g, 3] = st.info[I_TURN]
         out[g, 4] = st.info[I_MOVES]
@@ -740,7 +741,7 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     def run(start, stop):  # games start .. stop - 1, in a short call (Ctrl-C): the line-up rotated by start
         turned = (seat + start) % players
         _sweep(seeds[start:stop], lineup_bots[turned], lineup_params[turned], *ctx, rules.seats(players), LOG_ROWS,
-               search_flag(lineup_bots), out[start:stop])
+               roster_for(_sweep, lineup_bots), out[start:stop])
 
     in_pieces(games, run, first=numba.get_num_threads())
     g = np.arange(first, first + games)

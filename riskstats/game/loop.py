@@ -37,7 +37,8 @@ NO_HORIZON = 1 << 62
 
 
 @jit
-def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # pragma: no cover - compiled
+def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round, with_random, with_aggressive, with_continent,
+          with_mission, with_capital, with_uniform, with_hunter, with_search):  # pragma: no cover - compiled
     """Play with built-in bots until the game ends or is about to begin a turn after ``last_turn`` (or a
     round after ``last_round``; `NO_HORIZON`: no such stop): 0; an `ERRORS` code if ``check`` caught an
     illegal move (not played); -1 if the event log is nearly full (grow it and call again).
@@ -57,6 +58,9 @@ def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # prag
         Check every move with the rules' `_check` before it is played.
     last_turn, last_round : int
         The horizon (`NO_HORIZON`: none).
+    with_random, with_aggressive, with_continent, with_mission, with_capital, with_uniform, with_hunter, with_search
+        The line-up's roster (`riskstats.game.bots.roster.roster_for`) spread out: True for each bot compiled in,
+        None for each left out (a seat's bot left out plays as ``defensive``); ``with_search`` is not read here.
     """
     # borrowed views: the caller holds these arrays throughout, and each move passes them down a few
     # calls (`_bot_move` and `_apply` are inlined here, so their own arguments cost nothing either)
@@ -72,7 +76,8 @@ def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round):  # prag
         if st.log.shape[0] > 0 and info[I_LOG_N] + 64 > st.log.shape[0]:
             return -1
         p = info[I_PLAYER]
-        kind, a, b, c, d = _bot_move(st, B, R, CUT, V, bots[p], params[p])
+        kind, a, b, c, d = _bot_move(st, B, R, CUT, V, bots[p], params[p], with_random, with_aggressive,
+                                   with_continent, with_mission, with_capital, with_uniform, with_hunter, with_search)
         if check:
             error = _check(st, B, R, kind, a, b, c, d)
             if error != 0:

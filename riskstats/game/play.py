@@ -34,6 +34,7 @@ import numpy as np
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.bots.catalog import Lineup, bot_spec, seat_entries
 from riskstats.game.bots.dispatch import _bot_move
+from riskstats.game.bots.roster import roster_for
 from riskstats.game.drive import drive
 from riskstats.game.loop import MAX_MOVES, NO_HORIZON
 from riskstats.game.rules.board import Board, classic_board
@@ -508,7 +509,7 @@ class Game:
                                 self._search_memory(), *self._lineup_arrays())
         else:
             move = _bot_move(self.state, self.context.B, self.context.R, self.context.CUT, self.context.V, bot_id,
-                             values)
+                             values, *roster_for(_bot_move, [bot_id]))
         return _named((int(x) for x in move), self.board)
 
     def play(self, bots, max_moves: int | None = None) -> Game:

@@ -29,7 +29,8 @@ from numba import prange
 from riskstats._numba import jit, parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.bots.catalog import Lineup, seat_entries
-from riskstats.game.drive import _drive, search_flag
+from riskstats.game.bots.roster import roster_for
+from riskstats.game.drive import _drive
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game
 from riskstats.game.rules.state import (
@@ -53,12 +54,12 @@ HORIZON_UNITS = ("turns", "rounds")
 
 
 @jit
-def _rollout(root, work, B, R, CUT, V, bots, params, seed, last_turn, last_round, search):  # pragma: no cover
+def _rollout(root, work, B, R, CUT, V, bots, params, seed, last_turn, last_round, roster):  # pragma: no cover
     """Play one rollout from position ``root`` in the working state ``work`` (overwritten; a state of the
     same board and seats, best without an event log): fresh dice from ``seed``, the draw pile
     reshuffled, then the bots play on to the end or until a turn after ``last_turn`` (a round after
     ``last_round``) is about to begin (`riskstats.game.play.NO_HORIZON`: no horizon). The winner seat,
-    -1 if none (stopped at the horizon, or truncated). ``search``: `riskstats.game.drive.search_flag`.
+    -1 if none (stopped at the horizon, or truncated).
 
     Parameters
     ----------
@@ -77,18 +78,18 @@ def _rollout(root, work, B, R, CUT, V, bots, params, seed, last_turn, last_round
         The rollout's seed (its dice and the reshuffle of the draw pile).
     last_turn, last_round : int
         The horizon (`NO_HORIZON`: none).
-    search : bool or None
-        `riskstats.game.drive.search_flag` of the line-up.
+    roster : tuple
+        The line-up's roster (`riskstats.game.bots.roster.roster_for`): the bots compiled in.
     """
     _copy_state(root, work)
     _seed(work.rng, seed)
     _shuffle(work.rng, work.deck, work.info[I_DECK_N])
-    _drive(work, B, R, CUT, V, bots, params, False, last_turn, last_round, search, None)
+    _drive(work, B, R, CUT, V, bots, params, False, last_turn, last_round, roster, None)
     return work.info[I_WINNER]
 
 
 @parallel_jit
-def _rollouts(root, B, R, CUT, V, bots, params, seeds, last_turn, last_round, chunk, search, out):  # pragma: no cover
+def _rollouts(root, B, R, CUT, V, bots, params, seeds, last_turn, last_round, chunk, roster, out):  # pragma: no cover
     """out[r] = (winner, turns, rounds, over, reason, territories of each seat..., armies of each
     seat...) after rollout r; ``chunk`` rollouts share one working state.
 
@@ -109,8 +110,8 @@ def _rollouts(root, B, R, CUT, V, bots, params, seeds, last_turn, last_round, ch
         The horizon (`NO_HORIZON`: none).
     chunk : int
         Rollouts per working state (one block of a thread).
-    search : bool or None
-        `riskstats.game.drive.search_flag` of the line-up.
+    roster : tuple
+        The line-up's roster (`riskstats.game.bots.roster.roster_for`): the bots compiled in.
     out : int64[N, 5 + 2 * seats]
         Written: each rollout's row, as above.
     """
@@ -121,7 +122,7 @@ def _rollouts(root, B, R, CUT, V, bots, params, seeds, last_turn, last_round, ch
     for first in prange((n + chunk - 1) // chunk):
         work = _new_state(T, C, S, 0)
         for r in range(first * chunk, min(n, (first + 1) * chunk)):
-            _rollout(root, work, B, R, CUT, V, bots, params, seeds[r], last_turn, last_round, search)
+            _rollout(root, work, B, R, CUT, V, bots, params, seeds[r], last_turn, last_round, roster)
             info = work.info
             out[r, 0] = info[I_WINNER]
             out[r, 1] = info[I_TURN]
@@ -200,7 +201,7 @@ def rollouts(game: Game, n: int, horizon: int | None = None, bots=("random",), s
     def run(start, stop):  # rollouts start .. stop - 1: blocks of at most 64 share a working state
         block = max(1, min(64, (stop - start) // (4 * threads)))
         _rollouts(root, *game.context, ids, values, seeds[start:stop], last_turn, last_round, block,
-                  search_flag(ids), out[start:stop])
+                  roster_for(_rollouts, ids), out[start:stop])
 
     in_pieces(n, run, progress=progress, first=threads)
     names = [str(s) for s in range(game.players)] + (["neutral"] if S > game.players else [])

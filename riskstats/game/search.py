@@ -114,6 +114,7 @@ from riskstats.game.bots.catalog import (
 )
 from riskstats.game.bots.continent import _forced_first
 from riskstats.game.bots.dispatch import _bot_move
+from riskstats.game.bots.roster import FULL  # the plans may play any heuristic bot
 from riskstats.game.loop import NO_HORIZON, _play
 from riskstats.game.rules.objectives import _give_mission, _in_mission_deck, _lose_target
 from riskstats.game.rules.options import (
@@ -506,11 +507,11 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
                 prm[s] = model_prm[s]
             ids[p] = _PLAN_IDS[cand[k]]
             _plan_params(cand[k], trade_at, style, prm[p])
-            _play(work, B, R, CUT, V, ids, prm, False, turn, NO_HORIZON)
+            _play(work, B, R, CUT, V, ids, prm, False, turn, NO_HORIZON, *FULL)
             if work.info[I_PHASE] != OVER and horizon > 0:
                 ids[p] = _POLICY_ID
                 prm[p] = _POLICY_PARAMS
-                _play(work, B, R, CUT, V, ids, prm, False, last, NO_HORIZON)
+                _play(work, B, R, CUT, V, ids, prm, False, last, NO_HORIZON, *FULL)
             scores[k] += _value(work, B, R, p) if leaf == LEAF_FORMULA else _model_value(work, B, R, p, leaf - 1)
     for k in range(n):
         scores[k] = scores[twin[k]]
@@ -725,7 +726,7 @@ def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, m
             if bots[s] == SEARCH_ID or bots[s] == VALUE_ID:
                 k = _plan(st, B, R, CUT, V, s, bots, params, memory, work, scores) if s == p else -1
                 eff_ids[s] = _plan_bot(k, bots[s], params[s], eff_params[s])
-        error = _play(st, B, R, CUT, V, eff_ids, eff_params, check, min(info[I_TURN], last_turn), last_round)
+        error = _play(st, B, R, CUT, V, eff_ids, eff_params, check, min(info[I_TURN], last_turn), last_round, *FULL)
         if error != 0:
             return error
     return 0
@@ -766,7 +767,7 @@ def _search_move(st, B, R, CUT, V, bot, params, memory, lineup, lineup_params): 
         k = _plan(st, B, R, CUT, V, p, ids, prm, memory, work, np.zeros(_PLAN_IDS.shape[0]))
     prm = np.empty(N_PARAMS)
     plan_bot = _plan_bot(k, bot, params, prm)
-    return _bot_move(st, B, R, CUT, V, plan_bot, prm)
+    return _bot_move(st, B, R, CUT, V, plan_bot, prm, True, True, True, True, True, True, True, True)
 
 
 def search_plans(game, bot: str = "search", lineup=None):

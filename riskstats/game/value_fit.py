@@ -28,7 +28,8 @@ from numba import prange
 
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
-from riskstats.game.drive import _drive, _start_game, search_flag
+from riskstats.game.bots.roster import roster_for
+from riskstats.game.drive import _drive, _start_game
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.rules.options import R_SEATS, VARIANTS, GameRules, default_rules
 from riskstats.game.rules.state import I_MOVES, I_PHASE, I_ROUND, I_TURN, I_WINNER, OVER
@@ -41,7 +42,7 @@ MAX_RECORDED = 600
 
 
 @parallel_jit
-def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, search, X, base,
+def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, roster, X, base,
             meta):  # pragma: no cover
     """Play game g (seat s plays line-up entry (s + g) % P) and keep ``per_game`` of its turn starts:
     X[g, j, s] the boosted model's inputs (`FEATURES` first) of player s at kept start j, base[g, j, s] = (the
@@ -63,8 +64,8 @@ def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, se
         Seats at the table.
     per_game : int
         Turn starts kept per game (drawn from the game's recorded ones, at most `MAX_RECORDED`).
-    search : bool or None
-        `riskstats.game.drive.search_flag` of the line-up.
+    roster : tuple
+        The line-up's roster (`riskstats.game.bots.roster.roster_for`): the bots compiled in.
     X : float64[G, per_game, P, N_INPUTS]
         Written: the model's inputs, as above.
     base : float64[G, per_game, P, 2]
@@ -82,7 +83,7 @@ def _sample(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, per_game, se
         buf = np.zeros((P, X.shape[3]))
         n = 0
         while st.info[I_PHASE] != OVER:
-            _drive(st, B, R, CUT, V, bots, params, False, st.info[I_TURN], NO_HORIZON, search, None)
+            _drive(st, B, R, CUT, V, bots, params, False, st.info[I_TURN], NO_HORIZON, roster, None)
             if st.info[I_PHASE] == OVER or st.info[I_TURN] < 1 or n >= MAX_RECORDED:
                 continue
             _features(st, B, R, buf)
@@ -160,7 +161,7 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
 
     def run(start, stop):  # games start .. stop - 1, in a short call (Ctrl-C): the line-up rotated by start
         turned = (seat + start) % players
-        _sample(seeds[start:stop], ids[turned], params[turned], *ctx, S, per_game, search_flag(ids),
+        _sample(seeds[start:stop], ids[turned], params[turned], *ctx, S, per_game, roster_for(_sample, ids),
                 X[start:stop], base[start:stop], meta[start:stop])
 
     in_pieces(games, run, first=numba.get_num_threads())

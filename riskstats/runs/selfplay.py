@@ -50,7 +50,8 @@ from numba import prange
 from riskstats._numba import parallel_jit
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.game.bots.catalog import Lineup, lineup_specs, seat_entries
-from riskstats.game.drive import _drive, _start_game, search_flag
+from riskstats.game.bots.roster import roster_for
+from riskstats.game.drive import _drive, _start_game
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game
 from riskstats.game.rules.board import Board, classic_board
@@ -68,11 +69,11 @@ SEED_BLOCK = 65_536
 
 
 @parallel_jit
-def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, search, out):  # pragma: no cover - compiled
+def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, roster, out):  # pragma: no cover - compiled
     """out[g] = (winner, turns, rounds, reason, mission card of each seat..., elimination number of each
-    seat...) of game g; seat s plays line-up entry (s + g) % P. ``search`` (`riskstats.game.drive.search_flag`)
-    is None when no seat is a search seat: numba prunes the search branch then, so self-play without one
-    never compiles the search kernels.
+    seat...) of game g; seat s plays line-up entry (s + g) % P. Only the bots of ``roster``
+    (`riskstats.game.bots.roster`) are compiled: self-play without a search seat never compiles the search
+    kernels, nor those of a heuristic bot it does not seat.
 
     Parameters
     ----------
@@ -87,8 +88,8 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, search, ou
         vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
     seats : int
         Seats at the table (the players and a neutral's).
-    search : bool or None
-        `riskstats.game.drive.search_flag` of the line-up.
+    roster : tuple
+        The line-up's roster (`riskstats.game.bots.roster.roster_for`): the bots compiled in.
     out : int64[G, 4 + 2 * P]
         Written: each game's row, as above.
     """
@@ -96,7 +97,7 @@ def _selfplay(seeds, lineup_bots, lineup_params, B, R, CUT, V, seats, search, ou
     P = lineup_bots.shape[0]
     for g in prange(G):
         st, bots, params = _start_game(lineup_bots, lineup_params, g, B, R, seats, 0, seeds[g])
-        _drive(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, search, None)
+        _drive(st, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, roster, None)
         out[g, 0] = st.info[I_WINNER]
         out[g, 1] = st.info[I_TURN]
         out[g, 2] = st.info[I_ROUND]
@@ -296,7 +297,7 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = Non
         def run(start, stop):  # games start .. stop - 1 of this batch: the line-up rotated by start
             turned = (seat + start) % players
             _selfplay(seeds[start:stop], lineup_bots[turned], lineup_params[turned], *ctx, rules.seats(players),
-                      search_flag(lineup_bots), out[start:stop])
+                      roster_for(_selfplay, lineup_bots), out[start:stop])
 
         in_pieces(games, run, progress=progress, first=numba.get_num_threads())
     g = np.arange(first, first + games)

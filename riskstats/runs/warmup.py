@@ -138,12 +138,14 @@ def in_cache(step: Step) -> bool:
 
 
 def _run(step: Step) -> tuple[float, bool]:
-    """Run ``step``: its seconds, and whether numba compiled anything (or only loaded the cache)."""
+    """Run ``step`` with every bot compiled in (`riskstats.game.bots.roster.full_rosters`: the kernels then serve
+every line-up): its seconds, and whether numba compiled anything (or only loaded the cache)."""
     from riskstats._numba import on_compile
+    from riskstats.game.bots.roster import full_rosters
 
     seen = []
     start = time.perf_counter()
-    with on_compile(functools.partial(seen.append, True)):
+    with on_compile(functools.partial(seen.append, True)), full_rosters():
         step.run()
     return time.perf_counter() - start, bool(seen)
 

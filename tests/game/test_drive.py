@@ -6,7 +6,7 @@ import numpy as np
 
 import riskstats
 from riskstats.game.bots.catalog import Lineup
-from riskstats.game.drive import drive, search_flag
+from riskstats.game.drive import drive
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game
 
@@ -24,12 +24,6 @@ def test_only_the_driver_chooses_between_the_loops():
                     if alias.name in importers:
                         importers[alias.name].add(path.relative_to(PACKAGE).as_posix())
     assert importers == {"_play": {"game/drive.py", "game/search.py"}, "_play_search": {"game/drive.py"}}
-
-
-def test_search_flag_names_the_line_ups_with_a_look_ahead_seat():
-    ids, _ = Lineup.of(["continent", "aggressive", "value"]).arrays(3)
-    assert search_flag(ids) is True
-    assert search_flag(ids[:2]) is None
 
 
 def test_the_driver_plays_a_game_as_the_step_api_does():

@@ -153,10 +153,13 @@ def test_logged_games_are_the_same_games():
 
 
 def compiled_code(kernel, arg: int):
-    """The object code of ``kernel``'s compiled version whose argument ``arg`` is None (loaded or compiled)."""
+    """The object code of ``kernel``'s compiled version whose roster (argument ``arg``) seats no look-ahead bot
+    (loaded or compiled)."""
     from numba.core import types
 
-    [cres] = [c for sig, c in kernel.overloads.items() if isinstance(sig[arg], types.NoneType)]
+    from riskstats.game.bots.roster import ROSTER_SEARCH
+
+    [cres] = [c for sig, c in kernel.overloads.items() if isinstance(sig[arg].types[ROSTER_SEARCH], types.NoneType)]
     try:
         return cres.library._get_compiled_object()
     except RuntimeError:  # loaded from numba's cache (another test process compiled it): no object code here
@@ -166,9 +169,11 @@ def compiled_code(kernel, arg: int):
 def test_selfplay_without_a_search_seat_compiles_no_search_code():
     """The search branch is pruned for a line-up with no search seat: nothing of the search bot is in the
     compiled self-play (compiling it would take a minute more on a first run)."""
+    from riskstats.game.bots.roster import full_rosters
     from riskstats.runs.selfplay import _selfplay
 
-    play_games(2, 3, ["random", "aggressive"], seed=1)
+    with full_rosters(False):
+        play_games(2, 3, ["random", "aggressive"], seed=1)
     code = compiled_code(_selfplay, 8)
     assert b"riskstats" in code and b"_play_search" not in code and b"_search_plan" not in code
 

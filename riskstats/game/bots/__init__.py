@@ -20,6 +20,7 @@ move (it is inlined into the game loop like the others; helpers that allocate no
 `riskstats._numba.lean_jit`, and per-move buffers come from the state's scratch memory,
 `riskstats.game.rules.state.SCRATCH`), declare it with the next id, a description and its parameters in
 `catalog.BUILT_IN`, read its parameters through `catalog.slot`, and add one branch to `dispatch._bot_move`
+with a slot in the roster (`roster.SLOTS`, `roster.FLAGS`: a line-up compiles only the bots it seats)
 (the command line reads the names from the catalogue). The conformance test plays every
 bot in every variant. The look-ahead bots (``search``, ``value``) live in `riskstats.game.search`. A bot written
 in Python plugs into `riskstats.game.play.Game.play` instead (slow path).

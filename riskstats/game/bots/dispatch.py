@@ -1,5 +1,7 @@
 """The one dispatch from a bot's id to its kernel (`_bot_move`), the defence every built-in bot plays
-(`_defend_bot`) and the view of the state a seat may see (`_seat_view`). A new bot adds one branch here.
+(`_defend_bot`) and the view of the state a seat may see (`_seat_view`). A new bot adds one branch here, and a
+slot in the roster (`riskstats.game.bots.roster`): each branch is gated, so a game loop compiles only the bots
+its roster seats.
 """
 from __future__ import annotations
 
@@ -76,27 +78,31 @@ def _defend_bot(st, R, bot, params):  # pragma: no cover - compiled
 
 
 @inline_jit
-def _bot_move(st, B, R, CUT, V, bot, params):  # pragma: no cover - compiled
+def _bot_move(st, B, R, CUT, V, bot, params, with_random, with_aggressive, with_continent, with_mission,
+              with_capital, with_uniform, with_hunter, with_search):  # pragma: no cover - compiled
     """The move bot number ``bot`` (see `BOTS`) chooses with parameters ``params``, seeing `_seat_view`
     (inlined into the game loop, as every bot is here: no call passes the whole state down to a bot;
-    their helpers still take it)."""
-    if bot == UNIFORM_ID:  # uniform over every legal move, its defence and capital pick included
+    their helpers still take it). The ``with_*`` arguments are the line-up's roster spread out
+    (`riskstats.game.bots.roster.FLAGS`): numba compiles only the branches of the bots they seat (True, not
+    None), and a bot they leave out plays as ``defensive``. ``with_search`` is never read: the look-ahead bots
+    do not come here."""
+    if bot == UNIFORM_ID and with_uniform is not None:  # uniform over every legal move, its defence and pick too
         return _uniform_bot(_seat_view(st, R), B, R, V, params)
     if st.info[I_PHASE] == DEFEND:  # the defence reads nothing secret, so it needs no seat view
         return _defend_bot(st, R, bot, params)
     st = _seat_view(st, R)
     if st.info[I_PHASE] == CAPITAL and bot != RANDOM_ID and bot != CAPITAL_ID:  # ignoring capitals: the safest
         return CAPITAL_PICK, _safest(st, B, R, st.info[I_PLAYER]), 0, 0, 0
-    if bot == RANDOM_ID:
+    if bot == RANDOM_ID and with_random is not None:
         return _random_bot(st, B, R, V, params)
-    if bot == AGGRESSIVE_ID:
+    if bot == AGGRESSIVE_ID and with_aggressive is not None:
         return _aggressive_bot(st, B, R, V, params)
-    if bot == CONTINENT_ID:
+    if bot == CONTINENT_ID and with_continent is not None:
         return _continent_bot(st, B, R, V, params)
-    if bot == MISSION_ID:
+    if bot == MISSION_ID and with_mission is not None:
         return _mission_bot(st, B, R, V, params)
-    if bot == CAPITAL_ID:
+    if bot == CAPITAL_ID and with_capital is not None:
         return _capital_bot(st, B, R, V, params)
-    if bot == HUNTER_ID:  # the one bot that prices chains of battles: it reads the one-roll table
+    if bot == HUNTER_ID and with_hunter is not None:  # the one bot that prices chains of battles: the one-roll table
         return _hunter_bot(st, B, R, CUT, V, params)
     return _defensive_bot(st, B, R, V, params)  # DEFENSIVE_ID, the last heuristic
