@@ -85,7 +85,22 @@ def _bot_move(st, B, R, CUT, V, bot, params, with_random, with_aggressive, with_
     their helpers still take it). The ``with_*`` arguments are the line-up's roster spread out
     (`riskstats.game.bots.roster.FLAGS`): numba compiles only the branches of the bots they seat (True, not
     None), and a bot they leave out plays as ``defensive``. ``with_search`` is never read: the look-ahead bots
-    do not come here."""
+    do not come here.
+
+    Parameters
+    ----------
+    st : State
+        The game (read; a bot may use its scratch memory).
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`): the board arrays (`BoardArrays`), the rule
+        vector (int64[R_SIZE]), the one-roll table and the P(conquer) table.
+    bot : int
+        The bot id of the seat to move.
+    params : float64[N_PARAMS]
+        Its parameter vector.
+    with_random, with_aggressive, with_continent, with_mission, with_capital, with_uniform, with_hunter, with_search
+        The line-up's roster spread out (`riskstats.game.bots.roster.FLAGS`): True or None each.
+    """
     if bot == UNIFORM_ID and with_uniform is not None:  # uniform over every legal move, its defence and pick too
         return _uniform_bot(_seat_view(st, R), B, R, V, params)
     if st.info[I_PHASE] == DEFEND:  # the defence reads nothing secret, so it needs no seat view
