@@ -133,12 +133,14 @@ def test_bad_input():
 
 
 def test_rollouts_and_evaluation_without_a_search_seat_compile_no_search_code():
+    from riskstats.game.bots.roster import full_rosters
     from riskstats.game.evaluate import _move_rollouts, evaluate
     from riskstats.game.rollout import _rollouts
     from tests.runs.test_selfplay import compiled_code
 
     game = Game(3, seed=2, log=False).play(["random"], max_moves=500)
-    evaluate(game, "aggressive", rollouts=3, seed=1, top=1)
+    with full_rosters(False):  # the line-up's own roster, not the suite's full one
+        evaluate(game, "aggressive", rollouts=3, seed=1, top=1)
     for kernel, arg in ((_rollouts, 11), (_move_rollouts, 10)):
         code = compiled_code(kernel, arg)
         assert b"_play_search" not in code and b"_search_plan" not in code and b"riskstats" in code
