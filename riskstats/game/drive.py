@@ -16,11 +16,9 @@ time (some 10 s of a first run).
 from __future__ import annotations
 
 import numpy as np
-from numba import types
-from numba.extending import overload
 
 from riskstats._numba import inline_jit, jit
-from riskstats.game.bots.roster import ROSTER_SEARCH, roster_for
+from riskstats.game.bots.roster import roster_for
 from riskstats.game.loop import _play
 from riskstats.game.rules.engine import _init
 from riskstats.game.rules.state import _new_state, _seat_lineup
@@ -47,21 +45,37 @@ def _has_search(bots):  # pragma: no cover - compiled
     return False
 
 
-def _look_ahead(st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, memory):
-    """`_play_search` (``memory``: the search seats' plan memory) for a roster seating a look-ahead bot, else
-    `_play`: numba compiles the look-ahead loop only for such a roster (`_typed_look_ahead`)."""
-    if roster[ROSTER_SEARCH] is None:
-        return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round, *roster)
+@jit
+def _look_ahead(st, B, R, CUT, V, bots, params, check, last_turn, last_round, memory, with_random, with_aggressive,
+                with_continent, with_mission, with_capital, with_uniform, with_hunter, with_search):  # pragma: no cover
+    """`_play_search`, compiled only for a roster seating a look-ahead bot: numba prunes the branch on
+    ``with_search is None`` before typing it (the roster comes spread out, `riskstats.game.bots.roster.FLAGS`,
+    since numba prunes only on a kernel's own arguments). `_drive` calls it only for a line-up with a look-ahead
+    seat, whose roster always seats the search; for any other roster it is compiled as a stub that plays nothing
+    and returns 0, so that no caller links a second copy of `_play` through it.
+
+    Parameters
+    ----------
+    st : State
+        The game, played on in place.
+    B, R, CUT, V
+        The context (`riskstats.game.rules.context.compile_context`).
+    bots : int64[seats]
+        Each seat's bot id.
+    params : float64[seats, N_PARAMS]
+        Each seat's parameter vector.
+    check : bool
+        Check every move with the rules' `_check` before it is played.
+    last_turn, last_round : int
+        The horizon.
+    memory : int64[seats, 2]
+        The search seats' plan memory.
+    with_random, with_aggressive, with_continent, with_mission, with_capital, with_uniform, with_hunter, with_search
+        The line-up's roster spread out: True or None each.
+    """
+    if with_search is None:
+        return 0
     return _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, memory)
-
-
-@overload(_look_ahead)  # a call, once a game: an overload inlined into a game loop lost writes to its state
-def _typed_look_ahead(st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, memory):
-    if isinstance(roster.types[ROSTER_SEARCH], types.NoneType):
-        return lambda st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, memory: _play(
-            st, B, R, CUT, V, bots, params, check, last_turn, last_round, *roster)
-    return lambda st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, memory: _play_search(
-        st, B, R, CUT, V, bots, params, check, last_turn, last_round, memory)
 
 
 @inline_jit
@@ -99,8 +113,8 @@ def _drive(st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster,
     if _has_search(bots):
         if memory is None:
             fresh = np.full((st.alive.shape[0], 2), -1, np.int64)
-            return _look_ahead(st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, fresh)
-        return _look_ahead(st, B, R, CUT, V, bots, params, check, last_turn, last_round, roster, memory)
+            return _look_ahead(st, B, R, CUT, V, bots, params, check, last_turn, last_round, fresh, *roster)
+        return _look_ahead(st, B, R, CUT, V, bots, params, check, last_turn, last_round, memory, *roster)
     return _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round, *roster)
 
 

@@ -345,11 +345,11 @@ def _move_wins(game: Game, ids, values, moves: list, rollouts: int, seed: int, p
     kinds = np.array(moves, np.int64)
     wins = np.zeros(len(moves), np.int64)
     threads = numba.get_num_threads()
+    roster = roster_for(_move_rollouts, ids)
 
     def run(start, stop):
         out = np.zeros((len(moves), stop - start), np.int64)
         block = max(1, min(64, len(moves) * (stop - start) // (4 * threads)))
-        roster = roster_for(_move_rollouts, ids)
         _move_rollouts(root, *game.context, ids, values, kinds, seeds[start:stop], block, roster, out)
         wins[:] += (out == player).sum(axis=1)
 

@@ -737,11 +737,12 @@ def sweep(games: int, players: int, bots, rules: GameRules | None = None, *, see
     ctx = compile_context(rules, board, players)
     out = np.zeros((games, 7), np.int64)
     seat = np.arange(players)
+    roster = roster_for(_sweep, lineup_bots)
 
     def run(start, stop):  # games start .. stop - 1, in a short call (Ctrl-C): the line-up rotated by start
         turned = (seat + start) % players
         _sweep(seeds[start:stop], lineup_bots[turned], lineup_params[turned], *ctx, rules.seats(players), LOG_ROWS,
-               roster_for(_sweep, lineup_bots), out[start:stop])
+               roster, out[start:stop])
 
     in_pieces(games, run, first=numba.get_num_threads())
     g = np.arange(first, first + games)

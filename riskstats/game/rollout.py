@@ -197,11 +197,12 @@ def rollouts(game: Game, n: int, horizon: int | None = None, bots=("random",), s
     S = st.alive.shape[0]
     out = np.zeros((n, 5 + 2 * S), np.int64)
     threads = numba.get_num_threads()
+    roster = roster_for(_rollouts, ids)
 
     def run(start, stop):  # rollouts start .. stop - 1: blocks of at most 64 share a working state
         block = max(1, min(64, (stop - start) // (4 * threads)))
-        _rollouts(root, *game.context, ids, values, seeds[start:stop], last_turn, last_round, block,
-                  roster_for(_rollouts, ids), out[start:stop])
+        _rollouts(root, *game.context, ids, values, seeds[start:stop], last_turn, last_round, block, roster,
+                  out[start:stop])
 
     in_pieces(n, run, progress=progress, first=threads)
     names = [str(s) for s in range(game.players)] + (["neutral"] if S > game.players else [])

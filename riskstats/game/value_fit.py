@@ -158,11 +158,12 @@ def sample_positions(games: int, players: int, bots, rules: GameRules | None = N
     base = np.zeros((games, per_game, players, 2))
     meta = np.full((games, per_game, 5), -1, np.int64)
     seat = np.arange(players)
+    roster = roster_for(_sample, ids)
 
     def run(start, stop):  # games start .. stop - 1, in a short call (Ctrl-C): the line-up rotated by start
         turned = (seat + start) % players
-        _sample(seeds[start:stop], ids[turned], params[turned], *ctx, S, per_game, roster_for(_sample, ids),
-                X[start:stop], base[start:stop], meta[start:stop])
+        _sample(seeds[start:stop], ids[turned], params[turned], *ctx, S, per_game, roster, X[start:stop],
+                base[start:stop], meta[start:stop])
 
     in_pieces(games, run, first=numba.get_num_threads())
     kept = (meta[:, :, 0] >= 0) & (meta[:, :, 3] >= 0)

@@ -293,11 +293,12 @@ def play_batch(batch: Batch, first: int = 0, seeds=None, games: int | None = Non
     else:
         ctx = compile_context(rules, board, players)
         seat = np.arange(players)
+        roster = roster_for(_selfplay, lineup_bots)
 
         def run(start, stop):  # games start .. stop - 1 of this batch: the line-up rotated by start
             turned = (seat + start) % players
             _selfplay(seeds[start:stop], lineup_bots[turned], lineup_params[turned], *ctx, rules.seats(players),
-                      roster_for(_selfplay, lineup_bots), out[start:stop])
+                      roster, out[start:stop])
 
         in_pieces(games, run, progress=progress, first=numba.get_num_threads())
     g = np.arange(first, first + games)

@@ -21,27 +21,15 @@ from contextlib import contextmanager
 
 from numba import types
 
-from riskstats.game.bots.catalog import (
-    AGGRESSIVE_ID,
-    CAPITAL_ID,
-    CONTINENT_ID,
-    HUNTER_ID,
-    MISSION_ID,
-    RANDOM_ID,
-    SEARCH_ID,
-    UNIFORM_ID,
-    VALUE_ID,
-)
+from riskstats.game.bots.catalog import BUILT_IN
 
 SLOTS = ("random", "aggressive", "continent", "mission", "capital", "uniform", "hunter", "search")
 """The roster's entries, in order: the gated bots (``search`` stands for both look-ahead bots, search and value).
 ``defensive`` has none: it is the dispatch's last branch, always compiled."""
-SLOT_OF = {RANDOM_ID: 0, AGGRESSIVE_ID: 1, CONTINENT_ID: 2, MISSION_ID: 3, CAPITAL_ID: 4, UNIFORM_ID: 5,
-           HUNTER_ID: 6, SEARCH_ID: 7, VALUE_ID: 7}
+ROSTER_SEARCH = SLOTS.index("search")
+"""The look-ahead slot's place in a roster."""
+SLOT_OF = {BUILT_IN[name].id: k for k, name in enumerate(SLOTS)} | {BUILT_IN["value"].id: ROSTER_SEARCH}
 """Bot id -> its roster slot (ids of ``defensive`` have none)."""
-ROSTER_RANDOM, ROSTER_AGGRESSIVE, ROSTER_CONTINENT, ROSTER_MISSION, ROSTER_CAPITAL, ROSTER_UNIFORM, ROSTER_HUNTER, \
-    ROSTER_SEARCH = range(len(SLOTS))
-"""Each slot's place in a roster."""
 FLAGS = tuple(f"with_{name}" for name in SLOTS)
 """The roster spread out as arguments (``kernel(..., *roster)``): the game loop and the dispatch take one
 argument per slot, so that numba prunes each bot's branch on ``with_hunter is None`` before it types it (it
@@ -75,9 +63,9 @@ def _seated(value) -> frozenset:
 
 def roster_for(kernel, ids) -> tuple:
     """The roster to pass to the compiled ``kernel`` (its argument named ``roster``, or its `FLAGS` arguments) for
-    the line-up ``ids``: the
-    line-up's own (`roster`), or the smallest larger one that numba already holds for the kernel, in memory or
-    in its on-disk cache, so that a warm cache (``riskstats compile``) serves every line-up without compiling."""
+    the line-up ``ids``: the line-up's own (`roster`), or the smallest larger one that numba already holds for the
+    kernel, in memory or in its on-disk cache, so that a warm cache (``riskstats compile``) serves every line-up
+    without compiling. Chosen once per kernel and line-up roster in a process."""
     own = roster(ids)
     if _MODE[0] is not None:
         return own
@@ -86,21 +74,18 @@ def roster_for(kernel, ids) -> tuple:
         from riskstats._numba import known_signatures
 
         names = list(inspect.signature(getattr(kernel, "py_func", kernel)).parameters)
-        at = names.index("roster") if "roster" in names else names.index(FLAGS[0])
-        spread = "roster" not in names
-        need = _seated(own)
-        held = sorted((_seated(sig[at:at + len(SLOTS)] if spread else sig[at]) for sig in known_signatures(kernel)),
-                      key=len)
-        larger = [s for s in held if need <= s]
+        where = slice(names.index(FLAGS[0]), names.index(FLAGS[-1]) + 1) if FLAGS[0] in names else names.index("roster")
+        held = sorted((_seated(sig[where]) for sig in known_signatures(kernel)), key=len)
+        larger = [s for s in held if _seated(own) <= s]
         _CHOSEN[key] = tuple(True if k in larger[0] else None for k in range(len(SLOTS))) if larger else own
     return _CHOSEN[key]
 
 
 @contextmanager
-def full_rosters(on: bool = True):
-    """Within this block every roster is `FULL` (``on``): one compile of each kernel then serves every line-up
+def full_rosters(on: bool | None = True):
+    """Within this block every roster is `FULL` (``on`` True): one compile of each kernel then serves every line-up
     after it, as the warm-up (``riskstats compile``) and the test suite compile. With ``on`` False, every roster is
-    the line-up's own (`roster`), whatever numba holds."""
+    the line-up's own (`roster`), whatever numba holds; with None, `roster_for` chooses as outside any block."""
     before = _MODE[0]
     _MODE[0] = on
     try:
