@@ -12,10 +12,11 @@ settings.load_profile("riskstats")
 SUITE_SIZE = pytest.StashKey[int]()
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True)
 def one_compile_for_every_line_up():
     """The game kernels compiled for the full roster: a line-up's own roster would compile them again for each
-    new set of bots a test seats (tests/game/bots/test_roster.py checks the line-ups' own rosters)."""
+    new set of bots a test seats (tests/game/bots/test_roster.py checks the line-ups' own rosters). Set for each
+    test and undone after it, so that the package's doctests, which this file does not reach, see the default."""
     with full_rosters():
         yield
 
