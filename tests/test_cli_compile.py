@@ -53,7 +53,7 @@ def test_compile_shows_a_spinner_with_each_step_its_time_and_the_kernel_compilin
     err = result.stderr
     assert "[1/1] tiny: the test's tiny step…" in err and re.search(r"\[1/1\] tiny: compiled in \d+ s", err)
     assert "[1/1] compiling tiny kernels…" in err  # the spinner's line
-    assert re.search(r"compiling \S*test_cli_compile\.tiny_kernel", err) and "0:00:01" in err
+    assert re.search(r"done, \S*test_cli_compile\.tiny_kernel", err) and "0:00:01" in err
     assert "compiled 1 of 1 steps in" in result.stdout
 
 
@@ -74,3 +74,23 @@ def test_an_interrupted_compile_says_what_is_cached(monkeypatch):
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("interrupted after 0 s: the steps finished (first) are in the cache"), last
     assert "run riskstats compile again to finish" in last
+
+
+def test_the_spinner_names_the_steps_kernels_and_counts_them_not_numbas_helpers():
+    """Issue 56: the compile spinner showed numba's internals (numba.np.arrayobj.impl); it names riskstats'
+    kernel compiling now and counts the ones done."""
+    from riskstats.cli.common import _Spinner
+
+    spinner = _Spinner()
+    spinner.show("compiling the selfplay kernels…")
+    spinner.kernel_started("riskstats.game.loop._play")
+    spinner.kernel_started("numba.np.arrayobj.impl")
+    assert spinner.text() == "0 done, game.loop._play"
+    spinner.kernel_ended("numba.np.arrayobj.impl")
+    spinner.kernel_started("riskstats.game.bots.hunter._kill_plan")
+    spinner.kernel_ended("riskstats.game.bots.hunter._kill_plan")
+    assert spinner.text() == "1 done, game.loop._play"
+    spinner.kernel_ended("riskstats.game.loop._play")
+    assert spinner.text() == "2 done"
+    spinner.show("the next step")
+    assert spinner.text() == ""

@@ -21,12 +21,14 @@ def test_evaluate_json_contract(tmp_path):
     result = runner.invoke(app, ["evaluate", path, "--rollouts", "400", "--seed", "3", "--json"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert set(payload) == {"players", "moves", "rollouts", "seed"}
+    assert set(payload) == {"players", "moves", "rollouts", "seed", "moves_mean"}
     assert payload["rollouts"] == 400 and payload["seed"] == 3
+    assert "same seeds as the position's rollouts" in payload["moves_mean"]
     assert [set(p) for p in payload["players"]] == [{"player", "p_win", "ci_low", "ci_high"}] * 2
     assert [p["player"] for p in payload["players"]] == [0, 1]
-    assert all(set(m) == {"move", "p_win", "ci_low", "ci_high", "wins", "rollouts", "tied_with_best"}
+    assert all(set(m) == {"move", "p_win", "ci_low", "ci_high", "wins", "rollouts", "tied_with_best", "own"}
                for m in payload["moves"])
+    assert sum(m["own"] for m in payload["moves"]) == 1
     assert payload["moves"][0]["move"] == "attack Alaska -> Kamchatka (3 dice)"
     best = payload["moves"][0]
     assert best["ci_low"] <= best["p_win"] <= best["ci_high"] and best["tied_with_best"]
@@ -41,6 +43,28 @@ def test_evaluate_table(tmp_path):
     result = runner.invoke(app, ["evaluate", path, "--rollouts", "100", "--bot", "continent"])
     assert result.exit_code == 0, result.output
     assert "P(win)" in result.output and "Best next moves of player 0" in result.output
+    text = " ".join(result.output.split())
+    assert "continent's own" in text and "the move continent itself plays here" in text
+
+
+def test_evaluate_on_a_pipe_says_what_it_expects_and_when_it_is_done(tmp_path, monkeypatch):
+    """On a pipe no bar draws: one line on stderr gives the work's size, rate and expected time once it has run
+    a while, and one says when it is done, with wall and CPU time."""
+    from riskstats.cli import common
+
+    path = write(tmp_path, one_conquest_from_victory())
+    real = common._progress_lines
+
+    def soon(enabled, label, unit="rollouts", after=2.0):
+        return real(enabled, label, unit, after=0.0)
+
+    monkeypatch.setattr("riskstats.cli.game._progress_lines", soon)
+    result = runner.invoke(app, ["evaluate", path, "--rollouts", "3000", "--top", "2"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("evaluate:")]
+    assert len(lines) == 2, result.stderr
+    assert "9,000 rollout games at" in lines[0] and "s to go" in lines[0]
+    assert lines[1].startswith("evaluate: 9,000 rollout games in") and "CPU s" in lines[1]
 
 
 def test_evaluate_errors(tmp_path):
@@ -50,7 +74,7 @@ def test_evaluate_errors(tmp_path):
                           (["evaluate", write(tmp_path, one_conquest_from_victory()), "--bot", "genius"],
                            "unknown bot 'genius'"),
                           (["evaluate", write(tmp_path, one_conquest_from_victory()), "--rollouts", "-1"],
-                           "--rollouts")):
+                           "--rollouts must be a whole number, 0 or more")):
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)
         lines = result.output.strip().splitlines()
@@ -92,7 +116,7 @@ def test_evaluate_with_no_rollouts_answers_from_the_model(tmp_path):
     result = runner.invoke(app, ["evaluate", path, "--rollouts", "0", "--json"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert set(payload) == {"players", "moves", "rollouts", "seed"} and payload["rollouts"] == 0
+    assert set(payload) == {"players", "moves", "rollouts", "seed", "moves_mean"} and payload["rollouts"] == 0
     assert [set(p) for p in payload["players"]] == [{"player", "p_win", "ci_low", "ci_high"}] * 2
     assert sum(p["p_win"] for p in payload["players"]) == pytest.approx(1.0)
     assert payload["moves"][0]["move"] == "attack Alaska -> Kamchatka (3 dice)"

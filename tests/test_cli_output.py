@@ -220,3 +220,24 @@ def test_chain_says_what_the_armies_left_are():
     out = run_json("chain", 10, 3, 2, 4)
     assert out["expected_armies_left"] == pytest.approx(2.0, abs=5e-4)
     assert out["expected_armies_left_means"].startswith("on full success every survivor")
+
+
+def test_chain_summary_shows_the_whole_chains_odds_only():
+    """``chain --summary`` as ``odds --summary``: P(all conquered) and the armies left, no row per territory
+    (JSON: no p_at_least list, the rest unchanged)."""
+    words = " ".join(run("chain", 20, 3, 2, 4, "--summary").stdout.split())
+    full = run_json("chain", 20, 3, 2, 4)
+    assert f"P(all 3 conquered) │ {100 * full['p_all']:.4f}%" in words and "at least k" not in words
+    assert "Expected armies left 10.960" in words
+    short = run_json("chain", 20, 3, 2, 4, "--summary")
+    assert "p_at_least" not in short and short == {k: v for k, v in full.items() if k != "p_at_least"}
+
+
+def test_selfplay_says_how_games_ended_on_one_line_at_any_width(monkeypatch):
+    """The count after "ended by:" stays beside its reason: a line of its own, not a caption wrapped to the
+    table's width (issue 56: it wrapped even at 200 columns)."""
+    monkeypatch.setenv("COLUMNS", "200")
+    result = run("selfplay", "--games", "6", "--players", "3", "--bots", "aggressive")
+    assert result.exit_code == 0, result.output
+    [line] = [x for x in result.stdout.splitlines() if "ended by" in x]
+    assert re.fullmatch(r"ended by: [a-z_]+ [\d,]+(, [a-z_]+ [\d,]+)*", line.strip()), line

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-ANSWER_COLUMNS = ("question", "answer", "verdict", "notebook", "finding", "tier", "effect", "interval", "bots", "n")
+ANSWER_COLUMNS = ("question", "answer", "verdict", "notebook", "finding", "tier", "effect", "interval", "bots", "n",
+                  "label")
 """The columns of `player_answers`: one row per question, finding and top-tier population (``tier``); a finding
-with no top-tier row has one row with an empty ``tier``."""
+with no top-tier row has one row with an empty ``tier``. ``verdict`` is the finding's (of its claim, which may be
+the opposite of what the question asks); ``label`` answers the question as asked, in a few words (`answer_label`)."""
 VERDICTS = ("holds", "fails", "tier-dependent", "inconclusive", "mixed", "no top-tier rows")
 """The verdict classes of issue #29 §1 (`riskstats.stats.verdicts.VERDICTS`; a ``no top-tier rows`` verdict may
 carry its reason after it)."""
@@ -36,7 +38,9 @@ class Question:
     the answer is put together (`FORMS`); ``arm`` (form ``arms``) a regular expression whose group names a
     finding's arm; ``caveat`` a sentence every answer to it ends with; ``post_hoc`` (a finding pattern) marks the
     findings whose claim was written down after their data were seen; ``notes`` quotes each row's ``note``
-    beside its effect.
+    beside its effect. ``yes`` and ``no`` answer the question as asked when the claim holds and when the opposite
+    holds: a question may ask the claim's opposite ("worse than ...?" of the claim "better than") or offer two
+    options ("stack or spread?"), so the claim's verdict is not the question's answer.
     """
 
     question: str
@@ -50,6 +54,8 @@ class Question:
     caveat: str = ""
     post_hoc: str = ""
     notes: bool = False
+    yes: str = "yes"
+    no: str = "no"
 
 
 FORMS = ("claim", "arms", "lowest")
@@ -71,26 +77,28 @@ _FIRST_MOVE = r"^seat 0 \(moves first\) wins more than its fair share 1/{n}, {n}
 _TWO_PLAYER = " (the two-player game with a neutral: 40 armies each and 40 neutral, territories dealt)"
 QUESTIONS = (
     Question("Which continent first: Australia, or my own pick?", "02", r"^Australia first beats the own choice",
-             "going for Australia first beats picking your own first target"),
+             "going for Australia first beats picking your own first target", yes="Australia", no="your own pick"),
     Question("Is a fixed first continent worse than choosing as I go?", "02",
              r"^claiming and going for .+ first beats the own choice",
              "a seat that claims a fixed continent and goes for it until it holds it does better than the bots' "
              "own choice", form="arms", arm=r"^claiming and going for (.+) first beats",
              caveat="The forced seat plays continent-tuned, without searching, until it holds its continent, so "
                     "this measures a weakness of these bots' own openings, not the worth of a continent to a "
-                    "player."),
+                    "player.", yes="no", no="yes"),
     Question("Which continent first: Australia or South America?", "02",
-             r"^Australia first beats South America first", "going for Australia first beats South America first"),
+             r"^Australia first beats South America first", "going for Australia first beats South America first",
+             yes="Australia", no="South America"),
     Question("Trade a set as soon as I have one?", "03", r"^trading a set at once raises",
              "trading a set as soon as you hold one raises your win rate"),
     Question("Hold my cards until I am forced to trade?", "03", r"^holding cards until forced lowers",
-             "holding your cards until you are forced to trade lowers your win rate"),
+             "holding your cards until you are forced to trade lowers your win rate", yes="no", no="yes"),
     *(Question(f"How much is moving first worth with {n} players?", "04", _FIRST_MOVE.format(n=n),
-               f"the first player wins more than the fair share 1/{n}" + (_TWO_PLAYER if n == 2 else ""), "share")
+               f"the first player wins more than the fair share 1/{n}" + (_TWO_PLAYER if n == 2 else ""), "share",
+               yes=f"more than the fair share 1/{n}", no=f"less than the fair share 1/{n}")
       for n in range(2, 7)),
     Question("Stack my reinforcements or spread them?", "07", r"^stacking the reinforcements beats spreading",
              "stacking your reinforcements beats spreading them one at a time over your threatened borders, in "
-             "setup and every turn"),
+             "setup and every turn", yes="stack", no="spread"),
     Question("Should I always fortify?", "07", r"beats never fortifying",
              "fortifying at the end of your turn beats never fortifying"),
     Question("Should I break a rival's continent?", "06", r"^forcing a break of a rival's continent raises",
@@ -100,7 +108,8 @@ QUESTIONS = (
              "one card per conquest makes games shorter", "rounds"),
     Question("House rule, one card per conquest: does it change the first player's edge?", "03",
              r"^one card per conquest leaves the first player's win share unchanged",
-             "one card per conquest leaves the first player's win share unchanged (within 2 points)"),
+             "one card per conquest leaves the first player's win share unchanged (within 2 points)",
+             yes="no (within 2 points)", no="yes"),
     Question("Which Secret Mission is hardest?", "06", r"mission card|^the card with the lowest win rate",
              "the continent-pair mission cards (conquer two named continents) win less often than the fair share "
              "1/4", "share", "no robustness row of notebook 06 names a mission card", form="lowest",
@@ -194,9 +203,10 @@ def _sentence(question: Question, verdict: str, effects: list[dict], tiers) -> s
                 f"so not settled: {question.claim}? ({quoted})")
     who = " and ".join(tiers) + " in every seat"
     if verdict == "holds":
-        return f"Yes: {question.claim}, for both top-tier populations ({who}): {quoted}."
+        return f"{_lead(question.yes, 'Yes')}: {question.claim}, for both top-tier populations ({who}): {quoted}."
     if verdict == "fails":
-        return f"No: for both top-tier populations ({who}) the effect goes the other way: {quoted}."
+        return (f"{_lead(question.no, 'No')}: for both top-tier populations ({who}) the effect goes the other way: "
+                f"{quoted}.")
     if verdict == "tier-dependent":
         parts = []
         for tier in tiers:
@@ -236,8 +246,9 @@ def _arms_sentence(question: Question, found: list[tuple[str, list[dict]]], tier
     order = [*_GROUPS.values(), "different by bot"]
     settled = {"better than the own choice in both", "worse than the own choice in both"}
     lead = ("It depends on the continent and on the bots" if "different by bot" in groups or len(groups) > 1 else
-            "Yes" if set(groups) == {"better than the own choice in both"} else
-            "No" if set(groups) == {"worse than the own choice in both"} else "Not shown either way")
+            _lead(question.yes, "Yes") if set(groups) == {"better than the own choice in both"} else
+            _lead(question.no, "No") if set(groups) == {"worse than the own choice in both"} else
+            "Not shown either way")
     n = sorted({e["n"] for _, effects in found for e in effects})
     body = "; ".join(f"{g}: {', '.join(groups[g])}" for g in order if g in groups)
     tail = (" (points against the own choice, shown or not after Holm's correction; "
@@ -246,6 +257,67 @@ def _arms_sentence(question: Question, found: list[tuple[str, list[dict]]], tier
     if not settled & set(groups) and lead == "Not shown either way":
         sentence = sentence.replace(lead, "Not shown either way for any continent", 1)
     return sentence + (f" {question.caveat}" if question.caveat else "")
+
+
+def _lead(words: str, otherwise: str) -> str:
+    """A sentence's first word answering a yes-or-no question: ``words`` (a question's ``yes`` or ``no``) where it
+    is yes or no, else ``otherwise`` (an either-or question's option stays in its label)."""
+    first = words.split(" ", 1)[0].strip(",")
+    return first.capitalize() if first in ("yes", "no") else otherwise
+
+
+def answer_label(question: Question, verdict: str, effects: list[dict], tiers) -> str:
+    """The answer to ``question`` as asked, in a few words, from its finding's verdict class and each tier's
+    effect (``shown``): the question's ``yes`` where the claim holds, ``no`` where the opposite holds.
+
+    >>> q = Question("Hold my cards?", "03", "", "holding lowers your win rate", yes="no", no="yes")
+    >>> answer_label(q, "holds", [], ("a", "b")), answer_label(q, "fails", [], ("a", "b"))
+    ('no', 'yes')
+    >>> answer_label(q, "tier-dependent", [{"tier": "a", "shown": "reversed"}, {"tier": "b", "shown": "inconclusive"}],
+    ...              ("a", "b"))
+    'depends on the bots: a yes, b not shown'
+    """
+    if verdict.endswith(" only)"):
+        return "not settled (one top-tier population)"
+    if verdict == "holds":
+        return question.yes
+    if verdict == "fails":
+        return question.no
+    if verdict == "inconclusive":
+        return "not shown either way"
+    if verdict == "mixed":
+        return "depends on the setting"
+    if verdict == "tier-dependent":
+        words = {"holds": question.yes, "reversed": question.no}
+        parts = []
+        for tier in tiers:
+            shown = {e["shown"] for e in effects if e["tier"] == tier}
+            key = shown.pop() if len(shown) == 1 else "mixed"
+            parts.append(f"{tier} {words.get(key, 'settings disagree' if key == 'mixed' else 'not shown')}")
+        return "depends on the bots: " + ", ".join(parts)
+    return "not measured"
+
+
+def _arms_label(question: Question, found: list[tuple[str, list[dict]]], tiers) -> str:
+    """An ``arms`` question's answer as asked, arm by arm: ``yes`` for the arms better than the own choice in both
+    tiers, ``no`` for those worse in both, then the arms neither tier separates and those that differ by bot."""
+    groups: dict[str, list[str]] = {}
+    for arm, effects in found:
+        shown = {next((e["shown"] for e in effects if e["tier"] == t), "inconclusive") for t in tiers}
+        key = shown.pop() if len(shown) == 1 else "different"
+        groups.setdefault(key, []).append(arm)
+    words = {"holds": f"{question.yes}, for", "reversed": f"{question.no}, for", "inconclusive": "not shown for",
+             "different": "depends on the bots for"}
+    return "; ".join(f"{words[k]} {_and(groups[k])}" for k in words if k in groups)
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _lowest_label(answer: str) -> str:
+    """A ranking question's answer in a few words: the item lowest in both tiers, else not settled."""
+    return "not settled" if answer.startswith("Not settled") else answer.split(",", 1)[0]
 
 
 _LOWEST = re.compile(r"the lowest card: (.+?) \(next: (.+?)\)")
@@ -327,35 +399,61 @@ def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
         if mine.empty:
             out.append({"question": q.question, "answer": _sentence(q, "no top-tier rows", [], tiers),
                         "verdict": "no top-tier rows", "notebook": q.notebook, "finding": "", "tier": "",
-                        "effect": "", "interval": "", "bots": "", "n": pd.NA})
+                        "effect": "", "interval": "", "bots": "", "n": pd.NA, "label": "not measured"})
             continue
         found = []
         for _, row in mine.iterrows():
             verdict = str(row["verdict"])
             effects = _effects(q, row["finding"], row, rows, tiers)
             sentence = _sentence(q, verdict, effects, tiers)
+            label = answer_label(q, verdict, effects, tiers)
             if q.post_hoc and re.search(q.post_hoc, row["finding"], re.IGNORECASE):
                 sentence = (sentence.rstrip(".") + "; but this claim was written down after its data had been "
                             "seen, so it is a hypothesis for new games, not a test.")
-            found.append((row, verdict, effects, sentence))
+            found.append((row, verdict, effects, sentence, label))
         if q.form == "arms":
-            answer = _arms_sentence(q, [(re.search(q.arm, r["finding"], re.IGNORECASE).group(1), e)
-                                        for r, _, e, _ in found], tiers)
-            found = [(r, v, e, answer) for r, v, e, _ in found]
+            arms = [(re.search(q.arm, r["finding"], re.IGNORECASE).group(1), e) for r, _, e, _, _ in found]
+            answer, label = _arms_sentence(q, arms, tiers), _arms_label(q, arms, tiers)
+            found = [(r, v, e, answer, label) for r, v, e, _, _ in found]
         elif q.form == "lowest":
-            ranking = [e for r, _, effects, _ in found if "lowest" in r["finding"] for e in effects]
-            answer = _lowest_sentence(q, ranking, [s for r, _, _, s in found if "lowest" not in r["finding"]],
+            ranking = [e for r, _, effects, _, _ in found if "lowest" in r["finding"] for e in effects]
+            answer = _lowest_sentence(q, ranking, [s for r, _, _, s, _ in found if "lowest" not in r["finding"]],
                                       tiers)
-            found = [(r, v, e, answer) for r, v, e, _ in found]
-        for row, verdict, effects, answer in found:
+            found = [(r, v, e, answer, _lowest_label(answer)) for r, v, e, _, _ in found]
+        for row, verdict, effects, answer, label in found:
             cls = next((c for c in VERDICTS if verdict.startswith(c)), verdict)
             base = {"question": q.question, "answer": answer, "verdict": cls, "notebook": q.notebook,
-                    "finding": row["finding"]}
-            out += ([{**base, **{k: e[k] for k in ANSWER_COLUMNS if k in e}} for e in effects] or
+                    "finding": row["finding"], "label": label}
+            out += ([{**base, **{k: e[k] for k in ANSWER_COLUMNS if k in e and k != "label"}} for e in effects] or
                     [{**base, "tier": "", "effect": "", "interval": "", "bots": "", "n": pd.NA}])
     frame = pd.DataFrame(out, columns=list(ANSWER_COLUMNS))
     frame["n"] = frame["n"].astype("Int64")
     return frame
+
+
+def answer_details(answers: pd.DataFrame) -> pd.DataFrame:
+    """`player_answers`' rows without repeats: where a later question quotes a measurement an earlier question
+    already quoted (the same notebook, top-tier population, line-up, sample size, effect and interval: one
+    experiment's arm behind two questions), only the earlier question's row is kept, and its ``also`` names the
+    later questions. Rows of one question are never merged (two of its findings may round alike).
+
+    >>> a = pd.DataFrame({"question": ["Q1", "Q2", "Q2", "Q2"], "notebook": "02", "tier": "search", "bots": "b",
+    ...                   "n": 10, "effect": ["+1", "+2", "+1", "+2"], "interval": ["[0, 2]", "[1, 3]", "[0, 2]",
+    ...                   "[1, 3]"]})
+    >>> answer_details(a)[["question", "effect", "also"]].values.tolist()
+    [['Q1', '+1', 'Q2'], ['Q2', '+2', ''], ['Q2', '+2', '']]
+    """
+    key = ["notebook", "tier", "bots", "n", "effect", "interval"]
+    first: dict[tuple, int] = {}  # a measurement -> the row of the first question quoting it
+    keep, also = [], [""] * len(answers)
+    for i, row in enumerate(answers[["question", *key]].itertuples(index=False)):
+        k = tuple(str(v) for v in row[1:])
+        j = first.setdefault(k, i) if row.effect != "" else i
+        if j == i or answers["question"].iloc[j] == row.question:
+            keep.append(i)
+        elif row.question not in also[j].split(", "):
+            also[j] = ", ".join(filter(None, [also[j], row.question]))
+    return answers.assign(also=also).iloc[keep].reset_index(drop=True)
 
 
 def read_guide(folder) -> tuple[pd.DataFrame, pd.DataFrame]:

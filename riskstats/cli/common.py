@@ -368,6 +368,15 @@ def _positive_count(option: str, text: str) -> int:
     return value
 
 
+def _count_or_zero(option: str, text: str) -> int:
+    """Parse a count that may be 0 (``0``, ``1000``, ``1_000`` or ``1e3``); anything else is a `RiskstatsError`
+    that says 0 is allowed."""
+    value = _whole(text)
+    if value is None or value < 0:
+        raise RiskstatsError(f"{option} must be a whole number, 0 or more, like 1e3, got {text!r}")
+    return value
+
+
 class _LateProgress:
     """A ``progress(done, total)`` callback that shows a rich bar once a run has lasted ``after`` seconds."""
 
@@ -420,6 +429,38 @@ def _progress(enabled: bool, label: str, unit: str = "games"):
 
 
 @contextlib.contextmanager
+def _progress_lines(enabled: bool, label: str, unit: str = "rollouts", after: float = 2.0):
+    """Progress for a pipe or a file, where no bar draws: one line on stderr once the work has run ``after``
+    seconds past its first piece (which may have compiled), with the work's size, its rate and the time it is
+    expected to take, and one when it is done, with its wall and CPU time. A ``progress(done, total)`` callback
+    (None when off)."""
+    if not enabled:
+        yield None
+        return
+    state = {}
+
+    def update(done, total):
+        now = time.perf_counter()
+        if not state:  # the first piece is over: time the rest from here
+            state.update(t0=now, done0=done, cpu0=time.process_time(), total=total, said=False)
+            return
+        state["done"] = done
+        ran = now - state["t0"]
+        if not state["said"] and ran >= after and done > state["done0"]:
+            rate = (done - state["done0"]) / ran
+            typer.echo(f"{label}: {total:,} {unit} at {rate:,.0f}/s: about {(total - done) / rate:,.0f} s to go",
+                       err=True)
+            state["said"] = True
+
+    began = (time.perf_counter(), time.process_time())
+    yield update
+    if state.get("done", state.get("done0", 0)) and state.get("total"):
+        wall, cpu = time.perf_counter() - began[0], time.process_time() - began[1]
+        typer.echo(f"{label}: {state['total']:,} {unit} in {wall:,.0f} s ({cpu:,.0f} CPU s, "
+                   f"{state['total'] / max(wall, 1e-9):,.0f}/s)", err=True)
+
+
+@contextlib.contextmanager
 def _interruptible(unit: str, kept: str):
     """Ctrl-C (KeyboardInterrupt) within the block: one line on stderr saying how far the work got and what
     is ``kept`` of it, then exit 130. Yields ``noting(bar)``, which makes the ``progress(done, total)``
@@ -462,7 +503,8 @@ class _Spinner:
                             TextColumn("{task.fields[kernel]}"),
                             console=console or Console(stderr=True, force_terminal=True), transient=True)
         self.task = None
-        self.compiling = []  # the kernels being compiled, callers first
+        self.compiling = []  # the step's kernels being compiled, callers first (`_ours`)
+        self.done = 0  # the step's kernels compiled since it began
 
     def start(self) -> None:
         self.bar.start()
@@ -476,23 +518,41 @@ class _Spinner:
         if self.task is not None:
             self.bar.remove_task(self.task)
             self.task = None
+        self.done = 0
         if text is not None:
             self.task = self.bar.add_task(text, kernel="")
             self._kernel()
 
     def kernel_started(self, name: str) -> None:
-        self.compiling.append(name)
-        self._kernel()
+        """numba starts compiling ``name`` (``module.function``); the helpers numba compiles on the way are not
+        shown (`_ours`): the spinner names the step's own kernels."""
+        if _ours(name):
+            self.compiling.append(name)
+            self._kernel()
 
     def kernel_ended(self, name: str) -> None:
-        if self.compiling:
-            self.compiling.pop()
-        self._kernel()
+        if _ours(name):
+            if name in self.compiling:
+                self.compiling.remove(name)
+            self.done += 1
+            self._kernel()
+
+    def text(self) -> str:
+        """What the spinner shows after the step: how many of its kernels are compiled, and the one compiling now
+        (``12 done, game.bots.hunter._kill_plan``; short, so that a narrow terminal does not cut it)."""
+        now = f", {self.compiling[-1].removeprefix('riskstats.')}" if self.compiling else ""
+        return f"{self.done} done{now}" if self.done or now else ""
 
     def _kernel(self) -> None:
         if self.task is not None:
-            self.bar.update(self.task, kernel=f"compiling {self.compiling[-1]}" if self.compiling else "")
+            self.bar.update(self.task, kernel=self.text())
             self.bar.refresh()
+
+
+def _ours(name: str) -> bool:
+    """Whether the kernel ``module.function`` is a step's own (riskstats', or a caller's), not one of the helpers
+    numba compiles on the way (``numba.np.arrayobj.impl``: 192 such names in a game step)."""
+    return not name.startswith(("numba.", "?."))
 
 
 def _compile_listener(started, ended):

@@ -15,14 +15,15 @@ from riskstats.cli.common import (
     PROSE_PIPE_WIDTH,
     JsonFlag,
     _console,
+    _count_or_zero,
     _first_run,
     _interruptible,
     _on_terminal,
     _percent,
-    _positive_count,
     _print_json,
     _print_table,
     _progress,
+    _progress_lines,
     whole_number,
 )
 from riskstats.errors import RiskstatsError
@@ -54,13 +55,8 @@ def bots_(as_json: JsonFlag = False):
 
 
 def _rollout_count(text: str) -> int:
-    """evaluate's --rollouts: a positive count (1e3 style), or 0 for the fitted position value alone."""
-    try:
-        if float(text) == 0:
-            return 0
-    except ValueError:
-        pass
-    return _positive_count("--rollouts", text)
+    """evaluate's --rollouts: a count (1e3 style), 0 for the fitted position value alone."""
+    return _count_or_zero("--rollouts", text)
 
 
 def _print_model_evaluation(position: str, result, model: str) -> None:
@@ -106,14 +102,16 @@ def evaluate(
         text = Path(position).read_text()
     except OSError as error:
         raise RiskstatsError(f"cannot read position file {position!r}: {error.strerror}") from None
-    from riskstats.game.evaluate import tied_with_best
+    from riskstats.game.evaluate import MOVE_MEANING, tied_with_best
     from riskstats.runs.warmup import step_for
 
     kept = "none kept (every estimate needs all its rollouts); fewer --rollouts finish sooner"
+    terminal = _on_terminal(sys.stdout)
     with (_interruptible("rollouts", kept) as noting,
-          _progress(count > 0 and not as_json and _on_terminal(sys.stdout), "evaluate", "rollouts") as bar,
+          _progress(count > 0 and not as_json and terminal, "evaluate", "rollouts") as bar,
+          _progress_lines(count > 0 and not terminal, "evaluate", "rollout games") as lines,
           _first_run(step_for("evaluate", bot) if count > 0 else None)):
-        result = evaluate_position(text, bot, count, seed, top=top, model=model, progress=noting(bar))
+        result = evaluate_position(text, bot, count, seed, top=top, model=model, progress=noting(bar or lines))
     if as_json:
         _print_json(result.as_dict())
         return
@@ -131,12 +129,14 @@ def evaluate(
         digits = _supported_digits(result.moves)
         tied = tied_with_best(result.moves)
         marks = ["best" if i == 0 else ("not separated" if t else "below") for i, t in enumerate(tied)]
-        _print_table(f"Best next moves of player {result.player}", ["move", "P(win)", "95% interval", "vs best"],
+        _print_table(f"Best next moves of player {result.player}",
+                     ["move", "P(win)", "95% interval", "vs best", f"{bot}'s own"],
                      [(r.move, _percent_to(r.p_win, digits),
-                       f"{_percent_to(r.ci_low, digits)} to {_percent_to(r.ci_high, digits)}", mark)
+                       f"{_percent_to(r.ci_low, digits)} to {_percent_to(r.ci_high, digits)}", mark,
+                       "own" if r.own else "")
                       for r, mark in zip(result.moves.itertuples(), marks)],
-                     caption="each move played first, then the rest of the game on the same seeds; not separated: "
-                             "its 95% interval overlaps the best move's, so these rollouts do not rank the two; "
+                     caption=f"{MOVE_MEANING.format(bot=bot)}; not separated: its 95% interval overlaps the best "
+                             "move's, so these rollouts do not rank the two; "
                              + _digits_note(digits, result.rollouts))
 
 

@@ -380,6 +380,9 @@ def chain(
     territory_armies: TerritoryArmies = False,
     balanced_blitz: BalancedBlitz = False,
     as_json: JsonFlag = False,
+    summary_only: Annotated[bool, typer.Option(
+        "--summary", help="Show only the summary, P(all conquered) and the armies left, no row per territory "
+                          "(JSON: no p_at_least list).")] = False,
     *,
     rules: DiceRules,
     augments: dict,
@@ -408,13 +411,20 @@ def chain(
         "expected_armies_left": _number(result.expected_armies_left),
         "expected_armies_left_means": ARMIES_LEFT,
     }
+    if summary_only:
+        del payload["p_at_least"]
     if as_json:
         _print_json(payload)
         return
-    rows = [(k, d, _percent(p)) for k, (d, p) in enumerate(zip(result.defenders, result.p_at_least), 1)]
     _print_mode(balance)
-    _print_table(f"Chain from {result.attackers} attackers, leaving {leave} per territory",
-                 ["k", "defenders", "P(at least k conquered)"], rows, caption=CONVENTION + _augments_note(augments))
+    title = f"Chain from {result.attackers} attackers, leaving {leave} per territory"
+    if summary_only:
+        _print_table(title, ["", "value"], [(f"P(all {len(result.defenders)} conquered)", _percent(result.p_all))],
+                     caption=CONVENTION + _augments_note(augments))
+    else:
+        rows = [(k, d, _percent(p)) for k, (d, p) in enumerate(zip(result.defenders, result.p_at_least), 1)]
+        _print_table(title, ["k", "defenders", "P(at least k conquered)"], rows,
+                     caption=CONVENTION + _augments_note(augments))
     typer.echo(f"Expected armies left {float(result.expected_armies_left):.3f}: {ARMIES_LEFT}.")
 
 

@@ -154,8 +154,9 @@ def selfplay(
                  [(s, r["wins"], percent(r["win_rate"]), percent_interval(*r["ci95"]))
                   for s, r in result["seats"].items()],
                  caption=f"mean turns {result['mean_turns']:.1f}, mean rounds {result['mean_rounds']:.1f}, "
-                         f"truncated {result['truncated']}; ended by: "
-                         + ", ".join(f"{k} {v}" for k, v in reasons.items()))
+                         f"truncated {result['truncated']}")
+    # a line of its own: a caption wraps to the narrow table's width, which split a count from its reason
+    typer.echo("ended by: " + ", ".join(f"{k} {v:,}" for k, v in reasons.items()))
 
 
 def experiment(

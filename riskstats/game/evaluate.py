@@ -3,10 +3,9 @@
 This module owns `evaluate` (the public function behind ``riskstats evaluate``), `position_value` (the
 fitted model's answer, `riskstats.game.value`), the candidate moves it
 compares (`candidate_moves`), their names (`describe_move`) and the compiled kernel `_move_rollouts` that
-plays a candidate move and then the rest of the game. It does not own the rollouts themselves
-(`riskstats.game.rollout`: a rollout copies the position, draws fresh dice from its own seed and
-reshuffles the draw pile, whose order no player knows) or the position format
-(`riskstats.game.position`).
+plays a candidate move, or the bot's own choice (the position's value), and then the rest of the game, all on
+the same seeds. A rollout copies the position, draws fresh dice from its own seed and reshuffles the draw pile,
+whose order no player knows, as `riskstats.game.rollout` does; the position format is `riskstats.game.position`'s.
 
 Everything the position holds is used as it stands (other players' hands, missions and capitals): the
 evaluation is an onlooker's, who sees the whole position except the draw pile's order. A game that hits the
@@ -23,12 +22,11 @@ mean over `MODEL_SAMPLES` seeded outcomes, the attack answered with the most def
 >>> result = evaluate(game, rollouts=50, seed=1, top=2)
 >>> list(result.players.columns)
 ['player', 'p_win', 'ci_low', 'ci_high', 'wins', 'rollouts']
->>> len(result.moves) <= 2
-True
+>>> len(result.moves) <= 3, int(result.moves.own.sum())  # the best two, and the bot's own move if not among them
+(True, 1)
 """
 from __future__ import annotations
 
-import functools
 from typing import NamedTuple
 
 import numba
@@ -43,7 +41,6 @@ from riskstats.game.drive import _drive
 from riskstats.game.loop import NO_HORIZON
 from riskstats.game.play import Game, Move
 from riskstats.game.rollout import _copy_state
-from riskstats.game.rollout import rollouts as play_rollouts
 from riskstats.game.rules.engine import _step
 from riskstats.game.rules.legal import _defend_dice
 from riskstats.game.rules.state import (
@@ -70,6 +67,14 @@ from riskstats.intervals import wilson_interval
 from riskstats.pieces import in_pieces
 
 MAX_ROLLOUTS = 10_000_000
+MOVE_COLUMNS = ["move", "p_win", "ci_low", "ci_high", "wins", "rollouts", "kind", "a", "b", "c", "d", "own"]
+"""The columns of `Evaluation.moves`: the move in words, the mover's P(win) after it with its 95% interval, wins
+of rollouts, the move as kind, a, b, c, d, and whether it is the bot's own choice."""
+MOVE_MEANING = ("a move's P(win): the move played first, then every seat, the mover's included, plays as {bot} to "
+                "the end, on the same seeds as the position's rollouts; own: the move {bot} itself plays here, "
+                "which scores the position's own P(win) up to chance (exactly, for a bot that draws no dice to "
+                "choose)")
+"""What a candidate move's value means, as `riskstats evaluate` and its JSON (``moves_mean``) say it."""
 MODEL_SAMPLES = 64
 """Seeded outcomes over which ``rollouts=0`` values a candidate move whose result is chance."""
 DEFAULT_BOT = "aggressive"
@@ -82,26 +87,30 @@ or ``search`` (far slower); docs/positions.md says more."""
 
 
 class Evaluation(NamedTuple):
-    """`evaluate`'s answer: ``players`` (player, p_win, ci_low, ci_high, wins, rollouts), ``moves`` (move,
-    p_win, ci_low, ci_high, wins, rollouts, and the move's kind, a, b, c, d), best first; the number of
-    ``rollouts`` per estimate, the ``seed`` and the ``player`` to move (whose moves these are)."""
+    """`evaluate`'s answer: ``players`` (player, p_win, ci_low, ci_high, wins, rollouts), ``moves``
+    (`MOVE_COLUMNS`: the best first, then the bot's own move if it is not among them), the number of
+    ``rollouts`` per estimate, the ``seed``, the ``player`` to move (whose moves these are) and the ``bot``
+    playing the rollouts."""
 
     players: object
     moves: object
     rollouts: int
     seed: int
     player: int
+    bot: str = DEFAULT_BOT
 
     def as_dict(self) -> dict:
-        """The JSON answer of ``riskstats evaluate --json`` (keys players, moves, rollouts, seed); each move
-        with its interval, wins, rollouts and ``tied_with_best`` (`tied_with_best`)."""
+        """The JSON answer of ``riskstats evaluate --json`` (keys players, moves, rollouts, seed, moves_mean);
+        each move with its interval, wins, rollouts, ``tied_with_best`` (`tied_with_best`) and ``own`` (the bot's
+        own choice)."""
         tied = tied_with_best(self.moves)
         return {"players": [{k: (int(r[k]) if k == "player" else float(r[k])) for k in
                              ("player", "p_win", "ci_low", "ci_high")} for _, r in self.players.iterrows()],
                 "moves": [{"move": r["move"], "p_win": float(r["p_win"]), "ci_low": float(r["ci_low"]),
                            "ci_high": float(r["ci_high"]), "wins": int(r["wins"]), "rollouts": int(r["rollouts"]),
-                           "tied_with_best": bool(t)} for (_, r), t in zip(self.moves.iterrows(), tied)],
-                "rollouts": self.rollouts, "seed": self.seed}
+                           "tied_with_best": bool(t), "own": bool(r["own"])}
+                          for (_, r), t in zip(self.moves.iterrows(), tied)],
+                "rollouts": self.rollouts, "seed": self.seed, "moves_mean": MOVE_MEANING.format(bot=self.bot)}
 
 
 def tied_with_best(moves) -> list[bool]:
@@ -119,12 +128,18 @@ def tied_with_best(moves) -> list[bool]:
     return [bool(high >= low) for high in moves["ci_high"].to_numpy(float)]
 
 
+OWN = -1
+"""The kind of `_move_rollouts`' move row that forces nothing: the bot to move chooses, in each rollout, as in
+a game (the position's own value)."""
+
+
 @parallel_jit
 def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, chunk, roster, out):  # pragma: no cover
     """out[m, r] = the winner (-1: none) of rollout r after candidate move m (a row kind, a, b, c, d): the
-    position copied, fresh dice from seeds[r] and the draw pile reshuffled, the move played, then the bots
-    play to the end. Every move meets the same seeds (common random numbers). The threads share out the
-    pairs of a move and a block of ``chunk`` rollouts (which share a working state).
+    position copied, fresh dice from seeds[r] and the draw pile reshuffled, the move played (a row of kind
+    `OWN`: none, the bot to move chooses), then the bots play to the end. Every move meets the same seeds
+    (common random numbers), and after it the same play. The threads share out the pairs of a move and a block
+    of ``chunk`` rollouts (which share a working state).
 
     Parameters
     ----------
@@ -138,7 +153,7 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, chunk, roster
     params : float64[seats, N_PARAMS]
         Each seat's parameter vector.
     moves : int64[M, 5]
-        The candidate moves (kind, a, b, c, d).
+        The candidate moves (kind, a, b, c, d; kind `OWN`: the bot's own choice in each rollout).
     seeds : uint64[N]
         Each rollout's seed, the same for every move.
     chunk : int
@@ -162,7 +177,8 @@ def _move_rollouts(root, B, R, CUT, V, bots, params, moves, seeds, chunk, roster
             _copy_state(root, work)
             _seed(work.rng, seeds[r])
             _shuffle(work.rng, work.deck, work.info[I_DECK_N])
-            _step(work, B, R, CUT, moves[job, 0], moves[job, 1], moves[job, 2], moves[job, 3], moves[job, 4])
+            if moves[job, 0] != OWN:
+                _step(work, B, R, CUT, moves[job, 0], moves[job, 1], moves[job, 2], moves[job, 3], moves[job, 4])
             _drive(work, B, R, CUT, V, bots, params, False, NO_HORIZON, NO_HORIZON, roster, None)
             out[job, r] = work.info[I_WINNER]
 
@@ -252,9 +268,12 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     Every estimate plays the rest of the game ``rollouts`` times with ``bot`` in every seat, each time
     with fresh dice and a reshuffled draw pile (`riskstats.game.rollout`); wins are counted with a 95%
     Wilson interval. ``rollouts=0`` answers from the fitted position value instead, at once (see the module
-    docstring). Each candidate move (`candidate_moves`; at most ``candidates`` of them: the stop move
-    and the bot's own choice always, the rest drawn at random from ``seed`` when there are more) is played
-    first and then the rest of the game, on the same seeds as every other candidate. Rollout r draws from
+    docstring). Each candidate move (`candidate_moves`, and the bot's own choice; at most ``candidates`` of them:
+    the stop move and the bot's own choice always, the rest drawn at random from ``seed`` when there are more) is
+    played first and then the rest of the game, on the same seeds as every other candidate and as the position's
+    own rollouts, in which the bot to move chooses its first move as in a game; after the first move the play is
+    the same. So the bot's own move scores the position's P(win) up to chance, exactly where the bot draws no
+    dice to choose, and a move that scores above it is one the bot would gain by playing. Rollout r draws from
     seed word r (`riskstats.game.rollout`), and the rollouts run in short calls of the kernels
     (`riskstats.pieces.in_pieces`), so that Ctrl-C stops them within a second and the answer does not depend
     on how they were cut.
@@ -288,8 +307,9 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     -------
     Evaluation
         ``players``: one row per player (player, p_win, ci_low, ci_high, wins, rollouts); ``moves``: the
-        best ``top`` candidates for the player to move (move in words, p_win of that player with its
-        interval, wins, rollouts, and the move as kind, a, b, c, d), best first.
+        best ``top`` candidates for the player to move (`MOVE_COLUMNS`: move in words, p_win of that player with
+        its interval, wins, rollouts, the move as kind, a, b, c, d, and ``own``), best first, then the bot's own
+        move where it is not among them.
     """
     import pandas as pd
 
@@ -306,54 +326,63 @@ def evaluate(position, bot=DEFAULT_BOT, rollouts: int = 1000, seed: int = 0, *, 
     if rollouts == 0:
         return _model_evaluation(game, spec, top, candidates, seed, model)
 
-    moves = _choose(game, spec, candidates, seed) if top else []
-    total = rollouts * (1 + len(moves))
-
-    def played(done, n, before=0, each=1):  # progress of one kernel's rollouts -> of the whole evaluation
-        if progress is not None:
-            progress(before + done * each, total)
-
-    table = play_rollouts(game, rollouts, bots=[spec], seed=seed, progress=played)
-    wins = np.bincount(table["winner"].to_numpy() + 1, minlength=game.players + 2)[1:]
+    moves, own = _choose(game, spec, candidates, seed) if top else ([], None)
+    wins = _wins(game, ids, values, moves, rollouts, seed, progress)  # row 0: the position, then each move
     rows = []
     for p in range(game.players):
-        low, high = wilson_interval(int(wins[p]), rollouts)
-        rows.append((p, wins[p] / rollouts, low, high, int(wins[p]), rollouts))
+        low, high = wilson_interval(int(wins[0, p]), rollouts)
+        rows.append((p, wins[0, p] / rollouts, low, high, int(wins[0, p]), rollouts))
     players = pd.DataFrame(rows, columns=["player", "p_win", "ci_low", "ci_high", "wins", "rollouts"])
-
-    columns = ["move", "p_win", "ci_low", "ci_high", "wins", "rollouts", "kind", "a", "b", "c", "d"]
     if top == 0:
-        return Evaluation(players, pd.DataFrame(columns=columns), rollouts, seed, game.player)
+        return Evaluation(players, pd.DataFrame(columns=MOVE_COLUMNS), rollouts, seed, game.player, spec[0])
     mover = game.player
-    move_wins = _move_wins(game, ids, values, moves, rollouts, seed, mover,
-                           functools.partial(played, before=rollouts, each=len(moves)))
     rows = []
     for m, move in enumerate(moves):
-        w = int(move_wins[m])
+        w = int(wins[1 + m, mover])
         low, high = wilson_interval(w, rollouts)
-        rows.append((describe_move(move, game.board), w / rollouts, low, high, w, rollouts, *move))
-    frame = pd.DataFrame(rows, columns=columns).sort_values("p_win", ascending=False, kind="stable")
-    return Evaluation(players, frame.head(top).reset_index(drop=True), rollouts, seed, mover)
+        rows.append((describe_move(move, game.board), w / rollouts, low, high, w, rollouts, *move, move == own))
+    return Evaluation(players, _best(pd.DataFrame(rows, columns=MOVE_COLUMNS), top), rollouts, seed, mover,
+                      spec[0])
 
 
-def _move_wins(game: Game, ids, values, moves: list, rollouts: int, seed: int, player: int, progress) -> np.ndarray:
-    """How many of ``rollouts`` rollouts after each candidate move seat ``player`` wins (`_move_rollouts`,
-    called on a few rollouts at a time: only the counts are kept)."""
+def _best(frame, top: int):
+    """The ``top`` best moves of ``frame`` (by p_win, ties in candidate order), and the bot's own move after them
+    where it is not among them."""
+    import pandas as pd
+
+    frame = frame.sort_values("p_win", ascending=False, kind="stable")
+    best = frame.head(top)
+    if not best["own"].any():
+        best = pd.concat([best, frame[frame["own"]]])
+    return best.reset_index(drop=True)
+
+
+def _wins(game: Game, ids, values, moves: list, rollouts: int, seed: int, progress) -> np.ndarray:
+    """wins[0, s]: how many of ``rollouts`` rollouts of the position seat s wins, the bot to move choosing its
+    move in each (as in a game); wins[1 + m, s]: the same after candidate move m. One call of `_move_rollouts`
+    plays them all, on the same seeds and with the same play after the first move, on every thread, a few
+    rollouts at a time (`riskstats.pieces.in_pieces`: only the counts are kept)."""
     st = game.state
     root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())
     seeds = np.random.SeedSequence(seed).generate_state(rollouts, np.uint64)
-    kinds = np.array(moves, np.int64)
-    wins = np.zeros(len(moves), np.int64)
+    kinds = np.array([(OWN, 0, 0, 0, 0), *moves], np.int64)
+    M, S = len(kinds), st.alive.shape[0]
+    wins = np.zeros((M, S), np.int64)
     threads = numba.get_num_threads()
     roster = roster_for(_move_rollouts, ids)
 
     def run(start, stop):
-        out = np.zeros((len(moves), stop - start), np.int64)
-        block = max(1, min(64, len(moves) * (stop - start) // (4 * threads)))
+        out = np.zeros((M, stop - start), np.int64)
+        block = max(1, min(64, M * (stop - start) // (4 * threads)))
         _move_rollouts(root, *game.context, ids, values, kinds, seeds[start:stop], block, roster, out)
-        wins[:] += (out == player).sum(axis=1)
+        for m in range(M):
+            wins[m] += np.bincount(out[m] + 1, minlength=S + 1)[1:]
 
-    in_pieces(rollouts, run, progress=progress, first=max(1, threads // len(moves)))
+    def played(done, n):
+        if progress is not None:
+            progress(done * M, n * M)
+
+    in_pieces(rollouts, run, progress=played, first=max(1, threads // M))
     return wins
 
 
@@ -403,10 +432,9 @@ def _model_evaluation(game: Game, spec, top: int, candidates: int, seed: int, mo
     value = position_value(game, features=False, model=model)
     players = pd.DataFrame({"player": value["player"], "p_win": value["p_win"], "ci_low": value["p_win"],
                             "ci_high": value["p_win"], "wins": 0, "rollouts": 0})
-    columns = ["move", "p_win", "ci_low", "ci_high", "wins", "rollouts", "kind", "a", "b", "c", "d"]
     if top == 0:
-        return Evaluation(players, pd.DataFrame(columns=columns), 0, seed, game.player)
-    moves = _choose(game, spec, candidates, seed)
+        return Evaluation(players, pd.DataFrame(columns=MOVE_COLUMNS), 0, seed, game.player, spec[0])
+    moves, own = _choose(game, spec, candidates, seed)
     st = game.state
     root = State(*(a.copy() for a in st[:-1]), st.scratch.copy())
     seeds = np.random.SeedSequence(seed).generate_state(MODEL_SAMPLES, np.uint64)
@@ -414,20 +442,30 @@ def _model_evaluation(game: Game, spec, top: int, candidates: int, seed: int, mo
     mover = game.player
     _move_values(root, game.context.B, game.context.R, game.context.CUT, np.array(moves, np.int64), seeds, mover,
                  model_index(model), out)
-    rows = [(describe_move(m, game.board), float(v), float(v), float(v), 0, 0, *m) for m, v in zip(moves, out)]
-    frame = pd.DataFrame(rows, columns=columns).sort_values("p_win", ascending=False, kind="stable")
-    return Evaluation(players, frame.head(top).reset_index(drop=True), 0, seed, mover)
+    rows = [(describe_move(m, game.board), float(v), float(v), float(v), 0, 0, *m, m == own)
+            for m, v in zip(moves, out)]
+    return Evaluation(players, _best(pd.DataFrame(rows, columns=MOVE_COLUMNS), top), 0, seed, mover, spec[0])
 
 
-def _choose(game: Game, spec, most: int, seed: int) -> list[Move]:
-    """At most ``most`` candidates: the stop moves and the bot's own choice first, then a seeded sample."""
-    moves = candidate_moves(game)
-    if len(moves) <= most:
-        return moves
+def own_move(game: Game, spec) -> Move:
+    """The move the bot ``spec`` ((name, params)) plays in ``game``'s position, chosen on a copy (the game's
+    random stream is not drawn)."""
     copy = Game.from_json(game.to_json(indent=None), game.board)
-    own = copy.bot_move(*spec)
+    return copy.bot_move(*spec)
+
+
+def _choose(game: Game, spec, most: int, seed: int) -> tuple[list[Move], Move]:
+    """The candidates and the bot's own move: every `candidate_moves` one, or where there are more than
+    ``most``, the stop moves and the bot's own move first, then a seeded sample. The bot's own move is always
+    a candidate, added where `candidate_moves` leaves it out (a placement of part of the reserve)."""
+    moves = candidate_moves(game)
+    own = own_move(game, spec)
+    if own not in moves:
+        moves = [own, *moves]
+    if len(moves) <= most:
+        return moves, own
     keep = [m for m in moves if m.kind in (END_ATTACK, END_TURN, PASS) or m == own]
     rest = [m for m in moves if m not in keep]
     rng = np.random.default_rng(seed)
     picked = rng.choice(len(rest), size=max(0, most - len(keep)), replace=False)
-    return keep + [rest[i] for i in sorted(picked)]
+    return keep + [rest[i] for i in sorted(picked)], own

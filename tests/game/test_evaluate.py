@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from riskstats.errors import RiskstatsError
+from riskstats.game.bots.catalog import BUILT_IN
 from riskstats.game.evaluate import candidate_moves, describe_move, evaluate
 from riskstats.game.play import Game, Move
 from riskstats.game.rules.board import classic_board
@@ -52,11 +53,12 @@ def test_the_answer_does_not_depend_on_how_the_rollouts_are_cut(monkeypatch):
     """Rollouts run in short calls (`riskstats.pieces`) for Ctrl-C's sake: one rollout a call gives the same
     answer as calls growing freely; progress counts every rollout, the players' and each move's."""
     from riskstats import pieces
+    from riskstats.game.evaluate import _choose
 
     game = Game(3, seed=2).play(["aggressive"], max_moves=400)
     seen = []
     free = evaluate(game, rollouts=30, seed=7, top=3, candidates=4, progress=lambda done, n: seen.append((done, n)))
-    moves = min(4, len(candidate_moves(game)))
+    moves = len(_choose(game, ("aggressive", None), 4, 7)[0])
     assert seen[-1] == (30 * (1 + moves), 30 * (1 + moves))
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
     monkeypatch.setattr(pieces, "PIECE_SECONDS", 0.0)
@@ -73,9 +75,51 @@ def test_same_seed_same_answer_and_the_game_is_untouched():
     assert a.players.equals(b.players) and a.moves.equals(b.moves)
     c = evaluate(game, rollouts=60, seed=5, top=3)
     assert not a.players.equals(c.players)
-    assert len(a.moves) == 3 and a.moves["p_win"].is_monotonic_decreasing
+    best = a.moves[~a.moves.own] if len(a.moves) > 3 else a.moves  # the bot's own move follows the best 3
+    assert len(best) == 3 and best["p_win"].is_monotonic_decreasing and a.moves.own.sum() == 1
     assert a.players["p_win"].sum() <= 1 and (a.players["ci_low"] <= a.players["p_win"]).all()
-    assert set(a.as_dict()) == {"players", "moves", "rollouts", "seed"}
+    assert set(a.as_dict()) == {"players", "moves", "rollouts", "seed", "moves_mean"}
+
+
+FAST_BOTS = [b for b in BUILT_IN if b not in ("search", "value")]
+"""The built-in bots that play a rollout in milliseconds; the look-ahead bots are tested apart (slow)."""
+
+
+def own_choice_against_the_position(bot, rollouts, position):
+    """`evaluate`'s answer with ``bot``: the mover's row of the players' table and the bot's own move's row."""
+    result = evaluate(position, bot, rollouts=rollouts, seed=5, top=1, candidates=1)  # the own move alone
+    own = result.moves[result.moves.own]
+    assert len(own) == 1, result.moves
+    return result.players.iloc[result.player], own.iloc[0]
+
+
+@pytest.mark.parametrize("bot", FAST_BOTS)
+def test_the_bots_own_choice_scores_the_positions_value(bot):
+    """Issue 56: the position's P(win) and each candidate's come from the same play after the first move, so
+    the bot's own move, always a candidate and marked ``own``, scores within the position's 95% interval (here
+    a new four-player game, the first placement of its first turn, and a mid-game attack phase)."""
+    from riskstats.game.position import template_position
+
+    for position in (template_position(4), Game(3, seed=2).play(["aggressive"], max_moves=400)):
+        mover, own = own_choice_against_the_position(bot, 300, position)
+        assert mover.ci_low <= own.p_win <= mover.ci_high, (bot, mover, own)
+
+
+@pytest.mark.parametrize("bot", ["hunter", "aggressive", "continent"])
+def test_a_bot_that_draws_no_dice_to_choose_scores_exactly_the_positions_value(bot):
+    """The same seeds and the same play: a deterministic bot's own move wins exactly the rollouts the position's
+    own rollouts win (the hunter's spread placement of a part of its reserve included)."""
+    from riskstats.game.position import template_position
+
+    mover, own = own_choice_against_the_position(bot, 200, template_position(4))
+    assert own.wins == mover.wins
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bot", ["search:rollouts=2:plans=2", "value:rollouts=1:plans=2"])
+def test_a_look_ahead_bots_own_choice_scores_the_positions_value(bot):
+    mover, own = own_choice_against_the_position(bot, 40, one_conquest_from_victory(5, 3))
+    assert mover.ci_low <= own.p_win <= mover.ci_high, (bot, mover, own)
 
 
 def test_candidates_are_legal_and_reduced():

@@ -132,6 +132,7 @@ def test_bad_input():
         rollouts(over, 5)
 
 
+@pytest.mark.compile_events
 def test_rollouts_and_evaluation_without_a_search_seat_compile_no_search_code():
     from riskstats.game.bots.roster import full_rosters
     from riskstats.game.evaluate import _move_rollouts, evaluate
