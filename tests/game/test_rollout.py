@@ -141,6 +141,7 @@ def test_rollouts_and_evaluation_without_a_search_seat_compile_no_search_code():
 
     game = Game(3, seed=2, log=False).play(["random"], max_moves=500)
     with full_rosters(False):  # the line-up's own roster, not the suite's full one
+        rollouts(game, 3, bots=["aggressive"], seed=1)
         evaluate(game, "aggressive", rollouts=3, seed=1, top=1)
     for kernel, arg in ((_rollouts, 11), (_move_rollouts, 10)):
         for code in compiled_code(kernel, arg):
