@@ -186,21 +186,33 @@ def ladder_games(bots: Iterable[str], players: int = 4, games_per_lineup: int = 
     >>> t.bots[:2].tolist(), bool(t.seed[0] == t.seed[1])
     (['random,aggressive', 'aggressive,random'], True)
     """
+    return pd.concat([lineup_games(bots, i, players, games_per_lineup, seed, rules, every_seat, own_seeds)
+                      for i in range(len(ladder_lineups(bots, players)))], ignore_index=True)
+
+
+def lineup_games(bots: Iterable[str], i: int, players: int = 4, games_per_lineup: int = 16, seed: int = 0,
+                 rules: GameRules | None = None, every_seat: bool = False, own_seeds: bool = False) -> pd.DataFrame:
+    """The games of line-up ``i`` of `ladder_lineups` (``bots``, ``players``) in `ladder_games`' table, on the same
+    seeds as there: a ladder played one line-up at a time (and resumed where it stopped) is the same table.
+
+    >>> whole = ladder_games(["random", "aggressive", "continent"], 2, 4, seed=1, every_seat=True, own_seeds=True)
+    >>> one = lineup_games(["random", "aggressive", "continent"], 2, 2, 4, seed=1, every_seat=True, own_seeds=True)
+    >>> one.equals(whole[whole.lineup == 2].reset_index(drop=True))
+    True
+    """
     from riskstats.runs.selfplay import game_seeds
 
+    lineups = ladder_lineups(bots, players)
+    i = check_int("i", i, 0, len(lineups) - 1)
     games_per_lineup = check_int("games_per_lineup", games_per_lineup, 1)
     rules = _rules(players, rules)
     if every_seat and games_per_lineup % players:
         raise RiskstatsError(f"every_seat needs a multiple of {players} games per line-up, got {games_per_lineup}")
     deals = games_per_lineup // players if every_seat else games_per_lineup
-    frames = []
-    for i, lineup in enumerate(ladder_lineups(bots, players)):
-        first = i * deals if own_seeds else 0
-        words = game_seeds(seed, first + deals, first)
-        seeds = np.repeat(words, players) if every_seat else words
-        frames.append(play_games(games_per_lineup, players, list(lineup), seed=seed, rules=rules, seeds=seeds)
-                      .assign(lineup=i))
-    return pd.concat(frames, ignore_index=True)
+    first = i * deals if own_seeds else 0
+    words = game_seeds(seed, first + deals, first)
+    seeds = np.repeat(words, players) if every_seat else words
+    return play_games(games_per_lineup, players, list(lineups[i]), seed=seed, rules=rules, seeds=seeds).assign(lineup=i)
 
 
 def ladder_pairs(games: pd.DataFrame, bots: Iterable[str] | None = None) -> pd.DataFrame:
