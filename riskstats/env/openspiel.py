@@ -37,18 +37,23 @@ other hands and missions); ISMCTS samples them afresh with `RiskState.resample_f
 Parameters: ``players`` (2-6), every rule option that is one value (`riskstats.game.rules.options.RULE_OPTIONS`,
 with its default: ``variant`` "classic", with 2 players the two-player game with a neutral; ``setup`` "" for the
 variant's default; ``max_turns``, ``fortify``, ``escalation``, ``cards_per_turn`` ...), ``seed``, ``deals``,
-``actions`` ("full" or "macro"), ``defend`` ("choose" or "auto") and ``observation`` ("raw" or "log1p")
-(`riskstats.env.spaces`).
+``actions`` ("macro", the default, or "full"), ``defend`` ("auto", the default, or "choose"), ``observation``
+("raw" or "log1p") (`riskstats.env.spaces`) and ``max_game_length`` (`MAX_GAME_LENGTH`): a game that has played
+that many actions, chance included, ends there as a draw (0 to every player, as at the turn cap), so that the
+game's ``max_game_length()`` is a true bound, the one OpenSpiel's algorithms size their buffers by. The defaults
+are chosen so that OpenSpiel's checks with no parameters end (`DEFAULTS`).
 
 >>> import pyspiel
 >>> import riskstats.env.openspiel  # noqa: F401  (registers python_risk)
->>> game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 50})
+>>> game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 50, "actions": "full", "defend": "choose"})
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 1024)
 >>> state.apply_action(7)
 >>> state.current_player(), state.legal_actions()[:3]
 (0, [9, 10, 18])
+>>> pyspiel.load_game("python_risk").max_game_length()
+10000
 
 Requires the ``rl`` extra (``pip install "riskstats[rl]"``).
 """
@@ -83,9 +88,19 @@ from riskstats.game.rules.stream import _seed
 
 RULE_PARAMETERS = tuple(name for name, option in RULE_OPTIONS.items() if option.scalar)
 """The rule options the game takes as parameters: every one that is a single value (not the dice or set tables)."""
+MAX_GAME_LENGTH = 10_000
+"""The default ``max_game_length``: the most actions, chance included, a game plays before it ends as a draw.
+Uniformly random play in the default macro space with automatic defence (issue 55) took 533 (two players) to 3,105
+(six players) actions a game at the median and at most 10,947 in 80 games; a game between built-in bots, a few
+hundred."""
 DEFAULTS = {"players": 2, **{name: RULE_OPTIONS[name].default for name in RULE_PARAMETERS}, "setup": "", "seed": 0,
-            "deals": 1024, "actions": "full", "defend": "choose", "observation": "raw"}
-"""The game's parameters and their defaults (the module docstring says what each is)."""
+            "deals": 1024, "actions": "macro", "defend": "auto", "observation": "raw",
+            "max_game_length": MAX_GAME_LENGTH}
+"""The game's parameters and their defaults (the module docstring says what each is). The defaults are the ones
+under which OpenSpiel's own checks end, as its test suite runs them on every registered game with no parameters:
+the macro action space with automatic defence, in which uniformly random play ends games (in the full space with
+the defender choosing its dice it does not, and ``random_sim_test(num_sims=5, serialize=True)`` held 19 GB after 16
+minutes), and a cap on the game's length that is its true `max_game_length`."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_risk",
@@ -130,6 +145,9 @@ class RiskGame(pyspiel.Game):
         self.board = probe.board
         self.encoding = action_space(probe.board, self.rules, params["actions"], params["defend"])
         self.macro, self.auto = params["actions"] == "macro", params["defend"] == "auto"
+        self.length = int(params["max_game_length"])
+        if self.length < 2:
+            raise RiskstatsError(f"max_game_length must be at least 2 (the deal and one move), got {self.length}")
         self.layout = ObservationLayout.for_game(probe, params["observation"])
         self.resample_rng = np.random.default_rng(self.seed)
         info = pyspiel.GameInfo(
@@ -139,7 +157,7 @@ class RiskGame(pyspiel.Game):
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=self.rules.max_turns * 10_000)
+            max_game_length=self.length)
         super().__init__(_GAME_TYPE, info, params)
 
     def new_initial_state(self):
@@ -179,6 +197,7 @@ class RiskState(pyspiel.State):
         self._pos = None
         self._roll = 0  # the defender's dice of a roll awaiting its chance outcome (0: none)
         self._pend = np.zeros(1, np.int64)  # the macro pending (riskstats.env.macro.PENDING; macro actions only)
+        self._played = 0  # actions applied, chance included: the game ends as a draw at max_game_length
 
     @property
     def game(self) -> Game | None:
@@ -187,10 +206,10 @@ class RiskState(pyspiel.State):
 
     def current_player(self):
         g = self.game
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
         if g is None or self._roll:
             return pyspiel.PlayerId.CHANCE
-        if g.over:
-            return pyspiel.PlayerId.TERMINAL
         return g.player
 
     def _legal_actions(self, player):
@@ -204,6 +223,7 @@ class RiskState(pyspiel.State):
 
     def _apply_action(self, action):
         spec = self.get_game()
+        self._played += 1
         if self.game is None:
             self._pos = _Position(Game(spec.players, spec.rules, seed=spec.game_seed(int(action)), log=False))
             return
@@ -243,12 +263,13 @@ class RiskState(pyspiel.State):
         return self.get_game().encoding.describe(action)
 
     def is_terminal(self):
-        return self.game is not None and self.game.over and not self._roll
+        return self.game is not None and (self.game.over and not self._roll
+                                          or self._played >= self.get_game().length)
 
     def returns(self):
         spec = self.get_game()
         g = self.game
-        if g is None or not g.over or g.winner < 0:
+        if g is None or not g.over or g.winner < 0:  # a draw: the turn cap, or max_game_length
             return [0.0] * spec.players
         return [1.0 if p == g.winner else -1.0 / (spec.players - 1) for p in range(spec.players)]
 

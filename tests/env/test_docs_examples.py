@@ -27,7 +27,7 @@ EXAMPLES = {
     'e = env(players=4, variant="classic")': Example(),
     'env = SingleAgentEnv(opponents=("random",), seed=0)': Example(),
     "search = ismcts.ISMCTSBot(": Example(),
-    '{"players": 2, "max_turns": 100}': Example(),
+    '{"players": 2, "max_turns": 100, "actions": "full"': Example(),
     "env = VectorEnv(256, players=4": Example(),
     'env = VectorEnv(1024, players=4, variant="classic"': Example(),
     "model = MaskablePPO(": Example(short=(("model.learn(10_000)", "model.learn(256)"), ("games=100", "games=2")),

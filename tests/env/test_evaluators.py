@@ -66,7 +66,7 @@ def test_a_built_in_bot_plays_its_own_moves_in_the_macro_game():
     assert rolls > 10 and state.game.winner >= 0 and sorted(state.returns()) == [-1.0, 1.0]
     with pytest.raises(RiskstatsError, match="not macro ids"):
         bots[0].step(game.new_initial_state())
-    full = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 30})
+    full = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 30, "actions": "full", "defend": "choose"})
     state = play_random(full, 1, 20)
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
