@@ -7,13 +7,17 @@ in which the learner moves for one seat and every other seat is played, move by 
 `riskstats.env.pettingzoo.raw_env.play_move`). It owns no rule, no action space and no observation: those are the
 PettingZoo environment's (macro actions, automatic defence and log1p counts by default).
 
-The learner's seat is fixed or rotates (episode k plays seat k mod P), and the opponent of each episode is drawn
-from the ``opponents`` specs with the episode's seeded stream (a list with repeats weights the mix). `step` takes
+The learner's seat is fixed or rotates (episode k plays seat k mod P, counted from the last `reset` given a seed:
+the same seed, the same seats, opponents and games), and the opponent of each episode is drawn from the
+``opponents`` specs with the episode's seeded stream (a list with repeats weights the mix). `step` takes
 an action of the seat, then plays the bots until the seat is to move again or the game ends. The reward is the
 PettingZoo environment's, for the seat: +1 for a win, -1 / (P - 1) for a loss, 0 for a game stopped at the turn
 cap (a truncation); with ``shaping`` > 0, each step also pays ``shaping`` times the change in the seat's share of
 the territories (a potential: it sums to the share at the end minus the share at the start). `action_masks` is
-the legal mask, the method sb3-contrib's ``MaskablePPO`` reads. An illegal action raises `RiskstatsError`.
+the legal mask, the method sb3-contrib's ``MaskablePPO`` reads. An illegal action forfeits the game by default
+(``illegal="lose"``: the episode terminates with the loss's reward and ``info["illegal_action"]``), as PettingZoo's
+illegal-action wrapper does, so that Gymnasium's ``check_env``, which steps actions sampled without the mask, passes
+with the defaults; ``illegal="raise"`` raises `RiskstatsError` instead.
 
 >>> import numpy as np
 >>> env = SingleAgentEnv(opponents="uniform", seed=0)
@@ -39,6 +43,8 @@ from riskstats.game.rules.options import GameRules
 
 ROTATE = "rotate"
 """``seat=ROTATE``: episode k plays seat k mod P."""
+ILLEGAL = ("lose", "raise")
+"""What an illegal action does (``illegal``): forfeit the game (the default), or raise `RiskstatsError`."""
 
 
 def check_opponents(opponents) -> tuple[str, ...]:
@@ -73,6 +79,9 @@ class SingleAgentEnv(gymnasium.Env):
         counts by default.
     shaping : float
         The weight of the territory-share potential added to the reward (0: the game's reward alone).
+    illegal : {"lose", "raise"}
+        An action outside the mask forfeits the game (the episode terminates with the reward of a loss, -1 / (P - 1),
+        and ``info["illegal_action"]``), or raises `RiskstatsError`.
     seed : int, optional
         Seeds the episodes' stream if the first `reset` has none.
     """
@@ -82,8 +91,9 @@ class SingleAgentEnv(gymnasium.Env):
     def __init__(self, opponents=("uniform",), seat=ROTATE, players: int = 2, variant: str = "classic",
                  rules: GameRules | None = None, actions: str = "macro", defend: str = "auto",
                  observation: str = "log1p", shaping: float = 0.0, seed: int | None = None,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, illegal: str = "lose"):
         check_choice("observation", observation, OBSERVATIONS)
+        self.illegal = check_choice("illegal", illegal, ILLEGAL)
         self.env = raw_env(players=players, variant=variant, rules=rules, actions=actions, defend=defend,
                            observation=observation, render_mode=render_mode)
         self.players = self.env.players
@@ -100,6 +110,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._first_seed = seed
         self._episodes = 0
         self.seat, self.opponent, self._share = 0, self.opponents[0], 0.0
+        self._forfeited = False
 
     def set_opponents(self, opponents) -> None:
         """Draw the next episodes' opponents from these specs (a curriculum: ``VecEnv.env_method`` calls it)."""
@@ -118,11 +129,14 @@ class SingleAgentEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if seed is None and self._episodes == 0:
             seed = self._first_seed
+        elif seed is not None:
+            self._episodes = 0  # a seed restarts the run: the same seed, the same seats, opponents and games
         super().reset(seed=seed)
         rng = self.np_random
         self.seat = self._episodes % self.players if self.seat_rule == ROTATE else self.seat_rule
         self.opponent = self.opponents[int(rng.integers(len(self.opponents)))]
         self._episodes += 1
+        self._forfeited = False
         self.env.reset(seed=int(rng.integers(0, 2**63)))
         self._play_bots()
         self._share = self._territory_share()
@@ -131,10 +145,14 @@ class SingleAgentEnv(gymnasium.Env):
     def step(self, action):
         if self.game is None:
             raise RiskstatsError("step needs a running game: call reset first")
-        if self.game.over:
+        if self.game.over or self._forfeited:
             raise RiskstatsError("the game is over: call reset")
         if self.env.agent_selection != self.agent:
             raise RiskstatsError(f"it is not {self.agent}'s move")  # pragma: no cover - _play_bots keeps it so
+        if self.illegal == "lose" and not self._legal(action):
+            self._forfeited = True
+            return (self._observe(), -1.0 / (self.players - 1), True, False,
+                    {**self._info(), "illegal_action": int(action)})
         self.env.step(action)
         self._play_bots()
         reward = self.env.rewards[self.agent] if self.game.over else 0.0
@@ -159,6 +177,13 @@ class SingleAgentEnv(gymnasium.Env):
         game, env = self.env.game, self.env
         while not game.over and env.agent_selection != self.agent:
             env.play_move(game.bot_move(self.opponent))
+
+    def _legal(self, action) -> bool:
+        mask = self.action_masks()
+        try:
+            return 0 <= int(action) < mask.shape[0] and bool(mask[int(action)])
+        except (TypeError, ValueError):
+            return False
 
     def _territory_share(self) -> float:
         owner = self.game.state.owner
@@ -190,7 +215,7 @@ def play_against(policy, opponent: str, games: int, seed: int = 0, **env_options
     games = check_int("games", games, 1)
     if not callable(policy):
         raise RiskstatsError(f"policy must be a callable policy(obs, mask) -> action, got {policy!r}")
-    env = SingleAgentEnv(opponents=opponent, seed=check_int("seed", seed, 0), **env_options)
+    env = SingleAgentEnv(opponents=opponent, seed=check_int("seed", seed, 0), **{"illegal": "raise", **env_options})
     tally = {"games": games, "wins": 0, "losses": 0, "truncated": 0, "decisions": 0, "turns": 0}
     for _ in range(games):
         obs, info = env.reset()

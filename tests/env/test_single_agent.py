@@ -41,14 +41,39 @@ def test_an_episode_moves_only_the_learners_seat_and_pays_the_game_reward(oppone
         env.step(0)
 
 
-def test_the_mask_is_the_pettingzoo_envs_and_an_illegal_action_raises():
-    env = SingleAgentEnv(opponents="random", seed=0)
+def test_the_mask_is_the_pettingzoo_envs_and_an_illegal_action_raises_if_asked():
+    env = SingleAgentEnv(opponents="random", seed=0, illegal="raise")
     obs, info = env.reset()
     mask = env.action_masks()
     assert (mask == env.env.encoding.mask(env.game)).all()
     assert (obs == env.env.layout.observe(env.game, env.seat)).all()
     with pytest.raises(RiskstatsError, match="not legal"):
         env.step(int(np.flatnonzero(~mask)[0]))
+    with pytest.raises(RiskstatsError, match="illegal must be one of lose, raise"):
+        SingleAgentEnv(illegal="ignore")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_by_default_an_illegal_action_forfeits_the_game(players):
+    """Issue 55: an action outside the mask ends the episode as a loss (the reward of a loss, terminated, the
+    action in info), and the next step asks for a reset; a legal one plays on."""
+    env = SingleAgentEnv(opponents="random", players=players, seed=1)
+    env.reset()
+    bad = int(np.flatnonzero(~env.action_masks())[0])
+    obs, reward, terminated, truncated, info = env.step(bad)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0 / (players - 1), True, False, bad)
+    with pytest.raises(RiskstatsError, match="over"):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    env.reset()
+    assert env.step(int(np.flatnonzero(env.action_masks())[0]))[2:4] == (False, False)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_gymnasiums_env_checker_passes_with_the_defaults(players):
+    """Gymnasium's own check (it steps actions sampled without the mask) passes with the default options."""
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(SingleAgentEnv(players=players), skip_render_check=True)
 
 
 def test_seats_rotate_and_opponents_are_drawn_from_the_mix():
