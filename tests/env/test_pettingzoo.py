@@ -39,6 +39,12 @@ def test_pettingzoo_api_test(players):
     api_test(env(players=players), num_cycles=300)
 
 
+@pytest.mark.filterwarnings(*DICT_OBSERVATION)
+def test_pettingzoo_api_test_with_the_defaults():
+    """Issue 55: PettingZoo's own check with no option given, as its test suite runs it (1.5 s, 179 MB measured)."""
+    api_test(env(), num_cycles=1000)
+
+
 @pytest.mark.parametrize("players,defend", [(2, "auto"), (4, "choose")])
 @pytest.mark.filterwarnings(*DICT_OBSERVATION)
 def test_pettingzoo_api_test_with_macro_actions(players, defend):
