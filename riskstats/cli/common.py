@@ -442,7 +442,7 @@ def _progress_lines(enabled: bool, label: str, unit: str = "rollouts", after: fl
     def update(done, total):
         now = time.perf_counter()
         if not state:  # the first piece is over: time the rest from here
-            state.update(t0=now, done0=done, cpu0=time.process_time(), total=total, said=False)
+            state.update(t0=now, done0=done, total=total, said=False)
             return
         state["done"] = done
         ran = now - state["t0"]

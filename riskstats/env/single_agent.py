@@ -79,11 +79,13 @@ class SingleAgentEnv(gymnasium.Env):
         counts by default.
     shaping : float
         The weight of the territory-share potential added to the reward (0: the game's reward alone).
+    seed : int, optional
+        Seeds the episodes' stream if the first `reset` has none.
+    render_mode : str, optional
+        ``"ansi"``: `render` returns the board as text.
     illegal : {"lose", "raise"}
         An action outside the mask forfeits the game (the episode terminates with the reward of a loss, -1 / (P - 1),
         and ``info["illegal_action"]``), or raises `RiskstatsError`.
-    seed : int, optional
-        Seeds the episodes' stream if the first `reset` has none.
     """
 
     metadata = {"render_modes": ["ansi"]}
