@@ -195,6 +195,13 @@ _SHOWN = {"holds": "{claim} ({q}; shown after Holm's correction)",
 """What one tier shows, in a tier-dependent answer."""
 
 
+def _shown(effects: list[dict], tier: str, none: str = "mixed") -> str:
+    """What ``tier`` shows over its ``effects``: their ``shown`` (holds, reversed or inconclusive) where they agree,
+    ``mixed`` where they do not, ``none`` where the tier has no effect."""
+    shown = {e["shown"] for e in effects if e["tier"] == tier}
+    return shown.pop() if len(shown) == 1 else "mixed" if shown else none
+
+
 def _sentence(question: Question, verdict: str, effects: list[dict], tiers) -> str:
     """The one-sentence answer to ``question`` from its verdict class and the top tier's effects."""
     quoted = _quote(effects, question.notes)
@@ -211,9 +218,7 @@ def _sentence(question: Question, verdict: str, effects: list[dict], tiers) -> s
         parts = []
         for tier in tiers:
             mine = [e for e in effects if e["tier"] == tier]
-            shown = {e["shown"] for e in mine}
-            key = shown.pop() if len(shown) == 1 else "mixed"
-            parts.append(f"with {tier} in every seat " + _SHOWN[key].format(
+            parts.append(f"with {tier} in every seat " + _SHOWN[_shown(mine, tier)].format(
                 claim=question.claim, q=_quote(mine, question.notes, tier=False)))
         return "It depends on the bots: " + "; ".join(parts) + "."
     if verdict == "inconclusive":
@@ -226,28 +231,32 @@ def _sentence(question: Question, verdict: str, effects: list[dict], tiers) -> s
     return f"Not measured with the top-tier bots ({who}): {reason}."
 
 
-_GROUPS = {("holds", "holds"): "better than the own choice in both",
-           ("reversed", "reversed"): "worse than the own choice in both",
-           ("inconclusive", "inconclusive"): "not separated from the own choice in either"}
-"""An arm's (tier, tier) verdicts -> its group in an ``arms`` answer; any other pair is tier-dependent."""
+_GROUPS = {"holds": "better than the own choice in both", "reversed": "worse than the own choice in both",
+           "inconclusive": "not separated from the own choice in either"}
+"""What an arm shows in every tier -> its group in an ``arms`` answer; an arm the tiers disagree on is
+``different by bot``."""
 
 
-def _arms_sentence(question: Question, found: list[tuple[str, list[dict]]], tiers) -> str:
-    """One answer from every arm of an experiment: the arms grouped by what each tier shows, each arm's effect in
-    every tier quoted, in the experiment's order (no ranking)."""
+def _arms_answer(question: Question, found: list[tuple[str, list[dict]]], tiers) -> tuple[str, str]:
+    """One answer from every arm of an experiment, and its label (`answer_label`'s words arm by arm): the arms
+    grouped by what each tier shows, each arm's effect in every tier quoted, in the experiment's order (no
+    ranking)."""
     groups: dict[str, list[str]] = {}
+    arms: dict[str, list[str]] = {}
     for arm, effects in found:
-        shown = tuple(next((e["shown"] for e in effects if e["tier"] == t), "inconclusive") for t in tiers)
+        shown = {_shown(effects, t, none="inconclusive") for t in tiers}
+        agreed = len(shown) == 1
         quoted = "; ".join(f"{e['tier']} {e['effect']} {e['interval']}"
-                           + ("" if shown == shown[:1] * len(shown) else
-                              " shown" if e["shown"] in ("holds", "reversed") else " not shown") for e in effects)
-        name = _GROUPS.get(shown) if len(set(shown)) == 1 else None
+                           + ("" if agreed else " shown" if e["shown"] in ("holds", "reversed") else " not shown")
+                           for e in effects)
+        name = _GROUPS.get(shown.pop()) if agreed else None
         groups.setdefault(name or "different by bot", []).append(f"{arm} ({quoted})")
+        arms.setdefault(name or "different by bot", []).append(arm)
     order = [*_GROUPS.values(), "different by bot"]
-    settled = {"better than the own choice in both", "worse than the own choice in both"}
+    settled = {_GROUPS["holds"], _GROUPS["reversed"]}
     lead = ("It depends on the continent and on the bots" if "different by bot" in groups or len(groups) > 1 else
-            _lead(question.yes, "Yes") if set(groups) == {"better than the own choice in both"} else
-            _lead(question.no, "No") if set(groups) == {"worse than the own choice in both"} else
+            _lead(question.yes, "Yes") if set(groups) == {_GROUPS["holds"]} else
+            _lead(question.no, "No") if set(groups) == {_GROUPS["reversed"]} else
             "Not shown either way")
     n = sorted({e["n"] for _, effects in found for e in effects})
     body = "; ".join(f"{g}: {', '.join(groups[g])}" for g in order if g in groups)
@@ -256,7 +265,10 @@ def _arms_sentence(question: Question, found: list[tuple[str, list[dict]]], tier
     sentence = f"{lead}, for a seat that claims a fixed continent and goes for it until it holds it: {body}{tail}."
     if not settled & set(groups) and lead == "Not shown either way":
         sentence = sentence.replace(lead, "Not shown either way for any continent", 1)
-    return sentence + (f" {question.caveat}" if question.caveat else "")
+    words = dict(zip(order, (f"{question.yes}, for", f"{question.no}, for", "not shown for",
+                             "depends on the bots for")))
+    label = "; ".join(f"{words[g]} {_and(arms[g])}" for g in order if g in arms)
+    return sentence + (f" {question.caveat}" if question.caveat else ""), label
 
 
 def _lead(words: str, otherwise: str) -> str:
@@ -288,44 +300,24 @@ def answer_label(question: Question, verdict: str, effects: list[dict], tiers) -
     if verdict == "mixed":
         return "depends on the setting"
     if verdict == "tier-dependent":
-        words = {"holds": question.yes, "reversed": question.no}
-        parts = []
-        for tier in tiers:
-            shown = {e["shown"] for e in effects if e["tier"] == tier}
-            key = shown.pop() if len(shown) == 1 else "mixed"
-            parts.append(f"{tier} {words.get(key, 'settings disagree' if key == 'mixed' else 'not shown')}")
-        return "depends on the bots: " + ", ".join(parts)
+        words = {"holds": question.yes, "reversed": question.no, "mixed": "settings disagree"}
+        return "depends on the bots: " + ", ".join(f"{tier} {words.get(_shown(effects, tier), 'not shown')}"
+                                                   for tier in tiers)
     return "not measured"
-
-
-def _arms_label(question: Question, found: list[tuple[str, list[dict]]], tiers) -> str:
-    """An ``arms`` question's answer as asked, arm by arm: ``yes`` for the arms better than the own choice in both
-    tiers, ``no`` for those worse in both, then the arms neither tier separates and those that differ by bot."""
-    groups: dict[str, list[str]] = {}
-    for arm, effects in found:
-        shown = {next((e["shown"] for e in effects if e["tier"] == t), "inconclusive") for t in tiers}
-        key = shown.pop() if len(shown) == 1 else "different"
-        groups.setdefault(key, []).append(arm)
-    words = {"holds": f"{question.yes}, for", "reversed": f"{question.no}, for", "inconclusive": "not shown for",
-             "different": "depends on the bots for"}
-    return "; ".join(f"{words[k]} {_and(groups[k])}" for k in words if k in groups)
 
 
 def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _lowest_label(answer: str) -> str:
-    """A ranking question's answer in a few words: the item lowest in both tiers, else not settled."""
-    return "not settled" if answer.startswith("Not settled") else answer.split(",", 1)[0]
-
-
 _LOWEST = re.compile(r"the lowest card: (.+?) \(next: (.+?)\)")
 
 
-def _lowest_sentence(question: Question, ranking: list[dict], others: list[str], tiers) -> str:
-    """A ranking answer: per tier the lowest item (named in its row's note) and whether its interval lies below
-    every other's, then the sentences of the question's other findings."""
+def _lowest_answer(question: Question, ranking: list[dict], others: list[tuple[str, str]], tiers) -> tuple[str, str]:
+    """A ranking answer and its label: per tier the lowest item (named in its row's note) and whether its interval
+    lies below every other's, then the sentences of the question's other findings (``others``: (sentence,
+    label) pairs). The label is the item, where both tiers have the same one below every other, else "not
+    settled" (with no ranking row: the other findings' labels)."""
     clauses, names, separated = [], set(), True
     for tier in tiers:
         for e in (e for e in ranking if e["tier"] == tier):
@@ -337,13 +329,15 @@ def _lowest_sentence(question: Question, ranking: list[dict], others: list[str],
                            + ("below every other card" if e["shown"] == "holds" else
                               f"not separated from the next lowest, {after}"))
     if not clauses:
-        return " ".join(others)
+        return " ".join(o for o, _ in others), "; ".join(dict.fromkeys(label for _, label in others))
     if separated and len(names) == 1:
-        head = f"{names.pop()}, for both top-tier populations ({'; '.join(clauses)})."
+        label = names.pop()
+        head = f"{label}, for both top-tier populations ({'; '.join(clauses)})."
     else:
+        label = "not settled"
         why = "the lowest card differs by bot" if len(names) > 1 else "its interval is not separated from the next"
         head = f"Not settled: {why} ({'; '.join(clauses)})."
-    return " ".join([head, *(f"Taken together: {o[0].lower()}{o[1:]}" for o in others)])
+    return " ".join([head, *(f"Taken together: {o[0].lower()}{o[1:]}" for o, _ in others)]), label
 
 
 def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
@@ -411,15 +405,15 @@ def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
                 sentence = (sentence.rstrip(".") + "; but this claim was written down after its data had been "
                             "seen, so it is a hypothesis for new games, not a test.")
             found.append((row, verdict, effects, sentence, label))
-        if q.form == "arms":
-            arms = [(re.search(q.arm, r["finding"], re.IGNORECASE).group(1), e) for r, _, e, _, _ in found]
-            answer, label = _arms_sentence(q, arms, tiers), _arms_label(q, arms, tiers)
+        if q.form in ("arms", "lowest"):
+            if q.form == "arms":
+                arms = [(re.search(q.arm, r["finding"], re.IGNORECASE).group(1), e) for r, _, e, _, _ in found]
+                answer, label = _arms_answer(q, arms, tiers)
+            else:
+                ranking = [e for r, _, effects, _, _ in found if "lowest" in r["finding"] for e in effects]
+                others = [(s, lab) for r, _, _, s, lab in found if "lowest" not in r["finding"]]
+                answer, label = _lowest_answer(q, ranking, others, tiers)
             found = [(r, v, e, answer, label) for r, v, e, _, _ in found]
-        elif q.form == "lowest":
-            ranking = [e for r, _, effects, _, _ in found if "lowest" in r["finding"] for e in effects]
-            answer = _lowest_sentence(q, ranking, [s for r, _, _, s, _ in found if "lowest" not in r["finding"]],
-                                      tiers)
-            found = [(r, v, e, answer, _lowest_label(answer)) for r, v, e, _, _ in found]
         for row, verdict, effects, answer, label in found:
             cls = next((c for c in VERDICTS if verdict.startswith(c)), verdict)
             base = {"question": q.question, "answer": answer, "verdict": cls, "notebook": q.notebook,
