@@ -152,9 +152,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = int(action)
-        if not (0 <= action < self.encoding.n and self._mask[action]):
+        if not self.legal(action):
             raise RiskstatsError(f"action {action} is not legal for {agent} in phase {self.game.phase!r}")
+        action = int(action)
         self._cumulative_rewards[agent] = 0.0
         if self.macro:
             self.encoding.play(self.game, action, self.pending)
@@ -163,6 +163,15 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
             if self.auto and self.game.phase == "defend":
                 self.game.step(Move.defend(most_dice(self.game)))
         self._settle()
+
+    def legal(self, action) -> bool:
+        """Whether ``action`` is an id of the space that the agent to move may play now (what `step` checks);
+        anything that is no whole number is not."""
+        try:
+            action = int(action)
+        except (TypeError, ValueError):
+            return False
+        return 0 <= action < self.encoding.n and bool(self._mask[action])
 
     def play_move(self, move) -> None:
         """Play an engine `Move` for the agent to move, as an action of the full encoding is played (with

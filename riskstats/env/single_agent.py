@@ -151,7 +151,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise RiskstatsError("the game is over: call reset")
         if self.env.agent_selection != self.agent:
             raise RiskstatsError(f"it is not {self.agent}'s move")  # pragma: no cover - _play_bots keeps it so
-        if self.illegal == "lose" and not self._legal(action):
+        if self.illegal == "lose" and not self.env.legal(action):
             self._forfeited = True
             return (self._observe(), -1.0 / (self.players - 1), True, False,
                     {**self._info(), "illegal_action": int(action)})
@@ -179,13 +179,6 @@ class SingleAgentEnv(gymnasium.Env):
         game, env = self.env.game, self.env
         while not game.over and env.agent_selection != self.agent:
             env.play_move(game.bot_move(self.opponent))
-
-    def _legal(self, action) -> bool:
-        mask = self.action_masks()
-        try:
-            return 0 <= int(action) < mask.shape[0] and bool(mask[int(action)])
-        except (TypeError, ValueError):
-            return False
 
     def _territory_share(self) -> float:
         owner = self.game.state.owner
