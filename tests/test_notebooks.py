@@ -3,7 +3,8 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 SMALL = {  # parameter overrides that keep each run to seconds; the committed runs use the defaults
     "01_attack_odds.ipynb": {"MAX_ARMIES": 10, "BIG": 25, "NEEDED_UP_TO": 12, "SIM_TRIALS": 20_000},
     "02_continent_value.ipynb": {"OPENINGS": 4, "CHOICES": 12, "RESAMPLES": 200},  # reads the committed experiments
@@ -43,9 +44,6 @@ def test_notebook_runs(path, tmp_path):
 
 
 ROBUSTNESS = Path(__file__).resolve().parents[1] / "data" / "robustness"
-REGENERATED = ("02", "03", "04", "07", "06")
-"""The notebooks that write data/robustness/, in the order scripts/make/robustness.py runs them (06 judges the
-others' rows and writes verdicts.csv)."""
 OWN_COLUMNS = ["notebook", "finding", "population", "bots", "n", "estimate", "ci_low", "ci_high", "holds", "reversed",
                "reference", "p_value"]
 """A robustness row's own columns; the adjusted ones depend on every file in the folder, so they are compared in
@@ -55,22 +53,21 @@ OWN_COLUMNS = ["notebook", "finding", "population", "bots", "n", "estimate", "ci
 @pytest.mark.slow
 def test_the_committed_robustness_tables_are_what_the_notebooks_make(tmp_path):
     """Issue 56: the committed data/robustness/ tables were not regenerated after the paired interval changed (75
-    lines). Each notebook that writes them runs here at its committed size (its defaults: every experiment read from
-    the committed per-game files, the rest played on fixed seeds), into a folder of the test's, and every row must
-    equal the committed one; then 06, on a copy of the committed tables with its own rows, must rebuild
-    verdicts.csv and every adjusted column exactly (about 4 minutes)."""
+    lines). Each notebook that writes them (scripts/make/robustness.py's WRITERS, in its order) runs here at its
+    committed size (its defaults: every experiment read from the committed per-game files, the rest played on fixed
+    seeds), into a folder of the test's, and every row must equal the committed one; then 06, on a copy of the
+    committed tables with its own rows, must rebuild verdicts.csv and every adjusted column exactly (about 4
+    minutes)."""
+    import importlib.util
+
     import pandas as pd
 
-    nbformat = pytest.importorskip("nbformat")
-    from nbclient import NotebookClient
-
-    for number in REGENERATED:
-        [path] = [p for p in NOTEBOOKS if p.name.startswith(number)]
-        notebook = nbformat.read(path, as_version=4)
-        [parameters] = [c for c in notebook.cells if "parameters" in c.metadata.get("tags", [])]
-        parameters.source += f"\nDATA_DIR = {str(tmp_path)!r}"
-        NotebookClient(notebook, timeout=1200, kernel_name="python3",
-                       resources={"metadata": {"path": str(path.parent)}}).execute()
+    pytest.importorskip("nbformat")
+    spec = importlib.util.spec_from_file_location("robustness", ROOT / "scripts" / "make" / "robustness.py")
+    make = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make)
+    for number in make.WRITERS:
+        make.executed(make.notebook_path(number), {"DATA_DIR": str(tmp_path)}, timeout=1200)
         written = pd.read_csv(tmp_path / "robustness" / f"{number}.csv", dtype={"notebook": str})
         committed = pd.read_csv(ROBUSTNESS / f"{number}.csv", dtype={"notebook": str})
         columns = list(committed.columns) if number == "06" else [c for c in OWN_COLUMNS if c in committed]

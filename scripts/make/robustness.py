@@ -18,8 +18,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-ORDER = ("02", "03", "04", "07", "06", "08")
-"""The notebooks that write or read data/robustness/, in the order they must run."""
+WRITERS = ("02", "03", "04", "07", "06")
+"""The notebooks that write data/robustness/, in the order they must run (06 judges the others' rows and writes
+verdicts.csv; tests/test_notebooks.py reruns them in this order)."""
+ORDER = (*WRITERS, "08")
+"""Those, then 08, which reads the verdicts."""
 
 
 def children_cpu() -> float:
@@ -27,16 +30,33 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def execute(number: str) -> None:
-    """Execute notebook ``number`` in place from its own folder (as Jupyter does), with no timeout per cell."""
+def notebook_path(number: str) -> Path:
+    [path] = sorted((ROOT / "notebooks").glob(f"{number}_*.ipynb"))
+    return path
+
+
+def executed(path: Path, overrides: dict | None = None, timeout: int | None = None):
+    """The notebook at ``path`` executed from its own folder (as Jupyter does: notebooks find data/ from the working
+    directory), with ``overrides`` appended to its cell tagged "parameters"; ``timeout`` per cell (None: none)."""
     import nbformat
     from nbclient import NotebookClient
 
-    [path] = sorted((ROOT / "notebooks").glob(f"{number}_*.ipynb"))
     notebook = nbformat.read(path, as_version=4)
-    began, cpu = time.perf_counter(), children_cpu()
-    NotebookClient(notebook, timeout=None, kernel_name="python3",
+    if overrides:
+        [parameters] = [c for c in notebook.cells if "parameters" in c.metadata.get("tags", [])]
+        parameters.source += "".join(f"\n{name} = {value!r}" for name, value in overrides.items())
+    NotebookClient(notebook, timeout=timeout, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
+    return notebook
+
+
+def execute(number: str) -> None:
+    """Execute notebook ``number`` in place, with no timeout per cell; saved only if no cell failed."""
+    import nbformat
+
+    path = notebook_path(number)
+    began, cpu = time.perf_counter(), children_cpu()
+    notebook = executed(path)
     errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     if errors:
         sys.exit(f"error: {path.name} failed: {errors[0].get('ename')}: {errors[0].get('evalue')} (not saved)")
