@@ -112,7 +112,7 @@ from riskstats.game.bots.catalog import (
     bot_info,
     slot,
 )
-from riskstats.game.bots.continent import _forced_first
+from riskstats.game.bots.common import _forced_first
 from riskstats.game.bots.dispatch import _bot_move
 from riskstats.game.bots.roster import FULL  # the plans may play any heuristic bot
 from riskstats.game.loop import NO_HORIZON, _play
@@ -204,7 +204,7 @@ PLAN_LIST = PLANS + EXTRA_PLANS
 ``value:order=1452`` compares continent-tuned, aggressive, defensive and going for Australia)."""
 FORCED_PLAN = len(PLAN_LIST)
 """The plan of a look-ahead seat with ``first=k`` until it first holds continent k: `POLICY` going for k
-(continent's ``first=k``, which remembers when k was first held; `riskstats.game.bots.continent._forced_first`)."""
+(continent's ``first=k``, which remembers when k was first held; `riskstats.game.bots.common._forced_first`)."""
 MAX_PLANS = 8
 """The most plans one search compares (the registry's ``plans`` range)."""
 

@@ -92,11 +92,16 @@ PROGRESSIVE = (4, 6, 8, 10, 12, 15)
 MAX_TURNS = 1000
 """The turn cap of a game, in both engines: a game still on after this many turns is a draw (no winner)."""
 FIELDS = ("game", "seed", "players", "remote_seat", "remote", "opponents", "winner", "remote_won", "turns",
-          "reason", "decisions", "fallbacks", "seconds", "first_player", "seating", "delegate")
+          "reason", "decisions", "fallbacks", "seconds", "first_player", "seating", "delegate", "cards")
 """The CSV's columns. The first 13 are a contract (older files have only them); ``first_player``: the seat that
 moved first; ``seating``: ``engine`` (the engine plays its AI seats) or ``all-remote`` (every seat's decisions
 pass through the driver), ``+balanced`` when the first player was balanced; ``delegate``: the measured seat's
-phases a Domination AI played (``attack@hard``), empty if none."""
+phases a Domination AI played (``attack@hard``), empty if none; ``cards``: Domination's card mode (`CARD_MODES`;
+a file without the column played ``increasing``)."""
+CARD_MODES = ("increasing", "fixed")
+"""Domination's card modes the driver plays (``--cards``): increasing sets (4, 6, 8, 10, 12, 15, then +5, counted
+over all players) or fixed values per kind of set (three infantry 4, cavalry 6, artillery 8, one of each 10; a wild
+stands for what completes the set), each with the used cards recycled; `rules_for` gives riskstats' same rules."""
 PHASES = ("setup", "trade", "reinforce", "attack", "fortify")
 """The phases of a turn that ``--delegate`` hands to a Domination AI."""
 PHASE_GROUP = {"claim": "setup", "setup_place": "setup", "trade": "trade", "elim_trade": "trade",
@@ -125,10 +130,14 @@ def board_dict(board: dict) -> dict:
             "starting_armies": {str(p): 5 * (10 - p) for p in range(2, 7)}}
 
 
-def rules_for(players: int) -> GameRules:
-    """The riskstats rules closest to Domination's "domination increasing recycle" game."""
+def rules_for(players: int, cards: str = "increasing") -> GameRules:
+    """The riskstats rules closest to Domination's "domination <cards> recycle" game (`CARD_MODES`; Domination's
+    fixed values are riskstats' default ``fixed_values``, 4, 6, 8, 10)."""
+    if cards not in CARD_MODES:
+        raise RiskstatsError(f"unknown card mode {cards!r}; choose from {', '.join(CARD_MODES)}")
     variant = {"variant": "two-player", "two_player_classic_50": True} if players == 2 else {"variant": "classic"}
-    return GameRules(**variant, setup="choice", escalation="progressive", territory_bonus="per_set",
+    escalation = "progressive" if cards == "increasing" else "fixed"
+    return GameRules(**variant, setup="choice", escalation=escalation, territory_bonus="per_set",
                      fortify="adjacent", cards_per_turn="one", max_turns=MAX_TURNS, forced_trade_at=5,
                      elimination_trade_at=6, elimination_keep=4)
 
@@ -579,26 +588,26 @@ def measured_seat(game: int, players: int, first: int | None = None) -> int:
 
 def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: str = "hard", *,
              all_remote: bool = False, balance_first: bool = False, delegate: tuple[str, ...] = (),
-             delegate_ai: str = "hard", records: list | None = None) -> dict:
+             delegate_ai: str = "hard", records: list | None = None, cards: str = "increasing") -> dict:
     """One game: the measured seat (`measured_seat`; a riskstats bot spec, or ``domination:<ai>``) against
     ``players - 1`` opponents: a Domination AI (`DOMINATION_AIS`) in the engine's own seats, or with
     ``all_remote`` in remote seats answered ``@ai <ai>`` (every seat's decisions pass through the driver), or a
     riskstats bot spec, each in a remote seat of its own. ``balance_first`` (all seats remote) picks the measured
     seat from the first player; ``delegate``: the measured bot's phases (`PHASES`) that Domination's
-    ``delegate_ai`` plays. ``records``: a list to append the game's record to (`Recorder`). Returns the game's
-    CSV row."""
+    ``delegate_ai`` plays. ``records``: a list to append the game's record to (`Recorder`); ``cards``: the card mode
+    (`CARD_MODES`). Returns the game's CSV row."""
     engine_ai = opponents in DOMINATION_AIS
     seating = seating_of(opponents, all_remote, balance_first)
     all_remote = seating.startswith("all-remote")
     seat = None if balance_first else measured_seat(game, players)
     seats = ["remote" if all_remote or s == seat else opponents for s in range(players)]
     start = time.time()
-    bridge.send(f"game {game} {MAX_TURNS} increasing {' '.join(seats)}")
+    rules = rules_for(players, cards)
+    bridge.send(f"game {game} {MAX_TURNS} {cards} {' '.join(seats)}")
     msg = bridge.receive()
     if msg["event"] != "board":
         raise RiskstatsError(f"expected the board from the bridge, got {msg}")
     board_msg = msg
-    rules = rules_for(players)
     names = Names(msg, board_from_dict(board_dict(msg), "Domination's map"))
     seated, first, recorder, fallbacks = None, None, None, 0
     while True:
@@ -638,23 +647,24 @@ def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: st
             "remote_won": int(msg["winner"] == seat), "turns": msg["turns"], "reason": msg["reason"],
             "decisions": seated[seat].decisions if seated else 0, "fallbacks": fallbacks,
             "seconds": round(time.time() - start, 3), "first_player": first, "seating": seating,
-            "delegate": f"{','.join(delegate)}@{delegate_ai}" if delegate else ""}
+            "delegate": f"{','.join(delegate)}@{delegate_ai}" if delegate else "", "cards": cards}
 
 
-def _done_games(out: Path, seating: str | None = None, delegate: str | None = None) -> tuple[set, tuple]:
-    """The games already in a CSV, and its columns (an older file keeps its own). Given the run's ``seating`` and
-    ``delegate``, a file whose games were played otherwise is refused (an older file, without these columns,
-    delegated nothing; its seating is not known)."""
+def _done_games(out: Path, seating: str | None = None, delegate: str | None = None,
+                cards: str | None = None) -> tuple[set, tuple]:
+    """The games already in a CSV, and its columns (an older file keeps its own). Given the run's ``seating``,
+    ``delegate`` and ``cards``, a file whose games were played otherwise is refused (an older file, without these
+    columns, delegated nothing and played increasing cards; its seating is not known)."""
     if not out.exists():
         return set(), FIELDS
     with out.open() as f:
         reader = csv.DictReader(f)
         rows = list(reader)
         fields = tuple(reader.fieldnames or FIELDS)
-    for key, want in (("seating", seating), ("delegate", delegate)):
+    for key, want in (("seating", seating), ("delegate", delegate), ("cards", cards)):
         if key == "seating" and key not in fields:
             continue
-        had = {r.get(key) or "" for r in rows}
+        had = {r.get(key) or ("increasing" if key == "cards" else "") for r in rows}
         if want is not None and had - {want}:
             raise RiskstatsError(f"{out} holds games played with {key} {sorted(had)}, not {want!r}: "
                                  "resume it with its own options or write another file")
@@ -701,11 +711,12 @@ def records_beside(csv_path: Path) -> Path | None:
 def run(domination: Path, remote: str, players: int, games: int, out: Path, first: int = 0,
         transcript: Path | None = None, opponents: str = "hard", map_file: str = "risk.map", *,
         all_remote: bool = False, balance_first: bool = False, delegate: tuple[str, ...] = (),
-        delegate_ai: str = "hard", records: Path | None = None) -> None:
+        delegate_ai: str = "hard", records: Path | None = None, cards: str = "increasing") -> None:
     """Play games ``first .. first + games - 1`` not yet in ``out`` (resumable), one CSV row each, and with
     ``records`` one JSON line each in that file (`Recorder`); the options are `play_one`'s."""
+    rules_for(players, cards)  # a bad card mode stops here, before anything is written
     done, fields = _done_games(out, seating_of(opponents, all_remote, balance_first),
-                               f"{','.join(delegate)}@{delegate_ai}" if delegate else "")
+                               f"{','.join(delegate)}@{delegate_ai}" if delegate else "", cards)
     if records is not None:
         _resume_records(records, done)
         records.parent.mkdir(parents=True, exist_ok=True)
@@ -724,7 +735,7 @@ def run(domination: Path, remote: str, players: int, games: int, out: Path, firs
                 got = [] if records is not None else None
                 row = play_one(bridge, remote, players, g, opponents, all_remote=all_remote,
                                balance_first=balance_first, delegate=delegate, delegate_ai=delegate_ai,
-                               records=got)
+                               records=got, cards=cards)
                 if got:  # the record first: a crash before the row drops it at the next resume
                     append_record(records, got[0])
                 writer.writerow(row)
@@ -938,7 +949,8 @@ def summary(folder: Path):
                "low95": low, "high95": high, "fair_share": 1 / int(df["players"].iloc[0]),
                "draws": int((df["winner"] < 0).sum()), "fallbacks": int(df["fallbacks"].sum()),
                "mean_turns": float(df["turns"].mean()), "seconds_per_game": float(df["seconds"].mean()),
-               "delegate": delegate, **first_player_effect(df)}
+               "delegate": delegate, "cards": str(df["cards"].iloc[0]) if "cards" in df else "increasing",
+               **first_player_effect(df)}
         records = records_beside(path)
         if records is not None:
             games = set(df["game"].astype(int))
@@ -1007,6 +1019,8 @@ def main(argv=None) -> int:
                         help=f"the measured bot's phases a Domination AI plays, a comma list of {', '.join(PHASES)}")
     parser.add_argument("--delegate-ai", default="hard", choices=DOMINATION_AIS,
                         help="the Domination AI that plays the delegated phases")
+    parser.add_argument("--cards", default="increasing", choices=CARD_MODES,
+                        help="Domination's card mode: increasing sets or fixed values per kind of set")
     parser.add_argument("--records", type=Path, nargs="?", const=Path("auto"), metavar="FILE.jsonl",
                         help="append one JSON record per game (docs/outside.md; gzip-compressed if FILE ends in .gz); "
                              "alone: the --out CSV's name with .jsonl.gz, which --summary reads beside it")
@@ -1036,7 +1050,7 @@ def main(argv=None) -> int:
     try:
         run(args.domination, args.bot, args.players, args.games, args.out, args.first, args.transcript,
             args.opponents, args.map, all_remote=args.all_remote, balance_first=args.balance_first,
-            delegate=delegate, delegate_ai=args.delegate_ai, records=records)
+            delegate=delegate, delegate_ai=args.delegate_ai, records=records, cards=args.cards)
     except RiskstatsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

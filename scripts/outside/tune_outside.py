@@ -37,8 +37,21 @@ from riskstats.intervals import wilson_interval  # noqa: E402
 
 
 def trial_file(out: Path, label: str) -> Path:
-    """Where a candidate's games go: its label with ``:`` written ``_`` (a file name on every system)."""
-    return out / (label.replace(":", "_") + ".csv")
+    """Where a candidate's games go: its label with ``:`` written ``_`` (a file name on every system), less the
+    pieces that leave a parameter no trial tunes (a treatment's, ``tunable=False``) at its default, which a trial's
+    full label writes out: the name stays short, and the same as before the hunter's treatments were appended."""
+    from riskstats.game.bots.catalog import bot_info, parse_bot
+
+    spec = parse_bot(label)
+    params = bot_info(spec.name).params
+    index = {p.name: i for i, p in enumerate(params)}
+
+    def kept(piece: str) -> bool:
+        p = params[index[piece.partition("=")[0]]]
+        return p.tunable or spec.values[index[p.name]] != p.default
+
+    name, *pieces = label.split(":")
+    return out / ("_".join([name, *filter(kept, pieces)]) + ".csv")
 
 
 def play(domination: Path, label: str, players: int, games: int, first: int, out: Path, opponents: str) -> dict:

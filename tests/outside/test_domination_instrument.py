@@ -427,3 +427,16 @@ def test_a_refused_commands_repeated_position_is_not_recorded():
     row = D.play_one(bridge, "domination:hard", 4, game, "hard", records=records)
     assert row["fallbacks"] == 1 and bridge.sent[-1] == "@ai crap"
     assert records[0]["rolls"] == [] and row["first_player"] == game
+
+
+def test_the_card_mode_sets_the_rules_the_command_and_what_a_file_resumes_with(tmp_path):
+    assert D.rules_for(4).escalation == "progressive"
+    fixed = D.rules_for(4, "fixed")
+    assert fixed.escalation == "fixed" and fixed.fixed_values == (4, 6, 8, 10)  # Domination's fixed set values
+    with pytest.raises(RiskstatsError, match="card mode 'italian'"):
+        D.rules_for(4, "italian")
+    out = tmp_path / "x.csv"
+    out.write_text(",".join(D.FIELDS[:13]) + "\n" + ",".join(["3"] * 13) + "\n")  # older: increasing cards
+    assert D._done_games(out, cards="increasing")[0] == {3}
+    with pytest.raises(RiskstatsError, match="cards"):
+        D._done_games(out, cards="fixed")

@@ -32,12 +32,12 @@ import numpy as np
 from riskstats.errors import RiskstatsError
 from riskstats.game.bots.solved_attack import FRONTIER_DEFENDERS
 
-FRONTIER_AT = 16
+FRONTIER_AT = 24
 """Where a bot's parameter vector holds the solved attack policy's frontier (after the declared parameters,
-the value bot's 13 the most; filled only for a spec with ``attack=solved``, see
+the hunter's 21 the most, so a bot may declare 24; filled only for a spec with ``attack=solved``, see
 `riskstats.game.bots.solved_attack`). It was 9 before the placement parameters (``fortify``, ``reinforce``,
-``claim``) were appended, 12 before the look-ahead bots' treatment parameters (issue 29); the frontier is never
-stored, so no record depends on it."""
+``claim``) were appended, 12 before the look-ahead bots' treatment parameters (issue 29), 16 before the hunter's
+treatment parameters (issue 52); the frontier is never stored, so no record depends on it."""
 N_PARAMS = FRONTIER_AT + FRONTIER_DEFENDERS
 """Length of the parameter vector handed to every compiled bot (a bot reads its first few, and the continent
 bot with ``attack=solved`` the frontier)."""
@@ -106,9 +106,12 @@ defensive and value bots; each one's 0 is the bot's old behaviour."""
 
 def _style(whose: str = "") -> tuple[Param, ...]:
     """The placement parameters: how a bot fortifies, reinforces and claims (0: as before they existed).
-    ``whose`` = "plans": the value bot's, imposed on every plan it compares and plays and on its setup."""
-    every = (" (imposed on every plan, in the search and in play, and on its setup; border, stack and greedy "
-             "are what every plan does anyway)") if whose == "plans" else ""
+    ``whose`` = "plans": the value bot's, imposed on every plan it compares and plays and on its setup; "hunter":
+    0 is the hunter's own rule."""
+    every = {"plans": " (imposed on every plan, in the search and in play, and on its setup; border, stack and "
+                      "greedy are what every plan does anyway)",
+             "hunter": " (border, stack and greedy: the hunter's own rules, described above; spread and none "
+                       "replace them, kills and routes included)"}.get(whose, "")
     return (
         Param("fortify", 0.0, 0.0, 2.0, "how it fortifies at the end of a turn: border (its largest interior stack "
               "to the most threatened border territory it can reach), spread (evens out the borders: its "
@@ -374,7 +377,19 @@ BUILT_IN = {
                "seats with more territories and fewer armies; 42: no limit)", integer=True),
          Param("duel_expand", -1.0, -1.0, 1.0, "once one other seat is left (the neutral not counted; with two "
                "players, the whole game), takes any territory whose P(conquer) is at least this instead of expand "
-               "(-1: as expand)")),
+               "(-1: as expand)"),
+         Param("first", -1.0, -1.0, 63.0, "forces its target continent to continent number first until it first "
+               "holds all of it: it reinforces the start of its best route into it and, besides its route rule, "
+               "attacks into it while its best attack there has P(conquer) >= threshold; kills, breaks and cheap "
+               "conquests go on as usual; from then on it chooses as usual, also after losing it; -1 or own: never "
+               "(its own choice); a number the board lacks is ignored; or the continent's name",
+               integer=True, tunable=False, names="continents"),
+         *_style("hunter"),
+         Param("draft", 0.0, 0.0, 1.0, "with first: 1 also claims the first continent's territories first in a "
+               "claiming setup and places its setup armies on the start of its best route into it (its planted "
+               "setup, whatever setup says), as the continent bot's first and the look-ahead bots' draft do, so that "
+               "a forced first target means one treatment in every population; 0: sets up as its own", integer=True,
+               tunable=False)),
     ),
 }
 """The built-in bots. Bots that don't know about capitals pick the safest own territory as capital and
@@ -407,6 +422,9 @@ HUNTER_KILL, HUNTER_KILL_PLAIN, HUNTER_KILL_MAX, HUNTER_THRESHOLD, HUNTER_BREAK,
         "entrance_weight", "trade_at"))
 HUNTER_SETUP, HUNTER_FINISH, HUNTER_SWEEP, HUNTER_HOLD, HUNTER_HOLD_MARGIN, HUNTER_LEAD, HUNTER_DUEL_EXPAND = (
     slot("hunter", n) for n in ("setup", "finish", "sweep", "hold", "hold_margin", "lead", "duel_expand"))
+HUNTER_FIRST, HUNTER_STYLE, HUNTER_DRAFT = slot("hunter", "first"), slot("hunter", STYLE[0]), slot("hunter", "draft")
+"""Where the hunter holds its treatment parameters: ``first``, ``fortify`` (``reinforce`` and ``claim`` follow it,
+`STYLE`) and ``draft``."""
 SEARCH_ROLLOUTS, SEARCH_HORIZON, SEARCH_PLANS, SEARCH_VALUE, SEARCH_ORDER = (
     slot("search", n) for n in ("rollouts", "horizon", "plans", "value", "order"))
 VALUE_ROLLOUTS, VALUE_PLANS, VALUE_HORIZON = slot("value", "rollouts"), slot("value", "plans"), slot("value", "horizon")

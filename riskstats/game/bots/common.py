@@ -1,5 +1,6 @@
 """The kernels the built-in bots share: threats and borders, the best attack, placement and claiming styles,
-fortification styles, card timing and the safest territory.
+a forced first continent (`_forced_first`, `_claim_toward`), fortification styles, card timing and the safest
+territory.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from riskstats.game.rules.state import (
     PLACE,
     SC_DIST,
     SC_GOAL,
+    SC_HELD,
     SC_MARK,
     SETUP_PLACE,
     TRADE_SET,
@@ -319,6 +321,46 @@ def _fortify_styled(st, B, R, p, fortify):  # pragma: no cover - compiled
     if fortify == 2:
         return END_TURN, 0, 0, 0, 0
     return _fortify_to_border(st, B, R, p)
+
+
+@lean_jit
+def _forced_first(st, B, p, first):  # pragma: no cover - compiled
+    """The continent ``first`` forces on seat p now: ``first`` until p first holds all of it, then -1 for
+    the rest of the game, held or lost (bit p of the state's scratch[SC_HELD] remembers, `SCRATCH`); -1
+    if ``first`` is -1 or a number the board lacks."""
+    k = int(first)
+    if k < 0 or k >= B.continent_bonus.shape[0]:
+        return -1
+    held = st.scratch[SC_HELD]
+    if (held >> p) & 1:
+        return -1
+    n = 0
+    for t in range(st.owner.shape[0]):
+        if B.continent_of[t] == k and st.owner[t] == p:
+            n += 1
+    if n == B.continent_size[k]:
+        st.scratch[SC_HELD] = held | (1 << p)
+        return -1
+    return k
+
+
+@lean_jit
+def _claim_toward(st, B, k):  # pragma: no cover - compiled
+    """A claim for the target continent k: its unclaimed territory next to the most of our own (ties at
+    random); `_claim_greedy`'s choice once k has none left (or k is -1)."""
+    if k < 0:
+        return _claim_greedy(st, B)
+    p = st.info[I_PLAYER]
+    best = -1
+    best_score = -1.0
+    for t in range(st.owner.shape[0]):
+        if st.owner[t] != -1 or B.continent_of[t] != k:
+            continue
+        score = _with_neighbours(st, B, t, p, _uniform(st.rng) * 0.1)
+        if score > best_score:
+            best_score = score
+            best = t
+    return best if best >= 0 else _claim_greedy(st, B)
 
 
 @lean_jit

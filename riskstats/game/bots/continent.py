@@ -21,13 +21,14 @@ from riskstats.game.bots.catalog import (
 from riskstats.game.bots.common import (
     _best_attack,
     _claim_greedy,
+    _claim_toward,
+    _forced_first,
     _fortify_styled,
     _is_border,
     _most_threatened,
     _placement,
     _random_claim,
     _trade_timed,
-    _with_neighbours,
 )
 from riskstats.game.rules.legal import _attack_dice
 from riskstats.game.rules.state import (
@@ -47,55 +48,13 @@ from riskstats.game.rules.state import (
     REINFORCE,
     SC_DIST,
     SC_GOAL,
-    SC_HELD,
     SETUP_PLACE,
     TRADE,
     _scratch_block,
 )
-from riskstats.game.rules.stream import _uniform
 
 PLAYS = ('continent',)
 """The catalogue entries (`riskstats.game.bots.catalog.BUILT_IN`) this module plays."""
-
-
-@lean_jit
-def _forced_first(st, B, p, first):  # pragma: no cover - compiled
-    """The continent ``first`` forces on seat p now: ``first`` until p first holds all of it, then -1 for
-    the rest of the game, held or lost (bit p of the state's scratch[SC_HELD] remembers, `SCRATCH`); -1
-    if ``first`` is -1 or a number the board lacks."""
-    k = int(first)
-    if k < 0 or k >= B.continent_bonus.shape[0]:
-        return -1
-    held = st.scratch[SC_HELD]
-    if (held >> p) & 1:
-        return -1
-    n = 0
-    for t in range(st.owner.shape[0]):
-        if B.continent_of[t] == k and st.owner[t] == p:
-            n += 1
-    if n == B.continent_size[k]:
-        st.scratch[SC_HELD] = held | (1 << p)
-        return -1
-    return k
-
-
-@lean_jit
-def _claim_toward(st, B, k):  # pragma: no cover - compiled
-    """A claim for the target continent k: its unclaimed territory next to the most of our own (ties at
-    random); `_claim_greedy`'s choice once k has none left (or k is -1)."""
-    if k < 0:
-        return _claim_greedy(st, B)
-    p = st.info[I_PLAYER]
-    best = -1
-    best_score = -1.0
-    for t in range(st.owner.shape[0]):
-        if st.owner[t] != -1 or B.continent_of[t] != k:
-            continue
-        score = _with_neighbours(st, B, t, p, _uniform(st.rng) * 0.1)
-        if score > best_score:
-            best_score = score
-            best = t
-    return best if best >= 0 else _claim_greedy(st, B)
 
 
 @lean_jit

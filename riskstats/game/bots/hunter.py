@@ -41,6 +41,11 @@ the dice by the game's rule, read from the engine's one-roll table ``CUT``), the
   holds half the land (`_setup_duel`; moving first, the big ones first) before it spreads; against Domination's
   hard AI this took it from 29.3% to 43.3% of two-player tuning games (data/outside/issue38/duo).
 
+The guide's treatments (issue 52) replace one of these rules when given: ``first`` forces its target continent
+until it first holds it (reinforcing its route in, one conquest at a time into it at P(conquer) >= ``threshold``
+besides the route rule; with ``draft`` also claims toward it and a planted setup on its route in), ``fortify``,
+``reinforce`` and ``claim`` (spread, none, random: the other bots' placement options, `riskstats.game.bots.common`).
+
 This module owns the hunter's kernels. It does not own the exact odds' public API (`riskstats.odds`), whose
 kernels work on whole tables; `_chain_odds` is the one forward pass a bot needs, checked against
 `chain_odds` in the tests.
@@ -53,10 +58,12 @@ from riskstats._numba import inline_jit, jit
 from riskstats.game.bots.catalog import (
     HUNTER_BREAK,
     HUNTER_CARD,
+    HUNTER_DRAFT,
     HUNTER_DUEL_EXPAND,
     HUNTER_ENTRANCE_WEIGHT,
     HUNTER_EXPAND,
     HUNTER_FINISH,
+    HUNTER_FIRST,
     HUNTER_HOLD,
     HUNTER_HOLD_MARGIN,
     HUNTER_KILL,
@@ -64,17 +71,23 @@ from riskstats.game.bots.catalog import (
     HUNTER_KILL_PLAIN,
     HUNTER_LEAD,
     HUNTER_SETUP,
+    HUNTER_STYLE,
     HUNTER_SWEEP,
     HUNTER_THRESHOLD,
     HUNTER_TRADE_AT,
 )
 from riskstats.game.bots.common import (
     _claim_greedy,
+    _claim_toward,
+    _forced_first,
+    _fortify_styled,
     _fortify_to_border,
     _is_border,
     _most_threatened,
     _p_win,
     _place_neutral,
+    _placement,
+    _random_claim,
     _trade_timed,
 )
 from riskstats.game.rules.cards import _hand_size
@@ -1039,7 +1052,14 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
     p = info[I_PLAYER]
+    first = _forced_first(st, B, p, params[HUNTER_FIRST])  # -1: no continent forced (now)
+    draft = first >= 0 and params[HUNTER_DRAFT] != 0  # the setup goes for it too
+    spread = params[HUNTER_STYLE + 1] != 0  # reinforce=spread
     if phase == CLAIM:
+        if params[HUNTER_STYLE + 2] != 0:  # claim=random
+            return _random_claim(st)
+        if draft and _claims_in(st, B, p, first)[0] > 0:
+            return PLACE, _claim_toward(st, B, first), 1, 0, 0
         if _dueling(R, params) and _claims_first(st):
             return PLACE, _claim_contested(st, B, p, params[HUNTER_ENTRANCE_WEIGHT]), 1, 0, 0
         if _planted(R, params):
@@ -1049,7 +1069,9 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
         return _trade_timed(st, B, R, params[HUNTER_TRADE_AT])
     hold = _holds(R, params)
     margin = int(params[HUNTER_HOLD_MARGIN])
-    if hold and phase != SETUP_PLACE:
+    if first >= 0 and (draft or phase != SETUP_PLACE):
+        k = first
+    elif hold and phase != SETUP_PLACE:
         k = _hold_target(st, B, R, CUT, V, p, info[I_RESERVE] if phase == REINFORCE else 0,
                          params[HUNTER_ENTRANCE_WEIGHT])
     else:
@@ -1057,9 +1079,11 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
     if phase == SETUP_PLACE:
         if info[I_PLACE_FOR] != p:  # a neutral's armies (two-player rules): where they block most
             return PLACE, _place_neutral(st, B, R), info[I_QUOTA], 0, 0
-        if _dueling(R, params):
+        if spread:
+            return _placement(st, B, R, -1, 1)
+        if _dueling(R, params) and not draft:
             return PLACE, _setup_duel(st, B, R, CUT, V, p, params[HUNTER_ENTRANCE_WEIGHT]), 1, 0, 0
-        if _planted(R, params):  # first the start of the route into the target, until it would take it all
+        if _planted(R, params) or draft:  # the start of the route into k until it would take it all
             s, b, pc = _best_route(st, B, R, CUT, V, p, -1, k, 0, False) if k >= 0 else (-1, -1, 0.0)
             if s >= 0 and pc < SETUP_ROUTE_P and st.armies[s] < SETUP_STACK:
                 return PLACE, s, 1, 0, 0
@@ -1070,6 +1094,8 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
     sweep = params[HUNTER_SWEEP]
     flood = sweep >= 1
     if phase == REINFORCE:
+        if spread:
+            return _placement(st, B, R, -1, 1)
         reserve = info[I_RESERVE]
         q, s, b, pk = _kill_plan(st, B, R, CUT, V, p, reserve, max_terr, flood)
         if _wants_kill(st, q, pk, params, last):
@@ -1085,6 +1111,10 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
         q, s, b, pk = _kill_plan(st, B, R, CUT, V, p, 0, max_terr, flood)
         if _wants_kill(st, q, pk, params, last) and _rolls_on(st, st.armies[s] - 1, b):
             return ATTACK_MOVE, s, b, _attack_dice(st, R, s), 0
+        if first >= 0:  # the forced continent, one conquest at a time as the continent bot goes for it
+            a, b, pw = _best_into(st, B, R, V, p, first, -1, -1)
+            if a >= 0 and pw >= params[HUNTER_THRESHOLD]:
+                return ATTACK_MOVE, a, b, _attack_dice(st, R, a), 0
         if k >= 0:
             s, b, pc = _best_route(st, B, R, CUT, V, p, -1, k, 0, sweep == 2)
             if s >= 0 and pc >= params[HUNTER_THRESHOLD] and _rolls_on(st, st.armies[s] - 1, b):
@@ -1104,6 +1134,8 @@ def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
         return END_ATTACK, 0, 0, 0, 0
     if phase == OCCUPY:
         return OCCUPY_MOVE, _occupy_extra(st, B, R, p, k, max_terr, last, sweep), 0, 0, 0
+    if params[HUNTER_STYLE] != 0:  # fortify=spread or none
+        return _fortify_styled(st, B, R, p, params[HUNTER_STYLE])
     if hold:
         return _fortify_hold(st, B, R, p, margin)
     return _fortify_to_border(st, B, R, p)

@@ -188,7 +188,7 @@ territories).
 
 One word of the head is not a cache but a bot's memory over the game: scratch[SC_HELD] has bit s set once
 seat s has held the continent its bot was forced to go for first (the ``first`` parameter of ``continent``
-and ``value``, `riskstats.game.bots.continent._forced_first`), after which that seat chooses its target freely. It
+and ``value``, `riskstats.game.bots.common._forced_first`), after which that seat chooses its target freely. It
 is 0 in a new game (`_new_state`, `riskstats.game.rules.engine._init`) and copied with a position
 (`_copy_state`); a position read from a file (`riskstats.game.position`) starts with it at 0."""
 

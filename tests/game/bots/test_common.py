@@ -120,7 +120,8 @@ def _reinforce_position(seed=5):
 
 def test_a_forced_continent_is_the_target_only_until_it_is_first_held():
     from riskstats.game.bots.catalog import parse_bot
-    from riskstats.game.bots.continent import _continent_first, _forced_first
+    from riskstats.game.bots.common import _forced_first
+    from riskstats.game.bots.continent import _continent_first
     from riskstats.game.rules.state import SC_HELD, _copy_state, _new_state
 
     game = _reinforce_position()

@@ -1,6 +1,8 @@
 """The hunter bot (riskstats.game.bots.hunter): its chain odds are the exact engine's, it hunts a seat for its
 cards where the route's odds are good and refuses where they are poor, its stop rule, and a setup with no stack:
 with two players, claims and armies aimed at the continents it can hold."""
+import copy
+
 import numpy as np
 import pytest
 
@@ -432,3 +434,95 @@ def test_lead_stops_cheap_conquests_past_the_other_seats_mean():
     assert move.kind == ATTACK_MOVE and names[move.a] == "Siam"
     assert game.bot_move(CALM + ":lead=-20").kind == END_ATTACK
     assert game.bot_move(CALM).kind == ATTACK_MOVE  # lead 42: no limit
+
+
+# ------------------------------------------------------------------ the treatments (issue 52): first, fortify,
+# reinforce, claim, the options the guide's experiments give one seat
+
+
+def test_the_treatments_are_appended_and_their_defaults_play_the_same_games():
+    from riskstats.game.bots.catalog import BUILT_IN, FRONTIER_AT, HUNTER_FIRST, HUNTER_STYLE, STYLE, parse_bot
+    from riskstats.runs.selfplay import play_games
+
+    names = [p.name for p in BUILT_IN["hunter"].params]
+    assert names[HUNTER_FIRST:] == ["first", *STYLE, "draft"] and HUNTER_STYLE == HUNTER_FIRST + 1
+    assert len(names) <= FRONTIER_AT
+    assert parse_bot("hunter:first=Australia:reinforce=spread").label == "hunter:first=5:reinforce=spread"
+    plain = play_games(12, 4, "hunter", seed=3)
+    spelled = play_games(12, 4, "hunter:first=own:fortify=border:reinforce=stack:claim=greedy:draft=1", seed=3)
+    assert plain[["winner", "turns", "places"]].equals(spelled[["winner", "turns", "places"]])
+
+
+def test_a_forced_first_continent_is_attacked_where_the_hunter_would_go_elsewhere():
+    # the position of test_hold_declines_a_continent_it_cannot_hold with three armies on Brazil and Argentina: the
+    # hunter goes for Australia; forced to South America it attacks into it and reinforces its way in
+    owners = {"Venezuela": 0, "Peru": 0, "Siam": 0, "North Africa": 1, "Central America": 2}
+    armies = {"Venezuela": 6, "Peru": 1, "Brazil": 3, "Argentina": 3, "North Africa": 30, "Central America": 30,
+              "Siam": 6, **{t: 2 for t in AUSTRALIA}}
+    game = _position("attack", armies, owners)
+    names = game.board.territories
+    own = game.bot_move("hunter")
+    assert own.kind == ATTACK_MOVE and (names[own.a], names[own.b]) == ("Siam", "Indonesia")
+    forced = game.bot_move("hunter:first=South America")
+    assert forced.kind == ATTACK_MOVE and (names[forced.a], names[forced.b]) == ("Venezuela", "Brazil")
+    assert game.bot_move("hunter:first=Australia") == own
+    reinforce = _position("reinforce", armies, owners, reserve=6)
+    assert names[reinforce.bot_move("hunter").a] == "Siam"
+    assert names[reinforce.bot_move("hunter:first=South America").a] == "Venezuela"
+
+
+@pytest.mark.parametrize("draft", [0, 1])
+def test_a_forced_first_continent_is_claimed_first_with_draft(draft):
+    game = Game(4, GameRules(setup="choice"), seed=4)
+    board = game.board
+    australia = board.continent_territories(board.continents.index("Australia"))
+    claimed = []
+    while game.phase == "claim":
+        bot = f"hunter:first=Australia:draft={draft}" if game.player == 0 else "hunter"
+        twin = copy.deepcopy(game)  # a claim draws from the game's random stream: its own asked on a copy
+        move = game.bot_move(bot)
+        if game.player == 0:
+            claimed.append((move.a, [t for t in australia if game.state.owner[t] < 0], move == twin.bot_move("hunter")))
+        game.step(move)
+    asked = [(t, free, own) for t, free, own in claimed if free]
+    if draft:  # while Australia has a free territory, seat 0 claims one of them
+        assert asked and all(t in free for t, free, _ in asked)
+    else:  # its own claims
+        assert all(own for _, _, own in claimed)
+
+
+def test_the_placement_treatments_replace_the_hunters_own_rules():
+    from riskstats.game.bots.common import _fortify_spread, _most_threatened
+
+    owners = {t: 0 for t in AUSTRALIA} | {"Siam": 1}
+    armies = {"Indonesia": 2, "New Guinea": 1, "Western Australia": 1, "Eastern Australia": 9, "Siam": 6}
+    reinforce = _position("reinforce", armies, owners, reserve=5)
+    ctx = reinforce.context
+    spread = reinforce.bot_move("hunter:reinforce=spread")
+    assert spread.kind == PLACE and spread.b == 1
+    assert spread.a == _most_threatened(reinforce.state, ctx.B, ctx.R, 0)
+    assert reinforce.bot_move("hunter").b == 5  # its own: all 5 to Indonesia's border
+    fortify = _position("fortify", armies, owners)
+    assert fortify.bot_move("hunter:fortify=none").name == "end_turn"
+    kind, a, b, c, _ = _fortify_spread(fortify.state, ctx.B, ctx.R, 0)
+    move = fortify.bot_move("hunter:fortify=spread")
+    assert (move.kind, move.a, move.b, move.c) == (kind, a, b, c)
+    claims = 0
+    differ = 0
+    game = Game(4, GameRules(setup="choice"), seed=2)
+    while game.phase == "claim":
+        mine, rule = game.bot_move("hunter:claim=random"), game.bot_move("hunter")
+        assert game.check(mine) == ""
+        claims += 1
+        differ += mine != rule
+        game.step(rule)
+    assert claims == 42 and differ > 21
+
+
+def test_whole_games_with_the_treatments_keep_every_invariant():
+    from riskstats.game.invariants import sweep
+
+    lineup = ("hunter:first=Australia:draft=1,hunter:fortify=spread:reinforce=spread,hunter:claim=random,"
+              "hunter:fortify=none:first=Africa")
+    table = sweep(8, 4, lineup, seed=5)
+    assert table.violations.eq("").all() and (table.winner >= 0).all()

@@ -1,0 +1,76 @@
+"""The guide's answers checked in Domination's engine (issue 52 item 4): every arm of the outside experiments,
+played by `outside_domination.run` into ``data/outside/findings/<arm>.csv``, resumable (rerun to continue).
+
+Each arm is one seat (a riskstats bot spec, or ``domination:hard``, the control) against Domination's hard AIs, the
+first player balanced (the measured seat moves first in every ``players``-th game), on the same game numbers in every
+arm of an experiment (`FIRST` on: numbers no earlier file of this repository used), so arms compare game by game:
+
+- **cards**: hard AIs in every seat under Domination's increasing and fixed card modes (the measured seat is one of
+  them): game length and the first player's edge per mode;
+- **treatments** (`TREATMENTS`): the hunter with a treatment (a bot option) against the hunter without, one seat
+  against three hard AIs.
+
+Usage (every arm, or the named ones; ``--games`` caps each arm's games for a sample run)::
+
+    python scripts/outside/findings.py --domination <domination> [ARM ...] [--games N]
+    python scripts/outside/findings.py --list
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from outside_domination import run  # noqa: E402
+
+from riskstats.errors import RiskstatsError  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "data" / "outside" / "findings"
+FIRST = 300_000
+"""The first game number of every arm (the earlier outside files used numbers below 100,000)."""
+
+CARDS = {f"cards_{mode}_4p": ("domination:hard", 4, mode, 3000) for mode in ("increasing", "fixed")}
+"""The card escalation arms: name -> (measured seat, players, Domination's card mode, games)."""
+TREATMENTS: dict[str, tuple[str, int, str, int]] = {}
+"""The hunter's treatment arms, name -> (bot spec, players, card mode, games); filled as the hunter takes the
+guide's treatments as options."""
+ARMS = CARDS | TREATMENTS
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("arms", nargs="*", help=f"arms to play (default: all): {', '.join(ARMS)}")
+    parser.add_argument("--domination", type=Path, help="Domination's folder (docs/outside.md)")
+    parser.add_argument("--games", type=int, help="at most this many games per arm (default: each arm's own)")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--list", action="store_true", help="print the arms and stop")
+    args = parser.parse_args(argv)
+    if args.list:
+        for name, (bot, players, cards, games) in ARMS.items():
+            print(f"{name}: {bot}, {players} players, {cards} cards, {games} games from {FIRST}")
+        return 0
+    unknown = [a for a in args.arms if a not in ARMS]
+    if unknown:
+        print(f"error: unknown arm {unknown[0]!r}; choose from {', '.join(ARMS)}", file=sys.stderr)
+        return 2
+    if args.domination is None:
+        print("error: --domination is needed to play (docs/outside.md)", file=sys.stderr)
+        return 2
+    for name in args.arms or ARMS:
+        bot, players, cards, games = ARMS[name]
+        games = games if args.games is None else min(games, args.games)
+        try:
+            run(args.domination, bot, players, games, args.out / f"{name}.csv", FIRST, balance_first=True,
+                cards=cards)
+        except RiskstatsError as e:
+            print(f"error: {name}: {e}", file=sys.stderr)
+            return 1
+        print(f"{name}: done ({games} games)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
