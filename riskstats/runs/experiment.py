@@ -19,6 +19,8 @@ The format (``scripts/experiments/example.toml`` is a complete example)::
     players = [3, 4]
     bots = ["aggressive,continent,defensive"]   # line-ups, seats in order and cyclic; a bot may carry
                                                 # parameters: "continent:threshold=0.6,aggressive"
+    # or the top tier's populations, read from riskstats.stats.robustness.TOP_TIER: "{top}" (its bot in every
+    # seat), "{top}:first=Australia:draft=1,{rest}" (a treated seat): one line-up per tier, tier by tier
     variant = ["classic"]
     # without players, each line-up seats one bot a seat: bots = ["a,b,c", "a,b,c,d"] plays 3 and 4 players
     # with no bot seated twice (a repeated bot's game counts once for it: reports name it)
@@ -105,9 +107,12 @@ def experiment_cells(spec: dict) -> list[dict]:
             bad = set(source) - set(BOTS)
             if bad:
                 raise RiskstatsError(f"unknown bot {', '.join(sorted(bad))} in params; bots: {', '.join(BOTS)}")
+    from riskstats.stats.robustness import top_tier_lineups
+
+    lineups = top_tier_lineups(",".join(b) if isinstance(b, list) else b for b in _as_list("bots", grid["bots"]))
     axes = [("variant", _as_list("variant", grid.get("variant", ["classic"]))),
             ("players", _as_list("players", grid["players"]) if "players" in grid else [None]),
-            ("bots", [",".join(b) if isinstance(b, list) else b for b in _as_list("bots", grid["bots"])])]
+            ("bots", lineups)]
     axes += [(f"rules.{k}", _as_list(f"rules.{k}", v)) for k, v in grid.get("rules", {}).items()]
     axes += [(f"params.{k}", _as_list(f"params.{k}", v)) for k, v in grid.get("params", {}).items()]
     cells = []

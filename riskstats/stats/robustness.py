@@ -54,6 +54,46 @@ ties it to the data: its bots are the union of the two formats' tier 1 in ``tier
 (`riskstats.stats.verdicts.tier_one`), so a change of tiers fails it until this and the findings' runs follow. Tier
 name -> the full spec of the bot that plays every seat and the population label its robustness rows carry (the
 treated seat may add options, ``:fortify=1``)."""
+TOP = "{top}"
+"""In an experiment file's line-up, the top tier's bot (`top_tier_lineups`): the seat a treatment is given to."""
+REST = "{rest}"
+"""... and the bot of the tier's other seats: its own bot, or a tier's ``others`` (a tier that plays its bot against
+another)."""
+
+
+def top_tier_lineups(lineups, tiers=None) -> list[str]:
+    """The line-ups of an experiment's top-tier populations: every line-up template (`TOP`, `REST` placeholders)
+    written out for each tier of ``tiers`` (default `TOP_TIER`), tier by tier, the templates in their order within
+    each. So every experiment file that plays the top tier reads it from `TOP_TIER` alone: one changed entry there
+    changes every such experiment. A template of `TOP` alone is the tier's population: its bot in every seat, or,
+    for a tier with ``others``, its bot and the others alternating. Line-ups without a placeholder are returned as
+    they are (none may be mixed in).
+
+    >>> top_tier_lineups(["{top}:first=Australia:draft=1,{rest}", "{top}"], {"a": {"bot": "hunter"},
+    ...                  "b": {"bot": "hunter", "others": "search"}})
+    ['hunter:first=Australia:draft=1,hunter', 'hunter', 'hunter:first=Australia:draft=1,search', 'hunter,search']
+    """
+    from riskstats.errors import RiskstatsError
+
+    lineups = list(lineups)
+    templated = [(TOP in b or REST in b) for b in lineups]
+    if not any(templated):
+        return lineups
+    if not all(templated):
+        plain = lineups[templated.index(False)]
+        raise RiskstatsError(f"line-up {plain!r} names no {TOP} among line-ups that do: give the top tier's "
+                             "line-ups in an experiment of their own")
+    tiers = TOP_TIER if tiers is None else tiers
+    out = []
+    for entry in tiers.values():
+        others = entry.get("others", entry["bot"])
+        for template in lineups:
+            lineup = template.replace(TOP, entry["bot"]).replace(REST, others)
+            out.append(lineup if REST in template or "," in template or entry["bot"] == others
+                       else f"{lineup},{others}")
+    return out
+
+
 CONTEXT = ("value:rollouts=1:plans=4", "heuristic", "mixed")
 """The groups kept as context beside the top tier: `value` in every seat (the old "strong" population, named by its
 bot), one-ply heuristics only, and line-ups mixing bots."""

@@ -32,12 +32,20 @@ OUT = ROOT / "data" / "outside" / "findings"
 FIRST = 300_000
 """The first game number of every arm (the earlier outside files used numbers below 100,000)."""
 
-CARDS = {f"cards_{mode}_4p": ("domination:hard", 4, mode, 3000) for mode in ("increasing", "fixed")}
+CARDS = {f"cards_{mode}_4p": ("domination:hard", 4, mode, 2000) for mode in ("increasing", "fixed")}
 """The card escalation arms: name -> (measured seat, players, Domination's card mode, games)."""
-TREATMENTS: dict[str, tuple[str, int, str, int]] = {}
-"""The hunter's treatment arms, name -> (bot spec, players, card mode, games); filled as the hunter takes the
-guide's treatments as options."""
-ARMS = CARDS | TREATMENTS
+TREATMENTS = {f"hunter{'_' if name else ''}{name}_4p": (spec, 4, "increasing", 600) for name, spec in (
+    ("", "hunter"),  # the control: its own first continent, stacks as it plays, fortifies, trades at once
+    ("first_australia", "hunter:first=Australia:draft=1"),
+    ("first_south_america", "hunter:first=South America:draft=1"),
+    ("reinforce_spread", "hunter:reinforce=spread"),
+    ("fortify_none", "hunter:fortify=none"),
+    ("trade_hold", "hunter:trade_at=5"),
+)}
+"""The hunter's treatment arms, name -> (bot spec, players, card mode, games): each a treatment of the guide's against
+the hunter without it (``hunter_4p``): a forced first continent (with ``draft``, as in riskstats' experiments),
+spread reinforcement, never fortifying, trading only when forced (``trade_at=5``: Domination forces a trade at 5)."""
+ARMS = TREATMENTS | CARDS
 
 
 def main(argv=None) -> int:
