@@ -41,10 +41,15 @@ TREATMENTS = {f"hunter{'_' if name else ''}{name}_4p": (spec, 4, "increasing", 6
     ("reinforce_spread", "hunter:reinforce=spread"),
     ("fortify_none", "hunter:fortify=none"),
     ("trade_hold", "hunter:trade_at=5"),
+    ("fortify_spread", "hunter:fortify=spread"),
+    ("claim_random", "hunter:claim=random"),
+    ("break_always", "hunter:break_threshold=0"),
 )}
 """The hunter's treatment arms, name -> (bot spec, players, card mode, games): each a treatment of the guide's against
 the hunter without it (``hunter_4p``): a forced first continent (with ``draft``, as in riskstats' experiments),
-spread reinforcement, never fortifying, trading only when forced (``trade_at=5``: Domination forces a trade at 5)."""
+spread reinforcement, never fortifying or evening out the borders, trading only when forced (``trade_at=5``:
+Domination forces a trade at 5), random claims, and breaking another seat's continent at any odds its stop rule
+allows (``break_threshold=0``; the guide's break is forced once, from a position, in riskstats' rollouts)."""
 ARMS = TREATMENTS | CARDS
 
 
