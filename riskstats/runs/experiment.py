@@ -85,8 +85,9 @@ def _as_list(name, value):
     return value
 
 
-def experiment_cells(spec: dict) -> list[dict]:
-    """The cells of an experiment: each ``{"label": {...}, "config": RunConfig}``, all validated."""
+def experiment_cells(spec: dict, tiers: dict | None = None) -> list[dict]:
+    """The cells of an experiment: each ``{"label": {...}, "config": RunConfig}``, all validated; line-ups naming
+    the top tier are written out for ``tiers`` (default `riskstats.stats.robustness.TOP_TIER`: `top_tier_lineups`)."""
     from riskstats.game.bots.catalog import BOTS, parse_bot
     from riskstats.runs.tournament import DEFAULT_CHUNK, RunConfig
 
@@ -109,15 +110,16 @@ def experiment_cells(spec: dict) -> list[dict]:
                 raise RiskstatsError(f"unknown bot {', '.join(sorted(bad))} in params; bots: {', '.join(BOTS)}")
     from riskstats.stats.robustness import top_tier_lineups
 
-    lineups = top_tier_lineups(",".join(b) if isinstance(b, list) else b for b in _as_list("bots", grid["bots"]))
-    axes = [("variant", _as_list("variant", grid.get("variant", ["classic"]))),
-            ("players", _as_list("players", grid["players"]) if "players" in grid else [None]),
-            ("bots", lineups)]
-    axes += [(f"rules.{k}", _as_list(f"rules.{k}", v)) for k, v in grid.get("rules", {}).items()]
+    bots = [",".join(b) if isinstance(b, list) else b for b in _as_list("bots", grid["bots"])]
+    axes = [(f"rules.{k}", _as_list(f"rules.{k}", v)) for k, v in grid.get("rules", {}).items()]
     axes += [(f"params.{k}", _as_list(f"params.{k}", v)) for k, v in grid.get("params", {}).items()]
+    grid_cells = [{"variant": variant, "players": players, "bots": lineup, **dict(zip((k for k, _ in axes), values))}
+                  for variant in _as_list("variant", grid.get("variant", ["classic"]))
+                  for players in (_as_list("players", grid["players"]) if "players" in grid else [None])
+                  for lineup in top_tier_lineups(bots, tiers, players)  # the top tier's bots may go by player count
+                  for values in itertools.product(*(v for _, v in axes))]
     cells = []
-    for values in itertools.product(*(v for _, v in axes)):
-        label = dict(zip((k for k, _ in axes), values))
+    for label in grid_cells:
         rules = dict(spec.get("rules", {})) | {k[6:]: v for k, v in label.items() if k.startswith("rules.")}
         params = dict(spec.get("params", {})) | {k[7:]: v for k, v in label.items() if k.startswith("params.")}
         lineup = [b.strip() for b in label["bots"].split(",") if b.strip()]
@@ -139,8 +141,10 @@ def experiment_cells(spec: dict) -> list[dict]:
     return cells
 
 
-def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, client=None, progress=None):
+def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, client=None, progress=None,
+                   tiers=None):
     """Play every cell of an experiment (a TOML path or a parsed dict) into ``out``; return the combined table.
+    ``tiers`` are the top tiers its top-tier line-ups are written out for (`experiment_cells`).
 
     All cells are validated before any game is played; a cell already finished is read back, an
     unfinished one resumed. ``scheduler`` (or the file's ``scheduler``) and ``dask_local`` play the
@@ -153,7 +157,7 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
 
     if not isinstance(spec, dict):
         spec = load_experiment(spec)
-    cells = experiment_cells(spec)
+    cells = experiment_cells(spec, tiers)
     scheduler = scheduler or spec.get("scheduler")
     out = Path(out)
     old = out / MANIFEST

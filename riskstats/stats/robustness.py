@@ -40,20 +40,38 @@ OPTIONAL_COLUMNS = ("note",)
 (for example why it has no top-tier rows)."""
 ROW_VERDICTS = ("holds", "reversed", "inconclusive")
 """A row's verdict: the claim holds, its opposite holds (reversed), or the interval supports neither."""
-TOP_TIER = {
-    "search": {"bot": "search:rollouts=8:horizon=1:plans=6:value=formula",
-               "population": "search in every seat (top tier)"},
-    "search:value=model": {"bot": "search:rollouts=8:horizon=0:plans=8:value=model",
-                           "population": "search:value=model in every seat (top tier)"},
+TIER_SETS = {
+    "top": {
+        "search": {"bot": "search:rollouts=8:horizon=1:plans=6:value=formula",
+                   "population": "search in every seat (top tier)"},
+        "search:value=model": {"bot": "search:rollouts=8:horizon=0:plans=8:value=model",
+                               "population": "search:value=model in every seat (top tier)"},
+    },
+    "top_hunter": {
+        "hunter": {"bot": "hunter", "population": "hunter in every seat (top tier)"},
+        "hunter against the next best": {
+            "bot": "hunter", "others": {2: "search:rollouts=8:horizon=0:plans=8:value=model",
+                                        4: "search:rollouts=8:horizon=1:plans=6:value=formula"},
+            "population": "hunter against the next best (top tier)"},
+    },
 }
-"""The two bots the findings are judged by (issue #29): the judging populations are the tier-1 bot of each format by
-direct head to head (issue #39; `riskstats.stats.verdicts.pair_tiers`, ``data/robustness/tiers.csv``): ``search``,
-tier 1 alone of the four-player ladder on its own deals (``tier``), and ``search:value=model``, tier 1 alone of the
-two-player round robin (``tier_2p``). Kept here as code (the robustness rows carry these population labels); a test
-ties it to the data: its bots are the union of the two formats' tier 1 in ``tiers.csv``
-(`riskstats.stats.verdicts.tier_one`), so a change of tiers fails it until this and the findings' runs follow. Tier
-name -> the full spec of the bot that plays every seat and the population label its robustness rows carry (the
-treated seat may add options, ``:fortify=1``)."""
+"""The top tiers the findings have been or are being measured in, by the name of their runs' folder
+(``data/<finding>/<name>/``, `scripts/make/findings.py`). ``top`` (issue #29): the tier-1 bot of each format by direct
+head to head on the ladder of issue #39 (`riskstats.stats.verdicts.pair_tiers`, ``data/robustness/tiers.csv``),
+``search`` four-player and ``search:value=model`` two-player, each in every seat. ``top_hunter`` (issue 52): the
+hunter, tier 1 alone of both formats on the candidates' ladder (``data/top_tier/``), in every seat, and against the
+next best bot of the format in the other seats (``others``: ``search:value=model`` two-player, ``search`` four-player
+and, for want of a ladder of their own, with 3, 5 and 6 players). Tier name -> the full spec of the bot of the
+treated seat (the treated seat may add options, ``:fortify=1``), the bot of the other seats (``others``, default the
+same; a dict by player count, a count it lacks taking its largest key's) and the population label its robustness
+rows carry."""
+JUDGING = "top"
+"""The tier set the findings are judged by (`TOP_TIER`): one changed line moves the verdicts to another set, once its
+runs are made (`scripts/make/findings.py`); the other sets' rows stay as context."""
+TOP_TIER = TIER_SETS[JUDGING]
+"""The tiers the findings are judged by (`JUDGING`; kept as code: the robustness rows carry these population labels).
+A test ties it to the data: its bots are the union of the two formats' tier 1 in ``tiers.csv``
+(`riskstats.stats.verdicts.tier_one`), so a change of tiers fails it until this and the findings' runs follow."""
 TOP = "{top}"
 """In an experiment file's line-up, the top tier's bot (`top_tier_lineups`): the seat a treatment is given to."""
 REST = "{rest}"
@@ -61,16 +79,24 @@ REST = "{rest}"
 another)."""
 
 
-def top_tier_lineups(lineups, tiers=None) -> list[str]:
+def _others(entry: dict, players: int | None) -> str:
+    """The bot of a tier's other seats (`TIER_SETS`) with ``players`` players."""
+    others = entry.get("others", entry["bot"])
+    if isinstance(others, dict):
+        return others.get(players) or others[max(others)]
+    return others
+
+
+def top_tier_lineups(lineups, tiers=None, players: int | None = None) -> list[str]:
     """The line-ups of an experiment's top-tier populations: every line-up template (`TOP`, `REST` placeholders)
     written out for each tier of ``tiers`` (default `TOP_TIER`), tier by tier, the templates in their order within
     each. So every experiment file that plays the top tier reads it from `TOP_TIER` alone: one changed entry there
     changes every such experiment. A template of `TOP` alone is the tier's population: its bot in every seat, or,
-    for a tier with ``others``, its bot and the others alternating. Line-ups without a placeholder are returned as
-    they are (none may be mixed in).
+    for a tier with ``others`` (with ``players`` players), its bot and the others alternating. Line-ups without a
+    placeholder are returned as they are (none may be mixed in).
 
     >>> top_tier_lineups(["{top}:first=Australia:draft=1,{rest}", "{top}"], {"a": {"bot": "hunter"},
-    ...                  "b": {"bot": "hunter", "others": "search"}})
+    ...                  "b": {"bot": "hunter", "others": {2: "value", 4: "search"}}}, players=4)
     ['hunter:first=Australia:draft=1,hunter', 'hunter', 'hunter:first=Australia:draft=1,search', 'hunter,search']
     """
     from riskstats.errors import RiskstatsError
@@ -86,7 +112,7 @@ def top_tier_lineups(lineups, tiers=None) -> list[str]:
     tiers = TOP_TIER if tiers is None else tiers
     out = []
     for entry in tiers.values():
-        others = entry.get("others", entry["bot"])
+        others = _others(entry, players)
         for template in lineups:
             lineup = template.replace(TOP, entry["bot"]).replace(REST, others)
             out.append(lineup if REST in template or "," in template or entry["bot"] == others

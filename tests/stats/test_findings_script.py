@@ -1,0 +1,48 @@
+"""scripts/make/findings.py (issue 52 item 2): the one command that reruns the findings' experiments reads the top tier
+from the one place (riskstats.stats.robustness.TIER_SETS), plays a small sample of the same code, and resumes."""
+import importlib.util
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "make" / "findings.py"
+SEARCH, MODEL = "search:rollouts=8:horizon=1:plans=6:value=formula", "search:rollouts=8:horizon=0:plans=8:value=model"
+
+
+@pytest.fixture(scope="module")
+def findings():
+    spec = importlib.util.spec_from_file_location("findings", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_each_set_plays_its_own_tiers_and_the_judging_one_what_was_committed(findings, tmp_path):
+    from riskstats.stats.robustness import JUDGING
+
+    steps = {s["name"]: s for s in findings.plan("top_hunter", tmp_path)}
+    assert set(steps) == set(findings.EXPERIMENTS)
+    for step in steps.values():
+        lineups = [c["label"]["bots"] for c in step["cells"]]
+        assert all(b.startswith("hunter") for b in lineups) and step["out"].name == "top_hunter"
+        players = [c["label"]["players"] for c in step["cells"]]
+        against = [b.split(",")[1] for b in lineups if "," in b and not b.split(",")[1].startswith("hunter")]
+        assert against and set(against) == ({MODEL} if set(players) == {2} else {SEARCH})  # the next best by format
+    assert steps["continent_first_top"]["spec"]["games"] == 3000
+    judged = findings.plan(JUDGING, tmp_path)
+    assert all("hunter" not in c["label"]["bots"] for s in judged for c in s["cells"])
+
+
+def test_a_sample_run_plays_resumes_and_logs(findings, tmp_path, capsys):
+    args = ["--set", "top_hunter", "--games", "4", "--only", "two_player_top", "--out", str(tmp_path), "--workers", "1"]
+    assert findings.main(args) == 0
+    from riskstats.runs.experiment import read_experiment
+
+    games = read_experiment(tmp_path / "two_player" / "top_hunter")
+    assert len(games) == 8 and set(games.lineup) == {"hunter", f"hunter,{MODEL}"}
+    assert findings.main(args) == 0  # resumed: nothing left to play
+    log = pd.read_csv(tmp_path / "findings_runs.csv")
+    assert log.played.tolist() == [8, 0] and (log.games == 8).all()
+    assert findings.main(["--set", "nope", "--list"]) == 1
+    assert "unknown tier set 'nope'" in capsys.readouterr().err
