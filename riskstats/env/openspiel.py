@@ -179,14 +179,7 @@ class _Position:
         self.game = game
 
     def __deepcopy__(self, memo):
-        g = self.game
-        c = Game.__new__(Game)
-        c.__dict__.update(g.__dict__)
-        c.state = g.state._replace(**{f: getattr(g.state, f).copy() for f in g.state._fields})
-        c._events = None
-        if getattr(g, "_memory", None) is not None:
-            c._memory = g._memory.copy()
-        return _Position(c)
+        return _Position(Game.from_position(self.game))
 
 
 class RiskState(pyspiel.State):

@@ -587,13 +587,37 @@ class Game:
         """A game at a position: JSON text or a dict in the format of docs/positions.md, written by `to_json`
         or by hand (unknown draw-pile order: shuffled from the position's ``seed``). ``board``: the board,
         when the position names one other than "classic". An invalid position raises `RiskstatsError`
-        naming the problem. The new game's event log starts at the position."""
+        naming the problem. The new game's event log starts at the position (`from_position`)."""
+        return cls.from_position(position, board)
+
+    @classmethod
+    def from_position(cls, position, board: Board | None = None, *, context=None, memory=None) -> Game:
+        """A game at a position, the one way to seat bots anywhere but at a deal: ``position`` is JSON text or a
+        dict (docs/positions.md; ``board`` as for `from_json`), or another `Game`, whose state is copied (its
+        rules, board and compiled tables shared, no event log: a cheap copy for a search over positions).
+
+        ``context`` is the compiled rules and board tables to reuse (`riskstats.game.rules.engine.compile_context`
+        of the same rules, board and players: a caller that loads many positions of one game compiles them once);
+        ``memory`` the look-ahead seats' plan memory to keep (``int64[seats, 2]``, `_search_memory`; the game
+        holds that array, so it goes on across the positions of one game). The new game's event log starts at the
+        position."""
         from riskstats.game.position import game_from_position
 
         game = cls.__new__(cls)
-        game.rules, game.board, game.players, game.seed, game.state = game_from_position(position, board)
-        game.context = compile_context(game.rules, game.board, game.players)
+        if isinstance(position, Game):
+            game.rules, game.board, game.players, game.seed = (position.rules, position.board, position.players,
+                                                               position.seed)
+            game.state = position.state._replace(**{f: getattr(position.state, f).copy()
+                                                    for f in position.state._fields})
+            context = position.context if context is None else context
+            if memory is None and getattr(position, "_memory", None) is not None:
+                memory = position._memory.copy()
+        else:
+            game.rules, game.board, game.players, game.seed, game.state = game_from_position(position, board)
+        game.context = compile_context(game.rules, game.board, game.players) if context is None else context
         game._events = None
+        if memory is not None:
+            game._memory = memory
         return game
 
     # ------------------------------------------------------------ the record

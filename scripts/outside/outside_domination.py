@@ -55,7 +55,6 @@ import numpy as np
 from riskstats.errors import RiskstatsError
 from riskstats.game.bots.catalog import parse_bot
 from riskstats.game.play import Game
-from riskstats.game.position import game_from_position
 from riskstats.game.rules.board import board_from_dict
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.options import GameRules
@@ -268,12 +267,7 @@ class RiskstatsSeat:
         self.note = {}  # how the last answer was chosen (the transcript records it)
 
     def game_at(self, pos: dict) -> Game:
-        game = Game.__new__(Game)
-        game.rules, game.board, game.players, game.seed, game.state = game_from_position(pos, self.names.board)
-        game.context = self.context
-        game._events = None
-        game._memory = self.memory
-        return game
+        return Game.from_position(pos, self.names.board, context=self.context, memory=self.memory)
 
     def observe(self, msg: dict) -> None:
         """Keep track of the turn and of the hand at its start; called at every decision of the seat, also those

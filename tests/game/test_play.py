@@ -1,5 +1,7 @@
 """Property tests over seeded games of every variant and bot, the conformance test, the golden playthrough."""
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -313,3 +315,24 @@ def test_a_bad_outcome_is_refused_and_changes_nothing():
     with pytest.raises(RiskstatsError, match="goes with a defend move"):
         game.step(Move.end_attack(), outcome=0)
     assert game.phase == "attack"
+
+
+def test_from_position_is_the_one_constructor_at_a_position():
+    """Issue 53: a game at a position (a dict, or another game's, copied) with a context and a plan memory to keep;
+    nothing else in the package or the scripts builds a Game through __new__."""
+    import re
+    from pathlib import Path
+
+    game = Game(4, seed=3).play(["aggressive"], max_moves=200)
+    copy = Game.from_position(game)
+    assert copy.context is game.context and copy.state.owner is not game.state.owner
+    copy.step(copy.bot_move("aggressive"))
+    assert copy.to_json() != game.to_json() and Game.from_position(game).to_json() == game.to_json()
+    memory = np.full((4, 2), 7, np.int64)
+    loaded = Game.from_position(json.loads(game.to_json()), context=game.context, memory=memory)
+    assert loaded.context is game.context and loaded._search_memory() is memory
+    assert loaded.to_json() == game.to_json() == Game.from_json(game.to_json()).to_json()
+    root = Path(__file__).resolve().parents[2]
+    uses = [p.relative_to(root).as_posix() for folder in ("riskstats", "scripts") for p in (root / folder).rglob("*.py")
+            for _ in re.finditer(r"__new__\(", p.read_text())]
+    assert uses == ["riskstats/game/play.py"]
