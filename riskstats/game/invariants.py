@@ -57,17 +57,14 @@ from riskstats.game.rules.state import (
     CAPITAL,
     CLAIM,
     DECK,
-    DEFEND,
     DISCARD,
     EV_CLAIM,
     EV_DEAL,
     EV_REINFORCE,
-    I_ATK_FROM,
     I_DECK_N,
     I_LOG_N,
     I_MOVES,
     I_PHASE,
-    I_PLAYER,
     I_REASON,
     I_RESERVE,
     I_START_HAND,
@@ -110,6 +107,7 @@ from riskstats.game.rules.state import (
     WIN_ELIMINATED,
     WIN_MISSION,
     WIN_MOVE_CAP,
+    _turn_seat,
 )
 from riskstats.pieces import in_pieces
 
@@ -282,14 +280,6 @@ def _won(st, B, R, p):  # pragma: no cover - compiled
     if R[R_VARIANT] == V_CAPITAL:
         return _capitals_met(st, R, p)
     return False
-
-
-@jit
-def _turn_seat(st):  # pragma: no cover - compiled
-    """The seat whose turn it is (in phase DEFEND the attacker, not the defending seat to move)."""
-    if st.info[I_PHASE] == DEFEND:
-        return st.owner[st.info[I_ATK_FROM]]
-    return st.info[I_PLAYER]
 
 
 # ---------------------------------------------------------------- the state

@@ -149,6 +149,7 @@ from riskstats.game.rules.state import (
     SETUP_PLACE,
     _copy_state,
     _new_state,
+    _turn_seat,
 )
 from riskstats.game.rules.stream import _seed, _shuffle
 from riskstats.game.value import _model_value
@@ -544,14 +545,6 @@ def _opponent(s, opponents, bots, params, memory, out):  # pragma: no cover - co
 
 
 @jit
-def _turn_player(st):  # pragma: no cover - compiled
-    """The seat whose turn it is (in phase DEFEND the attacker, not the defending seat to move)."""
-    if st.info[I_PHASE] == DEFEND:
-        return st.owner[st.info[I_ATK_FROM]]
-    return st.info[I_PLAYER]
-
-
-@jit
 def _budget(bot, params):  # pragma: no cover - compiled
     """(rollouts, horizon, plans, leaf, order, closer) of a look-ahead seat: the search bot's five parameters
     (closer 0), or the value bot's (rollouts, plans, order, closer) with no rounds after the turn and the
@@ -721,7 +714,7 @@ def _play_search(st, B, R, CUT, V, bots, params, check, last_turn, last_round, m
     while info[I_PHASE] != OVER:
         if info[I_TURN] > last_turn or info[I_ROUND] > last_round:
             break
-        p = _turn_player(st)
+        p = _turn_seat(st)
         for s in range(bots.shape[0]):
             if bots[s] == SEARCH_ID or bots[s] == VALUE_ID:
                 k = _plan(st, B, R, CUT, V, s, bots, params, memory, work, scores) if s == p else -1
@@ -820,7 +813,7 @@ def search_plans(game, bot: str = "search", lineup=None):
         ids, prm = game._lineup_arrays()
     else:
         ids, prm = Lineup.of(list(lineup)).arrays(game.players, rows=S)
-    p = _turn_player(st)
+    p = _turn_seat(st)
     ids[p], prm[p] = spec.id, vector
     work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
     scores = np.full(len(PLAN_LIST), np.nan)

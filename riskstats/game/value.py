@@ -56,11 +56,8 @@ from riskstats.game.rules.options import (
     VARIANTS,
 )
 from riskstats.game.rules.state import (
-    DEFEND,
-    I_ATK_FROM,
     I_MOVES,
     I_PHASE,
-    I_PLAYER,
     I_RESERVE,
     I_ROUND,
     I_SETS_TRADED,
@@ -77,6 +74,7 @@ from riskstats.game.rules.state import (
     MK_DESTROY,
     MK_TERRITORIES,
     OVER,
+    _turn_seat,
 )
 from riskstats.game.value_trees import TREE_ARRAYS, _margin, load_trees
 
@@ -211,14 +209,6 @@ _WS = np.stack([model_weights(load_model(name)) for name in LINEAR])
 constant (the numba cache folder's key includes the package's data files, `riskstats._numba`)."""
 (_T_FEATURE, _T_THRESHOLD, _T_LEAF, _T_TREE_PTR, _T_SCALE) = (load_boosted()[name] for name in TREE_ARRAYS)
 """The boosted model's arrays (`TREE_ARRAYS`), compiled into the kernels as constants like `_WS`."""
-
-
-@jit
-def _turn_seat(st):  # pragma: no cover - compiled
-    """The seat whose turn it is (in phase DEFEND the attacker, not the defending seat to move)."""
-    if st.info[I_PHASE] == DEFEND:
-        return st.owner[st.info[I_ATK_FROM]]
-    return st.info[I_PLAYER]
 
 
 @jit

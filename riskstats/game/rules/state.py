@@ -245,6 +245,14 @@ def _copy_state(src, dst):  # pragma: no cover - compiled
     dst.scratch[SC_HELD] = src.scratch[SC_HELD]
 
 
+@jit
+def _turn_seat(st):  # pragma: no cover - compiled
+    """The seat whose turn it is (in phase DEFEND the attacker, not the defending seat to move)."""
+    if st.info[I_PHASE] == DEFEND:
+        return st.owner[st.info[I_ATK_FROM]]
+    return st.info[I_PLAYER]
+
+
 @inline_jit
 def _scratch_block(scratch, T, block):  # pragma: no cover - compiled
     """The T-long buffer number ``block`` of a state's scratch memory (a view, not a copy)."""

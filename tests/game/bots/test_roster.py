@@ -89,3 +89,25 @@ def test_a_cold_game_compiles_none_of_the_bots_it_does_not_seat(tmp_path):
     unseated = [n for n in names if any(f".{m}." in n for m in ("hunter", "objective", "uniform", "search"))]
     assert not unseated, unseated
     assert len(names) < 170
+
+
+def test_every_kernel_and_call_takes_the_roster_flags_in_their_order():
+    """Issue 53: the roster's flags bind by position, so every kernel that takes them (`_bot_move`, `_play`,
+    `_look_ahead`) declares them in `FLAGS`' order, and every call spells them out in that order: a misordered name
+    would play a seated bot as another."""
+    import inspect
+    import re
+    from pathlib import Path
+
+    from riskstats.game.bots.dispatch import _bot_move
+    from riskstats.game.bots.roster import FLAGS
+    from riskstats.game.drive import _look_ahead
+
+    for kernel in (_bot_move, _play, _look_ahead):
+        names = list(inspect.signature(getattr(kernel, "py_func", kernel)).parameters)
+        assert [n for n in names if n.startswith("with_")] == list(FLAGS), kernel
+        assert names[-len(FLAGS):] == list(FLAGS)  # last, so that a call may pass them as *roster
+    root = Path(__file__).resolve().parents[3] / "riskstats"
+    runs = [re.findall(r"with_\w+", m.group(0)) for p in root.rglob("*.py") if p.name != "roster.py"
+            for m in re.finditer(r"with_\w+(?:,\s*with_\w+)+", p.read_text())]
+    assert len(runs) >= 6 and all(run == list(FLAGS) for run in runs)

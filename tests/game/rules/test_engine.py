@@ -475,3 +475,22 @@ def test_deal_gives_the_extra_territories_independently_of_the_first_mover(varia
     bound = 4.5 * np.sqrt(n * p * (1 - p))  # binomial: a false alarm about once in 10^5 runs per seat
     assert abs(extra[0] - n * p) <= bound, extra  # seat 0 moves first: an extra territory in 2/P of deals
     assert (np.abs(extra - n * p) <= bound).all(), extra  # and so does every other seat
+
+
+def test_whose_turn_is_one_kernel():
+    """Issue 53: the seat whose turn it is, the attacker while the defender picks its dice, is read by one kernel
+    (riskstats.game.rules.state._turn_seat) wherever the package needs it."""
+    from pathlib import Path
+
+    from riskstats.game.play import Game
+    from riskstats.game.rules.state import _turn_seat
+
+    game = Game(4, seed=2)
+    while game.phase != "defend":
+        game.step(game.bot_move("aggressive"))
+    attacker = game.state.owner[game.pending_attack[0]]
+    assert _turn_seat(game.state) == attacker != game.player  # the defending seat is to move
+    root = Path(__file__).resolve().parents[3] / "riskstats"
+    rule = "if st.info[I_PHASE] == DEFEND:\n        return st.owner[st.info[I_ATK_FROM]]"
+    copies = [p.name for p in root.rglob("*.py") if rule in p.read_text()]
+    assert copies == ["state.py"]
