@@ -19,13 +19,44 @@ from dataclasses import dataclass
 import pandas as pd
 
 ANSWER_COLUMNS = ("question", "answer", "verdict", "notebook", "finding", "tier", "effect", "interval", "bots", "n",
-                  "label")
+                  "label", "outside")
 """The columns of `player_answers`: one row per question, finding and top-tier population (``tier``); a finding
 with no top-tier row has one row with an empty ``tier``. ``verdict`` is the finding's (of its claim, which may be
-the opposite of what the question asks); ``label`` answers the question as asked, in a few words (`answer_label`)."""
+the opposite of what the question asks); ``label`` answers the question as asked, in a few words (`answer_label`);
+``outside`` is the finding's verdict against Domination's hard AI (``verdicts.csv``'s, issue 52), empty where it was
+checked in riskstats' games only."""
+OUTSIDE_WORDS = {"holds": "it holds there too", "reversed": "the opposite holds there",
+                 "inconclusive": "not shown there either way"}
+"""How an answer words a finding's verdict against Domination's hard AI (`riskstats.stats.verdicts.OUTSIDE_COLUMNS`)."""
+
 VERDICTS = ("holds", "fails", "tier-dependent", "inconclusive", "mixed", "no top-tier rows")
 """The verdict classes of issue #29 §1 (`riskstats.stats.verdicts.VERDICTS`; a ``no top-tier rows`` verdict may
 carry its reason after it)."""
+
+
+def _outside(row) -> str:
+    """A verdict row's outside verdict, or "" where it has none (a CSV reads the empty cell as NaN)."""
+    value = row.get("outside", "")
+    return "" if pd.isna(value) else str(value)
+
+
+def _outside_sentence(rows) -> str:
+    """What an answer's findings (verdict rows) showed against Domination's hard AI, in one sentence: each checked
+    finding's verdict (`OUTSIDE_WORDS`) and estimate, or that they were checked in riskstats' games only."""
+    checked = [r for r in rows if _outside(r)]
+    if not checked:
+        return "Checked in riskstats' games only, not against an outside AI."
+    bots = {r["outside_bots"] for r in checked}
+    head = f"Against Domination's hard AI ({checked[0]['outside_bots']}): " if len(bots) == 1 else \
+        "Against Domination's hard AI: "
+    if len(rows) == 1:
+        return f"{head}{OUTSIDE_WORDS[_outside(checked[0])]}, {checked[0]['outside_estimate']}."
+    parts = []
+    for r in checked:
+        who = f" ({r['outside_bots']})" if len(bots) > 1 else ""
+        parts.append(f"{r['finding']}{who}: {OUTSIDE_WORDS[_outside(r)]}, {r['outside_estimate']}")
+    rest = "; the others in riskstats' games only" if len(checked) < len(rows) else ""
+    return head + "; ".join(parts) + rest + "."
 
 
 @dataclass(frozen=True)
@@ -372,7 +403,8 @@ def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
     >>> print(a.answer[0])  # doctest: +NORMALIZE_WHITESPACE
     Yes: fortifying at the end of your turn beats never fortifying, for both top-tier populations (search and
     search:value=model in every seat): search: +3.0 points [+1.0, +5.0], n = 8000;
-    search:value=model: +2.0 points [+0.5, +4.0], n = 8000.
+    search:value=model: +2.0 points [+0.5, +4.0], n = 8000. Checked in riskstats' games only, not against an outside
+    AI.
     """
     from riskstats.errors import RiskstatsError
     from riskstats.stats.robustness import TOP_TIER, notebook_number
@@ -393,7 +425,7 @@ def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
         if mine.empty:
             out.append({"question": q.question, "answer": _sentence(q, "no top-tier rows", [], tiers),
                         "verdict": "no top-tier rows", "notebook": q.notebook, "finding": "", "tier": "",
-                        "effect": "", "interval": "", "bots": "", "n": pd.NA, "label": "not measured"})
+                        "effect": "", "interval": "", "bots": "", "n": pd.NA, "label": "not measured", "outside": ""})
             continue
         found = []
         for _, row in mine.iterrows():
@@ -413,12 +445,16 @@ def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
                 ranking = [e for r, _, effects, _, _ in found if "lowest" in r["finding"] for e in effects]
                 others = [(s, lab) for r, _, _, s, lab in found if "lowest" not in r["finding"]]
                 answer, label = _lowest_answer(q, ranking, others, tiers)
-            found = [(r, v, e, answer, label) for r, v, e, _, _ in found]
+            outside = _outside_sentence([r for r, *_ in found])
+            found = [(r, v, e, f"{answer} {outside}", label) for r, v, e, _, _ in found]
+        else:
+            found = [(r, v, e, f"{a} {_outside_sentence([r])}", label) for r, v, e, a, label in found]
         for row, verdict, effects, answer, label in found:
             cls = next((c for c in VERDICTS if verdict.startswith(c)), verdict)
             base = {"question": q.question, "answer": answer, "verdict": cls, "notebook": q.notebook,
-                    "finding": row["finding"], "label": label}
-            out += ([{**base, **{k: e[k] for k in ANSWER_COLUMNS if k in e and k != "label"}} for e in effects] or
+                    "finding": row["finding"], "label": label, "outside": _outside(row)}
+            out += ([{**base, **{k: e[k] for k in ANSWER_COLUMNS if k in e and k not in ("label", "outside")}}
+                     for e in effects] or
                     [{**base, "tier": "", "effect": "", "interval": "", "bots": "", "n": pd.NA}])
     frame = pd.DataFrame(out, columns=list(ANSWER_COLUMNS))
     frame["n"] = frame["n"].astype("Int64")

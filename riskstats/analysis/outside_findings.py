@@ -30,17 +30,17 @@ CONTROL = "hunter_4p"
 """The control arm of the treatments: the hunter as it plays (its own first continent, stacking, fortifying to the
 most threatened border, trading at once, its claim rule, breaking at P(conquer) >= 0.65)."""
 TREATMENTS = {
-    "hunter_first_australia_4p": (2, "claiming and going for Australia first beats the own choice", 1),
-    "hunter_first_south_america_4p": (2, "claiming and going for South America first beats the own choice", 1),
-    "hunter_trade_hold_4p": (3, "holding cards until forced lowers the holder's win rate", -1),
-    "hunter_break_always_4p": (6, "forcing a break of a rival's continent raises the mover's P(win)", 1),
-    "hunter_fortify_spread_4p": (7, "fortifying to the most threatened border beats evening out the borders "
+    "hunter_first_australia_4p": ("02", "claiming and going for Australia first beats the own choice", 1),
+    "hunter_first_south_america_4p": ("02", "claiming and going for South America first beats the own choice", 1),
+    "hunter_trade_hold_4p": ("03", "holding cards until forced lowers the holder's win rate", -1),
+    "hunter_break_always_4p": ("06", "forcing a break of a rival's continent raises the mover's P(win)", 1),
+    "hunter_fortify_spread_4p": ("07", "fortifying to the most threatened border beats evening out the borders "
                                     "(fortify=spread)", -1),
-    "hunter_fortify_none_4p": (7, "fortifying to the most threatened border beats never fortifying (fortify=none)",
+    "hunter_fortify_none_4p": ("07", "fortifying to the most threatened border beats never fortifying (fortify=none)",
                                -1),
-    "hunter_reinforce_spread_4p": (7, "stacking the reinforcements beats spreading them over the threatened borders "
+    "hunter_reinforce_spread_4p": ("07", "stacking the reinforcements beats spreading them over the threatened borders "
                                       "(reinforce=spread)", -1),
-    "hunter_claim_random_4p": (7, "the bot's claim rule beats random claims (claim=random)", -1),
+    "hunter_claim_random_4p": ("07", "the bot's claim rule beats random claims (claim=random)", -1),
 }
 """Treatment arm -> (notebook, the finding's words as ``data/robustness/verdicts.csv`` has them, the sign of the
 claim: +1 where it says the treatment wins more than the control, -1 where it says less). The break arm breaks at any
@@ -164,3 +164,63 @@ def card_modes(folder=None) -> pd.DataFrame:
                  "turns_low": float(t_low), "turns_high": float(t_high), "first_share": fa / len(a) - fb / len(b),
                  "first_low": float(f_low), "first_high": float(f_high), "turns_p": float(welch.pvalue)})
     return pd.DataFrame(rows)
+
+
+CARD_FINDINGS = {
+    "length": ("03", "progressive sets make games longer than fixed escalation (rounds)"),
+    "first": ("04", "seat 0 (moves first) wins more than its fair share 1/4, 4 players"),
+}
+"""The findings the card-mode arms check: game length under increasing against fixed sets (Domination's turns,
+hard AIs in every seat), and the first player's share of the wins under increasing sets (Domination's default)."""
+
+
+def _text(estimate: float, low: float, high: float, n: int, unit: str = "points") -> str:
+    """An estimate as the verdict table writes it: in points (of a share) or in another unit, with its interval."""
+    scale = 100 if unit == "points" else 1
+    return f"{scale * estimate:+.1f} {unit} [{scale * low:+.1f}, {scale * high:+.1f}] (n = {n})"
+
+
+def outside_verdicts(folder=None) -> pd.DataFrame:
+    """Every finding the outside experiments check, with its verdict against Domination's hard AI.
+
+    Returns one row per finding: ``notebook``, ``finding`` (as ``data/robustness/verdicts.csv`` has it),
+    ``outside`` (`ROW_VERDICTS` after Holm over these rows: ``holds``, ``reversed`` or ``inconclusive``),
+    ``outside_unadjusted``, ``outside_estimate`` (the effect in points, or in turns for game length, with its 95%
+    interval and n), ``outside_bots`` (who played) and ``outside_p``. The treatments come from `treatment_effects`
+    (the arms present), the card findings from `card_modes` (when both modes are present).
+    """
+    from scipy import stats
+    from statsmodels.stats.multitest import multipletests
+
+    folder = _folder(folder)
+    rows = []
+    if (folder / f"{CONTROL}.csv").is_file():
+        for r in treatment_effects(folder).itertuples():
+            rows.append({"notebook": r.notebook, "finding": r.finding, "outside_unadjusted": r.verdict,
+                         "outside_estimate": _text(r.effect, r.effect_low, r.effect_high, r.n),
+                         "outside_bots": f"{r.bot} against hunter, one seat each against three hard AIs",
+                         "outside_p": r.p_value})
+    if all((folder / f"{a}.csv").is_file() for a in CARD_MODES):
+        modes = card_modes(folder).set_index("mode")
+        diff, inc = modes.loc["increasing - fixed"], modes.loc["increasing"]
+        notebook, finding = CARD_FINDINGS["length"]
+        rows.append({"notebook": notebook, "finding": finding,
+                     "outside_unadjusted": _row_verdict(1, diff.turns_low, diff.turns_high),
+                     "outside_estimate": _text(diff.mean_turns, diff.turns_low, diff.turns_high, int(diff.games),
+                                               "turns"),
+                     "outside_bots": "hard AIs in every seat, increasing against fixed sets",
+                     "outside_p": diff.turns_p})
+        notebook, finding = CARD_FINDINGS["first"]
+        first = stats.binomtest(int(inc.first_wins), int(inc.games), inc.fair)
+        rows.append({"notebook": notebook, "finding": finding,
+                     "outside_unadjusted": _row_verdict(1, inc.first_low - inc.fair, inc.first_high - inc.fair),
+                     "outside_estimate": _text(inc.first_share - inc.fair, inc.first_low - inc.fair,
+                                               inc.first_high - inc.fair, int(inc.games)),
+                     "outside_bots": "hard AIs in every seat, increasing sets", "outside_p": first.pvalue})
+    table = pd.DataFrame(rows, columns=["notebook", "finding", "outside_unadjusted", "outside_estimate",
+                                        "outside_bots", "outside_p"])
+    if table.empty:
+        return table.assign(outside=pd.Series(dtype=str))
+    holm = multipletests(table.outside_p, method="holm")[1]
+    table.insert(2, "outside", np.where(holm < ALPHA, table.outside_unadjusted, ROW_VERDICTS[2]))
+    return table

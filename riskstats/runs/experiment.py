@@ -19,7 +19,7 @@ The format (``scripts/experiments/example.toml`` is a complete example)::
     players = [3, 4]
     bots = ["aggressive,continent,defensive"]   # line-ups, seats in order and cyclic; a bot may carry
                                                 # parameters: "continent:threshold=0.6,aggressive"
-    # or the top tier's populations, read from riskstats.stats.robustness.TOP_TIER: "{top}" (its bot in every
+    # or the top tier's populations, read from riskstats.runs.tiers.TOP_TIER: "{top}" (its bot in every
     # seat), "{top}:first=Australia:draft=1,{rest}" (a treated seat): one line-up per tier, tier by tier
     variant = ["classic"]
     # without players, each line-up seats one bot a seat: bots = ["a,b,c", "a,b,c,d"] plays 3 and 4 players
@@ -87,7 +87,7 @@ def _as_list(name, value):
 
 def experiment_cells(spec: dict, tiers: dict | None = None) -> list[dict]:
     """The cells of an experiment: each ``{"label": {...}, "config": RunConfig}``, all validated; line-ups naming
-    the top tier are written out for ``tiers`` (default `riskstats.stats.robustness.TOP_TIER`: `top_tier_lineups`)."""
+    the top tier are written out for ``tiers`` (default `riskstats.runs.tiers.TOP_TIER`: `top_tier_lineups`)."""
     from riskstats.game.bots.catalog import BOTS, parse_bot
     from riskstats.runs.tournament import DEFAULT_CHUNK, RunConfig
 
@@ -108,7 +108,7 @@ def experiment_cells(spec: dict, tiers: dict | None = None) -> list[dict]:
             bad = set(source) - set(BOTS)
             if bad:
                 raise RiskstatsError(f"unknown bot {', '.join(sorted(bad))} in params; bots: {', '.join(BOTS)}")
-    from riskstats.stats.robustness import top_tier_lineups
+    from riskstats.runs.tiers import top_tier_lineups
 
     bots = [",".join(b) if isinstance(b, list) else b for b in _as_list("bots", grid["bots"])]
     axes = [(f"rules.{k}", _as_list(f"rules.{k}", v)) for k, v in grid.get("rules", {}).items()]

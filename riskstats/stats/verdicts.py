@@ -314,8 +314,15 @@ def _intervals(rows: pd.DataFrame) -> str:
                      zip(rows["estimate"], rows["ci_low"], rows["ci_high"], rows["n"]))
 
 
-def finding_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
-    """One verdict per finding under the top tier (module docstring), beside the old populations'.
+OUTSIDE_COLUMNS = ("outside", "outside_estimate", "outside_bots")
+"""The verdict table's columns from the outside experiments (`riskstats.analysis.outside_findings.outside_verdicts`,
+issue 52): the finding's verdict against Domination's hard AI (``holds``, ``reversed``, ``inconclusive``; empty where
+it was not checked there), its estimate with interval and n, and who played it."""
+
+
+def finding_verdicts(rows: pd.DataFrame, outside: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One verdict per finding under the top tier (module docstring), beside the old populations' and, where it was
+    checked there, its verdict against Domination's hard AI.
 
     Parameters
     ----------
@@ -323,6 +330,9 @@ def finding_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
         Robustness rows of every notebook, with the adjusted columns of `adjust` (if they lack them, `adjust`
         is applied to these rows as the family); an optional ``note`` column gives a notebook's words on a
         finding (such as why it has no top-tier rows).
+    outside : pandas.DataFrame, optional
+        `riskstats.analysis.outside_findings.outside_verdicts`: ``notebook``, ``finding`` and `OUTSIDE_COLUMNS`; a
+        finding there that the rows lack is an error (its words must be the notebook's).
 
     Returns
     -------
@@ -336,8 +346,8 @@ def finding_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
         ``heuristic`` and ``value:rollouts=1:plans=4`` (the old populations' group verdicts on the adjusted rows;
         empty where not measured), ``changed`` (the verdict differs from the one the same rule gives the
         ``value:rollouts=1:plans=4`` rows, both measured; holds and holds is unchanged), ``old_estimate`` and
-        ``new_estimate`` (the intervals of both, for changed findings), ``complete`` (every top tier measured) and
-        ``note``.
+        ``new_estimate`` (the intervals of both, for changed findings), ``complete`` (every top tier measured),
+        ``note`` and `OUTSIDE_COLUMNS` (empty where not checked outside).
 
     >>> tier = {t: e["population"] for t, e in TOP_TIER.items()}
     >>> rows = pd.DataFrame({"notebook": "04", "finding": "f", "population": [tier["search"],
@@ -388,20 +398,33 @@ def finding_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
                "changed", "old_estimate", "new_estimate", "complete", "note"]
     frame = pd.DataFrame(out, columns=columns)
     frame["n_top"] = frame["n_top"].astype("Int64")
+    checked = {}
+    if outside is not None:
+        for r in outside.assign(notebook=notebook_number(outside["notebook"])).itertuples(index=False):
+            checked[(r.notebook, r.finding)] = r
+        missing = set(checked) - set(zip(frame["notebook"], frame["finding"]))
+        if missing:
+            notebook, finding = sorted(missing)[0]
+            raise RiskstatsError(f"the outside verdicts name a finding the robustness rows lack: notebook "
+                                 f"{notebook}, {finding!r}")
+    for column in OUTSIDE_COLUMNS:
+        frame[column] = [getattr(checked[k], column) if k in checked else ""
+                         for k in zip(frame["notebook"], frame["finding"])]
     return frame
 
 
-def judge_table(folder, method: str = ADJUST_METHOD, alpha: float = ALPHA) -> pd.DataFrame:
+def judge_table(folder, method: str = ADJUST_METHOD, alpha: float = ALPHA,
+                outside: pd.DataFrame | None = None) -> pd.DataFrame:
     """Adjust every notebook's rows in ``folder`` together, write them back and write ``verdicts.csv``; return the
     verdicts.
 
     `riskstats.stats.robustness.adjust_folder` (each notebook's rows written back with `ADJUSTED_COLUMNS` appended,
-    as every notebook's writer also does), then ``verdicts.csv`` (`finding_verdicts`). Running it again gives the
-    same files.
+    as every notebook's writer also does), then ``verdicts.csv`` (`finding_verdicts`, with the ``outside``
+    verdicts). Running it again gives the same files.
     """
     from riskstats.runs.results import write_files
 
-    verdicts = finding_verdicts(adjust_folder(folder, method, alpha))
+    verdicts = finding_verdicts(adjust_folder(folder, method, alpha), outside)
     write_files(folder, {"verdicts": verdicts}, {})
     return verdicts
 
@@ -419,7 +442,7 @@ the two-player round robin (``tier_2p``) and the four-player ladder whose line-u
 
 
 def write_verdicts(folder, ladder=None, fit=None, method: str = ADJUST_METHOD, alpha: float = ALPHA,
-                   two_player=None, shared_deals=None, data=None) -> pd.DataFrame:
+                   two_player=None, shared_deals=None, data=None, outside: pd.DataFrame | None = None) -> pd.DataFrame:
     """Judge every finding of the robustness table in ``folder`` under the top tier; write the results.
 
     `judge_table` (the adjusted columns in every notebook's CSV, and ``verdicts.csv``), then ``tiers.csv`` and
@@ -444,6 +467,9 @@ def write_verdicts(folder, ladder=None, fit=None, method: str = ADJUST_METHOD, a
         A four-player per-game table whose line-ups share their deals (context); by default none.
     data : path, optional
         The data folder that `TIER_TABLES` lie in (without ``ladder``); by default the folder above ``folder``.
+    outside : pandas.DataFrame, optional
+        The findings' verdicts against Domination's hard AI (`riskstats.analysis.outside_findings.outside_verdicts`),
+        for ``verdicts.csv``'s `OUTSIDE_COLUMNS` (`finding_verdicts`).
 
     Returns
     -------
@@ -475,6 +501,6 @@ def write_verdicts(folder, ladder=None, fit=None, method: str = ADJUST_METHOD, a
     tiers, head_to_head = tiers_table(pd.read_csv(four), pd.read_csv(two) if two.is_file() else None,
                                       pd.read_csv(ladder), pd.read_csv(fit) if fit.is_file() else None, alpha, method,
                                       pd.read_csv(shared_deals) if shared_deals is not None else None)
-    verdicts = judge_table(folder, method, alpha)
+    verdicts = judge_table(folder, method, alpha, outside)
     write_files(folder, {"tiers": tiers, "head_to_head": head_to_head}, {})
     return verdicts

@@ -4,9 +4,9 @@
     python scripts/make/findings.py --set top_hunter --list     # what it would run, and where
     python scripts/make/findings.py --set top_hunter --games 12 --out /tmp/sample   # a small sample of the same code
 
-The tier sets are `riskstats.stats.robustness.TIER_SETS` (default: `JUDGING`, the set the findings are judged by).
+The tier sets are `riskstats.runs.tiers.TIER_SETS` (default: `JUDGING`, the set the findings are judged by).
 Each experiment file of the top tier (`EXPERIMENTS`, in ``scripts/experiments/``) names its populations by
-``{top}`` and ``{rest}``, written out for the set's tiers (`riskstats.stats.robustness.top_tier_lineups`), and is
+``{top}`` and ``{rest}``, written out for the set's tiers (`riskstats.runs.tiers.top_tier_lineups`), and is
 played into ``<out>/<finding>/<set>/`` (``--out`` default ``data/``) by `riskstats.runs.experiment.run_experiment`:
 chunk by chunk, so a stopped run loses at most the chunks in flight, and the same command resumes it. A set plays
 each file's games (`GAMES` may give a set its own sample sizes: the ``top_hunter`` ones give every headline effect a
@@ -49,7 +49,7 @@ def plan(tier_set: str, out: Path, games: int | None = None) -> list[dict]:
     """The experiments a run of ``tier_set`` plays: name, spec (games set), output folder, cells."""
     from riskstats.errors import RiskstatsError
     from riskstats.runs.experiment import experiment_cells, load_experiment
-    from riskstats.stats.robustness import TIER_SETS
+    from riskstats.runs.tiers import TIER_SETS
 
     if tier_set not in TIER_SETS:
         raise RiskstatsError(f"unknown tier set {tier_set!r}; choose from {', '.join(TIER_SETS)}")
@@ -65,7 +65,7 @@ def plan(tier_set: str, out: Path, games: int | None = None) -> list[dict]:
 
 def main(argv=None) -> int:
     from riskstats.errors import RiskstatsError
-    from riskstats.stats.robustness import JUDGING, TIER_SETS
+    from riskstats.runs.tiers import JUDGING, TIER_SETS
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default=JUDGING, help=f"the tier set, one of {', '.join(TIER_SETS)}")
@@ -115,7 +115,7 @@ def run_all(steps, tier_set: str, out: Path, workers=None, scheduler=None) -> No
     import pandas as pd
 
     from riskstats.runs.experiment import run_experiment
-    from riskstats.stats.robustness import TIER_SETS
+    from riskstats.runs.tiers import TIER_SETS
 
     log = out / "findings_runs.csv"
     for step in steps:

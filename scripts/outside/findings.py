@@ -14,6 +14,12 @@ Usage (every arm, or the named ones; ``--games`` caps each arm's games for a sam
 
     python scripts/outside/findings.py --domination <domination> [ARM ...] [--games N]
     python scripts/outside/findings.py --list
+    python scripts/outside/findings.py --summary    # the verdicts: treatments.csv, card_modes.csv, verdicts.csv
+
+``--summary`` reads the arms (`riskstats.analysis.outside_findings`) and writes, in ``summary/`` beside them,
+``treatments.csv`` (each treatment's effect on the hunter's win rate), ``card_modes.csv`` (length and the first
+player's share per card mode) and ``verdicts.csv`` (each finding checked, its verdict after Holm), and prints them as
+Markdown tables.
 """
 from __future__ import annotations
 
@@ -32,7 +38,7 @@ OUT = ROOT / "data" / "outside" / "findings"
 FIRST = 300_000
 """The first game number of every arm (the earlier outside files used numbers below 100,000)."""
 
-CARDS = {f"cards_{mode}_4p": ("domination:hard", 4, mode, 2000) for mode in ("increasing", "fixed")}
+CARDS = {f"cards_{mode}_4p": ("domination:hard", 4, mode, 1500) for mode in ("increasing", "fixed")}
 """The card escalation arms: name -> (measured seat, players, Domination's card mode, games)."""
 TREATMENTS = {f"hunter{'_' if name else ''}{name}_4p": (spec, 4, "increasing", 600) for name, spec in (
     ("", "hunter"),  # the control: its own first continent, stacks as it plays, fortifies, trades at once
@@ -60,7 +66,10 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, help="at most this many games per arm (default: each arm's own)")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--list", action="store_true", help="print the arms and stop")
+    parser.add_argument("--summary", action="store_true", help="write and print the verdicts of the arms played")
     args = parser.parse_args(argv)
+    if args.summary:
+        return summary(args.out)
     if args.list:
         for name, (bot, players, cards, games) in ARMS.items():
             print(f"{name}: {bot}, {players} players, {cards} cards, {games} games from {FIRST}")
@@ -82,6 +91,46 @@ def main(argv=None) -> int:
             print(f"error: {name}: {e}", file=sys.stderr)
             return 1
         print(f"{name}: done ({games} games)", flush=True)
+    return 0
+
+
+def summary(folder: Path) -> int:
+    """Write the arms' verdicts in ``summary/`` beside them and print them as Markdown tables."""
+    from riskstats.analysis.outside_findings import card_modes, outside_verdicts, treatment_effects
+
+    def points(x):
+        return f"{100 * x:+.1f}"
+
+    try:
+        treatments, verdicts = treatment_effects(folder), outside_verdicts(folder)
+        modes = card_modes(folder) if all((folder / f"{a}.csv").is_file() for a in CARDS) else None
+    except RiskstatsError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    (folder / "summary").mkdir(exist_ok=True)
+    treatments.to_csv(folder / "summary" / "treatments.csv", index=False, float_format="%.4f")
+    verdicts.to_csv(folder / "summary" / "verdicts.csv", index=False, float_format="%.4g")
+    print("| treatment | games | win rate [95%] | control [95%] | effect, points [95%] | p (Holm) | verdict |")
+    print("|---|---|---|---|---|---|---|")
+    for r in treatments.itertuples():
+        print(f"| `{r.bot}` | {r.n} | {r.win_rate:.1%} [{r.ci_low:.1%}, {r.ci_high:.1%}] | {r.control_win_rate:.1%} "
+              f"[{r.control_ci_low:.1%}, {r.control_ci_high:.1%}] | {points(r.effect)} [{points(r.effect_low)}, "
+              f"{points(r.effect_high)}] | {r.p_holm:.3g} | {r.verdict_adjusted} |")
+    if modes is not None:
+        modes.to_csv(folder / "summary" / "card_modes.csv", index=False, float_format="%.4f")
+        print("\n| card mode | games | mean turns [95%] | first player's share [95%] | fair |")
+        print("|---|---|---|---|---|")
+        for r in modes.itertuples():
+            share = (f"{points(r.first_share)} points [{points(r.first_low)}, {points(r.first_high)}]"
+                     if r.mode.startswith("increasing -") else
+                     f"{r.first_share:.1%} [{r.first_low:.1%}, {r.first_high:.1%}]")
+            fair = "" if r.mode.startswith("increasing -") else f"{r.fair:.0%}"
+            print(f"| {r.mode} | {r.games} | {r.mean_turns:.1f} [{r.turns_low:.1f}, {r.turns_high:.1f}] | {share} | "
+                  f"{fair} |")
+    print("\n| notebook | finding | outside verdict (Holm) | estimate |")
+    print("|---|---|---|---|")
+    for r in verdicts.itertuples():
+        print(f"| {r.notebook} | {r.finding} | {r.outside} | {r.outside_estimate} |")
     return 0
 
 

@@ -233,7 +233,7 @@ def test_a_fixed_first_continent_is_answered_from_every_arm(tmp_path):
     assert "not separated from the own choice in either: Australia" in answer
     assert "different by bot: North America (search +16.9 points [+12.8, +21.1] shown; search:value=model " \
            "-1.2 points [-4.6, +2.0] not shown), Asia (" in answer
-    assert answer.endswith("not the worth of a continent to a player.")
+    assert _before_outside(answer).endswith("not the worth of a continent to a player.")
     assert all(arm in answer for arm in ARMS)
 
 
@@ -246,8 +246,8 @@ def test_the_hardest_mission_ranks_only_where_intervals_separate_and_marks_a_pos
                              "[12.5, 18.2], n = 613, not separated from the next lowest, Asia+Africa; "
                              "search:value=model: 18 territories x2 13.9%")
     assert "Taken together: yes: the continent-pair mission cards" in answer
-    assert answer.endswith("written down after its data had been seen, so it is a hypothesis for new games, not a "
-                           "test.")
+    assert _before_outside(answer).endswith("written down after its data had been seen, so it is a hypothesis for new "
+                                            "games, not a test.")
 
 
 def test_notebooks_are_matched_by_their_number(tables):
@@ -255,3 +255,26 @@ def test_notebooks_are_matched_by_their_number(tables):
     named = verdicts.assign(notebook=verdicts.notebook.map({"07": "07_placement"}).fillna(verdicts.notebook))
     answers = player_answers(named, rows).set_index(["question", "tier"])
     assert answers.loc[("Should I always fortify?", "search")].effect == "+3.1 points"
+
+
+def _before_outside(answer: str) -> str:
+    """An answer without its last sentence, what its findings showed against Domination's hard AI."""
+    head, sep, _ = answer.rpartition(" Against Domination's hard AI (")
+    return head if sep else answer.removesuffix(" Checked in riskstats' games only, not against an outside AI.")
+
+
+def test_an_answer_says_what_its_finding_showed_against_dominations_hard_ai():
+    from riskstats.analysis.guide import QUESTIONS, player_answers
+
+    fortify = [q for q in QUESTIONS if q.question == "Should I always fortify?"]
+    row = {"notebook": ["07"], "finding": ["fortifying to the border beats never fortifying"], "verdict": ["holds"],
+           "search": ["0.03 [0.01, 0.05] (8000)"], "search:value=model": ["0.02 [0.005, 0.04] (8000)"]}
+    outside = {"outside": ["reversed"], "outside_estimate": ["+4.0 points [+1.0, +7.0] (n = 600)"],
+               "outside_bots": ["hunter:fortify=none against hunter"]}
+    answer = player_answers(pd.DataFrame(row | outside), questions=fortify)
+    assert answer.outside.tolist() == ["reversed", "reversed"]
+    assert answer.answer[0].endswith("Against Domination's hard AI (hunter:fortify=none against hunter): the "
+                                     "opposite holds there, +4.0 points [+1.0, +7.0] (n = 600).")
+    plain = player_answers(pd.DataFrame(row | {"outside": [float("nan")]}), questions=fortify)
+    assert plain.outside.tolist() == ["", ""] and plain.answer[0].endswith("in riskstats' games only, not against an "
+                                                                          "outside AI.")

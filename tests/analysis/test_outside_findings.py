@@ -55,3 +55,14 @@ def test_a_missing_arm_is_one_line(tmp_path):
         treatment_effects(tmp_path, ["hunter_trade_hold_4p"])
     with pytest.raises(RiskstatsError, match="unknown treatment arm 'x'"):
         treatment_effects(tmp_path, ["x"])
+
+
+def test_every_committed_outside_row_names_a_finding_of_the_verdict_table():
+    from riskstats.analysis.outside_findings import outside_verdicts
+    from riskstats.analysis.paths import data_dir
+
+    verdicts = pd.read_csv(data_dir() / "robustness" / "verdicts.csv", dtype={"notebook": str})
+    known = set(zip(verdicts.notebook.str.zfill(2), verdicts.finding))
+    outside = outside_verdicts()
+    assert len(outside) > 0 and set(zip(outside.notebook, outside.finding)) <= known
+    assert set(outside.outside) <= {"holds", "reversed", "inconclusive"}

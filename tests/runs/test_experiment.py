@@ -186,15 +186,15 @@ def test_the_top_tier_experiments_read_the_tier_from_one_place_and_make_the_comm
     import json
 
     from riskstats.analysis.paths import data_dir
-    from riskstats.stats import robustness
+    from riskstats.runs import tiers
 
     path = pathlib.Path(__file__).parents[2] / "scripts" / "experiments" / f"{name}.toml"
     spec = load_experiment(path)
     assert all("{top}" in lineup and "search" not in lineup for lineup in spec["grid"]["bots"])
     committed = json.loads((data_dir() / TOP_FILES[name] / "experiment.json").read_text())["cells"]
     assert [c["label"] for c in experiment_cells(spec)] == [c["label"] for c in committed]
-    monkeypatch.setattr(robustness, "TOP_TIER", {"hunter": {"bot": "hunter"},
-                                                 "hunter against search": {"bot": "hunter", "others": "search"}})
+    monkeypatch.setattr(tiers, "TOP_TIER", {"hunter": {"bot": "hunter"},
+                                            "hunter against search": {"bot": "hunter", "others": "search"}})
     lineups = [c["label"]["bots"] for c in experiment_cells(spec)]
     assert all(lineup.startswith("hunter") for lineup in lineups)
     against = [",search" in b for b in lineups]  # the second tier's cells, one for each of the first's

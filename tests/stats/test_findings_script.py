@@ -1,5 +1,5 @@
 """scripts/make/findings.py (issue 52 item 2): the one command that reruns the findings' experiments reads the top tier
-from the one place (riskstats.stats.robustness.TIER_SETS), plays a small sample of the same code, and resumes."""
+from the one place (riskstats.runs.tiers.TIER_SETS), plays a small sample of the same code, and resumes."""
 import importlib.util
 from pathlib import Path
 
@@ -19,7 +19,7 @@ def findings():
 
 
 def test_each_set_plays_its_own_tiers_and_the_judging_one_what_was_committed(findings, tmp_path):
-    from riskstats.stats.robustness import JUDGING
+    from riskstats.runs.tiers import JUDGING
 
     steps = {s["name"]: s for s in findings.plan("top_hunter", tmp_path)}
     assert set(steps) == set(findings.EXPERIMENTS)

@@ -50,7 +50,8 @@ def test_each_verdict_class_follows_the_issue_rule():
     assert list(frame.columns) == [
         "notebook", "finding", "verdict", "verdict_unadjusted", "verdict search", "verdict search:value=model",
         "tiers", "n_top", "search", "search:value=model",
-        "heuristic", "value:rollouts=1:plans=4", "changed", "old_estimate", "new_estimate", "complete", "note"]
+        "heuristic", "value:rollouts=1:plans=4", "changed", "old_estimate", "new_estimate", "complete", "note",
+        "outside", "outside_estimate", "outside_bots"]
     verdicts = frame.set_index("finding")
     assert verdicts.verdict.to_dict() == {"holds": "holds", "fails": "fails", "tier-dependent": "tier-dependent",
                                           "inconclusive": "inconclusive", "mixed": "mixed",
@@ -411,3 +412,13 @@ def test_write_verdicts_writes_the_adjusted_columns_back_and_is_idempotent(tmp_p
     (tmp_path / "ladder_games.csv.gz").unlink()
     with pytest.raises(RiskstatsError, match="no per-game ladder table"):
         write_verdicts(robustness, ladder)
+
+
+def test_the_outside_verdicts_join_their_findings_and_a_stray_one_is_an_error():
+    outside = pd.DataFrame({"notebook": ["04"], "finding": ["mixed"], "outside": ["reversed"],
+                            "outside_estimate": ["-3.0 points [-5.0, -1.0] (n = 600)"], "outside_bots": ["b"]})
+    frame = finding_verdicts(_table(), outside).set_index("finding")
+    assert frame.loc["mixed", "outside"] == "reversed" and frame.loc["holds", "outside"] == ""
+    assert frame.loc["mixed", "outside_estimate"].endswith("(n = 600)")
+    with pytest.raises(RiskstatsError, match="lack: notebook 07, 'fortify first'"):
+        finding_verdicts(_table(), outside.assign(notebook="07", finding="fortify first"))

@@ -1,0 +1,87 @@
+"""The top tiers the findings are measured in, in one place (issue 52): the tier sets, the one the findings are judged
+by, and how an experiment file's line-ups name them.
+
+This module owns `TIER_SETS`, `JUDGING` and `TOP_TIER` (which `riskstats.stats.robustness` judges the findings by and
+every notebook reads), and `top_tier_lineups`, which writes out an experiment file's ``{top}`` and ``{rest}`` line-ups
+for a set's tiers (`riskstats.runs.experiment.experiment_cells`; ``scripts/make/findings.py`` plays a whole set).
+"""
+from __future__ import annotations
+
+from riskstats.errors import RiskstatsError
+
+TIER_SETS = {
+    "top": {
+        "search": {"bot": "search:rollouts=8:horizon=1:plans=6:value=formula",
+                   "population": "search in every seat (top tier)"},
+        "search:value=model": {"bot": "search:rollouts=8:horizon=0:plans=8:value=model",
+                               "population": "search:value=model in every seat (top tier)"},
+    },
+    "top_hunter": {
+        "hunter": {"bot": "hunter", "population": "hunter in every seat (top tier)"},
+        "hunter against the next best": {
+            "bot": "hunter", "others": {2: "search:rollouts=8:horizon=0:plans=8:value=model",
+                                        4: "search:rollouts=8:horizon=1:plans=6:value=formula"},
+            "population": "hunter against the next best (top tier)"},
+    },
+}
+"""The top tiers the findings have been or are being measured in, by the name of their runs' folder
+(``data/<finding>/<name>/``, `scripts/make/findings.py`). ``top`` (issue #29): the tier-1 bot of each format by direct
+head to head on the ladder of issue #39 (`riskstats.stats.verdicts.pair_tiers`, ``data/robustness/tiers.csv``),
+``search`` four-player and ``search:value=model`` two-player, each in every seat. ``top_hunter`` (issue 52): the
+hunter, tier 1 alone of both formats on the candidates' ladder (``data/top_tier/``), in every seat, and against the
+next best bot of the format in the other seats (``others``: ``search:value=model`` two-player, ``search`` four-player
+and, for want of a ladder of their own, with 3, 5 and 6 players). Tier name -> the full spec of the bot of the
+treated seat (the treated seat may add options, ``:fortify=1``), the bot of the other seats (``others``, default the
+same; a dict by player count, a count it lacks taking its largest key's) and the population label its robustness
+rows carry."""
+JUDGING = "top"
+"""The tier set the findings are judged by (`TOP_TIER`): one changed line moves the verdicts to another set, once its
+runs are made (`scripts/make/findings.py`); the other sets' rows stay as context."""
+TOP_TIER = TIER_SETS[JUDGING]
+"""The tiers the findings are judged by (`JUDGING`; kept as code: the robustness rows carry these population labels).
+A test ties it to the data: its bots are the union of the two formats' tier 1 in ``tiers.csv``
+(`riskstats.stats.verdicts.tier_one`), so a change of tiers fails it until this and the findings' runs follow."""
+TOP = "{top}"
+"""In an experiment file's line-up, the top tier's bot (`top_tier_lineups`): the seat a treatment is given to."""
+REST = "{rest}"
+"""... and the bot of the tier's other seats: its own bot, or a tier's ``others`` (a tier that plays its bot against
+another)."""
+
+
+def _others(entry: dict, players: int | None) -> str:
+    """The bot of a tier's other seats (`TIER_SETS`) with ``players`` players."""
+    others = entry.get("others", entry["bot"])
+    if isinstance(others, dict):
+        return others.get(players) or others[max(others)]
+    return others
+
+
+def top_tier_lineups(lineups, tiers=None, players: int | None = None) -> list[str]:
+    """The line-ups of an experiment's top-tier populations: every line-up template (`TOP`, `REST` placeholders)
+    written out for each tier of ``tiers`` (default `TOP_TIER`), tier by tier, the templates in their order within
+    each. So every experiment file that plays the top tier reads it from `TOP_TIER` alone: one changed entry there
+    changes every such experiment. A template of `TOP` alone is the tier's population: its bot in every seat, or,
+    for a tier with ``others`` (with ``players`` players), its bot and the others alternating. Line-ups without a
+    placeholder are returned as they are (none may be mixed in).
+
+    >>> top_tier_lineups(["{top}:first=Australia:draft=1,{rest}", "{top}"], {"a": {"bot": "hunter"},
+    ...                  "b": {"bot": "hunter", "others": {2: "value", 4: "search"}}}, players=4)
+    ['hunter:first=Australia:draft=1,hunter', 'hunter', 'hunter:first=Australia:draft=1,search', 'hunter,search']
+    """
+    lineups = list(lineups)
+    templated = [(TOP in b or REST in b) for b in lineups]
+    if not any(templated):
+        return lineups
+    if not all(templated):
+        plain = lineups[templated.index(False)]
+        raise RiskstatsError(f"line-up {plain!r} names no {TOP} among line-ups that do: give the top tier's "
+                             "line-ups in an experiment of their own")
+    tiers = TOP_TIER if tiers is None else tiers
+    out = []
+    for entry in tiers.values():
+        others = _others(entry, players)
+        for template in lineups:
+            lineup = template.replace(TOP, entry["bot"]).replace(REST, others)
+            out.append(lineup if REST in template or "," in template or entry["bot"] == others
+                       else f"{lineup},{others}")
+    return out
