@@ -8,11 +8,11 @@ The tier sets are `riskstats.runs.tiers.TIER_SETS` (default: `JUDGING`, the set 
 Each experiment file of the top tier (`EXPERIMENTS`, in ``scripts/experiments/``) names its populations by
 ``{top}`` and ``{rest}``, written out for the set's tiers (`riskstats.runs.tiers.top_tier_lineups`), and is
 played into ``<out>/<finding>/<set>/`` (``--out`` default ``data/``) by `riskstats.runs.experiment.run_experiment`:
-chunk by chunk, so a stopped run loses at most the chunks in flight, and the same command resumes it. A set plays
-each file's games (`GAMES` may give a set its own sample sizes: the ``top_hunter`` ones give every headline effect a
-95% interval of about +-2 points or narrower). ``--workers`` plays the chunks on that many processes, ``--scheduler``
-on a Dask cluster; the games are the same either way. After each experiment it prints the games played, CPU and wall
-seconds; ``<out>/findings_runs.csv`` keeps one row per experiment run (set, experiment, games, CPU s, wall s).
+chunk by chunk, so a stopped run loses at most the chunks in flight, and the same command resumes it. A set plays each
+file's games (`GAMES` may give a set its own sample sizes). ``--workers`` plays the chunks on that many processes,
+``--scheduler`` on a Dask cluster; the games are the same either way. After each experiment it prints the games played,
+CPU and wall seconds; ``<out>/findings_runs.csv`` keeps one row per experiment run (set, experiment, games, CPU and
+wall seconds).
 """
 from __future__ import annotations
 
@@ -34,10 +34,10 @@ which holds one folder per tier set. (``seat_advantage_top_more.toml`` added gam
 on other seeds; a new set plays enough games in one run.)"""
 GAMES = {"top_hunter": {"continent_first_top": 3000, "seat_advantage_top": 2500, "first_player_top": 2500,
                         "two_player_top": 2500}}
-"""Games per cell a tier set plays where the file's own differ: set -> experiment -> games. The ``top_hunter`` sizes:
-a forced first continent's paired effect on a four-player win rate near 1/4 has a 95% half-width of about
-1.96 * sqrt(2 * 0.19 / n) = 2.2 points unpaired at 3,000 games an arm, less with the arms' correlation; a seat's
-share near 1/4 to 1/2 has a Wilson half-width of 1.7-2.0 points at 2,500."""
+"""Games per cell a tier set plays where the file's own differ: set -> experiment -> games. The ``top_hunter`` sizes
+were chosen for 95% half-widths near 2 points: a seat's share near 1/4 to 1/2 has a Wilson half-width of 1.7-2.0
+points at 2,500; a forced first continent's paired effect on a four-player win rate near 1/4 came out at 2.1-2.5
+points at 3,000 games an arm (the arms correlate little), so the continent arms need about 4,000 for 2 points."""
 
 
 def _cpu() -> float:
