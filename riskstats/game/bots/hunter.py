@@ -574,6 +574,22 @@ def _setup_spread(st, B, R, p, k):  # pragma: no cover - compiled
 
 
 @jit
+def _tally(st, B, p, k):  # pragma: no cover - compiled
+    """(p's armies, the other seats' armies, p's territories) in continent k."""
+    own = 0
+    enemy = 0
+    mine = 0
+    for t in range(st.owner.shape[0]):
+        if B.continent_of[t] == k:
+            if st.owner[t] == p:
+                own += st.armies[t]
+                mine += 1
+            else:
+                enemy += st.armies[t]
+    return own, enemy, mine
+
+
+@jit
 def _target(st, B, p, entrance_power):  # pragma: no cover - compiled
     """The continent p goes for: of those it does not hold, the best (bonus + territories / 3) /
     entrances ** ``entrance_power`` (how cheaply it is held: the few-entrance continents first) times the
@@ -582,16 +598,7 @@ def _target(st, B, p, entrance_power):  # pragma: no cover - compiled
     best = -1
     best_score = -1.0
     for k in range(K):
-        own = 0
-        enemy = 0
-        mine = 0
-        for t in range(st.owner.shape[0]):
-            if B.continent_of[t] == k:
-                if st.owner[t] == p:
-                    own += st.armies[t]
-                    mine += 1
-                else:
-                    enemy += st.armies[t]
+        own, enemy, mine = _tally(st, B, p, k)
         if mine == B.continent_size[k]:
             continue
         share = (own + 1.0) / (own + enemy + 2.0)
@@ -946,16 +953,7 @@ def _hold_target(st, B, R, CUT, V, p, extra, power):  # pragma: no cover - compi
     best = -1
     best_score = -1.0
     for k in range(K):
-        own = 0
-        enemy = 0
-        mine = 0
-        for t in range(st.owner.shape[0]):
-            if B.continent_of[t] == k:
-                if st.owner[t] == p:
-                    own += st.armies[t]
-                    mine += 1
-                else:
-                    enemy += st.armies[t]
+        own, enemy, mine = _tally(st, B, p, k)
         if mine == B.continent_size[k]:
             continue
         share = (own + 1.0) / (own + enemy + 2.0)
