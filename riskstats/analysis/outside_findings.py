@@ -143,11 +143,10 @@ def card_modes(folder=None) -> pd.DataFrame:
     from riskstats.intervals import wilson_interval
 
     folder = _folder(folder)
-    rows, arms = [], {}
+    rows, turns_of = [], {}
     for name, mode in CARD_MODES.items():
         games = _arm(folder, name)
-        arms[mode] = games
-        turns = games.turns.to_numpy(float)
+        turns = turns_of[mode] = games.turns.to_numpy(float)
         half = stats.t.ppf(0.975, len(turns) - 1) * turns.std(ddof=1) / np.sqrt(len(turns))
         first = int((games.winner == games.first_player).sum())
         low, high = wilson_interval(first, len(games))
@@ -155,10 +154,10 @@ def card_modes(folder=None) -> pd.DataFrame:
                      "turns_high": turns.mean() + half, "first_wins": first, "first_share": first / len(games),
                      "first_low": low, "first_high": high, "fair": 1 / int(games.players.iloc[0]),
                      "draws": int((games.winner < 0).sum())})
-    a, b = (arms[m].turns.to_numpy(float) for m in ("increasing", "fixed"))
+    a, b = turns_of["increasing"], turns_of["fixed"]
     welch = stats.ttest_ind(a, b, equal_var=False)
     t_low, t_high = welch.confidence_interval(0.95)
-    fa, fb = (int((arms[m].winner == arms[m].first_player).sum()) for m in ("increasing", "fixed"))
+    fa, fb = (r["first_wins"] for r in rows)  # CARD_MODES' order: increasing, fixed
     f_low, f_high = confint_proportions_2indep(fa, len(a), fb, len(b), method="newcomb")
     rows.append({"mode": "increasing - fixed", "games": len(a) + len(b), "mean_turns": a.mean() - b.mean(),
                  "turns_low": float(t_low), "turns_high": float(t_high), "first_share": fa / len(a) - fb / len(b),

@@ -1,21 +1,17 @@
 """scripts/make/findings.py (issue 52 item 2): the one command that reruns the findings' experiments reads the top tier
 from the one place (riskstats.runs.tiers.TIER_SETS), plays a small sample of the same code, and resumes."""
-import importlib.util
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "make" / "findings.py"
+from tests.scripts import load_script
+
 SEARCH, MODEL = "search:rollouts=8:horizon=1:plans=6:value=formula", "search:rollouts=8:horizon=0:plans=8:value=model"
 
 
 @pytest.fixture(scope="module")
 def findings():
-    spec = importlib.util.spec_from_file_location("findings", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("make", "findings.py")
 
 
 def test_each_set_plays_its_own_tiers_and_the_judging_one_what_was_committed(findings, tmp_path):

@@ -1,20 +1,15 @@
 """scripts/make/top_tier_ladder.py (issue 52 item 1): the candidates come from the one place that names the top
 tier, an interrupted ladder resumes into the table a run in one go makes, and the tiers are built from it."""
-import importlib.util
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "make" / "top_tier_ladder.py"
+from tests.scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def ladder():
-    spec = importlib.util.spec_from_file_location("top_tier_ladder", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("make", "top_tier_ladder.py")
 
 
 def test_the_candidates_are_the_hunter_beside_the_former_top_tier_as_it_is_spelled_out(ladder):
