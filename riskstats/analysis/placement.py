@@ -23,16 +23,19 @@ import pandas as pd
 
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.intervals import wilson_interval
-from riskstats.stats.robustness import TOP_TIER
+from riskstats.runs.tiers import TIER_SETS, top_tier_lineups
 
+TIERS = {tier: entry for tiers in TIER_SETS.values() for tier, entry in tiers.items()}
+"""Every tier of every tier set (`riskstats.runs.tiers.TIER_SETS`), by name."""
 POPULATIONS = {
     "strong": "value:rollouts=1:plans=4",
     "heuristic": "continent-tuned",
-    **{tier: entry["bot"] for tier, entry in TOP_TIER.items()},
+    **{tier: top_tier_lineups(["{top}"], {tier: entry}, 4)[0] for tier, entry in TIERS.items()},
 }
-"""Population -> the bot in every seat: the value bot as in the earlier strong reruns (``strong``), continent-tuned
-(``heuristic``), and the ladder's two top tiers (`riskstats.stats.robustness.TOP_TIER`: ``search``,
-``search:value=model``), each named by its tier."""
+"""Population -> the bot in every seat, or a line-up (its names cycled over the seats): the value bot as in the
+earlier strong reruns (``strong``), continent-tuned (``heuristic``), and every tier of the tier sets
+(`riskstats.runs.tiers.TIER_SETS`: ``search`` and ``search:value=model``, the ``top`` set; ``hunter`` and ``hunter
+against the next best``, ``top_hunter``), each named by its tier, with the others' bots of four players."""
 TREATMENTS = {
     "fortify=spread": {"fortify": "spread"},
     "fortify=none": {"fortify": "none"},
@@ -63,7 +66,8 @@ def placement_effects(games: int, players: int = 4, populations: dict | None = N
     players : int
         Players (Classic rules, territories claimed by choice).
     populations : dict, optional
-        Name -> the bot in every seat (default `POPULATIONS`).
+        Name -> the bot in every seat, or a line-up cycled over the seats (default `POPULATIONS`); the first seat
+        is the treated one.
     treatments : dict, optional
         Name -> the treated seat's overrides by parameter name (default `TREATMENTS`).
     seed : int
@@ -88,8 +92,9 @@ def placement_effects(games: int, players: int = 4, populations: dict | None = N
         raise RiskstatsError("give at least one population and one treatment")
     rows = []
     for name, bot in populations.items():
-        seat = treated_seat(bot)
-        lineup = ",".join([seat] + [bot] * (players - 1))
+        seats = (bot.split(",") * players)[:players]
+        seat = treated_seat(seats[0])
+        lineup = ",".join([seat] + seats[1:])
         start = time.process_time()
         control = play_games(games, players, lineup, seed=seed)
         control_cpu = time.process_time() - start
@@ -168,9 +173,9 @@ FINDINGS = {
 }
 """Treatment -> the finding its row of the robustness table tests: the default beats the treatment."""
 LABELS = {"strong": "value:rollouts=1:plans=4 in every seat", "heuristic": "continent-tuned in every seat (heuristic)",
-          **{tier: entry["population"] for tier, entry in TOP_TIER.items()}}
+          **{tier: entry["population"] for tier, entry in TIERS.items()}}
 """Population -> its label in the robustness table (`riskstats.stats.robustness.population_group` reads it): the
-old strong population named by its bot, the top tiers by `riskstats.stats.robustness.TOP_TIER`."""
+old strong population named by its bot, the tiers by their sets' labels (`riskstats.runs.tiers.TIER_SETS`)."""
 
 
 def placement_robustness(effects: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:

@@ -12,16 +12,16 @@ from riskstats.errors import RiskstatsError
 TIER_SETS = {
     "top": {
         "search": {"bot": "search:rollouts=8:horizon=1:plans=6:value=formula",
-                   "population": "search in every seat (top tier)"},
+                   "population": "search in every seat (top tier)", "folder": "search"},
         "search:value=model": {"bot": "search:rollouts=8:horizon=0:plans=8:value=model",
-                               "population": "search:value=model in every seat (top tier)"},
+                               "population": "search:value=model in every seat (top tier)", "folder": "search_model"},
     },
     "top_hunter": {
-        "hunter": {"bot": "hunter", "population": "hunter in every seat (top tier)"},
+        "hunter": {"bot": "hunter", "population": "hunter in every seat (top tier)", "folder": "top_hunter/hunter"},
         "hunter against the next best": {
             "bot": "hunter", "others": {2: "search:rollouts=8:horizon=0:plans=8:value=model",
                                         4: "search:rollouts=8:horizon=1:plans=6:value=formula"},
-            "population": "hunter against the next best (top tier)"},
+            "population": "hunter against the next best (top tier)", "folder": "top_hunter/next_best"},
     },
 }
 """The top tiers the findings have been or are being measured in, by the name of their runs' folder
@@ -32,8 +32,9 @@ hunter, tier 1 alone of both formats on the candidates' ladder (``data/top_tier/
 next best bot of the format in the other seats (``others``: ``search:value=model`` two-player, ``search`` four-player
 and, for want of a ladder of their own, with 3, 5 and 6 players). Tier name -> the full spec of the bot of the
 treated seat (the treated seat may add options, ``:fortify=1``), the bot of the other seats (``others``, default the
-same; a dict by player count, a count it lacks taking its largest key's) and the population label its robustness
-rows carry."""
+same; a dict by player count, a count it lacks taking its largest key's), the population label its robustness
+rows carry, and the folder (or files' prefix) of its runs within a finding's data folder that the ``scripts/make``
+programs write one tier at a time (``data/breaking/<folder>/``; the ``top`` set's predate the set folders)."""
 JUDGING = "top"
 """The tier set the findings are judged by (`TOP_TIER`): one changed line moves the verdicts to another set, once its
 runs are made (`scripts/make/findings.py`); the other sets' rows stay as context."""
@@ -54,6 +55,24 @@ def _others(entry: dict, players: int | None) -> str:
     if isinstance(others, dict):
         return others.get(players) or others[max(others)]
     return others
+
+
+def tier_seats(entry: dict, players: int) -> list[str]:
+    """The bots of a tier's population seat by seat with ``players`` players: its bot, alternating with the others'
+    (`TIER_SETS`) if it has any, as a line-up template of `TOP` alone plays (`top_tier_lineups`); the first seat is the
+    tier's bot, the seat the ``scripts/make`` programs treat.
+
+    >>> tier_seats(TIER_SETS["top_hunter"]["hunter against the next best"], 4)[:2]
+    ['hunter', 'search:rollouts=8:horizon=1:plans=6:value=formula']
+    """
+    return [entry["bot"] if seat % 2 == 0 else _others(entry, players) for seat in range(players)]
+
+
+def tier_set(name: str) -> dict:
+    """The tiers of the set ``name`` (`TIER_SETS`), or a one-line error naming the sets."""
+    if name not in TIER_SETS:
+        raise RiskstatsError(f"unknown tier set {name!r}; choose from {', '.join(TIER_SETS)}")
+    return TIER_SETS[name]
 
 
 def top_tier_lineups(lineups, tiers=None, players: int | None = None) -> list[str]:

@@ -12,6 +12,10 @@ on the chunk), and after each chunk ``positions.csv`` (one row per position) and
 its first game, games, positions, CPU seconds and the command) are rewritten whole (a temporary file, then a
 rename). Rerun the same command to resume: the games already in ``runs.csv`` are skipped, so an interrupted run
 loses at most its last chunk. Notebook 06 summarises ``positions.csv``.
+
+``--set top_hunter`` plays every tier of that tier set instead (`riskstats.runs.tiers.TIER_SETS`: its bot in every
+seat, or alternating with the others'), each into ``<out>/<folder>`` (``--out`` default ``data/breaking``; the
+tier's ``folder``) under the tier's name, as ``scripts/make/findings.py`` does.
 """
 import argparse
 import sys
@@ -21,19 +25,20 @@ from pathlib import Path
 import pandas as pd
 
 from riskstats.analysis.breaking import break_positions, break_value
+from riskstats.errors import RiskstatsError
 from riskstats.runs.results import write_table
 from riskstats.runs.selfplay import play_games
-from riskstats.stats.robustness import TOP_TIER
+from riskstats.runs.tiers import TIER_SETS, tier_seats, tier_set
 
+TOP = TIER_SETS["top"]
 POPULATIONS = {"strong": "value:rollouts=1:plans=4", "heuristic": "continent-tuned",
-               "search": TOP_TIER["search"]["bot"], "search-model": TOP_TIER["search:value=model"]["bot"]}
-"""population -> the bot in every seat (search and search-model: the two top-tier bots of the ladder,
-data/value_bot/issue30/ladder/ladder.csv)."""
+               "search": TOP["search"]["bot"], "search-model": TOP["search:value=model"]["bot"]}
+"""population -> the bot in every seat (search and search-model: the ``top`` tier set's two bots, by their runs'
+names; ``--set`` plays a tier set's populations by their tiers' names)."""
 
 
-def run_population(population: str, args, command: str) -> None:
-    bot = POPULATIONS[population]
-    out = Path(args.out)
+def run_population(population: str, lineup: str, out: Path, args, command: str) -> None:
+    """Play ``population`` (``lineup``: the four seats' bots) into ``out``, resuming after ``runs.csv``."""
     out.mkdir(parents=True, exist_ok=True)
     pos_path, runs_path = out / "positions.csv", out / "runs.csv"
     runs = pd.read_csv(runs_path) if runs_path.exists() else pd.DataFrame()
@@ -48,11 +53,11 @@ def run_population(population: str, args, command: str) -> None:
     while first < args.games:
         games = min(args.chunk, args.games - first)
         start = time.process_time()
-        table = play_games(games, 4, bot, seed=args.seed, first=first)
+        table = play_games(games, 4, lineup, seed=args.seed, first=first)
         found = break_positions(table, min_p=args.min_p, seed=args.seed)
         if found:
             values = break_value(found, args.outcomes, args.rollouts, seed=args.seed)
-            positions = pd.concat([positions, values.assign(population=population, bots=",".join([bot] * 4))],
+            positions = pd.concat([positions, values.assign(population=population, bots=lineup)],
                                   ignore_index=True)
         runs = pd.concat([runs, pd.DataFrame([{"population": population, "first": first, "games": games,
                                                "positions": len(found), "outcomes": args.outcomes,
@@ -76,11 +81,25 @@ def main(argv=None):
                         "comma-separated (each needs its own --out)")
     parser.add_argument("--chunk", type=int, default=20, help="games per chunk (written after each)")
     parser.add_argument("--seed", type=int, default=1904)
-    parser.add_argument("--out", default="data/breaking/strong")
+    parser.add_argument("--set", help="instead of --populations: every tier of this tier set, each into "
+                        "<out>/<its folder>")
+    parser.add_argument("--out", default=None, help="default data/breaking/strong (with --set: data/breaking)")
     args = parser.parse_args(argv)
     command = "python scripts/make/break_value.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.set:
+        try:
+            tiers = tier_set(args.set)
+        except RiskstatsError as e:
+            sys.exit(f"error: {e}")
+        for tier, entry in tiers.items():
+            run_population(tier, ",".join(tier_seats(entry, 4)),
+                           Path(args.out or "data/breaking") / entry["folder"], args, command)
+        return
     for population in args.populations.split(","):
-        run_population(population, args, command)
+        if population not in POPULATIONS:
+            sys.exit(f"error: unknown population {population!r}; choose from {', '.join(POPULATIONS)}")
+        run_population(population, ",".join([POPULATIONS[population]] * 4), Path(args.out or "data/breaking/strong"),
+                       args, command)
 
 
 if __name__ == "__main__":

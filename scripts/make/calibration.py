@@ -15,6 +15,10 @@ command and CPU seconds).
 ``--seed`` + first): after each chunk ``predictions.csv`` and ``runs.csv`` (a row per chunk) are rewritten whole,
 and rerunning the command resumes after the last chunk written; the scores are computed at the end from every
 chunk's predictions. (The strong run in ``data/calibration/value/`` was one chunk of 300 games.)
+
+``--set top_hunter`` calibrates every tier of that tier set instead (`riskstats.runs.tiers.TIER_SETS`: its bot in
+every seat, or alternating with the others'), each into ``<out>/<folder>`` (``--out`` default ``data/calibration``;
+the tier's ``folder``) under the tier's name, as ``scripts/make/findings.py`` does.
 """
 import argparse
 import sys
@@ -29,13 +33,16 @@ from riskstats.analysis.calibration import (
     calibration_reliability,
     calibration_scores,
 )
+from riskstats.errors import RiskstatsError
 from riskstats.runs.results import write_table
 from riskstats.runs.selfplay import play_games
-from riskstats.stats.robustness import TOP_TIER
+from riskstats.runs.tiers import TIER_SETS, tier_seats, tier_set
 
+TOP = TIER_SETS["top"]
 POPULATIONS = {"strong": "value:rollouts=1:plans=4",
-               "search": TOP_TIER["search"]["bot"], "search-model": TOP_TIER["search:value=model"]["bot"]}
-"""population -> the bot in every seat (search, search-model: the ladder's top tier)."""
+               "search": TOP["search"]["bot"], "search-model": TOP["search:value=model"]["bot"]}
+"""population -> the bot in every seat (search, search-model: the ``top`` tier set's, by their runs' names;
+``--set`` plays a tier set's populations by their tiers' names)."""
 
 
 def main(argv=None):
@@ -48,12 +55,27 @@ def main(argv=None):
     parser.add_argument("--boot", type=int, default=1000)
     parser.add_argument("--chunk", type=int, default=None, help="games per chunk (default: all in one)")
     parser.add_argument("--seed", type=int, default=19_400)
-    parser.add_argument("--out", default="data/calibration/value")
+    parser.add_argument("--set", help="instead of --population: every tier of this tier set, each into "
+                        "<out>/<its folder>")
+    parser.add_argument("--out", default=None, help="default data/calibration/value (with --set: data/calibration)")
     args = parser.parse_args(argv)
     command = "python scripts/make/calibration.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    bot = POPULATIONS[args.population]
+    if args.set:
+        try:
+            tiers = tier_set(args.set)
+        except RiskstatsError as e:
+            sys.exit(f"error: {e}")
+        for tier, entry in tiers.items():
+            run(tier, ",".join(tier_seats(entry, 4)), Path(args.out or "data/calibration") / entry["folder"], args,
+                command)
+    else:
+        run(args.population, ",".join([POPULATIONS[args.population]] * 4),
+            Path(args.out or "data/calibration/value"), args, command)
+
+
+def run(population: str, lineup: str, out: Path, args, command: str) -> None:
+    """Calibrate ``population`` (``lineup``: the four seats' bots) into ``out``, resuming after ``runs.csv``."""
     estimators = ("evaluate", "model", "strong") + (("own",) if args.own_rollouts else ())
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     pred_path, runs_path = out / "predictions.csv", out / "runs.csv"
     runs = pd.read_csv(runs_path) if runs_path.exists() else pd.DataFrame()
@@ -67,12 +89,11 @@ def main(argv=None):
     while first < args.games:
         games = min(chunk, args.games - first)
         start = time.process_time()
-        table = play_games(games, 4, bot, seed=args.seed, first=first)
+        table = play_games(games, 4, lineup, seed=args.seed, first=first)
         positions = calibration_positions(table, args.per_game, seed=args.seed)
         part = calibration_predictions(positions, args.rollouts, seed=args.seed + first,
                                        own_rollouts=args.own_rollouts)
-        preds = pd.concat([preds, part.assign(population=args.population, bots=",".join([bot] * 4))],
-                          ignore_index=True)
+        preds = pd.concat([preds, part.assign(population=population, bots=lineup)], ignore_index=True)
         runs = pd.concat([runs, pd.DataFrame([{"first": first, "games": games, "positions": len(positions),
                                                "cpu_s": round(time.process_time() - start, 1),
                                                "command": command}])], ignore_index=True)
@@ -85,9 +106,8 @@ def main(argv=None):
     scores.insert(1, "rollouts", [args.rollouts, 0, 0, args.own_rollouts][:len(estimators)])
     write_table(scores, out / "scores.csv", float_format="%.6g")
     write_table(calibration_reliability(preds, estimators), out / "reliability.csv", float_format="%.6g")
-    print(f"scores: {time.process_time() - start:.1f} CPU s; the run: {runs.cpu_s.sum():.1f} CPU s")
+    print(f"{out}: scores {time.process_time() - start:.1f} CPU s; the run: {runs.cpu_s.sum():.1f} CPU s")
     print(scores.to_string())
-
 
 if __name__ == "__main__":
     main()

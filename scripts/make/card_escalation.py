@@ -30,6 +30,11 @@ Steps, each written to ``<out>/<population>_<step>.csv.gz`` and skipped if that 
   `RANKING`: its bot among continent-tuned, aggressive and continent) under the four card rule settings, to see
   whether the rules reorder the bots.
 
+``--set top_hunter`` runs every tier of that tier set (`riskstats.runs.tiers.TIER_SETS`) as a population instead,
+its files named by the tier's ``folder`` (``<out>/top_hunter/hunter_timing.csv.gz``): the tier's population (its bot
+in every seat, or alternating with the others'), the first seat the tier's bot and the others of the same bot with
+their default ``trade_at`` written out, as ``scripts/make/findings.py`` does.
+
 Every run is single-threaded (``NUMBA_NUM_THREADS=1`` is set here when run as a script) and records its CPU seconds in
 ``<out>/runs.csv`` with the command.
 """
@@ -45,15 +50,35 @@ if __name__ == "__main__":  # run as a script: one thread (imported, e.g. by the
 import pandas as pd  # noqa: E402
 
 from riskstats.analysis import cards  # noqa: E402
+from riskstats.errors import RiskstatsError  # noqa: E402
+from riskstats.game.bots.catalog import bot_info, parse_bot  # noqa: E402
 from riskstats.game.rules.options import GameRules  # noqa: E402
-from riskstats.stats.robustness import TOP_TIER  # noqa: E402
+from riskstats.runs.tiers import TIER_SETS, tier_seats, tier_set  # noqa: E402
 
 TIERS = cards.TIER_RUNS
-"""Population -> the top tier (`TOP_TIER`) whose bot plays every seat."""
-FOCAL = {"strong": "value:rollouts=1:plans=4", **{p: TOP_TIER[t]["bot"] for p, t in TIERS.items()}}
+"""Population -> the ``top`` set's tier (`TIER_SETS`) whose bot plays every seat."""
+
+
+def written(bot: str) -> str:
+    """``bot`` with its ``trade_at`` written out (its default unless given): the same play under a label of its own."""
+    spec = parse_bot(bot)
+    if "trade_at" in spec.given:
+        return bot
+    value = spec.values[[p.name for p in bot_info(spec.name).params].index("trade_at")]
+    return f"{bot}:trade_at={value:g}"
+
+
+def tier_lineup(entry: dict) -> str:
+    """A tier's four-player population (`tier_seats`) with its first seat the tier's bot, the treated seat, and the
+    other seats of the same bot with their ``trade_at`` written out (`written`)."""
+    focal, *rest = tier_seats(entry, 4)
+    return ",".join([focal] + [written(b) if b == focal else b for b in rest])
+
+
+FOCAL = {"strong": "value:rollouts=1:plans=4", **{p: TIER_SETS["top"][t]["bot"] for p, t in TIERS.items()}}
 """The treated seat of a population's trade-timing experiment: its bot written with its parameters."""
 POPULATIONS = {"strong": f"{FOCAL['strong']},value,value,value",
-               **{p: ",".join([FOCAL[p]] + [f"{FOCAL[p]}:trade_at=0"] * 3) for p in TIERS},
+               **{p: tier_lineup(TIER_SETS["top"][t]) for p, t in TIERS.items()},
                "heuristic": "continent-tuned,aggressive,continent,defensive"}
 """The line-ups (seats rotate game by game); the strong and top-tier ones' first seat is the treated seat (the
 others write their default ``trade_at=0`` out, so their label differs and their play does not)."""
@@ -83,13 +108,27 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--steps", default="timing,rules,escalation,capture,ranking",
                         help="the steps to run (comma-separated), of those the sizes allow")
+    parser.add_argument("--set", help="instead of --population: every tier of this tier set, named by its folder")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
+    if args.set is None:
+        return run(POPULATIONS[args.population], args.population, FOCAL.get(args.population), args, argv)
+    try:
+        tiers = tier_set(args.set)
+    except RiskstatsError as e:
+        sys.exit(f"error: {e}")
+    for entry in tiers.values():
+        (args.out / entry["folder"]).parent.mkdir(parents=True, exist_ok=True)
+        run(tier_lineup(entry), entry["folder"], entry["bot"], args, argv,
+            ranking_lineup=f"{entry['bot']},continent-tuned,aggressive,continent")
+
+
+def run(lineup: str, name: str, focal: str | None, args, argv, ranking_lineup: str | None = None) -> None:
+    """Run the steps asked of the population ``name`` (``lineup``, its treated seat ``focal``), each into
+    ``<out>/<name>_<step>.csv.gz`` unless that file exists."""
     args.out.mkdir(parents=True, exist_ok=True)
-    lineup, name = POPULATIONS[args.population], args.population
-    focal = FOCAL.get(name)
     escalation_games = args.rule_games if args.escalation_games is None else args.escalation_games
-    ranking_lineup = args.ranking_lineup or RANKING.get(name, RANKING_LINEUP)
+    ranking_lineup = args.ranking_lineup or ranking_lineup or RANKING.get(name, RANKING_LINEUP)
     steps = []
     if args.timing_games and focal:
         steps.append(("timing", lambda: _keep(cards.trade_timing(

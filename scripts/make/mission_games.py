@@ -7,6 +7,10 @@ as one run), and after each chunk rewrites ``games.csv`` (`play_games`' table wi
 same in every row; its ``missions`` column is what `riskstats.analysis.missions.mission_win_rates` reads) and
 ``runs.csv`` (one row per chunk: first game, games, CPU seconds, the command) whole. Rerun the same command to
 resume after the last chunk written.
+
+``python scripts/make/mission_games.py --set top_hunter --games 2500`` plays the population of every tier of that
+tier set (`riskstats.runs.tiers.TIER_SETS`: its bot in every seat, or alternating with the others') into
+``<out>/<folder>`` (``--out`` default ``data/missions``; the tier's ``folder``), as ``scripts/make/findings.py`` does.
 """
 import argparse
 import sys
@@ -15,21 +19,40 @@ from pathlib import Path
 
 import pandas as pd
 
+from riskstats.errors import RiskstatsError
 from riskstats.game.rules.options import GameRules
 from riskstats.runs.results import write_table
 from riskstats.runs.selfplay import play_games
+from riskstats.runs.tiers import tier_seats, tier_set
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bot", required=True, help="the bot spec in every seat")
+    parser.add_argument("--bot", help="the bot spec in every seat (or a line-up, its seats cycled)")
+    parser.add_argument("--set", help="instead of --bot: every tier of this tier set, each into <out>/<its folder>")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--chunk", type=int, default=100)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--out", help="the folder written (with --set: default data/missions)")
     args = parser.parse_args(argv)
     command = "python scripts/make/mission_games.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    out = Path(args.out)
+    try:
+        if (args.bot is None) == (args.set is None):
+            raise RiskstatsError("give --bot or --set, one of them")
+        if args.set:
+            for entry in tier_set(args.set).values():
+                run(",".join(tier_seats(entry, 4)),
+                    Path(args.out or "data/missions") / entry["folder"], args, command)
+        elif args.out is None:
+            raise RiskstatsError("give --out with --bot")
+        else:
+            run(args.bot, Path(args.out), args, command)
+    except RiskstatsError as e:
+        sys.exit(f"error: {e}")
+
+
+def run(bot: str, out: Path, args, command: str) -> None:
+    """Play ``args.games`` mission games of ``bot`` into ``out``, resuming after the chunks ``runs.csv`` records."""
     out.mkdir(parents=True, exist_ok=True)
     games_path, runs_path = out / "games.csv", out / "runs.csv"
     runs = pd.read_csv(runs_path) if runs_path.exists() else pd.DataFrame()
@@ -42,16 +65,16 @@ def main(argv=None):
     while first < args.games:
         n = min(args.chunk, args.games - first)
         start = time.process_time()
-        table = play_games(n, 4, args.bot, rules=rules, seed=args.seed, first=first).drop(columns="rules")
+        table = play_games(n, 4, bot, rules=rules, seed=args.seed, first=first).drop(columns="rules")
         games = pd.concat([games, table], ignore_index=True)
-        runs = pd.concat([runs, pd.DataFrame([{"first": first, "games": n, "bot": args.bot,
+        runs = pd.concat([runs, pd.DataFrame([{"first": first, "games": n, "bot": bot,
                                                "cpu_s": round(time.process_time() - start, 1),
                                                "command": command}])], ignore_index=True)
         write_table(games, games_path)
         write_table(runs, runs_path)
         print(runs.iloc[-1].to_dict(), flush=True)
         first += n
-    print(f"{len(games)} games, {runs.cpu_s.sum():.1f} CPU s")
+    print(f"{out}: {len(games)} games, {runs.cpu_s.sum():.1f} CPU s")
 
 
 if __name__ == "__main__":

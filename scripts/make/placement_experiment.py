@@ -11,6 +11,9 @@ treatment: win rates with Wilson intervals, the paired effect with its McNemar-m
 rows of the file, truncations, CPU seconds) after each population, so the rows of populations not rerun stay and a
 stopped run keeps the populations it finished; each run's command and CPU seconds go to ``runs.csv`` and the
 README.md lists them. It prints the table.
+
+``--set top_hunter`` plays the tiers of that tier set (`riskstats.runs.tiers.TIER_SETS`) as the populations (the
+tier's population, its first seat treated), as ``scripts/make/findings.py`` does into ``data/placement/top_hunter``.
 """
 import argparse
 import sys
@@ -20,6 +23,8 @@ from pathlib import Path
 import pandas as pd
 
 from riskstats.analysis.placement import POPULATIONS, merge_effects, placement_effects, placement_verdicts
+from riskstats.errors import RiskstatsError
+from riskstats.runs.tiers import tier_set
 
 README = """# Placement, claiming and fortification under strong play
 
@@ -29,14 +34,16 @@ See the script's docstring and `riskstats.analysis.placement` for the design; re
 
 {runs}
 
-- `effects.csv`: one row per population (`strong`: `value:rollouts=1:plans=4` in every seat; `heuristic`:
-  `continent-tuned` in every seat; the ladder's top tiers, `search`: `{search}` in every seat, and
-  `search:value=model`: `{model}` in every seat) and treatment of one seat (fortify=spread, fortify=none,
-  reinforce=spread, claim=random, each against the default border, stack, greedy): the treated seat's win rate in
+- `effects.csv`: one row per population and treatment of one seat (fortify=spread, fortify=none, reinforce=spread,
+  claim=random, each against the default border, stack, greedy): the treated seat's win rate in
   the control and treated arms with 95% Wilson intervals, the paired effect and its 95% interval (agrees with
   exact McNemar), p_value, p_holm (Holm over all rows of the file), discordant games, the arms' correlation,
   truncated games per arm (no winner), mean turns, CPU seconds per arm.
 - `runs.csv`: command, populations, games per arm, CPU seconds of each run.
+
+The populations (the first seat is treated):
+
+{populations}
 """
 
 
@@ -47,9 +54,13 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--populations", default=",".join(POPULATIONS),
                         help=f"comma-separated, from {', '.join(POPULATIONS)}")
+    parser.add_argument("--set", help="instead of --populations: the tiers of this tier set")
     parser.add_argument("--out", default="data/placement")
     args = parser.parse_args(argv)
-    names = [n for n in args.populations.split(",") if n]
+    try:
+        names = list(tier_set(args.set)) if args.set else [n for n in args.populations.split(",") if n]
+    except RiskstatsError as e:
+        parser.error(str(e))
     unknown = [n for n in names if n not in POPULATIONS]
     if unknown:
         parser.error(f"unknown population {', '.join(unknown)}; choose from {', '.join(POPULATIONS)}")
@@ -73,8 +84,9 @@ def main(argv=None):
         runs.to_csv(runs_path, index=False)
         listed = "\n".join(f"- `{r.command}`: population `{r.population}`, {r.games} games per arm, "
                            f"{r.cpu_s:.0f} CPU s" for r in runs.itertuples())
-        (out / "README.md").write_text(README.format(runs=listed, search=POPULATIONS["search"],
-                                                     model=POPULATIONS["search:value=model"]))
+        populations = "\n".join(f"- `{r.population}`: `{r.lineup}`"
+                                for r in effects.drop_duplicates("population").itertuples())
+        (out / "README.md").write_text(README.format(runs=listed, populations=populations))
         print(f"{name}: {cpu:.0f} CPU s", flush=True)
     print(effects.round(4).to_string())
     print(placement_verdicts(effects).round(2).to_string())

@@ -302,28 +302,38 @@ def test_the_card_escalation_script_writes_resumable_runs_the_notebook_reads(tmp
 
 
 def _script():
-    import importlib.util
-    from pathlib import Path
+    from tests.scripts import load_script
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "make" / "card_escalation.py"
-    spec = importlib.util.spec_from_file_location("card_escalation", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    return script
+    return load_script("make", "card_escalation.py")
 
 
 def test_the_top_tier_line_ups_treat_the_first_seat_and_play_the_tiers_bot_everywhere():
     from riskstats.analysis.cards import TIER_RUNS
     from riskstats.game.bots.catalog import parse_bot
-    from riskstats.stats.robustness import TOP_TIER
+    from riskstats.runs.tiers import TIER_SETS
 
     script = _script()
     for population, tier in TIER_RUNS.items():
         seats = script.POPULATIONS[population].split(",")
-        assert seats[0] == script.FOCAL[population] == TOP_TIER[tier]["bot"] and len(seats) == 4
+        assert seats[0] == script.FOCAL[population] == TIER_SETS["top"][tier]["bot"] and len(seats) == 4
         first, other = parse_bot(seats[0]), parse_bot(seats[1])
         assert first.label != other.label and tuple(first.values) == tuple(other.values)  # the same play
-        assert script.RANKING[population].split(",")[0] == TOP_TIER[tier]["bot"]
+        assert script.RANKING[population].split(",")[0] == TIER_SETS["top"][tier]["bot"]
+    hunter, against = (script.tier_lineup(e).split(",") for e in TIER_SETS["top_hunter"].values())
+    assert hunter == ["hunter"] + ["hunter:trade_at=3"] * 3  # the hunter trades at once by default
+    assert against[0] == against[2].split(":")[0] == "hunter" and against[1] == against[3]
+    assert against[1] == TIER_SETS["top"]["search"]["bot"]  # the next best four-player bot, as it is
+
+
+def test_a_tier_set_runs_each_tier_into_its_own_files(tmp_path):
+    script = _script()
+    script.main(["--set", "top_hunter", "--timing-games", "4", "--rule-games", "0", "--out", str(tmp_path)])
+    for folder in ("top_hunter/hunter", "top_hunter/next_best"):
+        timing = pd.read_csv(tmp_path / f"{folder}_timing.csv.gz")
+        seats = timing.bots.str.split(",")  # rotated game by game: one treated seat, the tier's bot by its name
+        assert len(timing) == 12 and seats.map(lambda b: b.count("hunter")).eq(1).all()
+    runs = pd.read_csv(tmp_path / "runs.csv")
+    assert runs.file.tolist() == ["hunter_timing.csv.gz", "next_best_timing.csv.gz"]
 
 
 def test_the_capture_step_writes_one_row_per_position(tmp_path):

@@ -24,3 +24,17 @@ def test_plain_line_ups_pass_and_mixed_ones_are_refused():
     assert top_tier_lineups(["aggressive,continent"]) == ["aggressive,continent"]
     with pytest.raises(RiskstatsError, match="names no {top}"):
         top_tier_lineups(["{top}", "aggressive"])
+
+
+def test_a_tiers_seats_alternate_its_bot_with_the_others_and_each_tier_has_a_folder_of_its_own():
+    from riskstats.runs.tiers import tier_seats, tier_set
+
+    hunter, against = tier_set("top_hunter").values()
+    assert tier_seats(hunter, 4) == ["hunter"] * 4
+    two, five = tier_seats(against, 2), tier_seats(against, 5)
+    assert two[1].endswith("value=model") and five[::2] == ["hunter"] * 3 and five[1] == five[3] != two[1]
+    assert tier_seats(against, 4) == top_tier_lineups(["{top}"], {"t": against}, 4)[0].split(",") * 2  # as played
+    folders = [entry["folder"] for tiers in TIER_SETS.values() for entry in tiers.values()]
+    assert len(set(folders)) == len(folders)
+    with pytest.raises(RiskstatsError, match="unknown tier set 'nope'; choose from top, top_hunter"):
+        tier_set("nope")
