@@ -23,19 +23,21 @@ import pandas as pd
 
 from riskstats.errors import RiskstatsError, check_int
 from riskstats.intervals import wilson_interval
-from riskstats.runs.tiers import TIER_SETS, top_tier_lineups
+from riskstats.runs.tiers import TIER_SETS, tier_seats
 
 TIERS = {tier: entry for tiers in TIER_SETS.values() for tier, entry in tiers.items()}
 """Every tier of every tier set (`riskstats.runs.tiers.TIER_SETS`), by name."""
 POPULATIONS = {
     "strong": "value:rollouts=1:plans=4",
     "heuristic": "continent-tuned",
-    **{tier: top_tier_lineups(["{top}"], {tier: entry}, 4)[0] for tier, entry in TIERS.items()},
+    **{tier: seats[0] if len(set(seats)) == 1 else ",".join(seats)
+       for tier, entry in TIERS.items() for seats in [tier_seats(entry, 4, treated=True)]},
 }
 """Population -> the bot in every seat, or a line-up (its names cycled over the seats): the value bot as in the
 earlier strong reruns (``strong``), continent-tuned (``heuristic``), and every tier of the tier sets
 (`riskstats.runs.tiers.TIER_SETS`: ``search`` and ``search:value=model``, the ``top`` set; ``hunter`` and ``hunter
-against the next best``, ``top_hunter``), each named by its tier, with the others' bots of four players."""
+against the next best``, ``top_hunter``), each named by its tier: the first seat, the treated one, the tier's bot and
+the others its others' (`riskstats.runs.tiers.tier_seats`, four players; one bot in every seat by its name alone)."""
 TREATMENTS = {
     "fortify=spread": {"fortify": "spread"},
     "fortify=none": {"fortify": "none"},

@@ -57,15 +57,18 @@ def _others(entry: dict, players: int | None) -> str:
     return others
 
 
-def tier_seats(entry: dict, players: int) -> list[str]:
+def tier_seats(entry: dict, players: int, treated: bool = False) -> list[str]:
     """The bots of a tier's population seat by seat with ``players`` players: its bot, alternating with the others'
-    (`TIER_SETS`) if it has any, as a line-up template of `TOP` alone plays (`top_tier_lineups`); the first seat is the
-    tier's bot, the seat the ``scripts/make`` programs treat.
+    (`TIER_SETS`) if it has any, as a line-up template of `TOP` alone plays (`top_tier_lineups`). ``treated``: the
+    tier's bot in the first seat, the seat a treatment is given to, and the others' in the rest, as the experiment
+    files' ``{top}:...,{rest},{rest},{rest}`` write it (the bot's game against the next best's).
 
-    >>> tier_seats(TIER_SETS["top_hunter"]["hunter against the next best"], 4)[:2]
-    ['hunter', 'search:rollouts=8:horizon=1:plans=6:value=formula']
+    >>> against = TIER_SETS["top_hunter"]["hunter against the next best"]
+    >>> [[b.split(":")[0] for b in tier_seats(against, 4, treated)] for treated in (False, True)]
+    [['hunter', 'search', 'hunter', 'search'], ['hunter', 'search', 'search', 'search']]
     """
-    return [entry["bot"] if seat % 2 == 0 else _others(entry, players) for seat in range(players)]
+    others = _others(entry, players)
+    return [entry["bot"] if seat == 0 or (seat % 2 == 0 and not treated) else others for seat in range(players)]
 
 
 def tier_set(name: str) -> dict:

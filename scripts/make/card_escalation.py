@@ -31,9 +31,9 @@ Steps, each written to ``<out>/<population>_<step>.csv.gz`` and skipped if that 
   whether the rules reorder the bots.
 
 ``--set top_hunter`` runs every tier of that tier set (`riskstats.runs.tiers.TIER_SETS`) as a population instead,
-its files named by the tier's ``folder`` (``<out>/top_hunter/hunter_timing.csv.gz``): the tier's population (its bot
-in every seat, or alternating with the others'), the first seat the tier's bot and the others of the same bot with
-their default ``trade_at`` written out, as ``scripts/make/findings.py`` does.
+its files named by the tier's ``folder`` (``<out>/top_hunter/hunter_timing.csv.gz``): the first seat the tier's bot
+and the rest its others' (`riskstats.runs.tiers.tier_seats` with a treated seat), those of the same bot with their
+default ``trade_at`` written out, as ``scripts/make/findings.py`` does.
 
 Every run is single-threaded (``NUMBA_NUM_THREADS=1`` is set here when run as a script) and records its CPU seconds in
 ``<out>/runs.csv`` with the command.
@@ -69,9 +69,9 @@ def written(bot: str) -> str:
 
 
 def tier_lineup(entry: dict) -> str:
-    """A tier's four-player population (`tier_seats`) with its first seat the tier's bot, the treated seat, and the
-    other seats of the same bot with their ``trade_at`` written out (`written`)."""
-    focal, *rest = tier_seats(entry, 4)
+    """A tier's four-player line-up for a treated seat (`tier_seats`): the first seat the tier's bot, the treated
+    seat, and the others' in the rest (those of the same bot with their ``trade_at`` written out, `written`)."""
+    focal, *rest = tier_seats(entry, 4, treated=True)
     return ",".join([focal] + [written(b) if b == focal else b for b in rest])
 
 

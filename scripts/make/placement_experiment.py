@@ -13,7 +13,8 @@ stopped run keeps the populations it finished; each run's command and CPU second
 README.md lists them. It prints the table.
 
 ``--set top_hunter`` plays the tiers of that tier set (`riskstats.runs.tiers.TIER_SETS`) as the populations (the
-tier's population, its first seat treated), as ``scripts/make/findings.py`` does into ``data/placement/top_hunter``.
+first seat, the treated one, the tier's bot and the others its others'), as ``scripts/make/findings.py`` does into
+``data/placement/top_hunter``.
 """
 import argparse
 import sys

@@ -321,8 +321,7 @@ def test_the_top_tier_line_ups_treat_the_first_seat_and_play_the_tiers_bot_every
         assert script.RANKING[population].split(",")[0] == TIER_SETS["top"][tier]["bot"]
     hunter, against = (script.tier_lineup(e).split(",") for e in TIER_SETS["top_hunter"].values())
     assert hunter == ["hunter"] + ["hunter:trade_at=3"] * 3  # the hunter trades at once by default
-    assert against[0] == against[2].split(":")[0] == "hunter" and against[1] == against[3]
-    assert against[1] == TIER_SETS["top"]["search"]["bot"]  # the next best four-player bot, as it is
+    assert against == ["hunter"] + [TIER_SETS["top"]["search"]["bot"]] * 3  # the next best four-player bot, as it is
 
 
 def test_a_tier_set_runs_each_tier_into_its_own_files(tmp_path):
@@ -332,6 +331,7 @@ def test_a_tier_set_runs_each_tier_into_its_own_files(tmp_path):
         timing = pd.read_csv(tmp_path / f"{folder}_timing.csv.gz")
         seats = timing.bots.str.split(",")  # rotated game by game: one treated seat, the tier's bot by its name
         assert len(timing) == 12 and seats.map(lambda b: b.count("hunter")).eq(1).all()
+    assert timing.bots.str.count("search").eq(3).all()  # the hunter against three of the next best
     runs = pd.read_csv(tmp_path / "runs.csv")
     assert runs.file.tolist() == ["hunter_timing.csv.gz", "next_best_timing.csv.gz"]
 

@@ -56,11 +56,15 @@ def test_robustness_rows_say_whether_the_default_beats_each_treatment():
 
 def test_the_top_tier_populations_play_the_ladders_bots_and_keep_their_labels():
     from riskstats.analysis.placement import LABELS, POPULATIONS, placement_robustness
+    from riskstats.runs.tiers import TIER_SETS
     from riskstats.stats.robustness import TOP_TIER, population_group
 
-    for tier, entry in TOP_TIER.items():
+    for tier, entry in TIER_SETS["top"].items():
         assert POPULATIONS[tier] == entry["bot"] and LABELS[tier] == entry["population"]
+    for tier in TOP_TIER:
         assert population_group(LABELS[tier]) == tier
+    seats = POPULATIONS["hunter against the next best"].split(",")
+    assert seats == ["hunter"] + [TIER_SETS["top"]["search"]["bot"]] * 3 and POPULATIONS["hunter"] == "hunter"
     effects = pd.DataFrame({"population": list(TOP_TIER), "treatment": ["claim=random"] * 2, "lineup": ["s", "m"],
                             "games": [2000, 3000], "effect": [-0.05, 0.01], "ci_low": [-0.08, -0.02],
                             "ci_high": [-0.02, 0.04], "p_value": [0.001, 0.5], "p_holm": [0.002, 0.5]})
