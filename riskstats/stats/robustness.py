@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from riskstats.intervals import Z95
-from riskstats.runs.tiers import TOP_TIER  # the tiers the findings are judged by (their one place)
+from riskstats.runs.tiers import JUDGING, TIER_SETS, TOP_TIER  # the tiers the findings are judged by (their one place)
 
 ROBUSTNESS_COLUMNS = ("notebook", "finding", "population", "bots", "n", "estimate", "ci_low", "ci_high", "holds",
                       "reversed", "reference", "p_value")
@@ -41,11 +41,14 @@ OPTIONAL_COLUMNS = ("note",)
 (for example why it has no top-tier rows)."""
 ROW_VERDICTS = ("holds", "reversed", "inconclusive")
 """A row's verdict: the claim holds, its opposite holds (reversed), or the interval supports neither."""
-CONTEXT = ("value:rollouts=1:plans=4", "heuristic", "mixed")
-"""The groups kept as context beside the top tier: `value` in every seat (the old "strong" population, named by its
-bot), one-ply heuristics only, and line-ups mixing bots."""
+FORMER = tuple(tier for name, tiers in TIER_SETS.items() if name != JUDGING for tier in tiers)
+"""The tiers of the other tier sets (`riskstats.runs.tiers.TIER_SETS`): the findings' former (or candidate) top tiers,
+kept as context."""
+CONTEXT = (*FORMER, "value:rollouts=1:plans=4", "heuristic", "mixed")
+"""The groups kept as context beside the top tier: the other sets' tiers (`FORMER`), `value` in every seat (the old
+"strong" population, named by its bot), one-ply heuristics only, and line-ups mixing bots."""
 GROUPS = (*TOP_TIER, *CONTEXT)
-"""The population groups of the table (`population_group`), named by bot: the two top tiers, then the context."""
+"""The population groups of the table (`population_group`), named by bot: the top tiers, then the context."""
 ADJUST_METHOD = "holm"
 """The family-wise adjustment of the table's p-values (`statsmodels.stats.multitest.multipletests`' name): Holm's
 step-down, within each of `FAMILIES`."""
@@ -190,7 +193,7 @@ def notebook_number(notebook: pd.Series) -> pd.Series:
 
 
 def population_group(population: str) -> str:
-    """The group (`GROUPS`) of a notebook's population label: a top tier's label (`TOP_TIER`) is that tier;
+    """The group (`GROUPS`) of a notebook's population label: a tier's label (of any set, `TIER_SETS`) is that tier;
     any other label naming ``search:value=model`` (or ``value=model`` with search) is that tier, any other naming
     ``search`` is tier ``search`` (the earlier, smaller "search in every seat (strong, small check)" runs of the
     same bot); the old "... (strong)" population, `value` in every seat, is ``value:rollouts=1:plans=4``;
@@ -198,12 +201,16 @@ def population_group(population: str) -> str:
 
     >>> [population_group(p) for p in ("continent in every seat (heuristic)", "value in every seat (strong)",
     ...                                "search in every seat (strong, small check)", "search in every seat (top tier)",
-    ...                                "search:value=model in every seat (top tier)", "value vs heuristics")]
-    ['heuristic', 'value:rollouts=1:plans=4', 'search', 'search', 'search:value=model', 'mixed']
+    ...                                "search:value=model in every seat (top tier)", "value vs heuristics",
+    ...                                "hunter against the next best (top tier)")]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ['heuristic', 'value:rollouts=1:plans=4', 'search', 'search', 'search:value=model', 'mixed',
+     'hunter against the next best']
     """
-    for tier, entry in TOP_TIER.items():
-        if population == entry["population"]:
-            return tier
+    for tiers in TIER_SETS.values():
+        for tier, entry in tiers.items():
+            if population == entry["population"]:
+                return tier
     text = population.lower()
     if "search" in text:
         return "search:value=model" if "value=model" in text else "search"

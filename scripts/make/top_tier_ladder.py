@@ -27,15 +27,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from riskstats.stats.robustness import TOP_TIER
+from riskstats.runs.tiers import TIER_SETS
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "data" / "top_tier" / "ladder"
-FORMER_TOP_TIER = tuple(entry["bot"] for entry in TOP_TIER.values())
+FORMER_TOP_TIER = tuple(entry["bot"] for entry in TIER_SETS["top"].values())
 CANDIDATES = ("hunter", *FORMER_TOP_TIER, "value-tuned", "value-wide", "continent-tuned")
-"""The candidates for the top tier (issue 52), as bot specs: the hunter, the former top tier's two searches as
-`riskstats.stats.robustness.TOP_TIER` spells them out (``search:value=model`` alone would be another bot), the two
-tuned value bots and the best tuned heuristic."""
+"""The candidates for the top tier (issue 52), as bot specs: the hunter, the former top tier's two searches as the
+``top`` tier set (`riskstats.runs.tiers.TIER_SETS`) spells them out (``search:value=model`` alone would be another
+bot), the two tuned value bots and the best tuned heuristic."""
 FORMATS = {"four": ("ladder_games.csv.gz", 4, True), "two": ("round_robin_games.csv.gz", 2, False)}
 """Format -> (per-game table, players, whether each line-up plays deals of its own)."""
 

@@ -107,9 +107,10 @@ def test_top_tier_and_old_populations_are_grouped_by_bot(tmp_path):
     """The groups are named by bot (issue #29): the two top tiers, the old "(strong)" population as its bot
     value:rollouts=1:plans=4, and the earlier small search check as tier search; derived tables in the folder
     (verdicts.csv, tiers.csv) are not read as rows."""
-    from riskstats.stats.robustness import GROUPS, TOP_TIER, population_group, read_robustness
+    from riskstats.stats.robustness import FORMER, GROUPS, TOP_TIER, population_group, read_robustness
 
-    assert GROUPS == ("search", "search:value=model", "value:rollouts=1:plans=4", "heuristic", "mixed")
+    assert GROUPS == (*TOP_TIER, *FORMER, "value:rollouts=1:plans=4", "heuristic", "mixed")
+    assert set(TOP_TIER) | set(FORMER) == {"search", "search:value=model", "hunter", "hunter against the next best"}
     assert {t: population_group(e["population"]) for t, e in TOP_TIER.items()} == {t: t for t in TOP_TIER}
     assert population_group("search in every seat (strong, small check)") == "search"
     est = pd.DataFrame({"population": [TOP_TIER["search:value=model"]["population"]], "bots": ["m,m"], "n": [10],

@@ -13,10 +13,10 @@ def ladder():
 
 
 def test_the_candidates_are_the_hunter_beside_the_former_top_tier_as_it_is_spelled_out(ladder):
-    from riskstats.stats.robustness import TOP_TIER
+    from riskstats.runs.tiers import TIER_SETS
 
     assert ladder.CANDIDATES[0] == "hunter"
-    assert [e["bot"] for e in TOP_TIER.values()] == list(ladder.CANDIDATES[1:3])
+    assert [e["bot"] for e in TIER_SETS["top"].values()] == list(ladder.CANDIDATES[1:3])
     assert "search:rollouts=8:horizon=0:plans=8:value=model" in ladder.CANDIDATES  # not search:value=model alone
 
 
