@@ -43,7 +43,8 @@ def outside_strength(folder=None, tiers=None, opponent: str = OPPONENT, players:
         The outside match's folder (default ``data/outside``), holding ``summary.csv``.
     tiers : dict, optional
         Tier name -> entry with ``bot`` (default `riskstats.stats.robustness.TOP_TIER`); a summary row is the tier's
-        where its ``remote`` is the tier's name or its full spec.
+        where its ``remote`` is the tier's name or its full spec. Without ``folder``, a tier's record is read from
+        its entry's ``outside`` folder (under ``data/``; default ``outside``).
     opponent, players : str, int
         The opponents and the player count (default `OPPONENT`, `PLAYERS`).
 
@@ -52,21 +53,25 @@ def outside_strength(folder=None, tiers=None, opponent: str = OPPONENT, players:
     pandas.DataFrame
         One row per tier: ``tier``, ``bot``, ``played`` (a summary row exists), ``games``, ``wins``, ``win_rate``,
         ``low95``, ``high95``, ``fair_share``, and the control's (``opponent`` in the measured seat) ``control_rate``,
-        ``control_low95``, ``control_high95`` (NaN where absent).
+        ``control_low95``, ``control_high95``, ``control_games`` (NaN where absent). Only games of Domination's
+        default, increasing card mode count.
     """
+    from riskstats.analysis.paths import data_dir
     from riskstats.stats.robustness import TOP_TIER
 
     tiers = TOP_TIER if tiers is None else tiers
-    summary = _summary(folder)
-    match = summary[(summary.opponents == opponent) & (summary.players == players)]
-    control = match[match.remote == opponent]
     rows = []
     for tier, entry in tiers.items():
+        summary = _summary(folder or data_dir() / entry.get("outside", "outside"))
+        match = summary[(summary.opponents == opponent) & (summary.players == players)]
+        if "cards" in match:
+            match = match[match.cards.fillna("increasing") == "increasing"]
+        control = match[match.remote == opponent]
         mine = match[match.remote.isin([tier, entry["bot"]])]
         row = {"tier": tier, "bot": entry["bot"], "played": len(mine) > 0}
         for column in ("games", "wins", "win_rate", "low95", "high95", "fair_share"):
             row[column] = mine[column].iloc[0] if len(mine) else float("nan")
-        for column in ("win_rate", "low95", "high95"):
+        for column in ("win_rate", "low95", "high95", "games"):
             row[f"control_{column.replace('win_', '')}"] = control[column].iloc[0] if len(control) else float("nan")
         rows.append(row)
     return pd.DataFrame(rows)
@@ -78,11 +83,12 @@ def outside_sentence(folder=None, tiers=None) -> str:
     >>> outside_sentence().startswith("How these bots fare outside riskstats: against Domination's hard AI")
     True
     """
-    strength = outside_strength(folder, tiers)
+    strength = outside_strength(folder, tiers).drop_duplicates("bot")  # tiers of one bot: one record
     played = strength[strength.played]
     parts = [f"`{r.tier}` wins {r.win_rate:.1%} (95% {r.low95:.1%}-{r.high95:.1%}, {int(r.games):,} games) of "
              f"{_WORDS[PLAYERS]}-player games against {_WORDS[PLAYERS - 1]} hard AIs, where {r.fair_share:.0%} is fair"
-             + (f" and a hard AI in the same seat wins {r.control_rate:.1%}" if pd.notna(r.control_rate) else "")
+             + (f" and a hard AI in the same seat wins {r.control_rate:.1%} ({int(r.control_games):,} games)"
+                if pd.notna(r.control_rate) else "")
              for r in played.itertuples()]
     missing = [f"`{t}`" for t in strength.tier[~strength.played]]
     text = "How these bots fare outside riskstats: "
@@ -95,12 +101,21 @@ def outside_sentence(folder=None, tiers=None) -> str:
 
 
 def findings_scope(folder=None, tiers=None) -> str:
-    """The standard a finding of notebooks 02-07 is held to, with the top tier's outside strength
-    (`outside_sentence`): it holds for riskstats' bots only where it holds under both top-tier populations, and
-    no finding is shown for strong play."""
-    return ("A finding holds for riskstats' bots only where it holds under both top-tier populations. "
+    """The standard a finding of notebooks 02-07 is held to: the tier set that judges it (`riskstats.runs.tiers`:
+    ``JUDGING``, its populations), where it must hold under every one of them, with their outside strength
+    (`outside_sentence`), beyond which no finding is shown."""
+    from riskstats.runs.tiers import JUDGING, TIER_SETS
+
+    shown = TIER_SETS[JUDGING] if tiers is None else tiers
+    populations = "; ".join(f"{entry['population'].removesuffix(' (top tier)')} (`{entry['bot']}`"
+                            + (f" against `{entry['others']}`" if isinstance(entry.get("others"), str) else
+                               " against the format's next best" if "others" in entry else "") + ")"
+                            for entry in shown.values())
+    judged = f"the tier set `{JUDGING}`: " if tiers is None else ""
+    return (f"The findings are judged by the top tier, {judged}{populations}. A finding holds for riskstats' bots only "
+            "where it holds under every one of these populations; the other tier sets' rows are context. "
             + outside_sentence(folder, tiers)
-            + " So no finding here is shown for stronger play, human or machine.")
+            + " So no finding here is shown for play stronger than that, human or machine.")
 
 
 BLOCK = ("<!-- outside strength: generated by riskstats.analysis.outside.refresh_pages from data/outside/ -->",

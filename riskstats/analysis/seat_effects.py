@@ -31,8 +31,10 @@ ARM = ("population", "players", "setting")
 """The columns that identify an arm: games that are alike and are tested together."""
 
 
-def population_of(lineup: str) -> str:
-    """The population a line-up (comma-joined bot specs) stands for.
+def population_of(lineup: str, players: int | None = None) -> str:
+    """The population a line-up (comma-joined bot specs) stands for: a tier's (`riskstats.runs.tiers.tier_of`, the
+    line-up cycled over ``players`` seats if given) by the tier's population label (`riskstats.runs.tiers.TIER_SETS`)
+    without its " (top tier)", one bot in every seat by its name, any other by its bots' names.
 
     >>> population_of("value:rollouts=1:plans=4,value:rollouts=1:plans=4")
     'value in every seat'
@@ -40,14 +42,17 @@ def population_of(lineup: str) -> str:
     'mixed: random,aggressive'
     >>> population_of(",".join(["search:rollouts=8:horizon=0:plans=8:value=model"] * 4))  # a top tier: its name
     'search:value=model in every seat'
+    >>> population_of("hunter,search:rollouts=8:horizon=1:plans=6:value=formula", players=3)
+    'hunter against the next best'
     """
-    from riskstats.stats.robustness import TOP_TIER
+    from riskstats.runs.tiers import every_tier, tier_of
 
     names = [b.strip() for b in lineup.split(",") if b.strip()]
-    bases = {b.split(":")[0] for b in names}
+    tier = tier_of(",".join((names * int(players))[:int(players)] if players else names))
+    if tier is not None:
+        return every_tier()[tier]["population"].removesuffix(" (top tier)")
     if len(set(names)) == 1:
-        tier = [t for t, entry in TOP_TIER.items() if entry["bot"] == names[0]]
-        return f"{tier[0] if tier else bases.pop()} in every seat"
+        return f"{names[0].split(':')[0]} in every seat"
     return "mixed: " + ",".join(n.split(":")[0] for n in names)
 
 
@@ -81,7 +86,7 @@ def label_arms(table: pd.DataFrame) -> pd.DataFrame:
     if "lineup" not in out.columns:
         out["lineup"] = out["bots"]
     if "population" not in out.columns:
-        out["population"] = [population_of(b) for b in out["lineup"].astype(str)]
+        out["population"] = [population_of(b, p) for b, p in zip(out["lineup"].astype(str), out["players"])]
     if "setting" not in out.columns:
         if "rules" in out.columns:
             names = {r: setting_of(json.loads(r).get("rules", {})) for r in out["rules"].astype(str).unique()}

@@ -17,11 +17,13 @@ TIER_SETS = {
                                "population": "search:value=model in every seat (top tier)", "folder": "search_model"},
     },
     "top_hunter": {
-        "hunter": {"bot": "hunter", "population": "hunter in every seat (top tier)", "folder": "top_hunter/hunter"},
+        "hunter": {"bot": "hunter", "population": "hunter in every seat (top tier)", "folder": "top_hunter/hunter",
+                   "outside": "outside/findings"},
         "hunter against the next best": {
             "bot": "hunter", "others": {2: "search:rollouts=8:horizon=0:plans=8:value=model",
                                         4: "search:rollouts=8:horizon=1:plans=6:value=formula"},
-            "population": "hunter against the next best (top tier)", "folder": "top_hunter/next_best"},
+            "population": "hunter against the next best (top tier)", "folder": "top_hunter/next_best",
+            "outside": "outside/findings"},
     },
 }
 """The top tiers the findings have been or are being measured in, by the name of their runs' folder
@@ -34,7 +36,10 @@ and, for want of a ladder of their own, with 3, 5 and 6 players). Tier name -> t
 treated seat (the treated seat may add options, ``:fortify=1``), the bot of the other seats (``others``, default the
 same; a dict by player count, a count it lacks taking its largest key's), the population label its robustness
 rows carry, and the folder (or files' prefix) of its runs within a finding's data folder that the ``scripts/make``
-programs write one tier at a time (``data/breaking/<folder>/``; the ``top`` set's predate the set folders)."""
+programs write one tier at a time (``data/breaking/<folder>/``; the ``top`` set's predate the set folders), and the
+folder under ``data/`` of its bot's outside record (``outside``, default ``outside``: `riskstats.analysis.outside`;
+the hunter's, the control arm of ``data/outside/findings/``, games 300,000 on, with a hard AI in its seat on the same
+game numbers in ``cards_increasing_4p``)."""
 JUDGING = "top"
 """The tier set the findings are judged by (`TOP_TIER`): one changed line moves the verdicts to another set, once its
 runs are made (`scripts/make/findings.py`); the other sets' rows stay as context."""
@@ -69,6 +74,24 @@ def tier_seats(entry: dict, players: int, treated: bool = False) -> list[str]:
     """
     others = _others(entry, players)
     return [entry["bot"] if seat == 0 or (seat % 2 == 0 and not treated) else others for seat in range(players)]
+
+
+def every_tier() -> dict[str, dict]:
+    """Every tier of every set (`TIER_SETS`), those of the judging set (`JUDGING`) first: tier -> its entry, with the
+    name of its set under ``set``."""
+    order = [JUDGING, *(name for name in TIER_SETS if name != JUDGING)]
+    return {tier: {**entry, "set": name} for name in order for tier, entry in TIER_SETS[name].items()}
+
+
+def tier_of(lineup: str) -> str | None:
+    """The tier whose population a line-up (comma-joined bot specs, seated in any order) is, or None.
+
+    >>> tier_of("hunter,search:rollouts=8:horizon=1:plans=6:value=formula,hunter"), tier_of("hunter,aggressive")
+    ('hunter against the next best', None)
+    """
+    names = sorted(b.strip() for b in lineup.split(",") if b.strip())
+    found = [tier for tier, entry in every_tier().items() if names == sorted(tier_seats(entry, len(names)))]
+    return found[0] if found else None
 
 
 def tier_set(name: str) -> dict:

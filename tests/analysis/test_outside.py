@@ -26,7 +26,16 @@ def test_the_committed_match_gives_search_and_says_what_was_not_played():
     assert f"`search` wins {row.win_rate:.1%} (95% {row.low95:.1%}-{row.high95:.1%}, 300 games)" in sentence
     assert not strength.loc["search:value=model", "played"]
     assert "`search:value=model` was not played there." in sentence
-    assert findings_scope().startswith("A finding holds for riskstats' bots only where it holds under both")
+    from riskstats.runs.tiers import JUDGING, TIER_SETS
+
+    scope = findings_scope()
+    assert scope.startswith(f"The findings are judged by the top tier, the tier set `{JUDGING}`: ")
+    assert "only where it holds under every one of these populations" in scope and sentence in scope
+    hunter = outside_sentence(tiers=TIER_SETS["top_hunter"])  # both tiers play the hunter: one record, its own folder
+    records = pd.read_csv(data_dir() / "outside" / "findings" / "summary.csv").set_index("file")
+    record, control = records.loc["hunter_4p.csv"], records.loc["cards_increasing_4p.csv"]  # not the fixed cards'
+    assert hunter.count("`hunter` wins") == 1 and f"{record.win_rate:.1%} (95% {record.low95:.1%}" in hunter
+    assert f"a hard AI in the same seat wins {control.win_rate:.1%} ({control.games:,} games)" in hunter
 
 
 def test_the_sentence_follows_the_data(tmp_path):
