@@ -40,6 +40,16 @@ programs write one tier at a time (``data/breaking/<folder>/``; the ``top`` set'
 folder under ``data/`` of its bot's outside record (``outside``, default ``outside``: `riskstats.analysis.outside`;
 the hunter's, the control arm of ``data/outside/findings/``, games 300,000 on, with a hard AI in its seat on the same
 game numbers in ``cards_increasing_4p``)."""
+LADDERS = {
+    "top": {"ladder": "value_bot/issue30/ladder_own_seeds/ladder.csv",
+            "two_player": "value_bot/issue30/ladder/round_robin_games.csv.gz",
+            "shared_deals": "value_bot/issue30/ladder/ladder_games.csv.gz"},
+    "top_hunter": {"ladder": "top_tier/ladder/ladder.csv", "two_player": "top_tier/ladder/round_robin_games.csv.gz"},
+}
+"""The committed ladders (under ``data/``) each set's tier 1 was chosen on, by direct head to head
+(`riskstats.stats.verdicts.tiers_table`): the four-player ladder (its per-game table and fit beside it), the two-player
+round robin, and for ``top`` the ladder whose line-ups share their deals (context). The judging set's are the verdicts'
+(`riskstats.stats.verdicts.TIER_TABLES`)."""
 JUDGING = "top"
 """The tier set the findings are judged by (`TOP_TIER`): one changed line moves the verdicts to another set, once its
 runs are made (`scripts/make/findings.py`); the other sets' rows stay as context."""

@@ -193,24 +193,28 @@ def notebook_number(notebook: pd.Series) -> pd.Series:
 
 
 def population_group(population: str) -> str:
-    """The group (`GROUPS`) of a notebook's population label: a tier's label (of any set, `TIER_SETS`) is that tier;
-    any other label naming ``search:value=model`` (or ``value=model`` with search) is that tier, any other naming
-    ``search`` is tier ``search`` (the earlier, smaller "search in every seat (strong, small check)" runs of the
-    same bot); the old "... (strong)" population, `value` in every seat, is ``value:rollouts=1:plans=4``;
-    heuristics only is ``heuristic``; anything else ``mixed``.
+    """The group (`GROUPS`) of a notebook's population label: a tier's label (of any set, `TIER_SETS`) is that tier,
+    as is any other label naming a hunter tier (the longest name it contains); any other label naming
+    ``search:value=model`` (or ``value=model`` with search) is that tier, any other naming ``search`` is tier
+    ``search`` (the earlier, smaller "search in every seat (strong, small check)" runs of the same bot); the old
+    "... (strong)" population, `value` in every seat, is ``value:rollouts=1:plans=4``; heuristics only is
+    ``heuristic``; anything else ``mixed``.
 
     >>> [population_group(p) for p in ("continent in every seat (heuristic)", "value in every seat (strong)",
     ...                                "search in every seat (strong, small check)", "search in every seat (top tier)",
     ...                                "search:value=model in every seat (top tier)", "value vs heuristics",
-    ...                                "hunter against the next best (top tier)")]
+    ...                                "hunter against the next best (top tier)", "hunter vs heuristics")]
     ... # doctest: +NORMALIZE_WHITESPACE
     ['heuristic', 'value:rollouts=1:plans=4', 'search', 'search', 'search:value=model', 'mixed',
-     'hunter against the next best']
+     'hunter against the next best', 'hunter']
     """
-    for tiers in TIER_SETS.values():
-        for tier, entry in tiers.items():
-            if population == entry["population"]:
-                return tier
+    tiers = {tier: entry for entries in TIER_SETS.values() for tier, entry in entries.items()}
+    for tier, entry in tiers.items():
+        if population == entry["population"]:
+            return tier
+    named = [tier for tier in tiers if tier in population and tier.startswith("hunter")]
+    if named:  # a label naming the hunter's tier, as "hunter against the next best vs heuristics": the longest name
+        return max(named, key=len)
     text = population.lower()
     if "search" in text:
         return "search:value=model" if "value=model" in text else "search"
@@ -278,7 +282,7 @@ def read_robustness(folder) -> tuple[pd.DataFrame, pd.DataFrame]:
     return rows, verdicts.reset_index()
 
 
-def adjust(rows: pd.DataFrame, method: str = ADJUST_METHOD, alpha: float = ALPHA) -> pd.DataFrame:
+def adjust(rows: pd.DataFrame, method: str = ADJUST_METHOD, alpha: float = ALPHA, tiers=None) -> pd.DataFrame:
     """The rows with family-wise adjusted p-values and verdicts (`ADJUSTED_COLUMNS`), within each of `FAMILIES`.
 
     The top-tier family is every row of a top-tier population (`riskstats.stats.robustness.population_group` in
@@ -297,6 +301,9 @@ def adjust(rows: pd.DataFrame, method: str = ADJUST_METHOD, alpha: float = ALPHA
         A `statsmodels.stats.multitest.multipletests` method (default `ADJUST_METHOD`, Holm).
     alpha : float
         The family-wise rate (default `ALPHA`).
+    tiers : dict, optional
+        The tiers of the judging family (default `TOP_TIER`; another set's, `riskstats.runs.tiers.TIER_SETS`, to
+        judge the rows as that set would).
 
     Returns
     -------
@@ -321,7 +328,8 @@ def adjust(rows: pd.DataFrame, method: str = ADJUST_METHOD, alpha: float = ALPHA
     p = rows["p_value"].to_numpy(float)
     groups = [population_group(str(x)) for x in rows["population"]] if "population" in rows else \
         [next(iter(TOP_TIER))] * len(rows)
-    top = np.array([g in TOP_TIER for g in groups], bool)
+    tiers = TOP_TIER if tiers is None else tiers
+    top = np.array([g in tiers for g in groups], bool)
     family = np.where(np.isnan(p), "", np.where(top, FAMILIES[0], FAMILIES[1]))
     numbers = np.column_stack([rows[c].to_numpy(float) if c in rows else np.zeros(len(rows))
                                for c in ("n", "estimate", "ci_low", "ci_high")] + [p])

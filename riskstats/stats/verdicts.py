@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from riskstats.errors import RiskstatsError
+from riskstats.runs.tiers import JUDGING, LADDERS
 from riskstats.stats.head_to_head import pair_rates
 from riskstats.stats.ratings import MIN_EXPECTED  # noqa: F401 - where the chi-square p-values are dropped
 from riskstats.stats.robustness import (  # the adjustment lives with the rows; re-exported here
@@ -320,7 +321,7 @@ issue 52): the finding's verdict against Domination's hard AI (``holds``, ``reve
 it was not checked there), its estimate with interval and n, and who played it."""
 
 
-def finding_verdicts(rows: pd.DataFrame, outside: pd.DataFrame | None = None) -> pd.DataFrame:
+def finding_verdicts(rows: pd.DataFrame, outside: pd.DataFrame | None = None, tiers=None) -> pd.DataFrame:
     """One verdict per finding under the top tier (module docstring), beside the old populations' and, where it was
     checked there, its verdict against Domination's hard AI.
 
@@ -333,6 +334,8 @@ def finding_verdicts(rows: pd.DataFrame, outside: pd.DataFrame | None = None) ->
     outside : pandas.DataFrame, optional
         `riskstats.analysis.outside_findings.outside_verdicts`: ``notebook``, ``finding`` and `OUTSIDE_COLUMNS`; a
         finding there that the rows lack is an error (its words must be the notebook's).
+    tiers : dict, optional
+        The judging tiers (default `TOP_TIER`); the rows' adjusted columns must be `adjust`'s for the same tiers.
 
     Returns
     -------
@@ -362,8 +365,9 @@ def finding_verdicts(rows: pd.DataFrame, outside: pd.DataFrame | None = None) ->
             if c not in rows.columns]
     if need:
         raise RiskstatsError(f"the rows have no {', '.join(map(repr, need))} column")
+    tiers = TOP_TIER if tiers is None else tiers
     if not set(ADJUSTED_COLUMNS) <= set(rows.columns):
-        rows = adjust(rows)
+        rows = adjust(rows, tiers=tiers)
     rows = complete_rows(rows).reset_index(drop=True)
     rows["notebook"] = notebook_number(rows["notebook"])
     rows["group"] = [population_group(p) for p in rows["population"]]
@@ -371,30 +375,30 @@ def finding_verdicts(rows: pd.DataFrame, outside: pd.DataFrame | None = None) ->
     rows["row_unadjusted"] = _row_verdicts(rows["holds"], rows["reversed"])
     out = []
     for (notebook, finding), g in rows.groupby(["notebook", "finding"], sort=False):
-        top = {t: g[g.group == t] for t in TOP_TIER}
+        top = {t: g[g.group == t] for t in tiers}
         measured = [t for t, r in top.items() if len(r)]
         verdict = _verdict({t: top[t].row_verdict for t in measured})
-        if 0 < len(measured) < len(TOP_TIER):
+        if 0 < len(measured) < len(tiers):
             verdict = f"{verdict} ({measured[0]} only)"
-        top_rows = g[g.group.isin(TOP_TIER)]
+        top_rows = g[g.group.isin(tiers)]
         old = g[g.group == OLD]
         changed = bool(measured) and len(old) > 0 and _verdict({OLD: old.row_verdict}) != verdict
         notes = g["note"].dropna().astype(str).str.strip() if "note" in g else pd.Series([], dtype=str)
         out.append({
             "notebook": notebook, "finding": finding, "verdict": verdict,
             "verdict_unadjusted": _verdict({t: top[t].row_unadjusted for t in measured})
-            + (f" ({measured[0]} only)" if 0 < len(measured) < len(TOP_TIER) else ""),
-            **{f"verdict {t}": _tier_verdict(top[t].row_verdict) if t in measured else "" for t in TOP_TIER},
+            + (f" ({measured[0]} only)" if 0 < len(measured) < len(tiers) else ""),
+            **{f"verdict {t}": _tier_verdict(top[t].row_verdict) if t in measured else "" for t in tiers},
             "tiers": "; ".join(measured), "n_top": top_rows["n"].min() if len(top_rows) else pd.NA,
-            **{t: _intervals(top[t]) for t in TOP_TIER},
+            **{t: _intervals(top[t]) for t in tiers},
             **{c: group_verdict(g.row_verdict[g.group == c]) if (g.group == c).any() else "" for c in CONTEXT_COLUMNS},
             "changed": changed, "old_estimate": _intervals(old) if changed else "",
             "new_estimate": "; ".join(f"{t}: {_intervals(top[t])}" for t in measured) if changed else "",
-            "complete": len(measured) == len(TOP_TIER),
+            "complete": len(measured) == len(tiers),
             "note": "; ".join(dict.fromkeys(n for n in notes if n)),
         })
-    columns = ["notebook", "finding", "verdict", "verdict_unadjusted", *(f"verdict {t}" for t in TOP_TIER), "tiers",
-               "n_top", *TOP_TIER, *CONTEXT_COLUMNS,
+    columns = ["notebook", "finding", "verdict", "verdict_unadjusted", *(f"verdict {t}" for t in tiers), "tiers",
+               "n_top", *tiers, *CONTEXT_COLUMNS,
                "changed", "old_estimate", "new_estimate", "complete", "note"]
     frame = pd.DataFrame(out, columns=columns)
     frame["n_top"] = frame["n_top"].astype("Int64")
@@ -411,6 +415,54 @@ def finding_verdicts(rows: pd.DataFrame, outside: pd.DataFrame | None = None) ->
         frame[column] = [getattr(checked[k], column) if k in checked else ""
                          for k in zip(frame["notebook"], frame["finding"])]
     return frame
+
+
+def verdict_changes(rows: pd.DataFrame, before: str, after: str = JUDGING) -> pd.DataFrame:
+    """The answers that changed when the top tier moved from the tier set ``before`` to ``after``
+    (`riskstats.runs.tiers.TIER_SETS`): every finding judged by each set's tiers as if it were the judging one (its
+    rows the top-tier family of `adjust`, the rest context), side by side.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per finding: ``notebook``, ``finding``, ``before`` and ``after`` (`finding_verdicts`' ``verdict``
+        under each set), ``changed`` (the verdicts differ, whichever tiers measured them), ``before_tiers`` and
+        ``after_tiers`` (each tier's own verdict, ``tier: verdict``, joined by ``"; "``), ``before_estimates`` and
+        ``after_estimates`` (each tier's rows, ``tier: estimate [low, high] (n)``), and ``why``: in words, which of
+        the new tiers' rows decided the new verdict against the old one.
+    """
+    from riskstats.runs.tiers import TIER_SETS
+
+    judged = {}
+    for name in (before, after):
+        if name not in TIER_SETS:
+            raise RiskstatsError(f"unknown tier set {name!r}; choose from {', '.join(TIER_SETS)}")
+        tiers = TIER_SETS[name]
+        verdicts = finding_verdicts(adjust(rows.drop(columns=list(ADJUSTED_COLUMNS), errors="ignore"), tiers=tiers),
+                                    tiers=tiers)
+        verdicts["tier_verdicts"] = ["; ".join(f"{t}: {r[f'verdict {t}'] or 'not measured'}" for t in tiers)
+                                     for _, r in verdicts.iterrows()]
+        verdicts["estimates"] = ["; ".join(f"{t}: {r[t]}" for t in tiers if r[t]) for _, r in verdicts.iterrows()]
+        judged[name] = verdicts.set_index(["notebook", "finding"])
+    old, new = judged[before], judged[after]
+    out = pd.DataFrame({"before": old.verdict, "after": new.verdict.reindex(old.index)}).reset_index()
+    out["changed"] = out.before.str.split(" (", regex=False).str[0] != out.after.str.split(" (", regex=False).str[0]
+    for side, frame in (("before", old), ("after", new)):
+        out[f"{side}_tiers"] = frame.tier_verdicts.reindex(out.set_index(["notebook", "finding"]).index).to_numpy()
+        out[f"{side}_estimates"] = frame.estimates.reindex(out.set_index(["notebook", "finding"]).index).to_numpy()
+    out["why"] = [_why(r) for r in out.itertuples()]
+    return out
+
+
+def _why(row) -> str:
+    """In words, why a finding's verdict moved from ``before`` to ``after`` (`verdict_changes`)."""
+    if not row.changed:
+        return ""
+    if row.after.startswith("no top-tier rows"):
+        return "not measured in the new top tier"
+    if row.before.startswith("no top-tier rows"):
+        return f"measured for the first time in the top tier: {row.after_tiers}"
+    return f"the new top tier's rows say {row.after_tiers} where the former's said {row.before_tiers}"
 
 
 def judge_table(folder, method: str = ADJUST_METHOD, alpha: float = ALPHA,
@@ -432,17 +484,16 @@ def judge_table(folder, method: str = ADJUST_METHOD, alpha: float = ALPHA,
 LADDER_GAMES, ROUND_ROBIN_GAMES = "ladder_games.csv.gz", "round_robin_games.csv.gz"
 """The per-game tables beside a ``ladder.csv`` that `write_verdicts` reads the tiers from: the four-player ladder
 (every line-up of 4) and the two-player round robin (every pair, both seatings of each seed)."""
-TIER_TABLES = {"ladder": "value_bot/issue30/ladder_own_seeds/ladder.csv",
-               "two_player": "value_bot/issue30/ladder/round_robin_games.csv.gz",
-               "shared_deals": "value_bot/issue30/ladder/ladder_games.csv.gz"}
-"""The committed tables `write_verdicts` reads by default, under ``data/``: the four-player ladder with every
-line-up on its own deals (``ladder.csv``, its fit and its per-game table beside it: ``tier`` and the Luce context),
-the two-player round robin (``tier_2p``) and the four-player ladder whose line-ups replay the same 12 deals
-(``tier_shared_deals``, context)."""
+TIER_TABLES = LADDERS[JUDGING]
+"""The committed tables `write_verdicts` reads by default, under ``data/``: the judging set's ladders
+(`riskstats.runs.tiers.LADDERS`): the four-player ladder with every line-up on its own deals (``ladder.csv``, its fit
+and its per-game table beside it: ``tier`` and the Luce context), the two-player round robin (``tier_2p``) and, where
+the set has one, a four-player ladder whose line-ups replay the same deals (``tier_shared_deals``, context)."""
 
 
 def write_verdicts(folder, ladder=None, fit=None, method: str = ADJUST_METHOD, alpha: float = ALPHA,
-                   two_player=None, shared_deals=None, data=None, outside: pd.DataFrame | None = None) -> pd.DataFrame:
+                   two_player=None, shared_deals=None, data=None, outside: pd.DataFrame | None = None,
+                   changed_from: str | None = None) -> pd.DataFrame:
     """Judge every finding of the robustness table in ``folder`` under the top tier; write the results.
 
     `judge_table` (the adjusted columns in every notebook's CSV, and ``verdicts.csv``), then ``tiers.csv`` and
@@ -470,6 +521,9 @@ def write_verdicts(folder, ladder=None, fit=None, method: str = ADJUST_METHOD, a
     outside : pandas.DataFrame, optional
         The findings' verdicts against Domination's hard AI (`riskstats.analysis.outside_findings.outside_verdicts`),
         for ``verdicts.csv``'s `OUTSIDE_COLUMNS` (`finding_verdicts`).
+    changed_from : str, optional
+        A former judging tier set (`riskstats.runs.tiers.TIER_SETS`): also write ``verdict_changes.csv``, every
+        finding's verdict under it and under the judging set (`verdict_changes`).
 
     Returns
     -------
@@ -487,7 +541,7 @@ def write_verdicts(folder, ladder=None, fit=None, method: str = ADJUST_METHOD, a
         committed = {name: data / path for name, path in TIER_TABLES.items()}
         ladder = committed["ladder"]
         two_player = committed["two_player"] if two_player is None else two_player
-        shared_deals = committed["shared_deals"] if shared_deals is None else shared_deals
+        shared_deals = committed.get("shared_deals") if shared_deals is None else shared_deals
     ladder = Path(ladder)
     fit = ladder.with_name("ladder_fit.csv") if fit is None else Path(fit)
     if not ladder.is_file():
@@ -502,5 +556,9 @@ def write_verdicts(folder, ladder=None, fit=None, method: str = ADJUST_METHOD, a
                                       pd.read_csv(ladder), pd.read_csv(fit) if fit.is_file() else None, alpha, method,
                                       pd.read_csv(shared_deals) if shared_deals is not None else None)
     verdicts = judge_table(folder, method, alpha, outside)
-    write_files(folder, {"tiers": tiers, "head_to_head": head_to_head}, {})
+    tables = {"tiers": tiers, "head_to_head": head_to_head}
+    if changed_from is not None:
+        rows = pd.concat([pd.read_csv(f, dtype={"notebook": str}) for f in notebook_files(folder)], ignore_index=True)
+        tables["verdict_changes"] = verdict_changes(rows, changed_from)
+    write_files(folder, tables, {})
     return verdicts

@@ -244,30 +244,37 @@ def test_tiers_table_keeps_a_shared_deals_ladder_as_context():
     assert matrix.design.value_counts().to_dict() == {"own deals": 4, "shared deals": 4}
 
 
-def _committed_tiers():
+def _committed_tiers(tables=None):
     from riskstats.analysis.paths import data_dir
     from riskstats.stats.verdicts import LADDER_GAMES, TIER_TABLES
 
-    path = {name: data_dir() / where for name, where in TIER_TABLES.items()}
+    path = {name: data_dir() / where for name, where in (tables or TIER_TABLES).items()}
     ladder = path["ladder"]
     return tiers_table(pd.read_csv(ladder.with_name(LADDER_GAMES)), pd.read_csv(path["two_player"]),
                        pd.read_csv(ladder), pd.read_csv(ladder.with_name("ladder_fit.csv")),
-                       shared=pd.read_csv(path["shared_deals"]))
+                       shared=pd.read_csv(path["shared_deals"]) if "shared_deals" in path else None)
 
 
 def test_the_committed_tiers_reproduce_from_the_committed_per_game_tables():
-    """Issue #39 item 5: data/robustness/tiers.csv and head_to_head.csv are `tiers_table` of the committed per-game
-    tables (`TIER_TABLES`, the data/robustness/README.md command): four-player on the ladder with its own deals,
-    two-player on the round robin, and the ladder whose line-ups share 12 deals as context, its pairs clustered by
-    deal."""
+    """Issue #39 item 5: data/robustness/tiers.csv and head_to_head.csv are `tiers_table` of the judging set's
+    committed per-game tables (`TIER_TABLES`, the data/robustness/README.md command): four-player on the ladder with
+    its own deals, two-player on the round robin (and, for a set that has one, the ladder whose line-ups share their
+    deals, as context)."""
     from riskstats.analysis.paths import data_dir
 
     tiers, matrix = _committed_tiers()
-    committed = pd.read_csv(data_dir() / "robustness" / "tiers.csv")
     for computed, name in ((tiers, "tiers.csv"), (matrix, "head_to_head.csv")):  # as written, read back
         pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(computed.to_csv(index=False))),
                                       pd.read_csv(data_dir() / "robustness" / name), check_exact=False)
-    assert committed.fit_p_g2.isna().all() and (committed.fit_p_boot < 0.05).all()  # expected counts of 0.13
+
+
+def test_the_former_ladders_shared_deals_cluster_and_its_fit_has_no_chi_square_p():
+    """Issue #39's ladder (the ``top`` set's, `riskstats.runs.tiers.LADDERS`): the line-ups that share 12 deals are
+    clustered by deal, the others not, and expected counts of 0.13 leave no chi-square p."""
+    from riskstats.runs.tiers import LADDERS
+
+    tiers, matrix = _committed_tiers(LADDERS["top"])
+    assert tiers.fit_p_g2.isna().all() and (tiers.fit_p_boot < 0.05).all()
     deff = matrix.groupby("design").deff.median()
     assert deff["own deals"] < 1.1 and deff["round robin"] < 1.1 and deff["shared deals"] > 3
 
@@ -282,7 +289,8 @@ def test_the_top_tier_is_the_head_to_head_tier_one_of_each_format():
     committed = pd.read_csv(data_dir() / "robustness" / "tiers.csv")
     assert set(tier_one(committed)) == {"tier", "tier_2p"}
     assert top_tier_matches(committed)
-    assert not top_tier_matches(committed.assign(tier_2p=committed.tier))  # tier 1 = search alone: svm left over
+    assert not top_tier_matches(committed.assign(tier=range(1, len(committed) + 1),
+                                                 tier_2p=range(len(committed), 0, -1)))  # two bots, not the tier
 
 
 def test_the_committed_ladder_fits_report_no_chi_square_p_with_small_expected_counts():
@@ -370,14 +378,17 @@ def test_write_verdicts_reads_the_committed_tables_under_the_data_folder_by_defa
     ladder.parent.mkdir(parents=True)
     _ladder(ladder.parent)
     for name, shares in (("two_player", {("search", "m"): 0.8}), ("shared_deals", {("search", "m"): 0.5})):
-        (tmp_path / TIER_TABLES[name]).parent.mkdir(parents=True, exist_ok=True)
-        _duels(shares).to_csv(tmp_path / TIER_TABLES[name], index=False)
+        if name in TIER_TABLES:  # the judging set's tables (a set may have no shared-deals ladder)
+            (tmp_path / TIER_TABLES[name]).parent.mkdir(parents=True, exist_ok=True)
+            _duels(shares).to_csv(tmp_path / TIER_TABLES[name], index=False)
     write_verdicts(robustness)
     tiers = pd.read_csv(robustness / "tiers.csv").set_index("bot")
     assert tiers.tier.to_dict() == {"search": 1, "m": 1} and tiers.tier_2p.to_dict() == {"search": 1, "m": 2}
-    assert tiers.tier_shared_deals.to_dict() == {"search": 1, "m": 1}
-    matrix = pd.read_csv(robustness / "head_to_head.csv")
-    assert matrix.design.value_counts().to_dict() == {"own deals": 2, "round robin": 2, "shared deals": 2}
+    designs = {"own deals": 2, "round robin": 2}
+    if "shared_deals" in TIER_TABLES:
+        assert tiers.tier_shared_deals.to_dict() == {"search": 1, "m": 1}
+        designs["shared deals"] = 2
+    assert pd.read_csv(robustness / "head_to_head.csv").design.value_counts().to_dict() == designs
     with pytest.raises(RiskstatsError, match="no ladder"):
         write_verdicts(robustness, data=tmp_path / "elsewhere")
 
@@ -422,3 +433,26 @@ def test_the_outside_verdicts_join_their_findings_and_a_stray_one_is_an_error():
     assert frame.loc["mixed", "outside_estimate"].endswith("(n = 600)")
     with pytest.raises(RiskstatsError, match="lack: notebook 07, 'fortify first'"):
         finding_verdicts(_table(), outside.assign(notebook="07", finding="fortify first"))
+
+
+def test_verdict_changes_judge_each_finding_by_each_sets_tiers_and_say_why():
+    """Issue 52: the answers that changed when the top tier moved, each set's tiers judging its own rows (Holm over
+    that set's rows alone) and the other set's kept as context."""
+    from riskstats.runs.tiers import TIER_SETS
+    from riskstats.stats.verdicts import verdict_changes
+
+    label = {t: e["population"] for tiers in TIER_SETS.values() for t, e in tiers.items()}
+    rows = pd.DataFrame({"notebook": "02", "finding": ["f"] * 4 + ["g"] * 2, "population": [
+        label["search"], label["search:value=model"], label["hunter"], label["hunter against the next best"],
+        label["search"], label["hunter"]], "bots": "b", "n": 3000,
+        "estimate": [0.05, 0.04, -0.05, -0.04, 0.0, 0.0], "ci_low": [0.03, 0.02, -0.07, -0.06, -0.02, -0.02],
+        "ci_high": [0.07, 0.06, -0.03, -0.02, 0.02, 0.02], "holds": [True, True, False, False, False, False],
+        "reversed": [False, False, True, True, False, False], "reference": 0.0,
+        "p_value": [1e-5, 1e-4, 1e-5, 1e-4, 0.9, 0.9]})
+    changes = verdict_changes(rows, "top", "top_hunter").set_index("finding")
+    assert changes.loc["f", ["before", "after", "changed"]].tolist() == ["holds", "fails", True]
+    assert changes.loc["f", "after_tiers"] == "hunter: reversed; hunter against the next best: reversed"
+    assert "hunter: reversed" in changes.loc["f", "why"] and "search: holds" in changes.loc["f", "why"]
+    assert changes.loc["g", "before"] == "inconclusive (search only)" and not changes.loc["g", "changed"]
+    with pytest.raises(RiskstatsError, match="unknown tier set 'x'"):
+        verdict_changes(rows, "x")
