@@ -34,3 +34,21 @@ def pytest_collection_modifyitems(session, config, items):
 def suite_size(request) -> int | None:
     """The number of tests the whole suite collects, or None in a run that collects only a part of it."""
     return request.config.stash.get(SUITE_SIZE, None)
+
+
+@pytest.fixture
+def judged_by_top(monkeypatch):
+    """The findings judged by the former tier set ``top`` (the two searches), whose labels the rows of the judging
+    mechanics' tests carry: every module's binding of the judging set is patched for the test, and undone after it."""
+    from riskstats.runs import tiers
+    from riskstats.stats import robustness, verdicts
+
+    top = tiers.TIER_SETS["top"]
+    former = tuple(t for name, entries in tiers.TIER_SETS.items() if name != "top" for t in entries)
+    context = (*former, *robustness.CONTEXT[len(robustness.FORMER):])
+    for module, name, value in ((tiers, "JUDGING", "top"), (tiers, "TOP_TIER", top), (robustness, "TOP_TIER", top),
+                                (robustness, "FORMER", former), (robustness, "CONTEXT", context),
+                                (robustness, "GROUPS", (*top, *context)), (verdicts, "TOP_TIER", top),
+                                (verdicts, "TIER_TABLES", tiers.LADDERS["top"])):
+        monkeypatch.setattr(module, name, value)
+    yield top

@@ -73,7 +73,7 @@ def test_the_committed_robustness_tables_are_what_the_notebooks_make(tmp_path):
         columns = list(committed.columns) if number == "06" else [c for c in OWN_COLUMNS if c in committed]
         pd.testing.assert_frame_equal(written[columns], committed[columns], check_exact=False, rtol=1e-9,
                                       obj=f"robustness/{number}.csv")
-    for name in ("verdicts.csv", "tiers.csv", "head_to_head.csv"):
+    for name in ("verdicts.csv", "tiers.csv", "head_to_head.csv", "verdict_changes.csv"):
         pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "robustness" / name, dtype={"notebook": str}),
                                       pd.read_csv(ROBUSTNESS / name, dtype={"notebook": str}), check_exact=False,
                                       rtol=1e-9, obj=name)

@@ -113,9 +113,9 @@ QUESTIONS = (
              r"^claiming and going for .+ first beats the own choice",
              "a seat that claims a fixed continent and goes for it until it holds it does better than the bots' "
              "own choice", form="arms", arm=r"^claiming and going for (.+) first beats",
-             caveat="The forced seat plays continent-tuned, without searching, until it holds its continent, so "
-                    "this measures a weakness of these bots' own openings, not the worth of a continent to a "
-                    "player.", yes="no", no="yes"),
+             caveat="The forced seat (the hunter) keeps its own play but reinforces and attacks toward its "
+                    "continent until it holds it, so this measures these bots' own first choice against a fixed "
+                    "one, not the worth of a continent to a player.", yes="no", no="yes"),
     Question("Which continent first: Australia or South America?", "02",
              r"^Australia first beats South America first", "going for Australia first beats South America first",
              yes="Australia", no="South America"),
@@ -233,13 +233,26 @@ def _shown(effects: list[dict], tier: str, none: str = "mixed") -> str:
     return shown.pop() if len(shown) == 1 else "mixed" if shown else none
 
 
+def _population(tier: str) -> str:
+    """A tier's population in words: its label (`riskstats.runs.tiers.TIER_SETS`) without " (top tier)", or the tier
+    in every seat.
+
+    >>> _population("search"), _population("hunter against the next best"), _population("x")
+    ('search in every seat', 'hunter against the next best', 'x in every seat')
+    """
+    from riskstats.runs.tiers import every_tier
+
+    entry = every_tier().get(tier)
+    return entry["population"].removesuffix(" (top tier)") if entry else f"{tier} in every seat"
+
+
 def _sentence(question: Question, verdict: str, effects: list[dict], tiers) -> str:
     """The one-sentence answer to ``question`` from its verdict class and the top tier's effects."""
     quoted = _quote(effects, question.notes)
     if verdict.endswith(" only)"):  # judged on one top tier alone: not the two-tier evidence the verdicts ask for
-        return (f"Measured with one top-tier population only ({verdict[verdict.rindex('(') + 1:-6]} in every seat), "
+        return (f"Measured with one top-tier population only ({_population(verdict[verdict.rindex('(') + 1:-6])}), "
                 f"so not settled: {question.claim}? ({quoted})")
-    who = " and ".join(tiers) + " in every seat"
+    who = " and ".join(_population(t) for t in tiers)
     if verdict == "holds":
         return f"{_lead(question.yes, 'Yes')}: {question.claim}, for both top-tier populations ({who}): {quoted}."
     if verdict == "fails":
@@ -249,7 +262,7 @@ def _sentence(question: Question, verdict: str, effects: list[dict], tiers) -> s
         parts = []
         for tier in tiers:
             mine = [e for e in effects if e["tier"] == tier]
-            parts.append(f"with {tier} in every seat " + _SHOWN[_shown(mine, tier)].format(
+            parts.append(f"with {_population(tier)} " + _SHOWN[_shown(mine, tier)].format(
                 claim=question.claim, q=_quote(mine, question.notes, tier=False)))
         return "It depends on the bots: " + "; ".join(parts) + "."
     if verdict == "inconclusive":
@@ -372,7 +385,7 @@ def _lowest_answer(question: Question, ranking: list[dict], others: list[tuple[s
 
 
 def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
-                   questions=QUESTIONS) -> pd.DataFrame:
+                   questions=QUESTIONS, tiers=None) -> pd.DataFrame:
     """Each player's question answered in one sentence from the robustness table.
 
     Parameters
@@ -385,6 +398,8 @@ def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
         effects, line-ups and sample sizes are theirs, else they are read from ``verdicts``.
     questions : sequence of Question
         The questions (`QUESTIONS`).
+    tiers : sequence of str, optional
+        The top tier's names, the verdict table's tier columns (default `riskstats.runs.tiers.TOP_TIER`'s).
 
     Returns
     -------
@@ -397,12 +412,13 @@ def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
     >>> v = pd.DataFrame({"notebook": ["07"], "finding": ["fortifying to the border beats never fortifying"],
     ...                   "verdict": ["holds"], "search": ["0.03 [0.01, 0.05] (8000)"],
     ...                   "search:value=model": ["0.02 [0.005, 0.04] (8000)"]})
-    >>> a = player_answers(v, questions=[q for q in QUESTIONS if q.question == "Should I always fortify?"])
+    >>> a = player_answers(v, questions=[q for q in QUESTIONS if q.question == "Should I always fortify?"],
+    ...                    tiers=("search", "search:value=model"))
     >>> a[["tier", "effect", "interval", "n"]].values.tolist()
     [['search', '+3.0 points', '[+1.0, +5.0]', 8000], ['search:value=model', '+2.0 points', '[+0.5, +4.0]', 8000]]
     >>> print(a.answer[0])  # doctest: +NORMALIZE_WHITESPACE
-    Yes: fortifying at the end of your turn beats never fortifying, for both top-tier populations (search and
-    search:value=model in every seat): search: +3.0 points [+1.0, +5.0], n = 8000;
+    Yes: fortifying at the end of your turn beats never fortifying, for both top-tier populations (search in every
+    seat and search:value=model in every seat): search: +3.0 points [+1.0, +5.0], n = 8000;
     search:value=model: +2.0 points [+0.5, +4.0], n = 8000. Checked in riskstats' games only, not against an outside
     AI.
     """
@@ -415,7 +431,7 @@ def player_answers(verdicts: pd.DataFrame, rows: pd.DataFrame | None = None,
     verdicts = verdicts.assign(notebook=notebook_number(verdicts["notebook"]))
     if rows is not None:
         rows = rows.assign(notebook=notebook_number(rows["notebook"]))
-    tiers = tuple(TOP_TIER)
+    tiers = tuple(TOP_TIER if tiers is None else tiers)
     out = []
     for q in questions:
         if q.form not in FORMS:

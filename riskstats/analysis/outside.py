@@ -34,7 +34,8 @@ def _summary(folder=None) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
-def outside_strength(folder=None, tiers=None, opponent: str = OPPONENT, players: int = PLAYERS) -> pd.DataFrame:
+def outside_strength(folder=None, tiers=None, opponent: str = OPPONENT, players: int = PLAYERS,
+                     data=None) -> pd.DataFrame:
     """Each top-tier bot's record against ``opponent`` in every other seat, with the control beside it.
 
     Parameters
@@ -44,9 +45,11 @@ def outside_strength(folder=None, tiers=None, opponent: str = OPPONENT, players:
     tiers : dict, optional
         Tier name -> entry with ``bot`` (default `riskstats.stats.robustness.TOP_TIER`); a summary row is the tier's
         where its ``remote`` is the tier's name or its full spec. Without ``folder``, a tier's record is read from
-        its entry's ``outside`` folder (under ``data/``; default ``outside``).
+        its entry's ``outside`` folder (under ``data``; default ``outside``).
     opponent, players : str, int
         The opponents and the player count (default `OPPONENT`, `PLAYERS`).
+    data : path, optional
+        The data folder the tiers' ``outside`` folders lie in (default the repository's ``data/``).
 
     Returns
     -------
@@ -56,13 +59,15 @@ def outside_strength(folder=None, tiers=None, opponent: str = OPPONENT, players:
         ``control_low95``, ``control_high95``, ``control_games`` (NaN where absent). Only games of Domination's
         default, increasing card mode count.
     """
+    from pathlib import Path
+
     from riskstats.analysis.paths import data_dir
     from riskstats.stats.robustness import TOP_TIER
 
     tiers = TOP_TIER if tiers is None else tiers
     rows = []
     for tier, entry in tiers.items():
-        summary = _summary(folder or data_dir() / entry.get("outside", "outside"))
+        summary = _summary(folder or Path(data or data_dir()) / entry.get("outside", "outside"))
         match = summary[(summary.opponents == opponent) & (summary.players == players)]
         if "cards" in match:
             match = match[match.cards.fillna("increasing") == "increasing"]
@@ -77,13 +82,13 @@ def outside_strength(folder=None, tiers=None, opponent: str = OPPONENT, players:
     return pd.DataFrame(rows)
 
 
-def outside_sentence(folder=None, tiers=None) -> str:
+def outside_sentence(folder=None, tiers=None, data=None) -> str:
     """How strong the top-tier bots are outside riskstats, in one sentence read from `outside_strength`.
 
     >>> outside_sentence().startswith("How these bots fare outside riskstats: against Domination's hard AI")
     True
     """
-    strength = outside_strength(folder, tiers).drop_duplicates("bot")  # tiers of one bot: one record
+    strength = outside_strength(folder, tiers, data=data).drop_duplicates("bot")  # tiers of one bot: one record
     played = strength[strength.played]
     parts = [f"`{r.tier}` wins {r.win_rate:.1%} (95% {r.low95:.1%}-{r.high95:.1%}, {int(r.games):,} games) of "
              f"{_WORDS[PLAYERS]}-player games against {_WORDS[PLAYERS - 1]} hard AIs, where {r.fair_share:.0%} is fair"
@@ -125,7 +130,7 @@ PAGES = ("README.md", "docs/bots.md")
 """The markdown pages that carry the generated sentence."""
 
 
-def outside_block(text: str, folder=None, tiers=None) -> str:
+def outside_block(text: str, folder=None, tiers=None, data=None) -> str:
     """``text`` with the part between the `BLOCK` markers replaced by `outside_sentence`.
 
     >>> page = f"before\\n{BLOCK[0]}\\nold\\n{BLOCK[1]}\\nafter"
@@ -137,7 +142,7 @@ def outside_block(text: str, folder=None, tiers=None) -> str:
     start, end = text.find(BLOCK[0]), text.find(BLOCK[1])
     if start < 0 or end < start:
         raise RiskstatsError("the page has no outside-strength markers")
-    return text[:start + len(BLOCK[0])] + "\n" + outside_sentence(folder, tiers) + "\n" + text[end:]
+    return text[:start + len(BLOCK[0])] + "\n" + outside_sentence(folder, tiers, data) + "\n" + text[end:]
 
 
 def refresh_pages(root=None, check: bool = False) -> list:
@@ -155,7 +160,7 @@ def refresh_pages(root=None, check: bool = False) -> list:
     for page in PAGES:
         path = root / page
         text = path.read_text()
-        new = outside_block(text, root / "data" / "outside")
+        new = outside_block(text, data=root / "data")
         if new != text:
             changed.append(page)
             if not check:

@@ -50,7 +50,7 @@ LADDERS = {
 (`riskstats.stats.verdicts.tiers_table`): the four-player ladder (its per-game table and fit beside it), the two-player
 round robin, and for ``top`` the ladder whose line-ups share their deals (context). The judging set's are the verdicts'
 (`riskstats.stats.verdicts.TIER_TABLES`)."""
-JUDGING = "top"
+JUDGING = "top_hunter"
 """The tier set the findings are judged by (`TOP_TIER`): one changed line moves the verdicts to another set, once its
 runs are made (`scripts/make/findings.py`); the other sets' rows stay as context."""
 TOP_TIER = TIER_SETS[JUDGING]

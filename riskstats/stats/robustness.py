@@ -311,11 +311,12 @@ def adjust(rows: pd.DataFrame, method: str = ADJUST_METHOD, alpha: float = ALPHA
         A copy of ``rows`` with ``p_adjusted``, ``holds_adjusted`` (``holds`` and ``p_adjusted < alpha``),
         ``reversed_adjusted`` (``reversed`` and ``p_adjusted < alpha``) and ``family``, replacing any already there.
 
-    >>> tier = TOP_TIER["search"]["population"]
+    >>> top = TIER_SETS["top"]  # a set's tiers, judging as that set would
+    >>> tier = top["search"]["population"]
     >>> rows = pd.DataFrame({"population": [tier, tier, "heuristic", tier], "n": [10, 20, 10, 30],
     ...                      "estimate": 0.1, "ci_low": 0.0, "ci_high": 0.2, "holds": True,
     ...                      "p_value": [0.01, 0.04, 0.04, np.nan]})
-    >>> adjust(rows)[["p_adjusted", "holds_adjusted", "family"]].values.tolist()
+    >>> adjust(rows, tiers=top)[["p_adjusted", "holds_adjusted", "family"]].values.tolist()
     [[0.02, True, 'top tier'], [0.04, True, 'top tier'], [0.04, True, 'context'], [nan, True, '']]
     """
     from statsmodels.stats.multitest import multipletests

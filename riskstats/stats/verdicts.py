@@ -352,13 +352,14 @@ def finding_verdicts(rows: pd.DataFrame, outside: pd.DataFrame | None = None, ti
         ``new_estimate`` (the intervals of both, for changed findings), ``complete`` (every top tier measured),
         ``note`` and `OUTSIDE_COLUMNS` (empty where not checked outside).
 
-    >>> tier = {t: e["population"] for t, e in TOP_TIER.items()}
+    >>> from riskstats.runs.tiers import TIER_SETS
+    >>> tier = {t: e["population"] for t, e in TIER_SETS["top"].items()}
     >>> rows = pd.DataFrame({"notebook": "04", "finding": "f", "population": [tier["search"],
     ...                      tier["search:value=model"], "value in every seat (strong)"], "bots": "b", "n": 100,
     ...                      "estimate": [0.1, -0.1, 0.1], "ci_low": [0.05, -0.15, 0.05],
     ...                      "ci_high": [0.15, -0.05, 0.15], "holds": [True, False, True],
     ...                      "reversed": [False, True, False], "reference": 0.0})
-    >>> finding_verdicts(rows)[["verdict", "tiers", "changed"]].values.tolist()
+    >>> finding_verdicts(rows, tiers=TIER_SETS["top"])[["verdict", "tiers", "changed"]].values.tolist()
     [['tier-dependent', 'search; search:value=model', True]]
     """
     need = [c for c in ("notebook", "finding", "population", "n", "estimate", "ci_low", "ci_high", "holds")

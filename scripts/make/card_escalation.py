@@ -33,7 +33,8 @@ Steps, each written to ``<out>/<population>_<step>.csv.gz`` and skipped if that 
 ``--set top_hunter`` runs every tier of that tier set (`riskstats.runs.tiers.TIER_SETS`) as a population instead,
 its files named by the tier's ``folder`` (``<out>/top_hunter/hunter_timing.csv.gz``): the first seat the tier's bot
 and the rest its others' (`riskstats.runs.tiers.tier_seats` with a treated seat), those of the same bot with their
-default ``trade_at`` written out, as ``scripts/make/findings.py`` does.
+default ``trade_at`` written out, as ``scripts/make/findings.py`` does; a tier whose ranking line-up (its bot among
+the heuristics) an earlier tier of the set played skips that step, which would replay the same games.
 
 Every run is single-threaded (``NUMBA_NUM_THREADS=1`` is set here when run as a script) and records its CPU seconds in
 ``<out>/runs.csv`` with the command.
@@ -117,10 +118,14 @@ def main(argv=None):
         tiers = tier_set(args.set)
     except RiskstatsError as e:
         sys.exit(f"error: {e}")
+    ranked = set()
     for entry in tiers.values():
         (args.out / entry["folder"]).parent.mkdir(parents=True, exist_ok=True)
-        run(tier_lineup(entry), entry["folder"], entry["bot"], args, argv,
-            ranking_lineup=f"{entry['bot']},continent-tuned,aggressive,continent")
+        ranking = f"{entry['bot']},continent-tuned,aggressive,continent"
+        steps = args.steps if ranking not in ranked else args.steps.replace("ranking", "")  # the same games again
+        ranked.add(ranking)
+        run(tier_lineup(entry), entry["folder"], entry["bot"], argparse.Namespace(**{**vars(args), "steps": steps}),
+            argv, ranking_lineup=ranking)
 
 
 def run(lineup: str, name: str, focal: str | None, args, argv, ranking_lineup: str | None = None) -> None:

@@ -18,6 +18,7 @@ from riskstats.errors import RiskstatsError
 from riskstats.stats import robustness
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.usefixtures("judged_by_top")  # the synthetic tables are the former top tier's (search)
 SEARCH = "search:rollouts=8:horizon=1:plans=6:value=formula"
 MODEL = "search:rollouts=8:horizon=0:plans=8:value=model"
 LABELS = {"search": "search in every seat (top tier)",

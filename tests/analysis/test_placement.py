@@ -114,3 +114,15 @@ def test_decision_pairs_show_what_a_treatment_changes():
     assert not same.differ.any() and len(same) > 42  # every claim at least
     with pytest.raises(RiskstatsError, match="must be one of"):
         decision_pairs("continent-tuned", {"fortify": "sideways"})
+
+
+def test_a_tier_population_treats_its_first_seat_against_the_others():
+    """A tier whose bot plays against others (`riskstats.runs.tiers.tier_seats` with a treated seat): the treated seat
+    is the tier's bot, labelled apart, and the other three keep the others' bot."""
+    from riskstats.analysis.placement import POPULATIONS, placement_effects
+    from riskstats.runs.tiers import TIER_SETS
+
+    effects = placement_effects(4, 4, populations={"t": POPULATIONS["hunter against the next best"]},
+                                treatments={"fortify=none": {"fortify": "none"}}, seed=3)
+    seats = effects.lineup.iloc[0].split(",")
+    assert seats == ["hunter:first=-1"] + [TIER_SETS["top"]["search"]["bot"]] * 3 and effects.games.iloc[0] == 4

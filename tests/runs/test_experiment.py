@@ -173,32 +173,34 @@ def test_swept_parameters_are_named_in_tables_however_the_file_wrote_them(tmp_pa
                        tmp_path / "exp")
 
 
-TOP_FILES = {"continent_first_top": "continent_first/top", "first_player_top": "first_player/top",
-             "seat_advantage_top": "seat_advantage/top", "seat_advantage_top_more": "seat_advantage/top_more",
-             "two_player_top": "two_player/top"}
-"""The experiment files of the top tier's populations and the data folders their committed runs made."""
+TOP_FILES = {"continent_first_top": {"top": "continent_first/top", "top_hunter": "continent_first/top_hunter"},
+             "first_player_top": {"top": "first_player/top", "top_hunter": "first_player/top_hunter"},
+             "seat_advantage_top": {"top": "seat_advantage/top", "top_hunter": "seat_advantage/top_hunter"},
+             "seat_advantage_top_more": {"top": "seat_advantage/top_more"},
+             "two_player_top": {"top": "two_player/top", "top_hunter": "two_player/top_hunter"}}
+"""The experiment files of the top tier's populations and the data folders their committed runs made, by tier set."""
 
 
 @pytest.mark.parametrize("name", TOP_FILES)
-def test_the_top_tier_experiments_read_the_tier_from_one_place_and_make_the_committed_cells(name, monkeypatch):
+def test_the_top_tier_experiments_read_the_tier_from_one_place_and_make_the_committed_cells(name):
     """Issue 52 item 2: each top-tier experiment file names its populations by the placeholders alone, expanded from
-    `TOP_TIER`, and today that gives exactly the cells of its committed run; another top tier gives other cells."""
+    a tier set (`riskstats.runs.tiers.TIER_SETS`; by default the judging one, `TOP_TIER`), and each set gives exactly
+    the cells of its committed run."""
     import json
 
     from riskstats.analysis.paths import data_dir
-    from riskstats.runs import tiers
+    from riskstats.runs.tiers import JUDGING, TIER_SETS, TOP_TIER
 
     path = pathlib.Path(__file__).parents[2] / "scripts" / "experiments" / f"{name}.toml"
     spec = load_experiment(path)
     assert all("{top}" in lineup and "search" not in lineup for lineup in spec["grid"]["bots"])
-    committed = json.loads((data_dir() / TOP_FILES[name] / "experiment.json").read_text())["cells"]
-    assert [c["label"] for c in experiment_cells(spec)] == [c["label"] for c in committed]
-    monkeypatch.setattr(tiers, "TOP_TIER", {"hunter": {"bot": "hunter"},
-                                            "hunter against search": {"bot": "hunter", "others": "search"}})
-    lineups = [c["label"]["bots"] for c in experiment_cells(spec)]
-    assert all(lineup.startswith("hunter") for lineup in lineups)
+    for tier_set, folder in TOP_FILES[name].items():
+        committed = json.loads((data_dir() / folder / "experiment.json").read_text())["cells"]
+        assert [c["label"] for c in experiment_cells(spec, TIER_SETS[tier_set])] == [c["label"] for c in committed]
+    assert experiment_cells(spec) == experiment_cells(spec, TOP_TIER) == experiment_cells(spec, TIER_SETS[JUDGING])
+    lineups = [c["label"]["bots"] for c in experiment_cells(spec, TIER_SETS["top_hunter"])]
     against = [",search" in b for b in lineups]  # the second tier's cells, one for each of the first's
-    assert sum(against) * 2 == len(lineups) and all("search" not in b for b, a in zip(lineups, against) if not a)
+    assert all(b.startswith("hunter") for b in lineups) and sum(against) * 2 == len(lineups)
 
 
 def test_a_top_tier_template_cannot_be_mixed_with_plain_line_ups():

@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from riskstats.errors import RiskstatsError
-from riskstats.stats.robustness import ROBUSTNESS_COLUMNS, TOP_TIER, robustness_rows, write_robustness
+from riskstats.runs.tiers import TIER_SETS
+from riskstats.stats.robustness import ROBUSTNESS_COLUMNS, robustness_rows, write_robustness
 from riskstats.stats.verdicts import (
     ADJUSTED_COLUMNS,
     VERDICTS,
@@ -17,7 +18,8 @@ from riskstats.stats.verdicts import (
     write_verdicts,
 )
 
-SEARCH, MODEL = TOP_TIER["search"]["population"], TOP_TIER["search:value=model"]["population"]
+TOP = TIER_SETS["top"]  # the former top tier: these tests judge by it (the judged_by_top fixture)
+SEARCH, MODEL = TOP["search"]["population"], TOP["search:value=model"]["population"]
 OLD = "value in every seat (strong)"
 HEURISTIC = "continent in every seat (heuristic)"
 CLEAR, NULL, BELOW = (0.10, 0.05, 0.15), (0.01, -0.04, 0.06), (-0.10, -0.15, -0.05)
@@ -45,7 +47,7 @@ def _table():
     ], ignore_index=True)
 
 
-def test_each_verdict_class_follows_the_issue_rule():
+def test_each_verdict_class_follows_the_issue_rule(judged_by_top):
     frame = finding_verdicts(_table())
     assert list(frame.columns) == [
         "notebook", "finding", "verdict", "verdict_unadjusted", "verdict search", "verdict search:value=model",
@@ -70,7 +72,7 @@ def test_each_verdict_class_follows_the_issue_rule():
     assert verdicts.notebook.tolist() == ["02", "02", "03", "04", "04", "04", "07"]
 
 
-def test_the_old_strong_population_is_context_and_changes_are_flagged():
+def test_the_old_strong_population_is_context_and_changes_are_flagged(judged_by_top):
     verdicts = finding_verdicts(_table()).set_index("finding")
     assert verdicts.loc["fails", ["value:rollouts=1:plans=4", "heuristic"]].tolist() == ["holds", "holds"]
     assert verdicts.loc["no top tier", "heuristic"] == "inconclusive" and verdicts.loc["holds", "heuristic"] == ""
@@ -82,19 +84,19 @@ def test_the_old_strong_population_is_context_and_changes_are_flagged():
     assert verdicts.loc["holds", "old_estimate"] == "" and verdicts.loc["holds", "new_estimate"] == ""
 
 
-def test_one_tier_alone_judges_and_says_so():
+def test_one_tier_alone_judges_and_says_so(judged_by_top):
     verdicts = finding_verdicts(_rows("06", "x", [(MODEL, CLEAR), (OLD, CLEAR)])).iloc[0]
     assert verdicts.verdict == "holds (search:value=model only)" and verdicts.tiers == "search:value=model"
     assert not verdicts.complete
     assert verdicts.search == ""
 
 
-def test_the_earlier_small_search_check_counts_as_tier_search():
+def test_the_earlier_small_search_check_counts_as_tier_search(judged_by_top):
     rows = _rows("02", "x", [("search in every seat (strong, small check)", BELOW), (MODEL, BELOW)])
     assert finding_verdicts(rows).iloc[0][["verdict", "tiers"]].tolist() == ["fails", "search; search:value=model"]
 
 
-def test_holm_over_the_whole_table_can_overturn_a_marginal_row():
+def test_holm_over_the_whole_table_can_overturn_a_marginal_row(judged_by_top):
     """A row whose interval barely excludes 0 holds alone but not once 5 other tests share the 5%."""
     marginal = (0.1, 0.001, 0.199)  # p about 0.047
     one = _rows("02", "x", [(SEARCH, marginal), (MODEL, CLEAR)])
@@ -109,7 +111,7 @@ def test_holm_over_the_whole_table_can_overturn_a_marginal_row():
     assert (table.p_adjusted >= table.p_value).all()
 
 
-def test_the_family_is_the_top_tier_and_a_repeated_test_counts_once():
+def test_the_family_is_the_top_tier_and_a_repeated_test_counts_once(judged_by_top):
     """Issue #39: context rows are adjusted apart from the judging (top-tier) rows, and a row that repeats another
     row's test (the same group, n, estimate, interval and p) enters the family once."""
     marginal = (0.1, 0.001, 0.199)
@@ -315,7 +317,7 @@ def test_the_round_robin_replays_its_first_deals():
     games = pd.read_csv(data_dir() / "value_bot" / "issue30" / "ladder" / "round_robin_games.csv.gz")
     assert len(games) == 66 * 2000 and games.groupby("lineup").size().eq(2000).all()
     assert games.groupby("lineup").seed.nunique().eq(1000).all() and games.seed.nunique() == 1000
-    for pair in (["random", "aggressive"], ["search", TOP_TIER["search:value=model"]["bot"]]):
+    for pair in (["random", "aggressive"], ["search", TOP["search:value=model"]["bot"]]):
         first = games[games.bots.isin([",".join(pair), ",".join(pair[::-1])])].head(4).reset_index(drop=True)
         again = ladder_games(pair, 2, 4, seed=2026, every_seat=True)
         columns = ["seed", "bots", "winner", "turns", "places"]
@@ -335,7 +337,7 @@ def test_the_ladder_on_its_own_deals_replays_and_has_no_deal_clusters():
     again = ladder_games(pool, 4, 4, seed=2026, every_seat=True, own_seeds=True)
     columns = ["seed", "bots", "winner", "turns", "places"]
     pd.testing.assert_frame_equal(again[columns], games[columns].head(4), check_dtype=False)
-    top = ["search", TOP_TIER["search:value=model"]["bot"], "value-wide"]
+    top = ["search", TOP["search:value=model"]["bot"], "value-wide"]
     assert pair_rates(games, top).deff.max() < 1.1
 
 
@@ -352,7 +354,7 @@ def test_the_ladder_is_reproducible_from_its_committed_games():
     assert seats.value_counts().sort_index().to_dict() == ladder.games.sort_index().to_dict()
     assert games.winner_bot.value_counts().sort_index().to_dict() == ladder.wins.sort_index().to_dict()
     assert games.groupby("lineup").size().eq(12).all() and games.lineup.nunique() == 495
-    pairs = ladder_pairs(games, ["search", TOP_TIER["search:value=model"]["bot"]])
+    pairs = ladder_pairs(games, ["search", TOP["search:value=model"]["bot"]])
     assert pairs.wins.sum() == pairs.decided.iloc[0] and (pairs.ci_low < pairs.share).all()
 
 
@@ -393,7 +395,7 @@ def test_write_verdicts_reads_the_committed_tables_under_the_data_folder_by_defa
         write_verdicts(robustness, data=tmp_path / "elsewhere")
 
 
-def test_write_verdicts_writes_the_adjusted_columns_back_and_is_idempotent(tmp_path):
+def test_write_verdicts_writes_the_adjusted_columns_back_and_is_idempotent(judged_by_top, tmp_path):
     table = _table()
     robustness = tmp_path / "robustness"
     for notebook, rows in table.groupby("notebook"):
