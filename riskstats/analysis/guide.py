@@ -240,10 +240,10 @@ def _population(tier: str) -> str:
     >>> _population("search"), _population("hunter against the next best"), _population("x")
     ('search in every seat', 'hunter against the next best', 'x in every seat')
     """
-    from riskstats.runs.tiers import every_tier
+    from riskstats.runs.tiers import every_tier, population_name
 
     entry = every_tier().get(tier)
-    return entry["population"].removesuffix(" (top tier)") if entry else f"{tier} in every seat"
+    return population_name(entry) if entry else f"{tier} in every seat"
 
 
 def _sentence(question: Question, verdict: str, effects: list[dict], tiers) -> str:

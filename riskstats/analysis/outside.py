@@ -109,10 +109,10 @@ def findings_scope(folder=None, tiers=None) -> str:
     """The standard a finding of notebooks 02-07 is held to: the tier set that judges it (`riskstats.runs.tiers`:
     ``JUDGING``, its populations), where it must hold under every one of them, with their outside strength
     (`outside_sentence`), beyond which no finding is shown."""
-    from riskstats.runs.tiers import JUDGING, TIER_SETS
+    from riskstats.runs.tiers import JUDGING, TIER_SETS, population_name
 
     shown = TIER_SETS[JUDGING] if tiers is None else tiers
-    populations = "; ".join(f"{entry['population'].removesuffix(' (top tier)')} (`{entry['bot']}`"
+    populations = "; ".join(f"{population_name(entry)} (`{entry['bot']}`"
                             + (f" against `{entry['others']}`" if isinstance(entry.get("others"), str) else
                                " against the format's next best" if "others" in entry else "") + ")"
                             for entry in shown.values())

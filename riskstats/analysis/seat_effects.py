@@ -45,12 +45,12 @@ def population_of(lineup: str, players: int | None = None) -> str:
     >>> population_of("hunter,search:rollouts=8:horizon=1:plans=6:value=formula", players=3)
     'hunter against the next best'
     """
-    from riskstats.runs.tiers import every_tier, tier_of
+    from riskstats.runs.tiers import every_tier, population_name, tier_of
 
     names = [b.strip() for b in lineup.split(",") if b.strip()]
     tier = tier_of(",".join((names * int(players))[:int(players)] if players else names))
     if tier is not None:
-        return every_tier()[tier]["population"].removesuffix(" (top tier)")
+        return population_name(every_tier()[tier])
     if len(set(names)) == 1:
         return f"{names[0].split(':')[0]} in every seat"
     return "mixed: " + ",".join(n.split(":")[0] for n in names)

@@ -104,6 +104,25 @@ def tier_of(lineup: str) -> str | None:
     return found[0] if found else None
 
 
+def population_name(entry: dict) -> str:
+    """A tier's population in words: its label (`TIER_SETS`) without " (top tier)".
+
+    >>> population_name(TIER_SETS["top"]["search"])
+    'search in every seat'
+    """
+    return entry["population"].removesuffix(" (top tier)")
+
+
+def set_populations(name: str, players: int = 4) -> dict[str, tuple[str, str]]:
+    """The populations of the tier set ``name`` (`tier_set`), as the ``scripts/make`` programs play them: tier ->
+    (its population's seats comma-joined, `tier_seats`; its runs' ``folder``).
+
+    >>> set_populations("top_hunter")["hunter"]
+    ('hunter,hunter,hunter,hunter', 'top_hunter/hunter')
+    """
+    return {tier: (",".join(tier_seats(entry, players)), entry["folder"]) for tier, entry in tier_set(name).items()}
+
+
 def tier_set(name: str) -> dict:
     """The tiers of the set ``name`` (`TIER_SETS`), or a one-line error naming the sets."""
     if name not in TIER_SETS:

@@ -28,7 +28,7 @@ from riskstats.analysis.breaking import break_positions, break_value
 from riskstats.errors import RiskstatsError
 from riskstats.runs.results import write_table
 from riskstats.runs.selfplay import play_games
-from riskstats.runs.tiers import TIER_SETS, tier_seats, tier_set
+from riskstats.runs.tiers import TIER_SETS, set_populations
 
 TOP = TIER_SETS["top"]
 POPULATIONS = {"strong": "value:rollouts=1:plans=4", "heuristic": "continent-tuned",
@@ -88,12 +88,11 @@ def main(argv=None):
     command = "python scripts/make/break_value.py " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.set:
         try:
-            tiers = tier_set(args.set)
+            populations = set_populations(args.set)
         except RiskstatsError as e:
             sys.exit(f"error: {e}")
-        for tier, entry in tiers.items():
-            run_population(tier, ",".join(tier_seats(entry, 4)),
-                           Path(args.out or "data/breaking") / entry["folder"], args, command)
+        for tier, (lineup, folder) in populations.items():
+            run_population(tier, lineup, Path(args.out or "data/breaking") / folder, args, command)
         return
     for population in args.populations.split(","):
         if population not in POPULATIONS:

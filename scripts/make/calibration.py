@@ -36,7 +36,7 @@ from riskstats.analysis.calibration import (
 from riskstats.errors import RiskstatsError
 from riskstats.runs.results import write_table
 from riskstats.runs.selfplay import play_games
-from riskstats.runs.tiers import TIER_SETS, tier_seats, tier_set
+from riskstats.runs.tiers import TIER_SETS, set_populations
 
 TOP = TIER_SETS["top"]
 POPULATIONS = {"strong": "value:rollouts=1:plans=4",
@@ -62,12 +62,11 @@ def main(argv=None):
     command = "python scripts/make/calibration.py " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.set:
         try:
-            tiers = tier_set(args.set)
+            populations = set_populations(args.set)
         except RiskstatsError as e:
             sys.exit(f"error: {e}")
-        for tier, entry in tiers.items():
-            run(tier, ",".join(tier_seats(entry, 4)), Path(args.out or "data/calibration") / entry["folder"], args,
-                command)
+        for tier, (lineup, folder) in populations.items():
+            run(tier, lineup, Path(args.out or "data/calibration") / folder, args, command)
     else:
         run(args.population, ",".join([POPULATIONS[args.population]] * 4),
             Path(args.out or "data/calibration/value"), args, command)

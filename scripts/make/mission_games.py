@@ -23,7 +23,7 @@ from riskstats.errors import RiskstatsError
 from riskstats.game.rules.options import GameRules
 from riskstats.runs.results import write_table
 from riskstats.runs.selfplay import play_games
-from riskstats.runs.tiers import tier_seats, tier_set
+from riskstats.runs.tiers import set_populations
 
 
 def main(argv=None):
@@ -40,9 +40,8 @@ def main(argv=None):
         if (args.bot is None) == (args.set is None):
             raise RiskstatsError("give --bot or --set, one of them")
         if args.set:
-            for entry in tier_set(args.set).values():
-                run(",".join(tier_seats(entry, 4)),
-                    Path(args.out or "data/missions") / entry["folder"], args, command)
+            for lineup, folder in set_populations(args.set).values():
+                run(lineup, Path(args.out or "data/missions") / folder, args, command)
         elif args.out is None:
             raise RiskstatsError("give --out with --bot")
         else:
