@@ -371,14 +371,14 @@ def compiled(kernel):
 def known_signatures(kernel) -> list[tuple]:
     """The argument types (tuples of numba types) that the compiled ``kernel`` holds without compiling: those
     compiled in this process, and those in its on-disk cache for the current source and this machine's code
-    generator (numba's index file). Empty for a plain function (``NUMBA_DISABLE_JIT=1``)."""
+    generator (numba's index file), each once. Empty for a plain function (``NUMBA_DISABLE_JIT=1``)."""
     found = [tuple(sig) for sig in getattr(kernel, "signatures", ())]
     cache = getattr(kernel, "_cache", None)
     index = getattr(cache, "_cache_file", None)
     if index is not None and hasattr(index, "_load_index"):
         magic = kernel.targetctx.codegen().magic_tuple()
         found += [tuple(key[0]) for key in index._load_index() if key[1] == magic]
-    return found
+    return list(dict.fromkeys(found))  # a signature compiled here is also on disk: once
 
 
 def _without_owner(context, builder, ty, value):

@@ -60,7 +60,8 @@ def _play(st, B, R, CUT, V, bots, params, check, last_turn, last_round, with_ran
         The horizon (`NO_HORIZON`: none).
     with_random, with_aggressive, with_continent, with_mission, with_capital, with_uniform, with_hunter, with_search
         The line-up's roster (`riskstats.game.bots.roster.roster_for`) spread out: True for each bot compiled in,
-        None for each left out (a seat's bot left out plays as ``defensive``); ``with_search`` is not read here.
+        None for each left out (a seat's bot left out moves `riskstats.game.bots.dispatch.UNSEATED`, which
+        ``check`` rejects); ``with_search`` is not read here.
     """
     # borrowed views: the caller holds these arrays throughout, and each move passes them down a few
     # calls (`_bot_move` and `_apply` are inlined here, so their own arguments cost nothing either)

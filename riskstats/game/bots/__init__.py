@@ -1,4 +1,4 @@
-"""The built-in bots: a bot touches only this folder.
+"""The built-in bots: a new bot is its module here and one line in each of five library files (below).
 
 Each bot is a compiled policy chosen by an integer id and a float parameter vector: it looks at the state and
 returns one legal move ``(kind, a, b, c, d)`` for the player to move (see `riskstats.game.rules.state`). Its
@@ -19,9 +19,14 @@ Adding a fast bot: write its module here with ``@inline_jit def _mybot(st, B, R,
 move (it is inlined into the game loop like the others; helpers that allocate nothing are
 `riskstats._numba.lean_jit`, and per-move buffers come from the state's scratch memory,
 `riskstats.game.rules.state.SCRATCH`), declare it with the next id, a description and its parameters in
-`catalog.BUILT_IN`, read its parameters through `catalog.slot`, and add one branch to `dispatch._bot_move`
-with a slot in the roster (`roster.SLOTS`, `roster.FLAGS`: a line-up compiles only the bots it seats)
-(the command line reads the names from the catalogue). The conformance test plays every
+`catalog.BUILT_IN`, read its parameters through `catalog.slot`, add one branch to `dispatch._bot_move`
+and a slot at the end of the roster (`roster.SLOTS`: a line-up compiles only the bots it seats), and append its flag
+(``with_<name>``, `roster.FLAGS`) to the flags that `dispatch._bot_move`, `riskstats.game.loop._play` and
+`riskstats.game.drive._look_ahead` take and pass (numba prunes a bot's branch only on a kernel's own arguments, so
+the flags cannot travel as one tuple; a test holds every kernel and call to `FLAGS`' order). That is the bot's
+module and five library files (`catalog`, `dispatch`, `roster`, `game/loop.py`, `game/drive.py`), proven by a test
+that adds a toy bot to a copy of the package (`tests/game/bots/test_roster.py`). The command line reads the names
+from the catalogue. The conformance test plays every
 bot in every variant. The look-ahead bots (``search``, ``value``) live in `riskstats.game.search`. A bot written
 in Python plugs into `riskstats.game.play.Game.play` instead (slow path).
 May import: `riskstats.game.rules`, `riskstats.odds` and the foundations.

@@ -15,6 +15,7 @@ from riskstats.game.bots.catalog import (
     AGGRESSIVE_ID,
     CAPITAL_ID,
     CONTINENT_ID,
+    DEFENSIVE_ID,
     HUNTER_ID,
     MISSION_ID,
     RANDOM_ID,
@@ -40,10 +41,16 @@ from riskstats.game.rules.state import (
     DEFEND_MOVE,
     I_PHASE,
     I_PLAYER,
+    NO_MOVE,
     SC_BLOCKS,
     SC_HEAD,
     State,
 )
+
+UNSEATED = (NO_MOVE, 0, 0, 0, 0)
+"""What `_bot_move` returns for a bot the roster leaves out (no line-up reaches it: the roster comes from the
+line-up): a move of no kind, which the rules' check rejects (`riskstats.game.rules.legal.E_KIND`), so that a game
+played with ``check`` stops on a wrong roster instead of playing the seat as another bot."""
 
 
 @inline_jit
@@ -84,8 +91,8 @@ def _bot_move(st, B, R, CUT, V, bot, params, with_random, with_aggressive, with_
     (inlined into the game loop, as every bot is here: no call passes the whole state down to a bot;
     their helpers still take it). The ``with_*`` arguments are the line-up's roster spread out
     (`riskstats.game.bots.roster.FLAGS`): numba compiles only the branches of the bots they seat (True, not
-    None), and a bot they leave out plays as ``defensive``. ``with_search`` is never read: the look-ahead bots
-    do not come here.
+    None), and a bot they leave out returns `UNSEATED`, an illegal move. ``with_search`` is never read: the
+    look-ahead bots do not come here.
 
     Parameters
     ----------
@@ -120,4 +127,6 @@ def _bot_move(st, B, R, CUT, V, bot, params, with_random, with_aggressive, with_
         return _capital_bot(st, B, R, V, params)
     if bot == HUNTER_ID and with_hunter is not None:  # the one bot that prices chains of battles: the one-roll table
         return _hunter_bot(st, B, R, CUT, V, params)
-    return _defensive_bot(st, B, R, V, params)  # DEFENSIVE_ID, the last heuristic
+    if bot == DEFENSIVE_ID:  # the one heuristic always compiled
+        return _defensive_bot(st, B, R, V, params)
+    return UNSEATED  # a bot its roster leaves out: illegal, so that a checked game stops on a wrong roster

@@ -5,7 +5,7 @@ built-in bot compiles all of them, the hunter's 38 kernels and the search among 
 bots. The roster is the one argument that says which bots may play: a tuple with one entry per `SLOTS` name,
 True where that bot is seated and None where it is not. Its type is part of the kernel's signature; the game loop
 takes it spread out (`FLAGS`), and numba prunes a branch on ``with_hunter is None`` before typing it, so a bot whose
-entry is None is never compiled (an unseated bot is played as ``defensive``, the one heuristic always compiled;
+entry is None is never compiled (an unseated bot moves `dispatch.UNSEATED`, a move the rules' check rejects;
 no line-up reaches it, since the roster comes from the line-up). A line-up with a look-ahead seat gets `FULL`: the
 search's plans play any heuristic bot.
 

@@ -52,6 +52,7 @@ from riskstats.game.rules.state import (
     I_RESERVE,
     I_START_HAND,
     I_TRADED_TURN,
+    MOVES,
     OCCUPY,
     OCCUPY_MOVE,
     OVER,
@@ -81,10 +82,11 @@ ERRORS = (
     "the territories are not joined by a chain of your territories",
     "a territory cannot be moved to itself",
     "the defender chooses its own dice (a defend move): leave the attack's d at 0",
+    "no such kind of move",
 )
 """Reasons `_check` gives (index = code; 0 means legal)."""
 OK, E_OVER, E_PHASE, E_RANGE, E_OWNER, E_ARMIES, E_ADJ, E_ATTACK, E_DICE, E_SET, E_FORCED, E_CONNECT, E_SAME, \
-    E_DEFENDER = range(len(ERRORS))
+    E_DEFENDER, E_KIND = range(len(ERRORS))
 
 LIMITS = ("place", "pass", "forced", "occupy", "defend")
 """The slots of `_legal_masks`' ``limits``: the most armies one placement may put down (0 outside the placing
@@ -272,6 +274,8 @@ def _check(st, B, R, kind, a, b, c, d):  # pragma: no cover - compiled
     C = st.card_owner.shape[0]
     if phase == OVER:
         return E_OVER
+    if kind < 0 or kind >= len(MOVES):
+        return E_KIND
     if kind == PLACE:
         if phase != CLAIM and phase != SETUP_PLACE and phase != REINFORCE:
             return E_PHASE

@@ -89,6 +89,9 @@ only an event. A placement while claiming is logged as ``claim``, and a defend m
 dice are on the attack row it answered."""
 PLACE, TRADE_SET, PASS, ATTACK_MOVE, OCCUPY_MOVE, END_ATTACK, FORTIFY_MOVE, END_TURN, BEGIN_TURN, CAPITAL_PICK, \
     DEFEND_MOVE = range(len(MOVES))
+NO_MOVE = -1
+"""A move of no kind, which `riskstats.game.rules.legal._check` rejects (``E_KIND``): what the dispatch returns
+for a bot its roster did not compile in (`riskstats.game.bots.dispatch.UNSEATED`)."""
 EVENTS = MOVES + ("deal", "claim", "mission", "reinforce", "draw", "reshuffle", "capture", "aside", "game_over")
 """Every kind of event-log row: the move kinds, then events that are not moves (see `LOG_COLS`)."""
 EV_DEAL, EV_CLAIM, EV_MISSION, EV_REINFORCE, EV_DRAW, EV_RESHUFFLE, EV_CAPTURE, EV_ASIDE, EV_GAME_OVER = \
