@@ -539,7 +539,7 @@ class _Spinner:
 
     def text(self) -> str:
         """What the spinner shows after the step: how many of its kernels are compiled, and the one compiling now
-        (``12 done, game.bots.hunter._kill_plan``; short, so that a narrow terminal does not cut it)."""
+        (``12 done, game.bots.hunter.hunt._kill_plan``; short, so that a narrow terminal does not cut it)."""
         now = f", {self.compiling[-1].removeprefix('riskstats.')}" if self.compiling else ""
         return f"{self.done} done{now}" if self.done or now else ""
 

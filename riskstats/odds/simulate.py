@@ -19,9 +19,9 @@ Balanced Blitz (``balance="blitz"``) resolves a whole battle at once, as the off
 battle is one uniform against the cumulative balanced end-state distribution of
 `riskstats.odds.battle.battle_odds` (`_pick_counts`), in the same chunked, seeded streams.
 
-For compiled callers: `roll_losses` turns one 53-bit uniform into a roll's losses (the game engine
-rolls through it, one roll a move), and `resolve_battle` fights one battle to its end from a stream's
-``uint64[4]`` state (advanced in place); both take the rules' `sampling_table`.
+For compiled callers: `roll_losses` turns one 53-bit uniform into a roll's losses (the game engine rolls through
+it, one roll a move), `roll_p` reads one outcome's probability back from the table, and `resolve_battle` fights one
+battle to its end from a stream's ``uint64[4]`` state (advanced in place); both take the rules' `sampling_table`.
 """
 from __future__ import annotations
 
@@ -56,6 +56,7 @@ _WAVE_CELLS = 1 << 23
 """Bound on the cells of a wave's per-chunk histograms (int32), which caps the wave for huge armies."""
 _NEVER = np.uint64(BITS53)
 _11 = np.uint64(11)
+_TWO53 = float(BITS53)
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called a few times a second with the trials finished so far."""
@@ -91,6 +92,16 @@ def roll_losses(cut, na, nd, u):  # pragma: no cover - compiled
     """The attacker's losses in one roll of na dice against nd, for ``u`` uniform on 0 .. 2**53 - 1 and
     ``cut`` the rules' `sampling_table` (the game engine rolls through this too)."""
     return np.int64(u >= cut[na, nd, 0]) + np.int64(u >= cut[na, nd, 1]) + np.int64(u >= cut[na, nd, 2])
+
+
+@jit
+def roll_p(cut, na, nd, j):  # pragma: no cover - compiled
+    """P(the attacker loses j armies) in one roll of na dice against nd, read back from the rules'
+    `sampling_table` (exact to within 2**-53): what a compiled bot that prices battles needs (the hunter's chain
+    odds), so that the table's encoding is read here alone."""
+    hi = _TWO53 if j >= min(na, nd) else float(cut[na, nd, j])
+    lo = 0.0 if j == 0 else float(cut[na, nd, j - 1])
+    return (hi - lo) / _TWO53
 
 
 @jit

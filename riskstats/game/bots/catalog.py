@@ -127,6 +127,13 @@ def _style(whose: str = "") -> tuple[Param, ...]:
               choices=("greedy", "random")))
 
 
+HUNTER_SWEEPS = ("path", "kills", "all")
+"""The hunter's ``sweep`` choices; the kernels compare with `SWEEP_PATH`, `SWEEP_KILLS`, `SWEEP_ALL`."""
+SWEEP_PATH, SWEEP_KILLS, SWEEP_ALL = range(len(HUNTER_SWEEPS))
+HUNTER_SETUPS = ("spread", "planted", "auto", "duel")
+"""The hunter's ``setup`` choices; the kernels compare with `SETUP_SPREAD`, `SETUP_PLANTED`, `SETUP_AUTO`,
+`SETUP_DUEL`."""
+SETUP_SPREAD, SETUP_PLANTED, SETUP_AUTO, SETUP_DUEL = range(len(HUNTER_SETUPS))
 OPPONENTS = ("policy", "actual", "proxy")
 """How a look-ahead bot's rollouts play the other seats (its ``opponents`` parameter, in this order): every one
 as continent-tuned (policy, the old behaviour); each as the bot it is in the line-up, a look-ahead seat as
@@ -343,7 +350,7 @@ BUILT_IN = {
                "territory the weakest next to the last, the targets it misses by one attack each), kills (a kill as "
                "a sweep through every territory of the hunted seat's that the stack reaches, one chain, the stack "
                "split after a conquest where the sweep branches) or all (continents too)", integer=True,
-               choices=("path", "kills", "all")),
+               choices=HUNTER_SWEEPS),
          Param("threshold", 0.5, 0.0, 1.0, "attacks into its target continent while the exact P(taking all of it "
                "this turn) by its best route is at least this"),
          Param("break_threshold", 0.65, 0.0, 1.0, "attacks a continent another seat holds when P(conquer) is at "
@@ -365,7 +372,7 @@ BUILT_IN = {
                "of the one or two continents where it has half the territories or more, moving first the best by "
                "bonus and size alone, moving second by entrance_weight too, until P(taking it all in one turn) "
                "reaches 0.8 or it holds 10, else as spread)", integer=True,
-               choices=("spread", "planted", "auto", "duel")),
+               choices=HUNTER_SETUPS),
          Param("hold", 1.0, 0.0, 1.0, "1: with three players or more, goes for the continent it can take and hold "
                "(the exact P(taking it all this turn), its reserve added, weighed against the enemy armies next to "
                "its entrances), keeps the borders of the continents it holds manned when it attacks for land or a "

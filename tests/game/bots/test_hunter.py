@@ -6,7 +6,9 @@ import copy
 import numpy as np
 import pytest
 
-from riskstats.game.bots.hunter import _chain_odds, _hold_target, _kill_plan, _rolls_on
+from riskstats.game.bots.hunter.chain import _chain_odds, _rolls_on
+from riskstats.game.bots.hunter.holding import _hold_target
+from riskstats.game.bots.hunter.hunt import _kill_plan
 from riskstats.game.play import Game, Move
 from riskstats.game.rules.board import classic_board
 from riskstats.game.rules.options import GameRules

@@ -121,7 +121,7 @@ RULE_SLOTS_OF_LEGALITY = ("R_ADICE", "R_DDICE", "R_FORTIFY", "R_FORCED")
 READ_ELSEWHERE = {
     # the hunter's chain odds read the most dice of a full roll (the dice rule, like riskstats.odds), not what
     # a move may roll now; its own file is another engineer's to edit
-    ("game/bots/hunter.py", "R_ADICE"), ("game/bots/hunter.py", "R_DDICE"),
+    ("game/bots/hunter/chain.py", "R_ADICE"), ("game/bots/hunter/chain.py", "R_DDICE"),
     # the invariant oracle is the deliberate second copy of the rules (docs/architecture.md)
     ("game/invariants.py", "R_FORCED"),
 }
