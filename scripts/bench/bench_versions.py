@@ -25,6 +25,8 @@ LINEUPS = (  # (label, variant, players, bots, games per repeat)
     ("mission", "mission", 4, "mission", 3000),
     ("capital", "capital", 4, "capital", 3000),
     ("classic aggressive", "classic", 4, "aggressive", 3000),
+    ("classic hunter", "classic", 4, "hunter", 300),
+    ("two-player hunter", "classic", 2, "hunter,continent-tuned", 600),
     ("two-player value-tuned", "classic", 2, "value-tuned,continent-tuned", 600),
     ("classic value-tuned", "classic", 4, "value-tuned", 300),
 )

@@ -29,7 +29,8 @@ As an instrument (issue 38; docs/outside.md, "The match as an instrument"):
 ``--balance-first`` (all seats remote): the measured seat moves first in every ``players``-th game;
 ``--delegate PHASES``: those phases of the measured bot (`PHASES`) are played by a Domination AI;
 ``--records [FILE]``: one JSON record per game (`Recorder`; beside the CSV as ``.jsonl.gz`` by default), whose
-metrics (`record_metrics`) ``--summary`` prints with the win rate moving first and later.
+metrics (`riskstats.analysis.outside_records.record_metrics`) ``--summary`` prints with the win rate moving first
+and later.
 
 The rules are those both engines share, set on each side (docs/outside.md lists every difference left):
 Classic card escalation (4, 6, 8, 10, 12, 15, then +5), territories claimed by choice one army at a time, an
@@ -43,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import gzip
 import json
 import subprocess
 import sys
@@ -52,13 +52,21 @@ from pathlib import Path
 
 import numpy as np
 
+from riskstats.analysis.outside_records import (
+    ENGINE_STATS,
+    FIELDS,
+    append_record,
+    read_records,
+    records_beside,
+    summary,
+    summary_text,
+)
 from riskstats.errors import RiskstatsError
 from riskstats.game.bots.catalog import parse_bot
 from riskstats.game.play import Game
 from riskstats.game.rules.board import board_from_dict
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.options import GameRules
-from riskstats.intervals import wilson_interval
 
 HERE = Path(__file__).resolve().parent
 BRIDGE_SOURCE = HERE / "DominationBridge.java"
@@ -90,13 +98,6 @@ DEFEND_YOURSELF = 10
 PROGRESSIVE = (4, 6, 8, 10, 12, 15)
 MAX_TURNS = 1000
 """The turn cap of a game, in both engines: a game still on after this many turns is a draw (no winner)."""
-FIELDS = ("game", "seed", "players", "remote_seat", "remote", "opponents", "winner", "remote_won", "turns",
-          "reason", "decisions", "fallbacks", "seconds", "first_player", "seating", "delegate", "cards")
-"""The CSV's columns. The first 13 are a contract (older files have only them); ``first_player``: the seat that
-moved first; ``seating``: ``engine`` (the engine plays its AI seats) or ``all-remote`` (every seat's decisions
-pass through the driver), ``+balanced`` when the first player was balanced; ``delegate``: the measured seat's
-phases a Domination AI played (``attack@hard``), empty if none; ``cards``: Domination's card mode (`CARD_MODES`;
-a file without the column played ``increasing``)."""
 CARD_MODES = ("increasing", "fixed")
 """Domination's card modes the driver plays (``--cards``): increasing sets (4, 6, 8, 10, 12, 15, then +5, counted
 over all players) or fixed values per kind of set (three infantry 4, cavalry 6, artillery 8, one of each 10; a wild
@@ -481,29 +482,6 @@ class Recorder:
                 [len(p["cards"]) for p in msg["players"]], held, detail]
 
 
-ENGINE_STATS = ("kills", "casualties", "attacks", "retreats", "countries_won", "countries_lost", "attacked",
-                "reinforcements")
-"""A record's ``engine``: per seat, Domination's own statistics summed over the seat's turns (the bridge's
-``over`` message), in this order; absent with a bridge older than the ``stats`` field."""
-RECORD_FIELDS = {
-    "eliminations": ("seat", "by", "turn", "cards"),
-    "trades": ("seat", "value", "hand", "elimination_trade"),
-    "attacks": ("seat", "from_armies", "to_armies", "defender", "turn"),
-    "rolls": ("seat", "n", "m", "rolled", "attacker_lost", "defender_lost", "defender"),
-    "occupations": ("seat", "available", "must", "moved"),
-    "starts": ("seat", "turn", "territories", "armies", "cards", "continents",
-               ("border_armies", "interior_armies", "largest_stack", "one_army_territories")),
-    "engine": ENGINE_STATS,
-}
-"""The fields of each list in a record (docs/outside.md, "The records"): ``turn`` is Domination's count of turns,
-``players + 1`` at the first turn after the setup (round ``1 + (turn - players - 1) // players`` while nobody is
-out); ``n``: the attacker's armies able to roll, ``m``: the defender's armies (a roll decision; the attacker's
-losses in the throw that ended the game come from the engine's statistics, null without them); ``available``:
-the armies that could move in, ``must``: the dice thrown last (the least to move in), ``moved``: the armies moved
-in (all three equal when the engine moved them itself, having no choice); ``continents``: the owner of each
-continent in the board message's order, -1 if nobody holds it whole; the last list of a start is the mover's."""
-
-
 # ------------------------------------------------------------------ the bridge
 def build_bridge(domination: Path, map_file: str = "risk.map") -> list[str]:
     """Compile the bridge against Domination's classes (once) and return the java command that runs it on
@@ -665,22 +643,6 @@ def _done_games(out: Path, seating: str | None = None, delegate: str | None = No
     return {int(r["game"]) for r in rows}, fields
 
 
-def _open_records(path: Path, mode: str):
-    """A records file, gzip-compressed when its name ends in ``.gz`` (appending adds a gzip member)."""
-    return gzip.open(path, mode + "t") if path.suffix == ".gz" else path.open(mode)
-
-
-def read_records(path: Path) -> list[dict]:
-    """The records in a ``--records`` file (``.jsonl`` or ``.jsonl.gz``)."""
-    with _open_records(path, "r") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def append_record(path: Path, record: dict) -> None:
-    with _open_records(path, "a") as f:
-        f.write(json.dumps(record, separators=(",", ":")) + "\n")
-
-
 def _resume_records(path: Path, done: set) -> None:
     """Keep only the records of games in the CSV (a record written before a crash, its row not, is dropped)."""
     if not path.exists():
@@ -691,15 +653,6 @@ def _resume_records(path: Path, done: set) -> None:
         path.unlink()
         for r in kept:
             append_record(path, r)
-
-
-def records_beside(csv_path: Path) -> Path | None:
-    """The records file that goes with a result CSV: the same name with ``.jsonl.gz`` or ``.jsonl``."""
-    for suffix in (".jsonl.gz", ".jsonl"):
-        path = csv_path.with_suffix(suffix)
-        if path.exists():
-            return path
-    return None
 
 
 def run(domination: Path, remote: str, players: int, games: int, out: Path, first: int = 0,
@@ -807,185 +760,6 @@ def baseline(domination: Path, remote: str, players: int, games: int, out: Path,
             f.flush()
 
 
-def bootstrap_ratio(num, den, resamples: int = 1000, seed: int = 0) -> tuple[float, float, float]:
-    """sum(num) / sum(den) over games, with its 95% percentile interval from ``resamples`` resamples of the
-    games (nan where a resample has no denominator)."""
-    num, den = np.asarray(num, float), np.asarray(den, float)
-    if len(num) == 0 or den.sum() == 0:
-        return float("nan"), float("nan"), float("nan")
-    idx = np.random.default_rng(seed).integers(0, len(num), (resamples, len(num)))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ratios = num[idx].sum(1) / den[idx].sum(1)
-    ratios[~np.isfinite(ratios)] = np.nan  # a resample without a denominator
-    low, high = np.nanpercentile(ratios, [2.5, 97.5])
-    return float(num.sum() / den.sum()), float(low), float(high)
-
-
-METRICS = {
-    "conversion": "eliminations of an opponent with <= 2 territories and >= 1 card at the measured seat's turn "
-                  "start, in that turn, per such opportunity",
-    "eliminations_per_game": "opponents the measured seat eliminated, per game",
-    "casualties_per_conquest": "armies the measured seat lost, attacking and defending, per territory it "
-                               "conquered (Domination's casualties statistic; all-remote records only)",
-    "attack_losses_per_conquest": "armies the measured seat lost in its own attacks, per territory it conquered",
-    "continent_share": "share of the measured seat's turn starts at which it holds a continent",
-    "largest_stack_first_turn": "the measured seat's largest stack at its first turn start",
-    "optional_moved_share": "share of the optional armies (available - must) moved in after a conquest",
-    "rolls_on_short": "share of roll decisions with n <= 2 and n < m at which it rolled on",
-    "rolls_on_equal": "share of roll decisions with n = m at which it rolled on",
-    "targeted_share": "share of the opponents' declared attacks aimed at the measured seat in rounds 5-8, while "
-                      "every seat is alive (fair: 1 / (players - 1); all-remote records only)",
-}
-"""The records' metrics of the measured seat (`record_metrics`): n = armies able to roll, m = defending armies."""
-
-
-def _game_metrics(rec: dict) -> dict:
-    """Each metric's (numerator, denominator) in one game's record."""
-    s = rec["measured"]
-    elims = {(q, turn) for q, by, turn, _ in rec["eliminations"] if by == s}
-    starts = [st for st in rec["starts"] if st[0] == s]
-    chances = [(q, st[1]) for st in starts for q, (terr, cards) in enumerate(zip(st[2], st[4]))
-               if q != s and 0 < terr <= 2 and cards >= 1]
-    rolls = [r for r in rec["rolls"] if r[0] == s]
-    occupations = [o for o in rec["occupations"] if o[0] == s]
-    short = [r[3] for r in rolls if r[1] <= 2 and r[1] < r[2]]
-    equal = [r[3] for r in rolls if r[1] == r[2]]
-    players, everyone = rec["players"], rec.get("seating", "").startswith("all-remote")
-    own_losses = sum(r[4] for r in rolls if r[4] is not None)
-    defence_losses = sum(r[5] for r in rec["rolls"] if r[0] != s and r[6] == s and r[5] is not None)
-    first_out = min((turn for _, _, turn, _ in rec["eliminations"]), default=None)
-    rounds = [a for a in rec["attacks"] if a[0] != s and 5 <= 1 + (a[4] - players - 1) // players <= 8
-              and (first_out is None or a[4] < first_out)]
-    unseen = (0, 0)  # the engine played the AI seats: their decisions are not in the record
-    return {"conversion": (sum(c in elims for c in chances), len(chances)),
-            "eliminations_per_game": (sum(by == s for _, by, _, _ in rec["eliminations"]), 1),
-            "casualties_per_conquest": (own_losses + defence_losses, len(occupations)) if everyone else unseen,
-            "attack_losses_per_conquest": (own_losses, len(occupations)),
-            "continent_share": (sum(s in st[5] for st in starts), len(starts)),
-            "largest_stack_first_turn": (starts[0][6][2], 1) if starts else (0, 0),
-            "optional_moved_share": (sum(o[3] - o[2] for o in occupations), sum(o[1] - o[2] for o in occupations)),
-            "rolls_on_short": (sum(short), len(short)), "rolls_on_equal": (sum(equal), len(equal)),
-            "targeted_share": (sum(a[3] == s for a in rounds), len(rounds)) if everyone else unseen}
-
-
-def engine_disagreements(rec: dict) -> list[str]:
-    """Where an all-remote record disagrees with the engine's own statistics (``engine``; none without them):
-    per seat, the kills and casualties summed from the rolls, the declared attacks, the retreats (a retreat
-    decision, or a throw that left one army: the engine counts both) and the conquests (the occupations; the
-    conquest that ends the game has none). Empty when the record holds what the engine counted."""
-    if "engine" not in rec or not rec.get("seating", "").startswith("all-remote"):
-        return []
-    out = []
-    for s, stats in enumerate(rec["engine"]):
-        engine = dict(zip(ENGINE_STATS, stats))
-        own = [r for r in rec["rolls"] if r[0] == s]
-        against = [r for r in rec["rolls"] if r[0] != s and r[6] == s]
-        ours = {"kills": sum(r[5] for r in own) + sum(r[4] or 0 for r in against),
-                "casualties": sum(r[4] or 0 for r in own) + sum(r[5] for r in against),
-                "attacks": sum(a[0] == s for a in rec["attacks"]),
-                "retreats": sum(r[3] == 0 or (r[4] == r[1] and r[5] < r[2]) for r in own),
-                "countries_won": sum(o[0] == s for o in rec["occupations"]) + (s == rec["winner"])}
-        out += [f"seat {s} {k}: {v} in the record, {engine[k]} in the engine" for k, v in ours.items()
-                if v != engine[k]]
-    return out
-
-
-def record_metrics(records: list[dict], resamples: int = 1000, seed: int = 0) -> dict:
-    """The measured seat's `METRICS` over games' records: per metric its value, 95% bootstrap interval (games
-    resampled) and n (the denominator: opportunities, conquests, turn starts, decisions; games for the
-    per-game ones)."""
-    per_game = [_game_metrics(r) for r in records]
-    checked = [r for r in records if "engine" in r and r.get("seating", "").startswith("all-remote")]
-    out = {"record_games": len(records), "records_checked": len(checked),
-           "records_off_engine": sum(bool(engine_disagreements(r)) for r in checked)}
-    for name in METRICS:
-        num = [g[name][0] for g in per_game]
-        den = [g[name][1] for g in per_game]
-        value, low, high = bootstrap_ratio(num, den, resamples, seed)
-        out.update({name: value, f"{name}_low95": low, f"{name}_high95": high, f"{name}_n": int(sum(den))})
-    return out
-
-
-def first_player_effect(df) -> dict:
-    """The measured seat's win rate when it moved first and when it did not, with 95% Wilson intervals (rows
-    with a ``first_player``)."""
-    out = {}
-    if "first_player" not in df or df["first_player"].isna().all():
-        return out
-    known = df[df["first_player"].notna()]
-    moved_first = known["first_player"].astype(int) == known["remote_seat"].astype(int)
-    for label, part in (("first", known[moved_first]), ("later", known[~moved_first])):
-        wins, n = int(part["remote_won"].sum()), len(part)
-        low, high = wilson_interval(wins, n) if n else (float("nan"), float("nan"))
-        out.update({f"{label}_games": n, f"{label}_win_rate": wins / n if n else float("nan"),
-                    f"{label}_win_rate_low95": low, f"{label}_win_rate_high95": high})
-    return out
-
-
-def summary(folder: Path):
-    """Each CSV's win rate of the remote seat with its 95% Wilson interval and the fair share; its win rate when
-    moving first and later (`first_player_effect`); and where ``<the CSV's stem>.jsonl`` holds its records,
-    their metrics (`record_metrics`)."""
-    import pandas as pd
-
-    rows = []
-    for path in sorted(folder.glob("*.csv")):
-        if path.name == "summary.csv":
-            continue
-        df = pd.read_csv(path)
-        if df.empty:
-            continue
-        wins, n = int(df["remote_won"].sum()), len(df)
-        low, high = wilson_interval(wins, n)
-        delegate = str(df["delegate"].iloc[0]) if "delegate" in df and df["delegate"].notna().iloc[0] else ""
-        row = {"file": path.name, "remote": df["remote"].iloc[0], "opponents": df["opponents"].iloc[0],
-               "players": int(df["players"].iloc[0]), "games": n, "wins": wins, "win_rate": wins / n,
-               "low95": low, "high95": high, "fair_share": 1 / int(df["players"].iloc[0]),
-               "draws": int((df["winner"] < 0).sum()), "fallbacks": int(df["fallbacks"].sum()),
-               "mean_turns": float(df["turns"].mean()), "seconds_per_game": float(df["seconds"].mean()),
-               "delegate": delegate, "cards": str(df["cards"].iloc[0]) if "cards" in df else "increasing",
-               **first_player_effect(df)}
-        records = records_beside(path)
-        if records is not None:
-            games = set(df["game"].astype(int))
-            row.update(record_metrics([r for r in read_records(records) if r["game"] in games]))
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def summary_text(table) -> str:
-    """The summary as text: the win rates (overall, moving first, later), then the records' metrics."""
-    if table.empty:
-        return "no results"
-
-    def present(x) -> bool:
-        return x is not None and x == x  # not missing, not nan
-
-    def interval(row, key):
-        value, low, high = row.get(key), row.get(f"{key}_low95"), row.get(f"{key}_high95")
-        return f"{value:.3f} [{low:.3f}, {high:.3f}]" if present(value) else "-"
-
-    lines = []
-    for _, row in table.iterrows():
-        row = row.to_dict()
-        lines.append(f"{row['file']}: {row['remote']} vs {row['opponents']}, {row['players']} players"
-                     + (f", delegate {row['delegate']}" if row.get("delegate") else "")
-                     + f": {row['wins']}/{row['games']} = {row['win_rate']:.3f} [{row['low95']:.3f}, "
-                     f"{row['high95']:.3f}] (fair {row['fair_share']:.3f}); draws {row['draws']}, fallbacks "
-                     f"{row['fallbacks']}, {row['mean_turns']:.1f} turns, {row['seconds_per_game']:.2f} s/game")
-        if present(row.get("first_games")):
-            lines.append(f"    moving first: {interval(row, 'first_win_rate')} (n={int(row['first_games'])}); "
-                         f"later: {interval(row, 'later_win_rate')} (n={int(row['later_games'])})")
-        if present(row.get("record_games")):
-            checked = int(row["records_checked"])
-            check = (f"{int(row['records_off_engine'])} of {checked} checked disagree with the engine's statistics"
-                     if checked else "none checked against the engine's statistics: not all-remote")
-            lines.append(f"    records of {int(row['record_games'])} games ({check}):")
-            for name in METRICS:
-                lines.append(f"      {name}: {interval(row, name)} (n={int(row[f'{name}_n'])})")
-    return "\n".join(lines)
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--domination", type=Path, help="folder with classes/ (or jars) and maps/ (docs/outside.md)")
@@ -1016,8 +790,9 @@ def main(argv=None) -> int:
     parser.add_argument("--cards", default="increasing", choices=CARD_MODES,
                         help="Domination's card mode: increasing sets or fixed values per kind of set")
     parser.add_argument("--records", type=Path, nargs="?", const=Path("auto"), metavar="FILE.jsonl",
-                        help="append one JSON record per game (docs/outside.md; gzip-compressed if FILE ends in .gz); "
-                             "alone: the --out CSV's name with .jsonl.gz, which --summary reads beside it")
+                        help="append one JSON record per game (docs/outside.md; gzip- or xz-compressed if FILE ends in "
+                             ".gz or .xz); alone: the --out CSV's records file (a packed .jsonl.xz is appended "
+                             "to), else its name with .jsonl.gz, which --summary reads beside it")
     args = parser.parse_args(argv)
     if args.pick_examples:
         with args.out.open("w") as f:
@@ -1040,7 +815,8 @@ def main(argv=None) -> int:
         parser.error(str(e))
     if delegate and args.bot.startswith("domination:"):
         parser.error("--delegate hands a riskstats bot's phases to a Domination AI: --bot must be a riskstats bot")
-    records = args.out.with_suffix(".jsonl.gz") if args.records == Path("auto") else args.records
+    records = (records_beside(args.out) or args.out.with_suffix(".jsonl.gz")) if args.records == Path("auto") \
+        else args.records
     try:
         run(args.domination, args.bot, args.players, args.games, args.out, args.first, args.transcript,
             args.opponents, args.map, all_remote=args.all_remote, balance_first=args.balance_first,

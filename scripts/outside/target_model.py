@@ -1,8 +1,8 @@
 """Which seat do Domination's AIs attack? A conditional logit fitted to the per-game records of the outside match
 (issue 38 §4: an opponent model learnt from Domination's measured behaviour, not from its source).
 
-    python scripts/outside/target_model.py data/outside/issue38/hold/hunter_4p.jsonl.gz \\
-        data/outside/issue38/hold/control_4p.jsonl.gz --out data/outside/issue38/targets
+    python scripts/outside/target_model.py data/outside/issue38/hold/hunter_4p.jsonl.xz \\
+        data/outside/issue38/hold/control_4p.jsonl.xz --out data/outside/issue38/targets
 
 One choice per AI turn: the defender of its first declared attack, among the other seats still in the game, in
 rounds ``--rounds`` (default 2-8). Each alternative seat is described at the attacker's turn start (the record's
@@ -23,17 +23,13 @@ share) under ``--out`` and prints them.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from outside_domination import read_records  # noqa: E402
-
-from riskstats.intervals import Z95, wilson_interval  # noqa: E402
+from riskstats.analysis.outside_records import read_records
+from riskstats.intervals import Z95, wilson_interval
 
 FEATURES = ("territories", "armies", "cards", "continents", "measured", "bot")
 
@@ -137,7 +133,7 @@ def _rounds(text: str) -> tuple[int, int]:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("records", nargs="+", type=Path, help="per-game records (*.jsonl.gz) of the outside match")
+    ap.add_argument("records", nargs="+", type=Path, help="per-game records (*.jsonl.xz, *.jsonl.gz) of the match")
     ap.add_argument("--rounds", type=_rounds, default=(2, 8), help="the rounds whose AI turns count (default 2-8)")
     ap.add_argument("--out", type=Path, help="folder for the three tables")
     args = ap.parse_args(argv)

@@ -8,7 +8,6 @@ in 3 two-player games) by
 message, its first game's end, and per kind of decision the position the engine printed, the command the driver
 sent (with the riskstats move it came from) and, when nobody else moved in between, the engine's next position.
 """
-import csv
 import importlib.util
 import json
 from pathlib import Path
@@ -162,19 +161,6 @@ def test_occupy_moves_the_dice_already_in_and_the_rest_with_move():
 def test_the_games_end_with_a_seat_or_the_turn_cap():
     ends = [e["over"] for e in LINES if "over" in e]
     assert ends and all(0 <= e["winner"] < 4 and e["reason"] == "win" and e["turns"] > 0 for e in ends)
-
-
-def test_the_summary_gives_wilson_intervals_and_the_fair_share(tmp_path):
-    rows = [{**dict.fromkeys(D.FIELDS, 0), "game": g, "players": 4, "remote": "x", "opponents": "domination:hard",
-             "winner": g % 4, "remote_won": int(g % 4 == 0)} for g in range(40)]
-    with (tmp_path / "x_4p.csv").open("w", newline="") as f:
-        writer = csv.DictWriter(f, D.FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
-    table = D.summary(tmp_path)
-    row = table.iloc[0]
-    assert (row["games"], row["wins"], row["fair_share"]) == (40, 10, 0.25)
-    assert row["low95"] < 0.25 < row["high95"]
 
 
 class _StubBridge:

@@ -7,9 +7,9 @@ import importlib.util
 import json
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
+import riskstats.analysis.outside_records as R
 from riskstats.errors import RiskstatsError
 from riskstats.game.play import Move
 from riskstats.game.rules.board import board_from_dict
@@ -253,95 +253,13 @@ def test_the_record_names_the_eliminator_the_cards_held_and_the_winners_last_kil
     rec.see(msg)
     rec.see(nxt)
     assert rec.record["eliminations"] == [[victim, seat, msg["turns"], 2]]
-    stats = [[k] * len(D.ENGINE_STATS) for k in range(4)]
+    stats = [[k] * len(R.ENGINE_STATS) for k in range(4)]
     out = rec.finish({"event": "over", "winner": seat, "turns": msg["turns"], "reason": "win", "stats": stats})
-    assert out["engine"] == stats and D.RECORD_FIELDS["engine"] == D.ENGINE_STATS
+    assert out["engine"] == stats and R.RECORD_FIELDS["engine"] == R.ENGINE_STATS
     alive = [q for q, p in enumerate(nxt["players"]) if q not in (seat, victim) and p["territories"] > 0]
     assert [e[0] for e in out["eliminations"][1:]] == alive
     assert all(e[1] == seat for e in out["eliminations"])
     assert out["winner"] == seat and json.loads(json.dumps(out)) == out
-
-
-# ------------------------------------------------------------------ the metrics
-def _synthetic_records():
-    """Two all-remote games of the measured seat 0 (four players: round r is turns 4r+1 .. 4r+4). Game 1: at its
-    turn 10 start seat 2 holds 1 territory and 2 cards and seat 0 eliminates it that turn (a conversion); seat 3
-    holds 2 territories but no card (no chance). Game 2: at its turn starts 20 and 24 seat 1 holds 2 territories
-    and 1 card and survives (two missed chances)."""
-    start = [0, 10, [20, 10, 1, 2], [60, 20, 1, 3], [2, 1, 2, 0], [0, -1, -1, -1, -1, -1], [40, 20, 12, 5]]
-    game1 = {"game": 1, "players": 4, "measured": 0, "seating": "all-remote", "first": 0, "winner": 0,
-             "eliminations": [[2, 0, 10, 2], [1, 0, 40, 0], [3, 0, 40, 1]], "trades": [[0, 4, 3, 0]],
-             "attacks": [[0, 5, 1, 2, 10], [1, 5, 1, 0, 9], [3, 5, 1, 1, 9], [1, 5, 1, 0, 30]],
-             "rolls": [[0, 4, 1, 1, 0, 1, 2], [0, 2, 3, 0, 0, 0, 1], [0, 2, 2, 1, 1, 1, 1], [1, 2, 3, 1, 1, 0, 0]],
-             "occupations": [[0, 4, 3, 4], [0, 9, 3, 3]], "starts": [start, [1, 11, *start[2:]]]}
-    start2 = [0, 20, [20, 2, 10, 10], [60, 2, 10, 10], [2, 1, 2, 0], [-1] * 6, [30, 30, 8, 7]]
-    game2 = {"game": 2, "players": 4, "measured": 0, "seating": "all-remote", "first": 1, "winner": 3,
-             "eliminations": [[0, 3, 50, 3]], "trades": [], "attacks": [[2, 3, 3, 0, 21], [2, 3, 3, 1, 22]],
-             "rolls": [[0, 2, 2, 1, 2, 0, 1], [0, 1, 2, 1, None, 2, 1], [3, 3, 3, 1, 0, 2, 0]],
-             "occupations": [], "starts": [start2, [0, 24, *start2[2:]]]}
-    return [game1, game2]
-
-
-def test_the_records_metrics_on_two_synthetic_games():
-    m = D.record_metrics(_synthetic_records(), resamples=200)
-    assert (m["conversion"], m["conversion_n"]) == (1 / 3, 3)
-    assert (m["eliminations_per_game"], m["eliminations_per_game_n"]) == (1.5, 2)
-    assert (m["attack_losses_per_conquest"], m["attack_losses_per_conquest_n"]) == (1.5, 2)  # 0 + 1 + 2 over 2
-    assert m["casualties_per_conquest"] == 2.5  # and 2 lost defending against seat 3 in game 2
-    assert (m["continent_share"], m["continent_share_n"]) == (1 / 3, 3)
-    assert m["largest_stack_first_turn"] == 10.0
-    assert (m["optional_moved_share"], m["optional_moved_share_n"]) == (1 / 7, 7)
-    assert (m["rolls_on_short"], m["rolls_on_short_n"]) == (0.5, 2)  # (2, 3) retreated, (1, 2) rolled
-    assert (m["rolls_on_equal"], m["rolls_on_equal_n"]) == (1.0, 2)
-    # rounds 5-8 are turns 21-36: game 1's attacks are in rounds 2 and 7 (after seat 2 was out at turn 10),
-    # game 2's two in round 5, one aimed at seat 0
-    assert (m["targeted_share"], m["targeted_share_n"]) == (0.5, 2)
-    assert (m["record_games"], m["records_checked"], m["records_off_engine"]) == (2, 0, 0)  # no engine stats
-    for name in D.METRICS:
-        assert m[f"{name}_low95"] <= m[name] <= m[f"{name}_high95"]
-    engine = [{**r, "seating": "engine"} for r in _synthetic_records()]
-    m = D.record_metrics(engine, resamples=10)
-    assert m["casualties_per_conquest_n"] == 0 and m["casualties_per_conquest"] != m["casualties_per_conquest"]
-    assert m["attack_losses_per_conquest"] == 1.5
-
-
-def test_bootstrap_ratio_is_the_ratio_of_sums_inside_its_interval():
-    value, low, high = D.bootstrap_ratio([1, 0, 2, 1], [2, 1, 2, 3], resamples=500)
-    assert value == 0.5 and low < 0.5 < high
-    assert all(x != x for x in D.bootstrap_ratio([], []))
-
-
-def test_the_first_player_effect_splits_the_games():
-    df = pd.DataFrame({"remote_seat": [0, 1, 0, 1, 0, 1], "first_player": [0, 0, 1, 1, 0, 0],
-                       "remote_won": [1, 0, 0, 1, 1, 1]})
-    out = D.first_player_effect(df)
-    assert (out["first_games"], out["first_win_rate"]) == (3, 1.0)
-    assert (out["later_games"], out["later_win_rate"]) == (3, 1 / 3)
-    assert out["later_win_rate_low95"] < 1 / 3 < out["later_win_rate_high95"]
-    assert D.first_player_effect(df.drop(columns="first_player")) == {}
-
-
-def test_the_summary_reads_the_records_beside_a_csv_and_older_csvs_without_the_new_columns(tmp_path):
-    rows = [{**dict.fromkeys(D.FIELDS, 0), "game": g, "players": 4, "remote": "x", "opponents": "domination:hard",
-             "remote_seat": 0, "first_player": 0 if g == 1 else 1, "winner": 0 if g == 1 else 3,
-             "remote_won": int(g == 1), "seating": "all-remote", "delegate": "attack@hard"} for g in (1, 2)]
-    with (tmp_path / "new_4p.csv").open("w", newline="") as f:
-        writer = csv.DictWriter(f, D.FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
-    for record in _synthetic_records():
-        D.append_record(tmp_path / "new_4p.jsonl.gz", record)
-    with (tmp_path / "old_4p.csv").open("w", newline="") as f:
-        writer = csv.DictWriter(f, D.FIELDS[:13], extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
-    table = D.summary(tmp_path).set_index("file")
-    new, old = table.loc["new_4p.csv"], table.loc["old_4p.csv"]
-    assert (new["record_games"], new["conversion"], new["delegate"]) == (2, 1 / 3, "attack@hard")
-    assert (new["first_games"], new["first_win_rate"], new["later_win_rate"]) == (1, 1.0, 0.0)
-    assert old["games"] == 2 and old["first_games"] != old["first_games"]  # nan: no first_player column
-    text = D.summary_text(table.reset_index())
-    assert "moving first: 1.000" in text and "conversion: 0.333" in text
 
 
 def test_resuming_keeps_an_older_csvs_columns_and_drops_records_of_games_not_in_it(tmp_path):
@@ -352,10 +270,10 @@ def test_resuming_keeps_an_older_csvs_columns_and_drops_records_of_games_not_in_
     assert D._done_games(tmp_path / "none.csv") == (set(), D.FIELDS)
     records = tmp_path / "x.jsonl.gz"
     for g in (3, 4):
-        D.append_record(records, {"game": g})
+        R.append_record(records, {"game": g})
     D._resume_records(records, done)
-    assert D.read_records(records) == [{"game": 3}]
-    assert D.records_beside(out) == records
+    assert R.read_records(records) == [{"game": 3}]
+    assert R.records_beside(out) == records
 
 
 def test_a_conquest_the_engine_moved_in_itself_is_an_occupation_and_its_armies_are_no_loss():
@@ -383,15 +301,15 @@ def test_the_last_throws_losses_come_from_the_engines_casualties_and_the_record_
     rec = _recorder(measured=seat)
     rec.record["seating"] = "all-remote"
     rec.see(msg)
-    stats = [[0] * len(D.ENGINE_STATS) for _ in range(4)]
+    stats = [[0] * len(R.ENGINE_STATS) for _ in range(4)]
     stats[seat][:5] = [2, 1, 0, 0, 1]  # kills, casualties, attacks, retreats, countries won
     stats[defender][:2] = [1, 2]
     out = rec.finish({"event": "over", "winner": seat, "turns": msg["turns"], "reason": "win", "stats": stats})
     assert out["rolls"] == [[seat, 4, 2, 1, 1, 2, defender]]
-    assert D.engine_disagreements(out) == []
+    assert R.engine_disagreements(out) == []
     stats[seat][2] = 1  # an attack the record does not hold
-    assert D.engine_disagreements(out) == [f"seat {seat} attacks: 0 in the record, 1 in the engine"]
-    assert D.engine_disagreements({**out, "seating": "engine"}) == []
+    assert R.engine_disagreements(out) == [f"seat {seat} attacks: 0 in the record, 1 in the engine"]
+    assert R.engine_disagreements({**out, "seating": "engine"}) == []
 
 
 def test_a_file_is_resumed_only_with_the_seating_and_delegation_it_was_played_with(tmp_path):

@@ -42,9 +42,8 @@ from riskstats.game.rules.state import (
     I_PHASE,
     I_PLAYER,
     NO_MOVE,
-    SC_BLOCKS,
-    SC_HEAD,
     State,
+    _blocks_end,
 )
 
 UNSEATED = (NO_MOVE, 0, 0, 0, 0)
@@ -64,7 +63,7 @@ def _seat_view(st, R):  # pragma: no cover - compiled
     p = st.info[I_PLAYER]
     mission = st.mission
     if objective == OBJ_MISSION:  # in the scratch memory's tail: no allocation on every move
-        start = SC_HEAD + SC_BLOCKS * st.owner.shape[0]
+        start = _blocks_end(st.owner.shape[0])
         mission = st.scratch[start:start + st.mission.size].reshape(st.mission.shape)
         mission[:, :] = -1
         mission[p] = st.mission[p]

@@ -16,9 +16,9 @@ from riskstats.game.bots.catalog import (
 )
 from riskstats.game.bots.common import (
     _best_attack,
+    _best_attack_where,
     _fortify_to_border,
     _is_border,
-    _p_win,
     _safest,
     _setup_place,
     _strike_base,
@@ -64,6 +64,7 @@ from riskstats.game.rules.state import (
     SC_MARK,
     SC_MEMO_DIST,
     SC_MEMO_GOAL,
+    SC_SPARE,
     SC_STACK,
     SETUP_PLACE,
     TRADE,
@@ -132,25 +133,11 @@ def _goal_base(st, B, p, dist):  # pragma: no cover - compiled
 def _goal_attack(st, B, V, p, dist, guard, guard_keep):  # pragma: no cover - compiled
     """(from, to, P(conquer)) of the surest attack that gets closer to the goal (into a goal territory or
     one nearer to it than the attacker); ``guard`` attacks only while keeping ``guard_keep`` armies."""
-    best_a = -1
-    best_b = -1
-    best_p = -1.0
-    for a in range(st.owner.shape[0]):
-        if st.owner[a] != p or st.armies[a] < 2:
-            continue
-        roll = st.armies[a] - 1 - (guard_keep if a == guard else 0)
-        if roll < 1:
-            continue
-        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
-            b = B.nbr_idx[i]
-            if st.owner[b] == p or dist[b] >= dist[a]:
-                continue
-            pw = _p_win(V, roll, st.armies[b])
-            if pw > best_p:
-                best_p = pw
-                best_a = a
-                best_b = b
-    return best_a, best_b, best_p
+    T = st.owner.shape[0]
+    spare = _scratch_block(st.scratch, T, SC_SPARE)
+    for t in range(T):
+        spare[t] = st.armies[t] - 1 - (guard_keep if t == guard else 0) if st.owner[t] == p else 0
+    return _best_attack_where(st, B, V, p, dist, spare, False)
 
 
 @lean_jit

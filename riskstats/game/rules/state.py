@@ -71,7 +71,7 @@ log[L, LOG_COLS] event log rows (L = 0: no log), filled up to info[I_LOG_N]
 mission[S, MISSION_COLS] each seat's mission (all -1 outside Secret Mission)
 capital[S]      each seat's capital territory (-1 outside Capital Risk or before it is picked)
 out[S]          0 while the seat is in play; k once it is the k-th seat eliminated (the finishing order)
-scratch[SC_HEAD + SC_BLOCKS * T + S * N_MISSION + edge words]
+scratch[SC_HEAD + SC_BLOCKS * (T + 1) + S * N_MISSION + edge words]
                 working memory of the bots and helpers, not part of the game (`SCRATCH`)
 """
 
@@ -171,8 +171,9 @@ N_LOG = len(LOG_COLS)
 SCRATCH = ("stamp", "player", "src", "dst", "held")
 SC_STAMP, SC_PLAYER, SC_SRC, SC_DST, SC_HELD = range(len(SCRATCH))
 SC_HEAD = 8
-SC_MARK, SC_STACK, SC_GOAL, SC_DIST, SC_MEMO_GOAL, SC_MEMO_DIST = range(6)
-SC_BLOCKS = 6
+SC_MARK, SC_STACK, SC_GOAL, SC_DIST, SC_MEMO_GOAL, SC_MEMO_DIST, SC_RANK, SC_SPARE = range(8)
+SC_OWN = 8
+SC_BLOCKS = SC_OWN + 11
 EDGE_BITS = 32
 """scratch[...]: memory the compiled bots and helpers reuse instead of allocating on every move; it is not
 part of the game (a game is the same whatever it holds). Its head caches the random bot's attacks: the
@@ -184,7 +185,12 @@ no cache, and every entry to the compiled bots from outside the game loop sets i
 T-long buffers (`_scratch_block`) for a bot's move: SC_MARK the territories a search marked, SC_STACK
 `_reachable`'s stack (or a queue), SC_GOAL and SC_DIST a bot's goal territories and distances to them (a
 continent-indexed count may use a block's first K entries); SC_MEMO_GOAL and SC_MEMO_DIST belong to
-`riskstats.game.bots.objective._goal_distance` alone (a goal and its distances, kept from move to move). After the
+`riskstats.game.bots.objective._goal_distance` alone (a goal and its distances, kept from move to move); SC_RANK
+and SC_SPARE are the best attack's (`riskstats.game.bots.common._best_attack_where`: which territories an attack may
+go into, and what each source rolls), filled by its callers just before they call it; the blocks from SC_OWN on
+are the moving bot's own, named in its module (the hunter's routes, sweeps and flags, `riskstats.game.bots.hunter.
+chain`). Each block is T + 1 words (`_scratch_row`: a stack may hold one more than the territories), of which
+`_scratch_block` shows the first T. After the
 blocks, S * N_MISSION words hold the missions as the seat to move sees them
 (`riskstats.game.bots.dispatch._seat_view`), then the edge bits, `EDGE_BITS` to a word (room for every pair of
 territories).
@@ -223,7 +229,7 @@ def _new_state(T, C, S, log_rows):  # pragma: no cover - compiled
                  np.zeros(S, np.int64), np.zeros(I_SIZE, np.int64), np.ones(1, np.uint64),
                  np.zeros((log_rows, N_LOG), np.int64), np.full((S, N_MISSION), -1, np.int64),
                  np.full(S, -1, np.int64), np.zeros(S, np.int64),
-                 np.full(SC_HEAD + SC_BLOCKS * T + S * N_MISSION + _edge_words(T), -1, np.int64))
+                 np.full(_blocks_end(T) + S * N_MISSION + _edge_words(T), -1, np.int64))
     st.scratch[SC_HELD] = 0
     return st
 
@@ -257,9 +263,22 @@ def _turn_seat(st):  # pragma: no cover - compiled
 
 
 @inline_jit
+def _blocks_end(T):  # pragma: no cover - compiled
+    """Where a state's scratch blocks end (the missions as the seat to move sees them start there)."""
+    return SC_HEAD + SC_BLOCKS * (T + 1)
+
+
+@inline_jit
+def _scratch_row(scratch, T, block):  # pragma: no cover - compiled
+    """Buffer number ``block`` of a state's scratch memory, all T + 1 words of it (a view, not a copy)."""
+    start = SC_HEAD + block * (T + 1)
+    return scratch[start:start + T + 1]
+
+
+@inline_jit
 def _scratch_block(scratch, T, block):  # pragma: no cover - compiled
     """The T-long buffer number ``block`` of a state's scratch memory (a view, not a copy)."""
-    start = SC_HEAD + block * T
+    start = SC_HEAD + block * (T + 1)
     return scratch[start:start + T]
 
 
@@ -267,5 +286,5 @@ def _scratch_block(scratch, T, block):  # pragma: no cover - compiled
 def _edge_bits(scratch, T, S):  # pragma: no cover - compiled
     """The edge bits of a state's scratch memory (`SCRATCH`; a view): edge e is bit e % EDGE_BITS of word
     e // EDGE_BITS."""
-    start = SC_HEAD + SC_BLOCKS * T + S * N_MISSION
+    start = _blocks_end(T) + S * N_MISSION
     return scratch[start:start + _edge_words(T)]

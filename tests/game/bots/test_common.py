@@ -10,12 +10,11 @@ from riskstats.game.rules.state import (
     I_ATK_TO,
     I_MOVES,
     N_MISSION,
-    SC_BLOCKS,
     SC_DST,
-    SC_HEAD,
     SC_MEMO_DIST,
     SC_SRC,
     SC_STAMP,
+    _blocks_end,
     _edge_words,
     _scratch_block,
 )
@@ -23,7 +22,7 @@ from riskstats.game.rules.state import (
 
 def _bits(st):
     T, S = st.owner.shape[0], st.alive.shape[0]
-    start = SC_HEAD + SC_BLOCKS * T + S * N_MISSION
+    start = _blocks_end(T) + S * N_MISSION
     return st.scratch[start:start + _edge_words(T)]
 
 
@@ -169,3 +168,53 @@ def test_a_forced_bot_drafts_its_continent_in_the_claims():
         claims = game.events().query("move == 'claim'")
         first = claims[claims.player == 0].dst.iloc[0]
         assert first in set(_australia(game))
+
+
+def _argmax_attack(st, B, V, p, allowed, roll, stop):
+    """The best single attack by brute force over every (from, to) pair, as each bot once spelled it out:
+    ``allowed[a, b]`` where a may attack b, ``roll[a]`` the armies a rolls with."""
+    best = (-1, -1, -1.0)
+    for a in range(st.owner.shape[0]):
+        if st.owner[a] != p or roll[a] < 1:
+            continue
+        for b in B.nbr_idx[B.nbr_ptr[a]:B.nbr_ptr[a + 1]]:
+            if st.owner[b] == p or not allowed[a, b]:
+                continue
+            if stop and not (roll[a] >= 3 or roll[a] > st.armies[b] or st.n_terr[st.owner[b]] == 1):
+                continue
+            pw = V[min(roll[a], V.shape[0] - 1), min(st.armies[b], V.shape[1] - 1)]
+            if pw > best[2]:
+                best = (a, int(b), pw)
+    return best
+
+
+def test_the_one_best_attack_argmax_serves_each_bot_s_rule():
+    """Issue 53: `_best_attack_where` is the one argmax of a single attack: with a target mask it is the heuristics'
+    best attack (into a continent or anywhere), with distances the objective bots' goal attack, with the stop rule
+    and a spare margin the hunter's; each equals a brute force over every pair, on 30 mid-game positions."""
+    from riskstats.game.bots.common import _best_attack, _best_attack_where
+    from riskstats.game.bots.objective import _goal_attack
+
+    checked = 0
+    for seed in range(30):
+        game = Game(4, seed=seed, log=False)
+        game.play(["aggressive", "continent", "defensive", "random"], max_moves=300 + 40 * seed)
+        if game.over:
+            continue
+        st, B, V = game.state, game.context.B, game.context.V
+        p, T = int(st.info[1]), st.owner.shape[0]
+        own = st.owner == p
+        roll = np.where(own, st.armies - 1, 0)
+        for k in (-1, seed % 6):
+            into = np.broadcast_to((B.continent_of == k) | (k < 0), (T, T))
+            got = _best_attack(st, B, V, p, k)
+            assert got == _argmax_attack(st, B, V, p, into, roll, False)
+        dist = np.random.default_rng(seed).integers(0, 5, T)
+        guard, keep = int(np.flatnonzero(own)[0]), 2
+        guarded = roll - np.where(np.arange(T) == guard, keep, 0)
+        got = _goal_attack(st, B, V, p, dist, guard, keep)
+        assert got == _argmax_attack(st, B, V, p, dist[None, :] < dist[:, None], guarded, False)
+        got = _best_attack_where(st, B, V, p, own.astype(np.int64), roll.astype(np.int64), True)
+        assert got == _argmax_attack(st, B, V, p, np.ones((T, T), bool), roll, True)
+        checked += 1
+    assert checked >= 20

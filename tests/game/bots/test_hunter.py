@@ -6,7 +6,8 @@ import copy
 import numpy as np
 import pytest
 
-from riskstats.game.bots.hunter.chain import _chain_odds, _rolls_on
+from riskstats.game.bots.common import _rolls_on
+from riskstats.game.bots.hunter.chain import _chain_odds
 from riskstats.game.bots.hunter.holding import _hold_target
 from riskstats.game.bots.hunter.hunt import _kill_plan
 from riskstats.game.play import Game, Move

@@ -7,7 +7,7 @@ exact forward Markov chain of a run of battles (`chain`). With it the hunter
   from one of its stacks (with ``sweep``, a sweep through that seat's land, the stack split where it branches); a
   seat holding cards is hunted at lower odds than one without, and with ``finish`` the last other seat whatever
   its size;
-- **stops rolling** where the exact engine says the attack has stopped paying (`chain._rolls_on`);
+- **stops rolling** where the exact engine says the attack has stopped paying (`riskstats.game.bots.common._rolls_on`);
 - **takes continents it can hold and mans their borders** (`holding`): it reinforces a held continent's border
   up to the largest enemy stack next to it, breaks a continent another seat holds when the odds allow, takes one
   territory a turn for a card and, beyond that, any territory whose P(conquer) reaches ``expand``;

@@ -37,9 +37,10 @@ from riskstats.game.bots.common import (
     _place_neutral,
     _placement,
     _random_claim,
+    _rolls_on,
     _trade_timed,
 )
-from riskstats.game.bots.hunter.chain import _best_route, _rolls_on
+from riskstats.game.bots.hunter.chain import _best_route
 from riskstats.game.bots.hunter.holding import (
     _best_into,
     _fortify_hold,

@@ -2,7 +2,7 @@
 (one army left behind on each territory conquered but the last; the same answer as
 `riskstats.odds.chain.chain_odds` with leave=1, read from the one-roll probabilities `riskstats.odds.simulate.roll_p`
 serves), the routes it prices (`_route`: one path; `_flood`: a sweep through a seat's land), the best one
-(`_best_route`) and the stop rule (`_rolls_on`)."""
+(`_best_route`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,6 +10,7 @@ import numpy as np
 from riskstats._numba import jit
 from riskstats.game.bots.common import _p_win
 from riskstats.game.rules.options import R_ADICE, R_DDICE
+from riskstats.game.rules.state import SC_HEAD, SC_OWN, _scratch_row
 from riskstats.odds.simulate import roll_p
 
 CHAIN_CAP = 120
@@ -19,6 +20,14 @@ every route a bot weighs; the clamp bounds a decision's cost)."""
 
 ROUTE_MAX = 42
 """Territories in one priced route at most (a kill route, or the rest of a continent)."""
+H_ROUTE, H_DEFENDERS, H_WORK = SC_OWN, SC_OWN + 1, SC_OWN + 2
+H_REGION, H_FLOOD, H_SEEN, H_REACH, H_HOLDS = range(SC_OWN + 6, SC_OWN + 11)
+"""The hunter's scratch blocks (`riskstats.game.rules.state.SC_OWN` on, T + 1 words each; `H_WORK` is four): a
+priced route and its defenders (`_best_route`), the route pricing's work rows (`_scratch`), a sweep's region and
+its stack (`riskstats.game.bots.hunter.hunt._region_need`), the regions seen after a conquest
+(`hunt._occupy_extra`), a fortification's reach (`holding._fortify_hold`) and the continents held in a two-player
+setup (`setup._setup_duel`). Its kernels take every per-move buffer from them, as the other bots do; the chain odds'
+two probability tables (`_chain_odds`, sized by the armies up to `CHAIN_CAP`) are its only allocations."""
 
 
 @jit
@@ -82,9 +91,12 @@ def _on_route(route, n, t):  # pragma: no cover - compiled
 
 @jit
 def _scratch(st):  # pragma: no cover - compiled
-    """The scratch rows a route's pricing reuses from one candidate start to the next (allocated once per
-    `_best_route`): a sweep's stack (`_flood`), and `_other_sweeps`' route, defenders and covered flags."""
-    return np.empty((4, max(st.owner.shape[0] + 1, ROUTE_MAX)), np.int64)
+    """The scratch rows a route's pricing reuses from one candidate start to the next (`H_WORK`'s four blocks,
+    as one (4, T + 1) view): a sweep's stack (`_flood`), and `_other_sweeps`' route, defenders and covered
+    flags."""
+    T = st.owner.shape[0]
+    start = SC_HEAD + H_WORK * (T + 1)
+    return st.scratch[start:start + 4 * (T + 1)].reshape((4, T + 1))
 
 
 @jit
@@ -98,7 +110,7 @@ def _route(st, B, s, q, k, route, flood, stack):  # pragma: no cover - compiled
         return _flood(st, B, s, p, q, k, route, stack)
     n = 0
     c = s
-    while n < ROUTE_MAX:
+    while n < min(ROUTE_MAX, route.shape[0]):
         best = -1
         for i in range(B.nbr_ptr[c], B.nbr_ptr[c + 1]):
             u = B.nbr_idx[i]
@@ -125,7 +137,7 @@ def _flood(st, B, s, p, q, k, route, stack):  # pragma: no cover - compiled
     n = 0
     stack[0] = s
     top = 1
-    while top > 0 and n < ROUTE_MAX:
+    while top > 0 and n < min(ROUTE_MAX, route.shape[0]):
         top -= 1
         c = stack[top]
         if c != s:
@@ -171,11 +183,11 @@ def _route_odds(st, B, R, CUT, V, s, q, k, extra, via, route, defenders, flood, 
         Armies added on s (the reserve still to place), counted once.
     via : int
         A neighbour of s taken first, or -1.
-    route, defenders : int64[ROUTE_MAX]
+    route, defenders : int64[T + 1]
         Written: the route and its defenders.
     flood : bool
         Price the route as a sweep (`_flood`) and the targets it misses by sweeps (`_other_sweeps`).
-    work : int64[4, max(T + 1, ROUTE_MAX)]
+    work : int64[4, T + 1]
         `_scratch`.
     """
     p = st.owner[s]
@@ -219,11 +231,11 @@ def _other_sweeps(st, B, R, CUT, s, p, q, k, route, n, work):  # pragma: no cove
         The seat sweeping.
     q, k : int
         The targets, as in `_route_odds`.
-    route : int64[ROUTE_MAX]
+    route : int64[T + 1]
         The route, route[:n] the targets it takes.
     n : int
         The route's length.
-    work : int64[4, max(T + 1, ROUTE_MAX)]
+    work : int64[4, T + 1]
         `_scratch`.
     """
     T = st.owner.shape[0]
@@ -276,8 +288,8 @@ def _best_route(st, B, R, CUT, V, p, q, k, extra, flood):  # pragma: no cover - 
     flood : bool
         Price each route as a sweep (`_route_odds`).
     """
-    route = np.empty(ROUTE_MAX, np.int64)
-    defenders = np.empty(ROUTE_MAX, np.int64)
+    route = _scratch_row(st.scratch, st.owner.shape[0], H_ROUTE)
+    defenders = _scratch_row(st.scratch, st.owner.shape[0], H_DEFENDERS)
     work = _scratch(st)
     best_s = -1
     best_b = -1
@@ -313,13 +325,3 @@ def _borders(st, B, t, q):  # pragma: no cover - compiled
         if st.owner[B.nbr_idx[i]] == q:
             return True
     return False
-
-
-@jit
-def _rolls_on(st, attackers, b):  # pragma: no cover - compiled
-    """The stop rule: never roll with two armies or fewer against as many defenders or more (P(conquer) 2
-    against 2 is 0.36 and every loss is an army the border needs), unless b is its owner's last territory
-    (the kill's last throw)."""
-    if attackers >= 3 or attackers > st.armies[b]:
-        return True
-    return st.n_terr[st.owner[b]] == 1

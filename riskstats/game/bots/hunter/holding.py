@@ -3,19 +3,17 @@ of taking all of it this turn), the borders of those it holds (`_keeps`, `_hold_
 best single attack under the stop rule (`_best_into`) and one continent tally (`_tally`)."""
 from __future__ import annotations
 
-import numpy as np
-
 from riskstats._numba import jit
 from riskstats.game.bots.common import (
+    _best_attack_where,
     _fortify_to_border,
     _is_border,
-    _p_win,
 )
-from riskstats.game.bots.hunter.chain import _best_route, _rolls_on
+from riskstats.game.bots.hunter.chain import H_REACH, _best_route
 from riskstats.game.rules.legal import _fortify_reach
 from riskstats.game.rules.objectives import _holds_continent
 from riskstats.game.rules.options import R_NEUTRAL
-from riskstats.game.rules.state import FORTIFY_MOVE
+from riskstats.game.rules.state import FORTIFY_MOVE, SC_RANK, SC_SPARE, _scratch_block
 
 
 @jit
@@ -23,30 +21,22 @@ def _best_into(st, B, R, V, p, k, held_by, margin):  # pragma: no cover - compil
     """(from, to, P(conquer)) of p's best attack that passes the stop rule, into continent k if k >= 0, into
     the land of a continent that seat ``held_by`` holds if held_by >= 0 (any if both are -1); from = -1 if
     none. Neutral land counts like any other. An attack rolls with all its source's armies but one, or with
-    ``margin`` >= 0 (``hold``) only with what its source can spare (`_keeps`)."""
-    best_a = -1
-    best_b = -1
-    best_p = -1.0
-    for a in range(st.owner.shape[0]):
-        if st.owner[a] != p:
+    ``margin`` >= 0 (``hold``) only with what its source can spare (`_keeps`). The argmax is
+    `riskstats.game.bots.common._best_attack_where`'s."""
+    T = st.owner.shape[0]
+    rank = _scratch_block(st.scratch, T, SC_RANK)
+    spare = _scratch_block(st.scratch, T, SC_SPARE)
+    for t in range(T):
+        if st.owner[t] == p:
+            rank[t] = 1
+            spare[t] = st.armies[t] - (_keeps(st, B, R, p, t, margin) if margin >= 0 else 1)
             continue
-        spare = st.armies[a] - (_keeps(st, B, R, p, a, margin) if margin >= 0 else 1)
-        if spare < 1:
-            continue
-        for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
-            b = B.nbr_idx[i]
-            if st.owner[b] == p or (k >= 0 and B.continent_of[b] != k):
-                continue
-            if held_by >= 0 and (st.owner[b] != held_by or not _holds_continent(st, B, held_by, B.continent_of[b])):
-                continue
-            if not _rolls_on(st, spare, b):
-                continue
-            pw = _p_win(V, spare, st.armies[b])
-            if pw > best_p:
-                best_p = pw
-                best_a = a
-                best_b = b
-    return best_a, best_b, best_p
+        target = k < 0 or B.continent_of[t] == k
+        if held_by >= 0:
+            target = target and st.owner[t] == held_by and _holds_continent(st, B, held_by, B.continent_of[t])
+        rank[t] = 0 if target else 1
+        spare[t] = 0
+    return _best_attack_where(st, B, V, p, rank, spare, True)
 
 
 @jit
@@ -200,7 +190,8 @@ def _fortify_hold(st, B, R, p, margin):  # pragma: no cover - compiled
     t, short = _hold_border(st, B, R, p, margin)
     if t < 0:
         return _fortify_to_border(st, B, R, p)
-    reach = np.zeros(st.owner.shape[0], np.int64)
+    reach = _scratch_block(st.scratch, st.owner.shape[0], H_REACH)
+    reach[:] = 0
     _fortify_reach(st, B, R, p, t, reach)
     src = -1
     spare = 0

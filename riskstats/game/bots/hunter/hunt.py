@@ -3,8 +3,6 @@ route or a sweep from one of its stacks (`_kill_plan`), whether to go for it (`_
 at lower odds), and how many armies follow a conquest to carry the route or the sweep on (`_occupy_extra`)."""
 from __future__ import annotations
 
-import numpy as np
-
 from riskstats._numba import inline_jit, jit
 from riskstats.game.bots.catalog import (
     HUNTER_KILL,
@@ -12,7 +10,7 @@ from riskstats.game.bots.catalog import (
     SWEEP_ALL,
 )
 from riskstats.game.bots.common import _is_border
-from riskstats.game.bots.hunter.chain import ROUTE_MAX, _best_route, _flood, _is_target
+from riskstats.game.bots.hunter.chain import H_FLOOD, H_REGION, H_SEEN, _best_route, _flood, _is_target
 from riskstats.game.bots.hunter.holding import _largest_enemy
 from riskstats.game.rules.cards import _hand_size
 from riskstats.game.rules.objectives import _holds_continent
@@ -20,6 +18,8 @@ from riskstats.game.rules.options import R_NEUTRAL
 from riskstats.game.rules.state import (
     I_OCC_FROM,
     I_OCC_TO,
+    _scratch_block,
+    _scratch_row,
 )
 
 
@@ -91,14 +91,15 @@ def _region_need(st, B, u, p, q, k, seen):  # pragma: no cover - compiled
     marks the region in ``seen`` (a region already seen costs 0, a territory seen in another region too)."""
     if seen[u]:
         return 0
-    region = np.empty(ROUTE_MAX, np.int64)
-    n = _flood(st, B, u, p, q, k, region, np.empty(st.owner.shape[0] + 1, np.int64))
-    seen[u] = True
+    T = st.owner.shape[0]
+    region = _scratch_row(st.scratch, T, H_REGION)
+    n = _flood(st, B, u, p, q, k, region, _scratch_row(st.scratch, T, H_FLOOD))
+    seen[u] = 1
     need = 2 + st.armies[u]
     for r in range(n):
         t = region[r]
         if not seen[t]:  # (the walk may come back to u, its start)
-            seen[t] = True
+            seen[t] = 1
             need += 1 + st.armies[t]
     return need
 
@@ -161,7 +162,8 @@ def _occupy_extra(st, B, R, p, k, max_terr, last, sweep):  # pragma: no cover - 
     if _holds_continent(st, B, p, B.continent_of[src]):
         keep = min(extra, _largest_enemy(st, R, B, src))
     if sweep > 0:
-        seen = np.zeros(st.owner.shape[0], np.bool_)
+        seen = _scratch_block(st.scratch, st.owner.shape[0], H_SEEN)
+        seen[:] = 0
         onward = _sweep_need(st, B, R, p, dst, k, max_terr, last, sweep, seen)
         behind = _sweep_need(st, B, R, p, src, k, max_terr, last, sweep, seen)
         if behind > 0:

@@ -3,15 +3,14 @@ planted claims (`_claim_planted`), and with two players the contested claims mov
 big where it holds half a continent (`_claim_contested`, `_setup_duel`)."""
 from __future__ import annotations
 
-import numpy as np
-
 from riskstats._numba import jit
 from riskstats.game.bots.common import (
     _is_border,
     _most_threatened,
 )
-from riskstats.game.bots.hunter.chain import _best_route
+from riskstats.game.bots.hunter.chain import H_HOLDS, _best_route
 from riskstats.game.bots.hunter.holding import _continent_value, _largest_enemy
+from riskstats.game.rules.state import _scratch_block
 
 SETUP_ROUTE_P = 0.8
 """A planted setup puts its armies on the start of its best route into its target continent until P(taking all
@@ -175,7 +174,7 @@ def _setup_duel(st, B, R, CUT, V, p, power):  # pragma: no cover - compiled
     territory of two armies or more (`_best_route`), so the first armies spread until one such start exists:
     starting the routes at once, counting the army being placed, measured worse against the hard AI (27.0% against
     38.0% of two-player tuning games, 6.7% moving second)."""
-    holds = np.empty(2, np.int64)
+    holds = _scratch_block(st.scratch, st.owner.shape[0], H_HOLDS)
     n = _duel_holds(st, B, p, 0.0 if _places_first(st, p) else power, holds)
     for j in range(n):
         k = holds[j]
