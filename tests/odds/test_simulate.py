@@ -405,3 +405,17 @@ def test_ctrl_c_stops_a_huge_simulation_and_says_so(tmp_path):
     assert took is not None, (status, err, screen[-2000:])
     assert status == 130 and took < 3, (status, took, err)
     assert re.search(r"interrupted after [\d,]+ of 1,000,000,000,000 battles: none kept", err), err
+
+
+@pytest.mark.parametrize("rules", [DiceRules(), DiceRules(defender_dice=3)])
+def test_roll_p_reads_the_exact_one_roll_table_back_from_the_sampling_table(rules):
+    """`roll_p`, what a compiled bot prices battles with, is the exact table to within 2**-53 and sums to 1."""
+    from riskstats.odds.simulate import roll_p, sampling_table
+
+    cut, table = sampling_table(rules), rules.table(exact=True)
+    for na in range(1, rules.attacker_dice + 1):
+        for nd in range(1, rules.defender_dice + 1):
+            probs = [roll_p(cut, na, nd, j) for j in range(min(na, nd) + 1)]
+            assert math.isclose(sum(probs), 1.0, abs_tol=1e-15)
+            for j, p in enumerate(probs):
+                assert abs(p - float(table[na, nd, j])) <= 2.0 ** -52
