@@ -25,7 +25,9 @@ mixes player counts, variants or rules without cells is refused. Files are writt
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -126,36 +128,29 @@ class Section:
 
 @dataclass
 class Report:
-    """A self-play report: each field a DataFrame (``truncated``: a dict) — see `report`.
+    """A self-play report: each statistic's DataFrame by its `Statistic`'s field (``report.bots``,
+    ``report.ratings``, ...: see `report`), ``truncated`` a dict.
 
     For an experiment every table starts with the ``cell`` and its grid values (``cells`` lists them);
     for a single run ``cells`` is None and the tables have no cell columns.
     """
 
     games: int
-    bots: object
-    seats: object
-    bot_seats: object
-    ratings: object
-    pairwise: object
-    lengths: object
-    turns: object
     truncated: dict
-    differences: object = None
-    bradley_terry: object = None
+    frames: dict
     cells: object = None
     effects: object = None
-    rating_fit: object = None
-    survival: object = None
-    survival_differences: object = None
     boot: int = BOOT
 
+    def __getattr__(self, name):
+        """A statistic's frame by its field (None where the games gave it none)."""
+        if any(s.field == name for s in STATISTICS):
+            return self.__dict__["frames"].get(name)
+        raise AttributeError(f"'Report' object has no attribute {name!r}")
+
     def tables(self) -> dict:
-        """The report's tables by file name."""
-        tables = {"win_rate_by_bot": self.bots, "win_rate_by_seat": self.seats, "win_rate_by_bot_seat": self.bot_seats,
-                  "ratings": self.ratings, "rating_differences": self.differences, "rating_fit": self.rating_fit,
-                  "survival_ratings": self.survival, "survival_differences": self.survival_differences,
-                  "bradley_terry": self.bradley_terry, "pairwise": self.pairwise, "game_lengths": self.lengths}
+        """The report's tables by file name (`Statistic.file`; then ``cells`` and ``treatment_effects``)."""
+        tables = {s.file: getattr(self, s.field) for s in STATISTICS if s.file is not None}
         if self.cells is not None and len(self.cells):
             tables["cells"] = self.cells
         if self.effects is not None and len(self.effects):
@@ -163,129 +158,34 @@ class Report:
         return {name: frame for name, frame in tables.items() if frame is not None}
 
     def figures(self, cells=None) -> dict:
-        """The report's plots by file name (matplotlib figures, drawn off-screen); one set per cell (or for
-        the ``cells`` named)."""
+        """The report's plots by file name (matplotlib figures, drawn off-screen): each statistic's
+        (`Statistic.figure`), one set per cell (or for the ``cells`` named)."""
         import matplotlib
 
         matplotlib.use("Agg")
-        from riskstats.stats import plots
-
         out = {}
-        for cell, title in cell_titles(self.cells):
-            if cells is not None and cell not in cells:
-                continue
-            def part(frame, cell=cell):
-                return frame if cell is None else frame[frame["cell"] == cell]
-
-            suffix = "" if cell is None else f"_{cell}"
-            seats = part(self.seats)
-            bots = part(self.bots)
-            out[f"win_rate_by_bot{suffix}"] = plots.win_rates(
-                bots, baseline=1 / len(seats), fixed=bots["every_seat"].to_numpy(bool),
-                title=_titled("Win rate by bot", title)).figure
-            out[f"win_rate_by_seat{suffix}"] = plots.win_rates(
-                seats, baseline=float(seats["share"].iloc[0]) if "share" in seats else None,
-                title=_titled("Win rate by seat (seat 0 moves first)", title)).figure
-            fit = None if self.rating_fit is None else part(self.rating_fit)
-            if self.ratings is not None and len(part(self.ratings)):
-                out[f"ratings{suffix}"] = plots.ratings(part(self.ratings), title=_titled(
-                    "Luce ratings (who wins; Elo scale, mean 0)" + _fit_note(fit, "luce"), title)).figure
-            if self.survival is not None:
-                out[f"survival_ratings{suffix}"] = plots.ratings(part(self.survival), title=_titled(
-                    "Plackett-Luce survival measure (finishing order; Elo scale, mean 0)"
-                    + _fit_note(fit, "plackett"), title)).figure
-            out[f"game_lengths{suffix}"] = plots.game_length_histogram(part(self.turns), title=_titled(
-                "Game length", title)).figure
+        for view in self._views():
+            if cells is None or view.cell in cells:
+                for statistic in STATISTICS:
+                    if statistic.figure is not None:
+                        out.update(statistic.figure(view))
         return out
 
     def sections(self) -> list[Section]:
-        """The report as printed tables (`Section`), cell by cell, then the treatment effects: the one place
-        that says how each table reads, so a new statistic is added here and nowhere else."""
-        out = []
-        for cell, label in cell_titles(self.cells):
-            def part(frame, cell=cell):
-                return (frame if cell is None else frame[frame["cell"] == cell]).to_dict("records")
-
-            where = "" if label is None else f" - {label}"
-            games = self.games if cell is None else int(self.cells.set_index("cell").games[cell])
-            seats, bots = part(self.seats), part(self.bots)
-            fixed = [bool(r["every_seat"]) for r in bots]
-            held = {r["bot"]: 1 if f else int(r.get("seats", 1)) for r, f in zip(bots, fixed)}
-            out.append(Section(
-                f"Win rate by bot ({games} games){where}",
-                ("bot", "decided games", "wins", "win rate", "95% CI", "truncated"),
-                [(seated(r["bot"], held[r["bot"]]), r["trials"], r["wins"], percent(r["win_rate"]),
-                  EVERY_SEAT if f else percent_interval(r["ci_low"], r["ci_high"]), r["truncated"])
-                 for r, f in zip(bots, fixed)],
-                "; ".join(note for note in (
-                    "trials are games: a bot in two seats of a game counts once; games stopped at the turn cap "
-                    "are left out (no winner) and counted apart", seats_note(held),
-                    every_seat_note(fixed, len(seats))) if note)))
-            out.append(Section(
-                f"Win rate by seat (seat 0 moves first){where}",
-                ("seat", "games", "wins", "win rate", "95% CI", "vs fair share"),
-                [(r["seat"], r["trials"], r["wins"], percent(r["win_rate"]),
-                  percent_interval(r["ci_low"], r["ci_high"]),
-                  ("above" if r["win_rate"] > r["share"] else "below") if r["significant"] else "not separated")
-                 for r in seats],
-                f"fair share 1/{len(seats)} of the decided games: exact binomial test per seat, Holm-corrected over "
-                "seats"))
-            out.append(Section(
-                f"Win rate by bot and seat{where}", ("bot", "seat", "games", "wins", "win rate", "95% CI"),
-                [(r["bot"], r["seat"], r["trials"], r["wins"], percent(r["win_rate"]),
-                  percent_interval(r["ci_low"], r["ci_high"])) for r in part(self.bot_seats)]))
-            out += self._rating_sections(part, where)
-            out.append(Section(
-                f"Bradley-Terry ratings (winner beats each loser; Elo scale, mean 0){where}",
-                ("bot", "rating", "std. error", "comparisons", "wins"),
-                [(r["bot"], f"{r['elo']:+.0f}", f"{r['elo_se']:.0f}", int(r["comparisons"]), int(r["wins"]))
-                 for r in part(self.bradley_terry)],
-                None if len(seats) == 2 else "for comparison only: its errors are too small, each win counted as "
-                                             "P-1 pairs"))
-            out.append(Section(
-                f"Game length (turns){where}", ("games", "count", "mean", "median", "5%", "95%"),
-                [(r["games"], r["count"], f"{r['mean']:.1f}", f"{r['median']:.0f}", f"{r['p5']:.0f}",
-                  f"{r['p95']:.0f}") for r in part(self.lengths) if r["measure"] == "turns"]))
+        """The report as printed tables (`Section`), cell by cell, each statistic's (`Statistic.section`), then
+        the treatment effects."""
+        out = [section for view in self._views() for statistic in STATISTICS if statistic.section is not None
+               for section in statistic.section(view)]
         if self.effects is not None:
-            out.append(Section(
-                "Treatment effects on the bot's win rate (points; arms paired by seed)",
-                ("cell", "treatment", "games", "effect", "95% CI", "unpaired CI", "corr.", "sig."),
-                [(r["cell"], f"{r['bot']} {r['treatment']} vs {r['control']}", r["games"],
-                  f"{100 * r['effect']:+.1f}", f"{100 * r['ci_low']:+.1f}..{100 * r['ci_high']:+.1f}",
-                  f"{100 * r['unpaired_ci_low']:+.1f}..{100 * r['unpaired_ci_high']:+.1f}",
-                  "-" if np.isnan(r["correlation"]) else f"{r['correlation']:+.2f}",
-                  "yes" if r["significant"] else "no") for r in self.effects.to_dict("records")],
-                "common random numbers: both arms play the same seeds, so games are paired; 95% CI: the paired "
-                f"interval ({PAIRED_METHOD}), which excludes 0 exactly when McNemar's exact test rejects; "
-                "unpaired CI: Newcombe's, as if the arms had played different games; corr.: of the two arms' "
-                "wins over the games: the paired interval is the narrower where it is positive, about as wide "
-                "near 0 and wider where it is negative; sig.: McNemar's exact test, Holm-corrected over the "
-                "treatments"))
+            out.append(_effects_section(self.effects))
         return out
 
-    def _rating_sections(self, part, where) -> list[Section]:
-        """The two rating tables: the Luce model of who wins, then the Plackett-Luce survival measure, each
-        with its fit test in the caption."""
-        fits = {r["model"].split(" ")[0]: r for r in part(self.rating_fit)} if self.rating_fit is not None else {}
-        ranks = ("equal ranks are ties: a rank is claimed only where the bootstrap interval of the difference "
-                 "excludes 0")
-        out = []
-        if self.ratings is not None:
-            out.append(Section(
-                f"Luce ratings (who wins; Elo scale, mean 0){where}",
-                ("rank", "bot", "rating", "95% CI", "wins", "decided games"),
-                [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}", r["wins"],
-                  r["games"]) for r in part(self.ratings)],
-                f"95% intervals from {self.boot} bootstrap resamples of the games; {ranks}; "
-                + (fit_words(fits["luce"]) if "luce" in fits else "no fit test")))
-        out.append(Section(
-            f"Plackett-Luce survival measure (finishing order; Elo scale, mean 0){where}",
-            ("rank", "bot", "rating", "95% CI", "games"),
-            [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}", r["games"])
-             for r in part(self.survival)],
-            "rewards surviving as well as winning: not the rating; "
-            + (fit_words(fits["plackett-luce"]) if "plackett-luce" in fits else "no fit test")))
-        return out
+    def _views(self) -> list[CellView]:
+        views = []
+        for cell, title in cell_titles(self.cells):
+            games = self.games if cell is None else int(self.cells.set_index("cell").games[cell])
+            views.append(CellView(self, cell, title, games))
+        return views
 
     def to_dict(self) -> dict:
         """JSON-able form (lists of records)."""
@@ -293,6 +193,81 @@ class Report:
         for name, frame in self.tables().items():
             out[name] = frame.to_dict("records")
         return out
+
+
+@dataclass(frozen=True)
+class CellView:
+    """One cell of a report (the whole report for a single run) as a statistic's section and figure see it."""
+
+    report: Report
+    cell: object
+    title: str | None
+    games: int
+
+    def frame(self, frame):
+        """``frame``'s rows of this cell."""
+        return frame if self.cell is None else frame[frame["cell"] == self.cell]
+
+    def rows(self, frame) -> list[dict]:
+        """``frame``'s rows of this cell, as records."""
+        return self.frame(frame).to_dict("records")
+
+    @property
+    def where(self) -> str:
+        """The suffix of a printed table's title: `` - <the cell's title>``, or nothing for a single run."""
+        return "" if self.title is None else f" - {self.title}"
+
+    @property
+    def suffix(self) -> str:
+        """The suffix of a figure's file name: ``_<cell>``, or nothing for a single run."""
+        return "" if self.cell is None else f"_{self.cell}"
+
+    def titled(self, title: str) -> str:
+        return _titled(title, self.title)
+
+
+class Cell:
+    """One cell's games (a single run's, or an experiment cell's) as a statistic computes from them: the games
+    ``table``, the bootstrap ``boot`` and ``seed``, and the fits several statistics share, each computed once."""
+
+    def __init__(self, table, boot: int, seed: int):
+        self.table, self.boot, self.seed = table, boot, seed
+
+    @cached_property
+    def pairs(self):
+        return pairwise_results(self.table)
+
+    @cached_property
+    def bradley_terry(self):
+        return bradley_terry(self.pairs)
+
+    @cached_property
+    def luce(self):
+        """(ratings, differences, fit) of the Luce model; three None if no game has a winner."""
+        if (self.table["winner"] >= 0).any():
+            return luce_model(self.table, boot=self.boot, seed=self.seed)
+        return None, None, None
+
+    @cached_property
+    def plackett(self):
+        return plackett_luce_model(self.table, boot=self.boot, seed=self.seed)
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One statistic of a report: the one entry a new statistic adds to `STATISTICS`.
+
+    ``field``: the `Report` attribute that holds it; ``file``: the name its table is written under
+    (`Report.tables`, a contract; None: not written); ``compute``: its table from one cell's games (`Cell`; None
+    where it has none); ``section``: its printed tables of one cell (`CellView`; None: not printed); ``figure``:
+    its plots of one cell by file name (None: not drawn).
+    """
+
+    field: str
+    file: str | None
+    compute: Callable
+    section: Callable | None = None
+    figure: Callable | None = None
 
 
 def fit_words(row) -> str:
@@ -374,28 +349,194 @@ def _cells(table):
     return pd.DataFrame(rows), parts
 
 
-def _one(table, boot, seed):
-    """The tables of one cell (or run)."""
-    pairs = pairwise_results(table)
-    fit = bradley_terry(pairs)
-    if (table["winner"] >= 0).any():
-        ratings, differences, luce_fit = luce_model(table, boot=boot, seed=seed)
-    else:  # no game has a winner: nothing to rate
-        ratings, differences, luce_fit = None, None, None
-    survival, survival_differences, survival_fit = plackett_luce_model(table, boot=boot, seed=seed)
-    players = int(table["bots"].iloc[0].count(",") + 1)
-    seat_rates = win_rates(table, "seat")
-    seats = versus_share(seat_rates, 1 / players) if (seat_rates["trials"] > 0).all() else seat_rates
+def _bots(cell: Cell):
+    table = cell.table
     bots = win_rates(table, "bot")
     lineups = [set(b.split(",")) for b in table["bots"]]
     bots["every_seat"] = [all(lineup == {name} for lineup in lineups) for name in bots["bot"]]  # fixed share
     bots["seats"] = bots["bot"].map(seats_held(table)).astype(int)  # a bot seated twice: its game counts once
-    return {"bots": bots, "seats": seats, "bot_seats": win_rates(table, ["bot", "seat"]),
-            "ratings": ratings, "differences": differences, "bradley_terry": fit,
-            "rating_fit": pd.concat([f for f in (luce_fit, survival_fit) if f is not None], ignore_index=True),
-            "survival": survival, "survival_differences": survival_differences,
-            "pairwise": pairwise_table(pairs, fit), "lengths": game_lengths(table),
-            "turns": table[["turns", "truncated"]].reset_index(drop=True)}
+    return bots
+
+
+def _seats(cell: Cell):
+    players = int(cell.table["bots"].iloc[0].count(",") + 1)
+    seat_rates = win_rates(cell.table, "seat")
+    return versus_share(seat_rates, 1 / players) if (seat_rates["trials"] > 0).all() else seat_rates
+
+
+def _rating_fit(cell: Cell):
+    return pd.concat([f for f in (cell.luce[2], cell.plackett[2]) if f is not None], ignore_index=True)
+
+
+def _bots_section(view: CellView) -> list[Section]:
+    report = view.report
+    seats, bots = view.rows(report.seats), view.rows(report.bots)
+    fixed = [bool(r["every_seat"]) for r in bots]
+    held = {r["bot"]: 1 if f else int(r.get("seats", 1)) for r, f in zip(bots, fixed)}
+    return [Section(
+        f"Win rate by bot ({view.games} games){view.where}",
+        ("bot", "decided games", "wins", "win rate", "95% CI", "truncated"),
+        [(seated(r["bot"], held[r["bot"]]), r["trials"], r["wins"], percent(r["win_rate"]),
+          EVERY_SEAT if f else percent_interval(r["ci_low"], r["ci_high"]), r["truncated"])
+         for r, f in zip(bots, fixed)],
+        "; ".join(note for note in (
+            "trials are games: a bot in two seats of a game counts once; games stopped at the turn cap "
+            "are left out (no winner) and counted apart", seats_note(held),
+            every_seat_note(fixed, len(seats))) if note))]
+
+
+def _seats_section(view: CellView) -> list[Section]:
+    seats = view.rows(view.report.seats)
+    return [Section(
+        f"Win rate by seat (seat 0 moves first){view.where}",
+        ("seat", "games", "wins", "win rate", "95% CI", "vs fair share"),
+        [(r["seat"], r["trials"], r["wins"], percent(r["win_rate"]), percent_interval(r["ci_low"], r["ci_high"]),
+          ("above" if r["win_rate"] > r["share"] else "below") if r["significant"] else "not separated")
+         for r in seats],
+        f"fair share 1/{len(seats)} of the decided games: exact binomial test per seat, Holm-corrected over "
+        "seats")]
+
+
+def _bot_seats_section(view: CellView) -> list[Section]:
+    return [Section(
+        f"Win rate by bot and seat{view.where}", ("bot", "seat", "games", "wins", "win rate", "95% CI"),
+        [(r["bot"], r["seat"], r["trials"], r["wins"], percent(r["win_rate"]),
+          percent_interval(r["ci_low"], r["ci_high"])) for r in view.rows(view.report.bot_seats)])]
+
+
+_RANKS = "equal ranks are ties: a rank is claimed only where the bootstrap interval of the difference excludes 0"
+
+
+def _fits(view: CellView) -> dict:
+    fit = view.report.rating_fit
+    return {r["model"].split(" ")[0]: r for r in view.rows(fit)} if fit is not None else {}
+
+
+def _ratings_section(view: CellView) -> list[Section]:
+    """The Luce model of who wins, with its fit test in the caption."""
+    report, fits = view.report, _fits(view)
+    if report.ratings is None:
+        return []
+    return [Section(
+        f"Luce ratings (who wins; Elo scale, mean 0){view.where}",
+        ("rank", "bot", "rating", "95% CI", "wins", "decided games"),
+        [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}", r["wins"],
+          r["games"]) for r in view.rows(report.ratings)],
+        f"95% intervals from {report.boot} bootstrap resamples of the games; {_RANKS}; "
+        + (fit_words(fits["luce"]) if "luce" in fits else "no fit test"))]
+
+
+def _survival_section(view: CellView) -> list[Section]:
+    """The Plackett-Luce survival measure, with its fit test in the caption."""
+    fits = _fits(view)
+    return [Section(
+        f"Plackett-Luce survival measure (finishing order; Elo scale, mean 0){view.where}",
+        ("rank", "bot", "rating", "95% CI", "games"),
+        [(r["rank"], r["bot"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}", r["games"])
+         for r in view.rows(view.report.survival)],
+        "rewards surviving as well as winning: not the rating; "
+        + (fit_words(fits["plackett-luce"]) if "plackett-luce" in fits else "no fit test"))]
+
+
+def _bradley_terry_section(view: CellView) -> list[Section]:
+    return [Section(
+        f"Bradley-Terry ratings (winner beats each loser; Elo scale, mean 0){view.where}",
+        ("bot", "rating", "std. error", "comparisons", "wins"),
+        [(r["bot"], f"{r['elo']:+.0f}", f"{r['elo_se']:.0f}", int(r["comparisons"]), int(r["wins"]))
+         for r in view.rows(view.report.bradley_terry)],
+        None if len(view.rows(view.report.seats)) == 2 else "for comparison only: its errors are too small, each "
+                                                             "win counted as P-1 pairs")]
+
+
+def _lengths_section(view: CellView) -> list[Section]:
+    return [Section(
+        f"Game length (turns){view.where}", ("games", "count", "mean", "median", "5%", "95%"),
+        [(r["games"], r["count"], f"{r['mean']:.1f}", f"{r['median']:.0f}", f"{r['p5']:.0f}",
+          f"{r['p95']:.0f}") for r in view.rows(view.report.lengths) if r["measure"] == "turns"])]
+
+
+def _effects_section(effects) -> Section:
+    return Section(
+        "Treatment effects on the bot's win rate (points; arms paired by seed)",
+        ("cell", "treatment", "games", "effect", "95% CI", "unpaired CI", "corr.", "sig."),
+        [(r["cell"], f"{r['bot']} {r['treatment']} vs {r['control']}", r["games"],
+          f"{100 * r['effect']:+.1f}", f"{100 * r['ci_low']:+.1f}..{100 * r['ci_high']:+.1f}",
+          f"{100 * r['unpaired_ci_low']:+.1f}..{100 * r['unpaired_ci_high']:+.1f}",
+          "-" if np.isnan(r["correlation"]) else f"{r['correlation']:+.2f}",
+          "yes" if r["significant"] else "no") for r in effects.to_dict("records")],
+        "common random numbers: both arms play the same seeds, so games are paired; 95% CI: the paired "
+        f"interval ({PAIRED_METHOD}), which excludes 0 exactly when McNemar's exact test rejects; "
+        "unpaired CI: Newcombe's, as if the arms had played different games; corr.: of the two arms' "
+        "wins over the games: the paired interval is the narrower where it is positive, about as wide "
+        "near 0 and wider where it is negative; sig.: McNemar's exact test, Holm-corrected over the "
+        "treatments")
+
+
+def _bots_figure(view: CellView) -> dict:
+    from riskstats.stats import plots
+
+    seats, bots = view.frame(view.report.seats), view.frame(view.report.bots)
+    return {f"win_rate_by_bot{view.suffix}": plots.win_rates(
+        bots, baseline=1 / len(seats), fixed=bots["every_seat"].to_numpy(bool),
+        title=view.titled("Win rate by bot")).figure}
+
+
+def _seats_figure(view: CellView) -> dict:
+    from riskstats.stats import plots
+
+    seats = view.frame(view.report.seats)
+    return {f"win_rate_by_seat{view.suffix}": plots.win_rates(
+        seats, baseline=float(seats["share"].iloc[0]) if "share" in seats else None,
+        title=view.titled("Win rate by seat (seat 0 moves first)")).figure}
+
+
+def _ratings_figure(view: CellView) -> dict:
+    from riskstats.stats import plots
+
+    report = view.report
+    if report.ratings is None or not len(view.frame(report.ratings)):
+        return {}
+    fit = None if report.rating_fit is None else view.frame(report.rating_fit)
+    return {f"ratings{view.suffix}": plots.ratings(view.frame(report.ratings), title=view.titled(
+        "Luce ratings (who wins; Elo scale, mean 0)" + _fit_note(fit, "luce"))).figure}
+
+
+def _survival_figure(view: CellView) -> dict:
+    from riskstats.stats import plots
+
+    report = view.report
+    if report.survival is None:
+        return {}
+    fit = None if report.rating_fit is None else view.frame(report.rating_fit)
+    return {f"survival_ratings{view.suffix}": plots.ratings(view.frame(report.survival), title=view.titled(
+        "Plackett-Luce survival measure (finishing order; Elo scale, mean 0)" + _fit_note(fit, "plackett"))).figure}
+
+
+def _turns_figure(view: CellView) -> dict:
+    from riskstats.stats import plots
+
+    return {f"game_lengths{view.suffix}": plots.game_length_histogram(view.frame(view.report.turns),
+                                                                       title=view.titled("Game length")).figure}
+
+
+STATISTICS = (
+    Statistic("bots", "win_rate_by_bot", _bots, _bots_section, _bots_figure),
+    Statistic("seats", "win_rate_by_seat", _seats, _seats_section, _seats_figure),
+    Statistic("bot_seats", "win_rate_by_bot_seat", lambda cell: win_rates(cell.table, ["bot", "seat"]),
+              _bot_seats_section),
+    Statistic("ratings", "ratings", lambda cell: cell.luce[0], _ratings_section, _ratings_figure),
+    Statistic("differences", "rating_differences", lambda cell: cell.luce[1]),
+    Statistic("rating_fit", "rating_fit", _rating_fit),
+    Statistic("survival", "survival_ratings", lambda cell: cell.plackett[0], _survival_section, _survival_figure),
+    Statistic("survival_differences", "survival_differences", lambda cell: cell.plackett[1]),
+    Statistic("bradley_terry", "bradley_terry", lambda cell: cell.bradley_terry, _bradley_terry_section),
+    Statistic("pairwise", "pairwise", lambda cell: pairwise_table(cell.pairs, cell.bradley_terry)),
+    Statistic("lengths", "game_lengths", lambda cell: game_lengths(cell.table), _lengths_section),
+    Statistic("turns", None, lambda cell: cell.table[["turns", "truncated"]].reset_index(drop=True),
+              figure=_turns_figure),
+)
+"""The report's statistics, in the order of its tables, printed sections and figures: adding one is adding an
+entry here (its compute, section and figure beside it)."""
 
 
 def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
@@ -435,7 +576,8 @@ def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
     cells, parts = _cells(table)
     tables = {}
     for cell, games in parts:
-        one = {name: frame for name, frame in _one(games, boot, seed).items() if frame is not None}
+        computed = Cell(games, boot, seed)
+        one = {s.field: frame for s in STATISTICS if (frame := s.compute(computed)) is not None}
         if cell is not None:
             label = cells[cells["cell"] == cell].iloc[0].drop("games").to_dict()
             one = {name: pd.concat([pd.DataFrame([label] * len(frame)), frame.reset_index(drop=True)], axis=1)
@@ -443,7 +585,6 @@ def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
         for name, frame in one.items():
             tables.setdefault(name, []).append(frame)
     tables = {name: pd.concat(frames, ignore_index=True) for name, frames in tables.items()}
-    tables.setdefault("ratings", None)
     effects = None
     if cells is not None:
         swept = [c for c in cells.columns if c.startswith("params.") and cells[c].astype(str).nunique() > 1]
@@ -451,7 +592,7 @@ def report(table, *, boot: int = BOOT, seed: int = 0) -> Report:
                             ignore_index=True) if swept else None
     truncated = int(table["truncated"].astype(bool).sum())
     low, high = wilson_interval(truncated, len(table))
-    return Report(games=len(table), **tables, cells=cells, effects=effects, boot=boot,
+    return Report(games=len(table), frames=tables, cells=cells, effects=effects, boot=boot,
                   truncated={"games": truncated, "share": truncated / len(table), "ci_low": low, "ci_high": high})
 
 

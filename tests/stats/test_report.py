@@ -164,3 +164,30 @@ def test_report_plots_draw_the_fair_share_and_no_interval_for_a_bot_in_every_sea
     decided = int((mirror.winner >= 0).sum())  # trials are decided games, one per game however many seats
     assert [t.get_text() for t in figure.axes[0].get_xticklabels()] == [f"x (every seat)\n(n={decided})"]
     plt.close(figure)
+
+
+def test_a_statistic_is_one_entry(games, monkeypatch, tmp_path):
+    """Issue 53: a new statistic is one `Statistic` in `STATISTICS`: its table is computed per cell, held by the
+    report under its field, written under its file name, printed and drawn, with nothing else edited."""
+    import matplotlib.pyplot as plt
+
+    from riskstats.stats import report as module
+
+    def section(view):
+        rows = view.rows(view.report.longest)
+        return [module.Section(f"Longest game{view.where}", ("turns",), [(r["turns"],) for r in rows])]
+
+    def figure(view):
+        fig, ax = plt.subplots()
+        ax.bar([0], view.frame(view.report.longest)["turns"])
+        return {f"longest{view.suffix}": fig}
+
+    toy = module.Statistic("longest", "longest_game", lambda cell: pd.DataFrame({"turns": [cell.table.turns.max()]}),
+                           section, figure)
+    monkeypatch.setattr(module, "STATISTICS", (*module.STATISTICS, toy))
+    result = report(games, boot=20)
+    assert int(result.longest["turns"].iloc[0]) == games["turns"].max()
+    assert "longest_game" in result.tables() and "longest_game" in result.to_dict()
+    assert result.sections()[-1].title == "Longest game" and "longest" in result.figures()
+    assert (tmp_path / "longest_game.csv") in {p for p in write_report(result, tmp_path)}
+    plt.close("all")
