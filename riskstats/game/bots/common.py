@@ -25,8 +25,6 @@ from riskstats.game.rules.state import (
     SC_GOAL,
     SC_HELD,
     SC_MARK,
-    SC_RANK,
-    SC_SPARE,
     SETUP_PLACE,
     TRADE_SET,
     _scratch_block,
@@ -222,7 +220,7 @@ def _rolls_on(st, attackers, b):  # pragma: no cover - compiled
 
 
 @lean_jit
-def _best_attack_where(st, B, V, p, rank, spare, stop):  # pragma: no cover - compiled
+def _best_attack_where(st, B, V, p, into, rank, spare, stop):  # pragma: no cover - compiled
     """(from, to, P(conquer)) of p's best attack by P(conquer), the first best in territory and neighbour order;
     from = -1 if none. The one argmax every heuristic's single attack comes from (`_best_attack`, the objective
     bots' goal attack, the hunter's `_best_into`); its callers fill ``rank`` and ``spare`` in the scratch blocks
@@ -234,12 +232,15 @@ def _best_attack_where(st, B, V, p, rank, spare, stop):  # pragma: no cover - co
         The game, the board arrays and the P(conquer) table.
     p : int
         The attacking seat.
-    rank : int64[T]
-        Where an attack may go: from a to an enemy neighbour b only where rank[b] < rank[a] (a target mask: 0 on
-        the targets and 1 elsewhere; or each territory's distance to a goal, so that every attack gets closer).
-    spare : int64[T]
+    into : int
+        The continent attacks go into (-1: any).
+    rank : int64[T] or None
+        Where else an attack may go: from a to b only where rank[b] < rank[a] (a target mask: 0 on the targets
+        and 1 elsewhere; or each territory's distance to a goal, so that every attack gets closer); None: no
+        more than ``into`` says (numba compiles that case without the mask: no buffer to fill).
+    spare : int64[T] or None
         The armies each own territory rolls with (its armies less what it keeps); one with fewer than 1 does
-        not attack.
+        not attack. None: all its armies but one.
     stop : bool
         Whether the stop rule (`_rolls_on`) applies.
     """
@@ -247,15 +248,20 @@ def _best_attack_where(st, B, V, p, rank, spare, stop):  # pragma: no cover - co
     best_b = -1
     best_p = -1.0
     for a in range(st.owner.shape[0]):
-        if st.owner[a] != p or spare[a] < 1:
+        if st.owner[a] != p:
+            continue
+        roll = st.armies[a] - 1 if spare is None else spare[a]
+        if roll < 1:
             continue
         for i in range(B.nbr_ptr[a], B.nbr_ptr[a + 1]):
             b = B.nbr_idx[i]
-            if st.owner[b] == p or rank[b] >= rank[a]:
+            if st.owner[b] == p or (into >= 0 and B.continent_of[b] != into):
                 continue
-            if stop and not _rolls_on(st, spare[a], b):
+            if rank is not None and rank[b] >= rank[a]:
                 continue
-            pw = _p_win(V, spare[a], st.armies[b])
+            if stop and not _rolls_on(st, roll, b):
+                continue
+            pw = _p_win(V, roll, st.armies[b])
             if pw > best_p:
                 best_p = pw
                 best_a = a
@@ -267,14 +273,7 @@ def _best_attack_where(st, B, V, p, rank, spare, stop):  # pragma: no cover - co
 def _best_attack(st, B, V, p, continent):  # pragma: no cover - compiled
     """(from, to, P(conquer)) of p's best attack, rolling all its source's armies but one, into ``continent``
     only if it is >= 0; from = -1 if none (`_best_attack_where`)."""
-    T = st.owner.shape[0]
-    rank = _scratch_block(st.scratch, T, SC_RANK)
-    spare = _scratch_block(st.scratch, T, SC_SPARE)
-    for t in range(T):
-        own = st.owner[t] == p
-        rank[t] = 0 if not own and (continent < 0 or B.continent_of[t] == continent) else 1
-        spare[t] = st.armies[t] - 1 if own else 0
-    return _best_attack_where(st, B, V, p, rank, spare, False)
+    return _best_attack_where(st, B, V, p, continent, None, None, False)
 
 
 @jit

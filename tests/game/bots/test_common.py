@@ -214,7 +214,7 @@ def test_the_one_best_attack_argmax_serves_each_bot_s_rule():
         guarded = roll - np.where(np.arange(T) == guard, keep, 0)
         got = _goal_attack(st, B, V, p, dist, guard, keep)
         assert got == _argmax_attack(st, B, V, p, dist[None, :] < dist[:, None], guarded, False)
-        got = _best_attack_where(st, B, V, p, own.astype(np.int64), roll.astype(np.int64), True)
+        got = _best_attack_where(st, B, V, p, -1, own.astype(np.int64), roll.astype(np.int64), True)
         assert got == _argmax_attack(st, B, V, p, np.ones((T, T), bool), roll, True)
         checked += 1
     assert checked >= 20

@@ -23,6 +23,8 @@ def _best_into(st, B, R, V, p, k, held_by, margin):  # pragma: no cover - compil
     none. Neutral land counts like any other. An attack rolls with all its source's armies but one, or with
     ``margin`` >= 0 (``hold``) only with what its source can spare (`_keeps`). The argmax is
     `riskstats.game.bots.common._best_attack_where`'s."""
+    if held_by < 0 and margin < 0:  # no mask, all armies but one: nothing to fill
+        return _best_attack_where(st, B, V, p, k, None, None, True)
     T = st.owner.shape[0]
     rank = _scratch_block(st.scratch, T, SC_RANK)
     spare = _scratch_block(st.scratch, T, SC_SPARE)
@@ -31,12 +33,10 @@ def _best_into(st, B, R, V, p, k, held_by, margin):  # pragma: no cover - compil
             rank[t] = 1
             spare[t] = st.armies[t] - (_keeps(st, B, R, p, t, margin) if margin >= 0 else 1)
             continue
-        target = k < 0 or B.continent_of[t] == k
-        if held_by >= 0:
-            target = target and st.owner[t] == held_by and _holds_continent(st, B, held_by, B.continent_of[t])
+        target = held_by < 0 or (st.owner[t] == held_by and _holds_continent(st, B, held_by, B.continent_of[t]))
         rank[t] = 0 if target else 1
         spare[t] = 0
-    return _best_attack_where(st, B, V, p, rank, spare, True)
+    return _best_attack_where(st, B, V, p, k, rank, spare, True)
 
 
 @jit
