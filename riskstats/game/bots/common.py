@@ -4,7 +4,7 @@ territory.
 """
 from __future__ import annotations
 
-from riskstats._numba import jit, lean_jit
+from riskstats._numba import inline_jit, jit, lean_jit
 from riskstats.game.rules.cards import _find_set, _hand_size
 from riskstats.game.rules.legal import _fortify_reach, _trade_forced
 from riskstats.game.rules.options import (
@@ -219,7 +219,7 @@ def _rolls_on(st, attackers, b):  # pragma: no cover - compiled
     return st.n_terr[st.owner[b]] == 1
 
 
-@lean_jit
+@inline_jit
 def _best_attack_where(st, B, V, p, into, rank, spare, stop):  # pragma: no cover - compiled
     """(from, to, P(conquer)) of p's best attack by P(conquer), the first best in territory and neighbour order;
     from = -1 if none. The one argmax every heuristic's single attack comes from (`_best_attack`, the objective
