@@ -223,8 +223,8 @@ def _rolls_on(st, attackers, b):  # pragma: no cover - compiled
 def _best_attack_where(st, B, V, p, into, rank, spare, stop):  # pragma: no cover - compiled
     """(from, to, P(conquer)) of p's best attack by P(conquer), the first best in territory and neighbour order;
     from = -1 if none. The one argmax every heuristic's single attack comes from (`_best_attack`, the objective
-    bots' goal attack, the hunter's `_best_into`); its callers fill ``rank`` and ``spare`` in the scratch blocks
-    SC_RANK and SC_SPARE.
+    bots' goal attack, the hunter's `_best_into`); a caller that passes ``rank`` or ``spare`` fills it in a
+    scratch block (SC_RANK, SC_SPARE; the goal attack's distances are the objective bots' own).
 
     Parameters
     ----------

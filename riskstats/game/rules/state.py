@@ -276,6 +276,13 @@ def _scratch_row(scratch, T, block):  # pragma: no cover - compiled
 
 
 @inline_jit
+def _scratch_rows(scratch, T, block, n):  # pragma: no cover - compiled
+    """Buffers ``block`` .. ``block + n - 1`` of a state's scratch memory as one (n, T + 1) view."""
+    start = SC_HEAD + block * (T + 1)
+    return scratch[start:start + n * (T + 1)].reshape((n, T + 1))
+
+
+@inline_jit
 def _scratch_block(scratch, T, block):  # pragma: no cover - compiled
     """The T-long buffer number ``block`` of a state's scratch memory (a view, not a copy)."""
     start = SC_HEAD + block * (T + 1)

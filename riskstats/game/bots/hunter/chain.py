@@ -10,7 +10,7 @@ import numpy as np
 from riskstats._numba import jit
 from riskstats.game.bots.common import _p_win
 from riskstats.game.rules.options import R_ADICE, R_DDICE
-from riskstats.game.rules.state import SC_HEAD, SC_OWN, _scratch_row
+from riskstats.game.rules.state import SC_OWN, _scratch_row, _scratch_rows
 from riskstats.odds.simulate import roll_p
 
 CHAIN_CAP = 120
@@ -94,9 +94,7 @@ def _scratch(st):  # pragma: no cover - compiled
     """The scratch rows a route's pricing reuses from one candidate start to the next (`H_WORK`'s four blocks,
     as one (4, T + 1) view): a sweep's stack (`_flood`), and `_other_sweeps`' route, defenders and covered
     flags."""
-    T = st.owner.shape[0]
-    start = SC_HEAD + H_WORK * (T + 1)
-    return st.scratch[start:start + 4 * (T + 1)].reshape((4, T + 1))
+    return _scratch_rows(st.scratch, st.owner.shape[0], H_WORK, 4)
 
 
 @jit
