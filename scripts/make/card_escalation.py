@@ -28,7 +28,8 @@ Steps, each written to ``<out>/<population>_<step>.csv.gz`` and skipped if that 
   ``--capture-rollouts`` times with and without the captured cards (`cards.capture_value`); the per-position table.
 - ``ranking`` (``--ranking-games``, 0 to skip): the line-up ``--ranking-lineup`` (default the population's
   `RANKING`: its bot among continent-tuned, aggressive and continent) under the four card rule settings, to see
-  whether the rules reorder the bots.
+  whether the rules reorder the bots. Played in chunks of 250 games, each kept in ``<out>/<population>_ranking.parts/``
+  as it ends, so an interrupted run resumes where it stopped.
 
 ``--set top_hunter`` runs every tier of that tier set (`riskstats.runs.tiers.TIER_SETS`) as a population instead,
 its files named by the tier's ``folder`` (``<out>/top_hunter/hunter_timing.csv.gz``): the first seat the tier's bot
@@ -147,9 +148,7 @@ def run(lineup: str, name: str, focal: str | None, args, argv, ranking_lineup: s
     if args.capture_games:
         steps.append(("capture", lambda: _capture(args, lineup)))
     if args.ranking_games:
-        steps.append(("ranking", lambda: _keep(cards.compare_rules(
-            args.ranking_games, 4, ranking_lineup, {**SCHEMES, "per conquest": RULE_ARMS["per conquest"]},
-            seed=args.seed)["games"])))
+        steps.append(("ranking", lambda: _ranking(args, ranking_lineup, args.out / f"{name}_ranking.parts")))
     wanted = set(args.steps.split(","))
     for step, run in [(step, run) for step, run in steps if step in wanted]:
         path = args.out / f"{name}_{step}.csv.gz"
@@ -158,13 +157,46 @@ def run(lineup: str, name: str, focal: str | None, args, argv, ranking_lineup: s
             continue
         start = time.process_time()
         table = run()
-        cpu = time.process_time() - start
+        cpu = table.attrs.get("cpu_s", time.process_time() - start)
         table.to_csv(path, index=False)
         log = args.out / "runs.csv"
         row = pd.DataFrame([{"file": path.name, "games": len(table), "cpu_s": round(cpu, 1),
                              "command": "python scripts/make/card_escalation.py " + " ".join(argv or sys.argv[1:])}])
         row.to_csv(log, mode="a", header=not log.exists(), index=False)
         print(f"{path}: {len(table)} games in {cpu:.0f} CPU s", flush=True)
+
+
+RANKING_ARMS = {**SCHEMES, "per conquest": RULE_ARMS["per conquest"]}
+"""The ranking step's card rule settings: the three escalation schemes and one card per conquest."""
+
+
+def _ranking(args, lineup: str, parts: Path) -> pd.DataFrame:
+    """The ranking step's games, `cards.compare_rules`'s over `RANKING_ARMS`, played an arm at a time in chunks of
+    `cards.LOG_CHUNK` games, each chunk written to ``parts`` as it ends (an interrupted run resumes at its first
+    missing chunk; ``parts`` is removed once the step's file is written). The table's ``attrs["cpu_s"]`` sums its
+    chunks' CPU seconds, whichever run played them."""
+    import shutil
+
+    from riskstats.runs.selfplay import play_games
+
+    parts.mkdir(parents=True, exist_ok=True)
+    tables = []
+    for arm, rules in RANKING_ARMS.items():
+        for first in range(0, args.ranking_games, cards.LOG_CHUNK):
+            path = parts / f"{arm.replace(' ', '_')}_{first}.csv.gz"
+            if not path.exists():
+                start = time.process_time()
+                chunk = play_games(min(cards.LOG_CHUNK, args.ranking_games - first), 4, lineup, seed=args.seed,
+                                   rules=rules, first=first)
+                chunk = chunk.assign(arm=arm, first_won=(chunk.winner == 0).astype(int))
+                chunk.assign(cpu_s=time.process_time() - start).to_csv(path, index=False)
+                print(f"{path}: written", flush=True)
+            tables.append(pd.read_csv(path))
+    played = pd.concat(tables, ignore_index=True)
+    table = _keep(played)
+    table.attrs["cpu_s"] = sum(t.cpu_s.iloc[0] for t in tables)  # every chunk's, in whichever run it was played
+    shutil.rmtree(parts)  # the caller writes the step's file next; were it interrupted, the chunks replay the same
+    return table
 
 
 def _capture(args, lineup):

@@ -344,3 +344,31 @@ def test_the_capture_step_writes_one_row_per_position(tmp_path):
     assert {"game", "cards_captured", "win_with", "win_without", "effect"} <= set(per_position.columns)
     assert (per_position.rollouts == 2).all() and (per_position.cards_captured >= 1).all()
     assert pd.read_csv(tmp_path / "runs.csv").file.tolist() == ["heuristic_capture.csv.gz"]
+
+
+def test_the_ranking_step_resumes_from_its_chunks_and_plays_the_games_compare_rules_plays(tmp_path, monkeypatch):
+    from riskstats.analysis import cards
+    from riskstats.runs import selfplay
+
+    script = _script()
+    monkeypatch.setattr(cards, "LOG_CHUNK", 3)
+    play, calls = selfplay.play_games, []
+
+    def interrupted(*args, **kwargs):  # the third chunk never ends
+        calls.append(kwargs["first"])
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return play(*args, **kwargs)
+
+    argv = ["--population", "strong", "--steps", "ranking", "--ranking-games", "5", "--out", str(tmp_path)]
+    monkeypatch.setattr(selfplay, "play_games", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        script.main(argv)
+    assert len(list((tmp_path / "strong_ranking.parts").glob("*.csv.gz"))) == 2
+    monkeypatch.setattr(selfplay, "play_games", play)
+    script.main(argv)
+    assert not (tmp_path / "strong_ranking.parts").exists()
+    ranking = pd.read_csv(tmp_path / "strong_ranking.csv.gz")
+    whole = cards.compare_rules(5, 4, script.RANKING_LINEUP, script.RANKING_ARMS, seed=7)["games"]
+    pd.testing.assert_frame_equal(ranking, script._keep(whole), check_dtype=False)
+    assert pd.read_csv(tmp_path / "runs.csv").games.tolist() == [20]  # one step, logged once
