@@ -137,7 +137,7 @@ def _goal_attack(st, B, V, p, dist, guard, guard_keep):  # pragma: no cover - co
     spare = _scratch_block(st.scratch, T, SC_SPARE)
     for t in range(T):
         spare[t] = st.armies[t] - 1 - (guard_keep if t == guard else 0) if st.owner[t] == p else 0
-    return _best_attack_where(st, B, V, p, -1, dist, spare, False)
+    return _best_attack_where(st, B, V, p, -1, dist, spare, None)
 
 
 @lean_jit
