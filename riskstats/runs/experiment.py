@@ -147,10 +147,11 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
     ``tiers`` are the top tiers its top-tier line-ups are written out for (`experiment_cells`).
 
     All cells are validated before any game is played; a cell already finished is read back, an
-    unfinished one resumed. ``scheduler`` (or the file's ``scheduler``) and ``dask_local`` play the
-    chunks on a Dask cluster started once for the whole experiment, before anything is written. The
-    table's ``attrs["games_present"]`` counts the games already in ``out`` when it was called (the
-    table's length when there was nothing left to play).
+    unfinished one resumed, and one asked for more games than it holds grown (`riskstats.runs.results.grows`:
+    the same games and then the new ones, as a fresh run of that size plays them). ``scheduler`` (or the
+    file's ``scheduler``) and ``dask_local`` play the chunks on a Dask cluster started once for the whole
+    experiment, before anything is written. The table's ``attrs["games_present"]`` counts the games already
+    in ``out`` when it was called (the table's length when there was nothing left to play).
     """
     from riskstats.runs import results
     from riskstats.runs.tournament import run_selfplay
@@ -172,8 +173,11 @@ def run_experiment(spec, out, *, workers=None, scheduler=None, dask_local=None, 
     rewrite = stored is None
     if stored is not None:
         asked = json.loads(json.dumps(manifest))
-        if [(c.get("cell"), c.get("run")) for c in stored.get("cells", [])] != \
-                [(c["cell"], c["run"]) for c in asked["cells"]]:
+        was = stored.get("cells", [])
+        if len(was) != len(asked["cells"]) or any(
+                w.get("cell") != c["cell"] or (w.get("run") != c["run"] and not (
+                    isinstance(w.get("run"), dict) and results.grows(w["run"], c["run"])))
+                for w, c in zip(was, asked["cells"])):
             raise RiskstatsError(f"{out} holds a different experiment; choose another --out")
         rewrite = stored != asked  # the same games, their grid values written another way (by name): keep the new
     total = sum(c["config"].games for c in cells)

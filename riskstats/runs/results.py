@@ -4,7 +4,8 @@ A run directory holds ``_run.json`` (the run's full configuration: rules, bots a
 seed, riskstats version) and one Parquet part file per finished chunk, ``part-<first>-<stop>.parquet``
 holding games ``first .. stop - 1``; every part carries the same configuration as Parquet key-value
 metadata (key ``riskstats``). Each part is written to a temporary file and renamed into place, so a
-killed run leaves only whole parts, and resuming plays exactly the games no part holds. A run written
+killed run leaves only whole parts, and resuming plays exactly the games no part holds; asking a run directory
+for more games and nothing else different grows it (`grows`: only the new games are played). A run written
 to one ``.parquet`` (or ``.csv``) file keeps its parts in ``<file>.parts/`` and combines them into the
 file once every game is played. A CSV has no room for metadata, so a finished ``.csv`` run keeps its
 configuration beside it in ``<file>.json`` (the manifest, e.g. ``games.csv.json``): a rerun finds the
@@ -293,7 +294,9 @@ def open_run(out, record: dict) -> RunStore:
             raise RiskstatsError(f"{folder} is not empty and holds no riskstats run ({MANIFEST} missing)")
         stored = _read_manifest(fs, manifest)
         diffs = _differences(_comparable(stored), _comparable(record))
-        if diffs:
+        if diffs and grows(stored, record):  # the parts so far are the first games of the larger run
+            _atomic_write(manifest, lambda h: h.write(json.dumps(record, indent=2).encode()), fs)
+        elif diffs:
             raise RiskstatsError(_different_run(folder, diffs))
         for stale in filter(_is_stale, names):
             fs.rm(posixpath.join(folder, stale))
@@ -304,6 +307,17 @@ def open_run(out, record: dict) -> RunStore:
         except OSError as error:
             raise RiskstatsError(f"cannot write the run to {out}: {error.strerror or error}") from None
     return store
+
+
+def grows(stored: dict, record: dict) -> bool:
+    """Whether ``record`` asks for more games of the run ``stored`` and nothing else: a run directory then grows,
+    keeping its parts (game g's seed and seating depend on g alone, never on the run's length, under either seed
+    scheme, so its parts are the first games of the larger run). A finished single-file run does not grow."""
+    return _same_but_games(stored, record) and record["games"] > stored["games"]
+
+
+def _same_but_games(stored: dict, record: dict) -> bool:
+    return {**_comparable(stored), "games": 0} == {**_comparable(record), "games": 0}
 
 
 def stored_record(out) -> dict | None:
@@ -422,9 +436,9 @@ def _run_parts(fs, path: str):
     parts = _part_files(fs, path)
     if not parts:
         raise RiskstatsError(f"{path} holds no finished games yet")
-    for part in parts:
+    for part in parts:  # a part of a run that grew since carries the run's length then
         stored = _stored_record(fs, part)
-        if stored is None or _comparable(stored) != _comparable(record):
+        if stored is None or not _same_but_games(stored, record) or stored["games"] > record["games"]:
             raise RiskstatsError(f"{part} was not written by the run in {path}")
     return record, parts
 

@@ -40,12 +40,13 @@ EXPERIMENTS = {
 """The top tier's experiment files (``scripts/experiments/<name>.toml``) -> the finding's data folder (``data/<it>/``),
 which holds one folder per tier set. (``seat_advantage_top_more.toml`` added games to the ``top`` set's seat advantage
 on other seeds; a new set plays enough games in one run.)"""
-GAMES = {"top_hunter": {"continent_first_top": 3000, "seat_advantage_top": 2500, "first_player_top": 2500,
+GAMES = {"top_hunter": {"continent_first_top": 5000, "seat_advantage_top": 2500, "first_player_top": 2500,
                         "two_player_top": 2500}}
 """Games per cell a tier set plays where the file's own differ: set -> experiment -> games. The ``top_hunter`` sizes
-were chosen for 95% half-widths near 2 points: a seat's share near 1/4 to 1/2 has a Wilson half-width of 1.7-2.0
+were chosen for 95% half-widths of at most 2 points: a seat's share near 1/4 to 1/2 has a Wilson half-width of 1.7-2.0
 points at 2,500; a forced first continent's paired effect on a four-player win rate near 1/4 came out at 2.1-2.5
-points at 3,000 games an arm (the arms correlate little), so the continent arms need about 4,000 for 2 points."""
+points at 3,000 games an arm (the arms correlate little), so the continent arms play 5,000 (2.5 x sqrt(3/5) = 1.9).
+A run asked for more games than it holds grows (`riskstats.runs.results.grows`): only the new games are played."""
 
 PROGRAMS = {"card_escalation": "card_escalation", "break_value": "breaking", "calibration": "calibration",
             "mission_games": "missions", "placement_experiment": "placement/{set}"}

@@ -70,6 +70,12 @@ def test_cells_run_resume_and_combine(tmp_path):
     pd.testing.assert_frame_equal(read_experiment(tmp_path / "exp"), table)
     with pytest.raises(RiskstatsError, match="different experiment"):
         run_experiment(spec | {"seed": 5}, tmp_path / "exp")
+    with pytest.raises(RiskstatsError, match="different experiment"):
+        run_experiment(spec | {"games": 10}, tmp_path / "exp")  # an experiment never shrinks
+    # asked for more games, every cell grows into the experiment of that size: its first games kept
+    grown = run_experiment(spec | {"games": 15}, tmp_path / "exp")
+    pd.testing.assert_frame_equal(grown, run_experiment(spec | {"games": 15}, tmp_path / "fresh"))
+    assert grown.attrs["games_present"] == 48
     rates = cell_win_rates(table)
     assert list(rates.cell.unique()) == ["cell-000", "cell-001", "cell-002", "cell-003"]
     first = rates[rates.cell == "cell-000"].set_index("bot")

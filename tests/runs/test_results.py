@@ -177,3 +177,21 @@ def test_iter_results_refuses_what_read_results_refuses(tmp_path):
     for path in (tmp_path / "nothing", tmp_path / "foreign.csv"):
         with pytest.raises(RiskstatsError):
             list(iter_results(path, ["bots", "winner"]))
+
+
+@pytest.mark.parametrize("scheme", [1, 2])
+def test_a_run_asked_for_more_games_grows_into_the_run_of_that_size(tmp_path, scheme):
+    def config(games, seed=4):
+        return RunConfig(games, 3, ("aggressive", "defensive"), seed=seed, chunk_size=2, seed_scheme=scheme)
+
+    run_selfplay(config(5), tmp_path / "run")
+    first = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "run").glob("part-*")}
+    grown = run_selfplay(config(8), tmp_path / "run")
+    parts = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "run").glob("part-*")}
+    assert parts.items() > first.items()  # the parts so far kept as they were, the new games added
+    pd.testing.assert_frame_equal(grown, run_selfplay(config(8), tmp_path / "fresh"))
+    assert read_results(tmp_path / "run").attrs["run"]["games"] == 8
+    with pytest.raises(RiskstatsError, match="games: stored 8, asked 6"):  # a run never shrinks
+        open_run(tmp_path / "run", config(6).record())
+    with pytest.raises(RiskstatsError, match="seed: stored 4, asked 5"):  # nor grows into another run
+        open_run(tmp_path / "run", config(10, seed=5).record())

@@ -25,7 +25,7 @@ def test_each_set_plays_its_own_tiers_and_the_judging_one_what_was_committed(fin
         players = [c["label"]["players"] for c in step["cells"]]
         against = [b.split(",")[1] for b in lineups if "," in b and not b.split(",")[1].startswith("hunter")]
         assert against and set(against) == ({MODEL} if set(players) == {2} else {SEARCH})  # the next best by format
-    assert steps["continent_first_top"]["spec"]["games"] == 3000
+    assert steps["continent_first_top"]["spec"]["games"] == 5000
     judged = findings.plan(JUDGING, tmp_path)  # the judging set's: the hunter's (issue 52)
     assert all(c["label"]["bots"].startswith("hunter") for s in judged for c in s.get("cells", ()))
     former = findings.plan("top", tmp_path)
