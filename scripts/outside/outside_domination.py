@@ -16,9 +16,12 @@ maps the move back to one Domination command (`command`), which the bridge plays
 
 ``--domination DIR`` names a folder with ``classes/`` (Domination's compiled engine and its resources, or
 ``domination.jar``), ``maps/risk.map`` and ``maps/risk.cards``; the bridge is compiled into ``DIR/bridge``.
-Runs append one CSV row per game and resume where they stopped (the game number is the seed). The remote seat
-is seat ``game % players``; Domination picks who moves first from the game's seed (nearly the same seat for
-consecutive seeds: `measured_seat`), recorded in the ``first_player`` column.
+Runs append one CSV row per game and resume where they stopped. Game ``g``'s seed (the ``seed`` column) is
+`domination_seed`: by default splitmix64 of ``g`` (``--seeds splitmix64``; issue 54), since ``java.util.Random``'s
+first draws hardly differ between consecutive seeds, or ``g`` itself (``--seeds game``), as every file before issue 54
+was played; a file resumes with its own. The remote seat is seat ``game % players``; Domination picks who moves first
+from the game's seed (with plain game numbers, nearly the same seat for consecutive games: `measured_seat`), recorded
+in the ``first_player`` column.
 
 As an instrument (issue 38; docs/outside.md, "The match as an instrument"):
 
@@ -67,6 +70,7 @@ from riskstats.game.play import Game
 from riskstats.game.rules.board import board_from_dict
 from riskstats.game.rules.context import compile_context
 from riskstats.game.rules.options import GameRules
+from riskstats.game.rules.stream import splitmix64
 
 HERE = Path(__file__).resolve().parent
 BRIDGE_SOURCE = HERE / "DominationBridge.java"
@@ -540,6 +544,32 @@ def _seat_player(spec: str, names: Names, rules: GameRules, players: int, seed: 
     return DelegatingSeat(seat, delegate, delegate_ai) if delegate else seat
 
 
+SEED_SCHEMES = ("splitmix64", "game")
+"""How a game number becomes Domination's seed (`domination_seed`); the first is the default of new files."""
+
+
+def domination_seed(game: int, scheme: str = "splitmix64") -> int:
+    """The seed of Domination's ``java.util.Random`` for game number ``game``, a Java long: splitmix64 of the game
+    number (`riskstats.game.rules.stream.splitmix64`, as signed 64 bits), so that consecutive games get unrelated
+    first draws (with seeds 0, 1, 2, ... the first player was seat 1 in every two-player game 0-299), or with
+    ``game`` the game number itself (the files written before issue 54)."""
+    if scheme not in SEED_SCHEMES:
+        raise RiskstatsError(f"unknown seed scheme {scheme!r}; choose from {', '.join(SEED_SCHEMES)}")
+    if scheme == "game":
+        return game
+    word = splitmix64(game)
+    return word - 2**64 if word >= 2**63 else word
+
+
+def seeds_of(rows: list[dict]) -> set[str]:
+    """The seed schemes a CSV's rows were played under (`domination_seed`; a row matching neither: ``other``)."""
+    def scheme(row):
+        game, seed = int(row["game"]), int(row["seed"])
+        return next((s for s in SEED_SCHEMES if domination_seed(game, s) == seed), "other")
+
+    return {scheme(r) for r in rows}
+
+
 def seating_of(opponents: str, all_remote: bool = False, balance_first: bool = False) -> str:
     """The CSV's ``seating``: ``engine`` when the engine plays its AI seats, else ``all-remote`` (riskstats
     opponents always sit in remote seats), with ``+balanced`` when the first player is balanced."""
@@ -552,22 +582,25 @@ def measured_seat(game: int, players: int, first: int | None = None) -> int:
     the seat that moves ``game % players``-th, so that over each run of ``players`` games it moves first once,
     second once, and so on (two players: first in the even games, second in the odd).
 
-    Unbalanced, the turn place is not random: Domination draws the first player with the first draw of
-    ``java.util.Random(game)``, whose first draws hardly differ between consecutive seeds, so the first player is
-    seat 1 in every two-player game 0-299 and seat 2 in 85% of four-player games 0-299."""
+    Unbalanced, with the game number as the seed (``--seeds game``), the turn place is not random: Domination draws
+    the first player with the first draw of ``java.util.Random(game)``, whose first draws hardly differ between
+    consecutive seeds, so the first player is seat 1 in every two-player game 0-299 and seat 2 in 85% of four-player
+    games 0-299 (hence `domination_seed`'s default)."""
     return game % players if first is None else (first + game % players) % players
 
 
 def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: str = "hard", *,
              all_remote: bool = False, balance_first: bool = False, delegate: tuple[str, ...] = (),
-             delegate_ai: str = "hard", records: list | None = None, cards: str = "increasing") -> dict:
+             delegate_ai: str = "hard", records: list | None = None, cards: str = "increasing",
+             seeds: str = "splitmix64") -> dict:
     """One game: the measured seat (`measured_seat`; a riskstats bot spec, or ``domination:<ai>``) against
     ``players - 1`` opponents: a Domination AI (`DOMINATION_AIS`) in the engine's own seats, or with
     ``all_remote`` in remote seats answered ``@ai <ai>`` (every seat's decisions pass through the driver), or a
     riskstats bot spec, each in a remote seat of its own. ``balance_first`` (all seats remote) picks the measured
     seat from the first player; ``delegate``: the measured bot's phases (`PHASES`) that Domination's
     ``delegate_ai`` plays. ``records``: a list to append the game's record to (`Recorder`); ``cards``: the card mode
-    (`CARD_MODES`). Returns the game's CSV row."""
+    (`CARD_MODES`); ``seeds``: how the game number becomes Domination's seed (`domination_seed`). Returns the
+    game's CSV row."""
     engine_ai = opponents in DOMINATION_AIS
     seating = seating_of(opponents, all_remote, balance_first)
     all_remote = seating.startswith("all-remote")
@@ -575,7 +608,8 @@ def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: st
     seats = ["remote" if all_remote or s == seat else opponents for s in range(players)]
     start = time.time()
     rules = rules_for(players, cards)
-    bridge.send(f"game {game} {MAX_TURNS} {cards} {' '.join(seats)}")
+    seed = domination_seed(game, seeds)
+    bridge.send(f"game {seed} {MAX_TURNS} {cards} {' '.join(seats)}")
     msg = bridge.receive()
     if msg["event"] != "board":
         raise RiskstatsError(f"expected the board from the bridge, got {msg}")
@@ -614,7 +648,7 @@ def play_one(bridge: Bridge, remote: str, players: int, game: int, opponents: st
         bridge.send(reply, {"seat": msg["seat"], **player.note})
     if recorder is not None:
         records.append(recorder.finish(msg))
-    return {"game": game, "seed": game, "players": players, "remote_seat": seat, "remote": remote,
+    return {"game": game, "seed": seed, "players": players, "remote_seat": seat, "remote": remote,
             "opponents": f"domination:{opponents}" if engine_ai else opponents, "winner": msg["winner"],
             "remote_won": int(msg["winner"] == seat), "turns": msg["turns"], "reason": msg["reason"],
             "decisions": seated[seat].decisions if seated else 0, "fallbacks": fallbacks,
@@ -643,6 +677,23 @@ def _done_games(out: Path, seating: str | None = None, delegate: str | None = No
     return {int(r["game"]) for r in rows}, fields
 
 
+def _run_seeds(out: Path, seeds: str | None) -> str:
+    """The seed scheme a run into ``out`` plays (`domination_seed`): ``seeds``, or if None the file's own (the
+    default, `SEED_SCHEMES`' first, for a new file); a file played under another scheme, or under several, is
+    refused."""
+    had = set()
+    if out.exists():
+        with out.open() as f:
+            had = seeds_of(list(csv.DictReader(f)))
+    if len(had) > 1 or had - set(SEED_SCHEMES):
+        raise RiskstatsError(f"{out} holds games of several seed schemes or of none known ({sorted(had)})")
+    own = next(iter(had), None)
+    if seeds is not None and own not in (None, seeds):
+        raise RiskstatsError(f"{out} holds games played with seeds {own!r}, not {seeds!r}: "
+                             "resume it with its own options or write another file")
+    return seeds or own or SEED_SCHEMES[0]
+
+
 def _resume_records(path: Path, done: set) -> None:
     """Keep only the records of games in the CSV (a record written before a crash, its row not, is dropped)."""
     if not path.exists():
@@ -658,10 +709,13 @@ def _resume_records(path: Path, done: set) -> None:
 def run(domination: Path, remote: str, players: int, games: int, out: Path, first: int = 0,
         transcript: Path | None = None, opponents: str = "hard", map_file: str = "risk.map", *,
         all_remote: bool = False, balance_first: bool = False, delegate: tuple[str, ...] = (),
-        delegate_ai: str = "hard", records: Path | None = None, cards: str = "increasing") -> None:
+        delegate_ai: str = "hard", records: Path | None = None, cards: str = "increasing",
+        seeds: str | None = None) -> None:
     """Play games ``first .. first + games - 1`` not yet in ``out`` (resumable), one CSV row each, and with
-    ``records`` one JSON line each in that file (`Recorder`); the options are `play_one`'s."""
+    ``records`` one JSON line each in that file (`Recorder`); the options are `play_one`'s (``seeds`` None: the
+    file's own scheme, `_run_seeds`)."""
     rules_for(players, cards)  # a bad card mode stops here, before anything is written
+    seeds = _run_seeds(out, seeds)
     done, fields = _done_games(out, seating_of(opponents, all_remote, balance_first),
                                f"{','.join(delegate)}@{delegate_ai}" if delegate else "", cards)
     if records is not None:
@@ -682,7 +736,7 @@ def run(domination: Path, remote: str, players: int, games: int, out: Path, firs
                 got = [] if records is not None else None
                 row = play_one(bridge, remote, players, g, opponents, all_remote=all_remote,
                                balance_first=balance_first, delegate=delegate, delegate_ai=delegate_ai,
-                               records=got, cards=cards)
+                               records=got, cards=cards, seeds=seeds)
                 if got:  # the record first: a crash before the row drops it at the next resume
                     append_record(records, got[0])
                 writer.writerow(row)
@@ -770,7 +824,10 @@ def main(argv=None) -> int:
                         help="every other seat: a Domination AI (hard, average, easy, crap) or a riskstats bot spec")
     parser.add_argument("--map", default="risk.map",
                         help="Domination's map file: risk.map (the classic, 81 borders) or luca.map (its main map, 82)")
-    parser.add_argument("--first", type=int, default=0, help="first game number (= its seed)")
+    parser.add_argument("--first", type=int, default=0, help="first game number")
+    parser.add_argument("--seeds", choices=SEED_SCHEMES,
+                        help="how a game number becomes Domination's seed (default: the --out file's own; "
+                             "splitmix64 for a new file; game: the number itself, as files before issue 54)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--transcript", type=Path, help="also append every message both ways to this JSONL file")
     parser.add_argument("--summary", type=Path, help="print (and write summary.csv in) this folder's results")
@@ -820,7 +877,7 @@ def main(argv=None) -> int:
     try:
         run(args.domination, args.bot, args.players, args.games, args.out, args.first, args.transcript,
             args.opponents, args.map, all_remote=args.all_remote, balance_first=args.balance_first,
-            delegate=delegate, delegate_ai=args.delegate_ai, records=records, cards=args.cards)
+            delegate=delegate, delegate_ai=args.delegate_ai, records=records, cards=args.cards, seeds=args.seeds)
     except RiskstatsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -189,7 +189,8 @@ def test_a_game_seats_the_bot_sends_its_commands_and_reports_the_end(opponents):
     bridge = _StubBridge([BOARDS[0], msg, {**msg, "rejected": True}, over])
     row = D.play_one(bridge, "continent-tuned", 4, game, opponents)
     seats = ["remote" if s == msg["seat"] or opponents != "hard" else "hard" for s in range(4)]
-    assert bridge.sent[0] == f"game {game} {D.MAX_TURNS} increasing {' '.join(seats)}"
+    assert bridge.sent[0] == f"game {D.domination_seed(game)} {D.MAX_TURNS} increasing {' '.join(seats)}"
+    assert row["seed"] == D.domination_seed(game) != game  # the game number hashed (issue 54)
     assert bridge.sent[1].startswith("placearmies ") and bridge.sent[2] == "@ai crap"
     assert (row["remote_seat"], row["winner"], row["remote_won"], row["fallbacks"], row["decisions"]) == \
         (msg["seat"], msg["seat"], 1, 1, 1)

@@ -150,7 +150,7 @@ def test_a_balanced_game_seats_everyone_remote_and_measures_the_seat_at_its_turn
     bridge = _StubBridge([BOARDS[0], claim, over])
     records = []
     row = D.play_one(bridge, "domination:hard", 4, game, "hard", balance_first=True, records=records)
-    assert bridge.sent[0] == f"game {game} {D.MAX_TURNS} increasing remote remote remote remote"
+    assert bridge.sent[0] == f"game {D.domination_seed(game)} {D.MAX_TURNS} increasing remote remote remote remote"
     assert bridge.sent[1] == "@ai hard"
     assert (row["remote_seat"], row["first_player"], row["remote_won"]) == (measured, first, 1)
     assert row["seating"] == "all-remote+balanced" and row["delegate"] == ""
@@ -358,3 +358,27 @@ def test_the_card_mode_sets_the_rules_the_command_and_what_a_file_resumes_with(t
     assert D._done_games(out, cards="increasing")[0] == {3}
     with pytest.raises(RiskstatsError, match="cards"):
         D._done_games(out, cards="fixed")
+
+
+def test_the_game_number_is_hashed_into_dominations_seed_and_a_file_resumes_with_its_own_scheme(tmp_path):
+    """Issue 54: Domination's seed is splitmix64 of the game number (java.util.Random's first draws hardly differ
+    between consecutive seeds), a Java long; files played with the game number as the seed resume with it."""
+    assert D.domination_seed(0) == 0xE220A8397B1DCDAF - 2**64  # splitmix64's first output from 0, signed
+    assert D.domination_seed(1) == 0x910A2DEC89025CC1 - 2**64 and D.domination_seed(7, "game") == 7
+    seeds = [D.domination_seed(g) for g in range(1000)]
+    assert all(-2**63 <= s < 2**63 for s in seeds) and len({s & (2**48 - 1) for s in seeds}) == 1000  # Random's bits
+    with pytest.raises(RiskstatsError, match="unknown seed scheme 'java'"):
+        D.domination_seed(3, "java")
+    header = ",".join(D.FIELDS[:13]) + "\n"
+    row = [None, None] + ["0"] * 11
+    old, new = tmp_path / "old.csv", tmp_path / "new.csv"
+    old.write_text(header + ",".join(["3", "3"] + row[2:]) + "\n")
+    new.write_text(header + ",".join(["3", str(D.domination_seed(3))] + row[2:]) + "\n")
+    assert D._run_seeds(old, None) == "game" and D._run_seeds(new, None) == "splitmix64"
+    assert D._run_seeds(tmp_path / "absent.csv", None) == "splitmix64" == D.SEED_SCHEMES[0]
+    with pytest.raises(RiskstatsError, match="played with seeds 'game', not 'splitmix64'"):
+        D._run_seeds(old, "splitmix64")
+    mixed = tmp_path / "mixed.csv"
+    mixed.write_text(old.read_text() + ",".join(["4", str(D.domination_seed(4))] + row[2:]) + "\n")
+    with pytest.raises(RiskstatsError, match="several seed schemes"):
+        D._run_seeds(mixed, None)

@@ -29,6 +29,14 @@ def _seed(rng, seed):  # pragma: no cover - compiled
     rng[0] = z if z != np.uint64(0) else _SPLIT1
 
 
+def splitmix64(x: int) -> int:
+    """The word `_seed` seeds a stream with from ``x`` (0 .. 2**64 - 1): splitmix64's output, a hash that maps
+    consecutive integers to unrelated 64-bit words (the outside driver seeds Domination's games with it)."""
+    rng = np.zeros(1, np.uint64)
+    _seed(rng, np.uint64(x))
+    return int(rng[0])
+
+
 @lean_jit
 def _bits53(rng):  # pragma: no cover - compiled
     """An integer uniform on 0 .. 2**53 - 1 from the stream."""
