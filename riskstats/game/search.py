@@ -23,6 +23,12 @@ place and fortify are all the chosen plan's, so the search decides the turn's co
 single moves. Setup (claims, placements, capital picks) is played by `POLICY`, and defence rolls the
 most dice, as every built-in bot does.
 
+**Plans of the hunter** (``base=hunter``, issue 54). The search bot's plans may be the hunter's instead
+(`HUNTER_PLANS`: its own choice, hunting, taking a named continent this turn, a card only, no attack), and the
+hunter then plays everything the plans do not: the seat's setup, its turns after the searched one in a rollout and,
+with ``opponents=policy``, every other seat (`BASES`). The look-ahead is the same: the same rollouts, common random
+numbers, leaf values and redrawing of what the seat cannot see.
+
 **What the bot cannot see stays unseen.** Rollouts never read the draw pile's order, other seats'
 cards, other seats' missions or the game's random stream: each rollout pools the unseen cards (the draw
 pile and the other hands) in card order, shuffles them with its own seed and deals the other hands'
@@ -87,6 +93,8 @@ from riskstats.game.bots.catalog import (
     CATALOG,
     N_PARAMS,
     OPPONENTS,
+    SEARCH_BASE,
+    SEARCH_BASES,
     SEARCH_DRAFT,
     SEARCH_FIRST,
     SEARCH_HORIZON,
@@ -186,7 +194,6 @@ PLANS = (
 Australia, 1 South America, 3 Africa, 0 North America, 2 Europe (`continent`'s ``first`` with ``again=1``:
 a target it goes for whenever it does not hold it, with no memory from earlier turns); a board without
 that continent plays such a plan as plain continent-tuned."""
-_FIRST = slot("continent", "first")
 _VALUE_ORDER, _VALUE_CLOSER, _VALUE_MODEL = (slot("value", name) for name in ("order", "closer", "model"))
 
 VALUE_INCOME = 2.0
@@ -200,9 +207,33 @@ the strongest: two players at 60:40 strength score 0.69:0.31)."""
 EXTRA_PLANS = ("continent-tuned:threshold=0.35",)
 """Candidate plans after `PLANS`, reachable only through a plan order (the value bot's ``order``): plan 9 is
 continent-tuned attacking into its target only at P(conquer) >= 0.35 (tuned: 0.13)."""
-PLAN_LIST = PLANS + EXTRA_PLANS
+HUNTER_PLANS = (
+    "hunter",
+    "hunter:kill=0.05:kill_plain=0.1",
+    "hunter:first=5:again=1",
+    "hunter:first=1:again=1",
+    "hunter:threshold=1:break_threshold=1:expand=1:kill=1:kill_plain=1",
+    "hunter:first=3:again=1",
+    "hunter:first=0:again=1",
+    "hunter:first=2:again=1",
+    "hunter:threshold=1:break_threshold=1:card_threshold=1:expand=1:kill=1:kill_plain=1",
+)
+"""The search bot's candidate plans with ``base=hunter`` (issue 54), in order (``plans=K`` compares the first K, an
+``order``'s digits number them from 1): the hunter's own choice; hunting (it prices and plays a kill from P(kill this
+turn) 0.05, 0.1 of a seat without cards, where it waits for 0.2 and 0.4); taking a continent this turn (``first``
+with ``again``: on the Classic board 5 Australia, 1 South America, 3 Africa, 0 North America, 2 Europe; a continent
+it holds plays as its own choice would, but for that plan's name); attacking for a card only (no continent, break,
+kill or cheap conquest passes its threshold of 1); and no attack at all."""
+PLAN_LIST = PLANS + EXTRA_PLANS + HUNTER_PLANS
 """Every candidate plan, numbered from 1 in a plan order (the value bot's ``order``, one digit a plan:
-``value:order=1452`` compares continent-tuned, aggressive, defensive and going for Australia)."""
+``value:order=1452`` compares continent-tuned, aggressive, defensive and going for Australia); with ``base=hunter``
+a search bot's plans are `HUNTER_PLANS` (from `HUNTER_FROM` on) and its order numbers those."""
+HUNTER_FROM = len(PLANS) + len(EXTRA_PLANS)
+"""Where `HUNTER_PLANS` start in `PLAN_LIST`."""
+BASES = SEARCH_BASES
+"""What a look-ahead seat's plans are made of (the search bot's ``base``): by base, the policy that plays its
+setup, its turns after the searched one in a rollout, and (``opponents=policy``) every other seat in its rollouts."""
+BASE_CONTINENT, BASE_HUNTER = range(len(BASES))
 FORCED_PLAN = len(PLAN_LIST)
 """The plan of a look-ahead seat with ``first=k`` until it first holds continent k: `POLICY` going for k
 (continent's ``first=k``, which remembers when k was first held; `riskstats.game.bots.common._forced_first`)."""
@@ -214,23 +245,29 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
+def _slot_of(spec: str, name: str) -> int:
+    """Where the bot of ``spec`` holds its parameter ``name`` (-1: it has none)."""
+    names = [p.name for p in bot_info(spec.split(":")[0]).params]
+    return names.index(name) if name in names else -1
+
 
 _PLAN_IDS, _PLAN_PARAMS = Lineup.of(PLAN_LIST).arrays(len(PLAN_LIST))
-_CONTINENT_ID = CATALOG["continent"].id
 _AGGRESSIVE = PLAN_LIST.index("aggressive")
 """The aggressive plan's index in `PLAN_LIST` (the value bot's ``closer``)."""
-_PLAN_TRADE = np.array([[p.name for p in bot_info(spec.split(":")[0]).params].index("trade_at")
-                        for spec in PLAN_LIST], np.int64)
-"""Where each plan's parameter vector holds its ``trade_at`` (the value bot's ``trade_at`` overrides it)."""
-_POLICY_TRADE = [p.name for p in bot_info(POLICY).params].index("trade_at")
-"""Where `POLICY`'s parameter vector holds its ``trade_at``."""
-_PLAN_STYLE = np.array([[[p.name for p in bot_info(spec.split(":")[0]).params].index(name) for name in STYLE]
-                        for spec in PLAN_LIST], np.int64)
-"""Where each plan's parameter vector holds ``fortify``, ``reinforce`` and ``claim`` (the value bot's override
+_PLAN_TRADE, _PLAN_FIRST = (np.array([_slot_of(spec, name) for spec in PLAN_LIST], np.int64)
+                            for name in ("trade_at", "first"))
+"""Where each plan's parameter vector holds its ``trade_at`` (the look-ahead bot's ``trade_at`` overrides it) and
+its ``first`` (-1: it has none)."""
+_PLAN_STYLE = np.array([[_slot_of(spec, name) for name in STYLE] for spec in PLAN_LIST], np.int64)
+"""Where each plan's parameter vector holds ``fortify``, ``reinforce`` and ``claim`` (the look-ahead bot's override
 them)."""
-_POLICY_STYLE = np.array([[p.name for p in bot_info(POLICY).params].index(name) for name in STYLE], np.int64)
-"""Where `POLICY`'s parameter vector holds them."""
-(_POLICY_ID,), (_POLICY_PARAMS,) = Lineup.of([POLICY]).arrays(1)
+_BASE_IDS, _BASE_PARAMS = Lineup.of(BASES).arrays(len(BASES))
+"""Each base policy's bot id and parameter vector (`BASES`)."""
+_BASE_TRADE, _BASE_FIRST, _BASE_DRAFT = (np.array([_slot_of(b, name) for b in BASES], np.int64)
+                                         for name in ("trade_at", "first", "draft"))
+"""Where each base policy's vector holds ``trade_at``, ``first`` and ``draft`` (-1: it has none)."""
+_BASE_STYLE = np.array([[_slot_of(b, name) for name in STYLE] for b in BASES], np.int64)
+"""Where each base policy's vector holds ``fortify``, ``reinforce`` and ``claim``."""
 
 
 @jit
@@ -364,10 +401,10 @@ def _value(st, B, R, p):  # pragma: no cover - compiled
 def _effective_first(st, B, p, k):  # pragma: no cover - compiled
     """The continent plan k goes for first during p's turn: its ``first``, or -1 (none) if it has none, the
     board lacks that continent, or p holds it already (p loses no territory during its own turn, so a
-    continent it holds now it holds until the turn ends and the plan plays as plain continent-tuned)."""
-    if _PLAN_IDS[k] != _CONTINENT_ID:
+    continent it holds now it holds until the turn ends and the plan plays as its bot's own choice)."""
+    if _PLAN_FIRST[k] < 0:
         return -1
-    first = int(_PLAN_PARAMS[k, _FIRST])
+    first = int(_PLAN_PARAMS[k, _PLAN_FIRST[k]])
     if first < 0 or first >= B.continent_size.shape[0]:
         return -1
     for t in range(st.owner.shape[0]):
@@ -384,21 +421,23 @@ def _same_play(st, B, p, a, b):  # pragma: no cover - compiled
     if _PLAN_IDS[a] != _PLAN_IDS[b]:
         return False
     for i in range(_PLAN_PARAMS.shape[1]):
-        if i == _FIRST and _PLAN_IDS[a] == _CONTINENT_ID:
+        if i == _PLAN_FIRST[a]:
             continue
         if _PLAN_PARAMS[a, i] != _PLAN_PARAMS[b, i]:
             return False
-    return _PLAN_IDS[a] != _CONTINENT_ID or _effective_first(st, B, p, a) == _effective_first(st, B, p, b)
+    return _effective_first(st, B, p, a) == _effective_first(st, B, p, b)
 
 
 @jit
-def _plan_order(order, plans, out):  # pragma: no cover - compiled
+def _plan_order(order, plans, out, base):  # pragma: no cover - compiled
     """Write the plan indices (into `PLAN_LIST`) a search compares into out and return how many: the first
-    ``plans`` of `PLANS` if ``order`` is 0, else the first ``plans`` digits of ``order`` (each a plan's
-    1-based number in `PLAN_LIST`, most significant first)."""
+    ``plans`` of `PLANS` (with ``base`` `BASE_HUNTER`, of `HUNTER_PLANS`) if ``order`` is 0, else the first
+    ``plans`` digits of ``order`` (each a plan's 1-based number in `PLAN_LIST`, or in `HUNTER_PLANS`, most
+    significant first)."""
+    offset = HUNTER_FROM if base == BASE_HUNTER else 0
     if order <= 0:
         for k in range(plans):
-            out[k] = k
+            out[k] = offset + k
         return plans
     digits = np.empty(20, np.int64)
     n = 0
@@ -408,13 +447,13 @@ def _plan_order(order, plans, out):  # pragma: no cover - compiled
         n += 1
     m = min(plans, n)
     for k in range(m):
-        out[k] = digits[n - 1 - k]
+        out[k] = offset + digits[n - 1 - k]
     return m
 
 
 @jit
 def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf, order, closer,
-                 trade_at, style, opponents, bots, params, memory):  # pragma: no cover
+                 trade_at, style, opponents, bots, params, memory, base):  # pragma: no cover
     """The plan (an index into `PLAN_LIST`) with the best mean leaf value for seat p, whose turn it is, over
     ``rollouts`` rollouts each (the same seeds for every plan); ties go to the earlier plan. The plans
     compared are the first ``plans`` of `PLANS`, or of the plan order ``order`` (`_plan_order`).
@@ -463,6 +502,9 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
         The line-up's parameter vectors by seat.
     memory : int64[S, 2]
         Each look-ahead seat's last (turn, plan), read and written.
+    base : int
+        What the plans are made of (`BASES`): `BASE_CONTINENT` or `BASE_HUNTER`, whose policy plays the seat's
+        turns after the searched one and, with ``opponents`` policy, the other seats.
     """
     S = st.alive.shape[0]
     ids = np.empty(S, np.int64)
@@ -470,10 +512,10 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
     model_ids = np.empty(S, np.int64)
     model_prm = np.empty((S, N_PARAMS))
     for s in range(S):
-        model_ids[s] = _opponent(s, opponents, bots, params, memory, model_prm[s])
+        model_ids[s] = _opponent(s, opponents, bots, params, memory, model_prm[s], base)
     cand = np.empty(_PLAN_IDS.shape[0], np.int64)
-    n = _plan_order(order, plans, cand)
-    base = _visible_seed(st, p)
+    n = _plan_order(order, plans, cand, base)
+    visible = _visible_seed(st, p)
     if closer > 0:
         missing = True
         for k in range(n):
@@ -481,7 +523,7 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
                 missing = False
         if missing:
             _copy_state(st, work)
-            _resample(work, B, R, p, _mix(base, -1))
+            _resample(work, B, R, p, _mix(visible, -1))
             if _model_value(work, B, R, p, max(leaf - 1, 0)) >= closer:
                 cand[n] = _AGGRESSIVE
                 n += 1
@@ -497,7 +539,7 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
     for k in range(n):
         scores[k] = 0.0
     for r in range(rollouts):
-        seed = _mix(base, r)
+        seed = _mix(visible, r)
         for k in range(n):
             if twin[k] != k:
                 continue
@@ -510,8 +552,8 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
             _plan_params(cand[k], trade_at, style, prm[p])
             _play(work, B, R, CUT, V, ids, prm, False, turn, NO_HORIZON, *FULL)
             if work.info[I_PHASE] != OVER and horizon > 0:
-                ids[p] = _POLICY_ID
-                prm[p] = _POLICY_PARAMS
+                ids[p] = _BASE_IDS[base]
+                prm[p] = _BASE_PARAMS[base]
                 _play(work, B, R, CUT, V, ids, prm, False, last, NO_HORIZON, *FULL)
             scores[k] += _value(work, B, R, p) if leaf == LEAF_FORMULA else _model_value(work, B, R, p, leaf - 1)
     for k in range(n):
@@ -524,24 +566,25 @@ def _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, le
 
 
 @jit
-def _opponent(s, opponents, bots, params, memory, out):  # pragma: no cover - compiled
+def _opponent(s, opponents, bots, params, memory, out, base):  # pragma: no cover - compiled
     """The bot id seat s plays in a rollout of another seat's search (``opponents``: `OPP_POLICY`, `OPP_ACTUAL`,
-    `OPP_PROXY`), its parameters written into ``out``: `POLICY` for policy, for a seat the line-up ``bots`` lacks
+    `OPP_PROXY`), its parameters written into ``out``: the searching seat's ``base`` policy (`BASES`: `POLICY` or
+    the hunter) for policy, for a seat the line-up ``bots`` lacks
     (id < 0 or past its end: unknown) and, but for proxy, for a look-ahead seat; else a plain bot as itself, and
     with proxy a look-ahead seat as the plan it chose at its last turn (``memory[s, 1]``; none yet: its setup
     policy), with its card timing and placement overrides (`_plan_bot`). Only the line-up and plans are read:
     the seat's cards and mission stay the rollout's redrawn ones."""
     if opponents == OPP_POLICY or s >= bots.shape[0] or bots[s] < 0:
-        out[:] = _POLICY_PARAMS
-        return _POLICY_ID
+        out[:] = _BASE_PARAMS[base]
+        return _BASE_IDS[base]
     bot = bots[s]
     if bot not in LOOKAHEAD_IDS:
         out[:] = params[s]
         return bot
     if opponents == OPP_PROXY:
         return _plan_bot(memory[s, 1] if memory[s, 0] >= 0 else -1, bot, params[s], out)
-    out[:] = _POLICY_PARAMS
-    return _POLICY_ID
+    out[:] = _BASE_PARAMS[base]
+    return _BASE_IDS[base]
 
 
 @jit
@@ -554,6 +597,15 @@ def _budget(bot, params):  # pragma: no cover - compiled
                 LEAF_MODEL + int(params[_VALUE_MODEL]), int(params[_VALUE_ORDER]), params[_VALUE_CLOSER])
     return (int(params[SEARCH_ROLLOUTS]), int(params[SEARCH_HORIZON]), min(int(params[SEARCH_PLANS]), MAX_PLANS),
             int(params[SEARCH_VALUE]), int(params[SEARCH_ORDER]), 0.0)
+
+
+@jit
+def _base(bot, params):  # pragma: no cover - compiled
+    """What a look-ahead seat's plans are made of (`BASES`): the search bot's ``base``; the value bot's
+    continent-tuned."""
+    if bot == VALUE_ID:
+        return BASE_CONTINENT
+    return int(params[SEARCH_BASE])
 
 
 @jit
@@ -646,7 +698,7 @@ def _plan(st, B, R, CUT, V, p, bots, params, memory, work, scores):  # pragma: n
             rollouts, horizon, plans, leaf, order, closer = _budget(bot, params)
             memory[p, 1] = _search_plan(st, B, R, CUT, V, p, rollouts, horizon, plans, work, scores, leaf, order,
                                         closer, _trade_override(bot, params), _style_override(bot, params),
-                                        _opponents(bot, params), bots, lineup, memory)
+                                        _opponents(bot, params), bots, lineup, memory, _base(bot, params))
         memory[p, 0] = turn
     return memory[p, 1]
 
@@ -661,19 +713,22 @@ def _plan_bot(k, bot, params, out):  # pragma: no cover - compiled
     trade_at = _trade_override(bot, params)
     style = _style_override(bot, params)
     first, draft = _treatment(bot, params)
+    base = _base(bot, params)
     if k < 0:
-        out[:] = _POLICY_PARAMS
-        _set_style(style, _POLICY_STYLE, out)
+        out[:] = _BASE_PARAMS[base]
+        _set_style(style, _BASE_STYLE[base], out)
         if draft > 0:
-            out[_FIRST] = first
-        return _POLICY_ID
+            out[_BASE_FIRST[base]] = first
+            if _BASE_DRAFT[base] >= 0:  # the hunter drafts only when told (the continent bot always does)
+                out[_BASE_DRAFT[base]] = 1.0
+        return _BASE_IDS[base]
     if k == FORCED_PLAN:
-        out[:] = _POLICY_PARAMS
-        out[_FIRST] = first
+        out[:] = _BASE_PARAMS[base]
+        out[_BASE_FIRST[base]] = first
         if trade_at > 0:
-            out[_POLICY_TRADE] = trade_at
-        _set_style(style, _POLICY_STYLE, out)
-        return _POLICY_ID
+            out[_BASE_TRADE[base]] = trade_at
+        _set_style(style, _BASE_STYLE[base], out)
+        return _BASE_IDS[base]
     _plan_params(k, trade_at, style, out)
     return _PLAN_IDS[k]
 
@@ -818,11 +873,12 @@ def search_plans(game, bot: str = "search", lineup=None):
     work = _new_state(st.owner.shape[0], st.card_owner.shape[0], st.alive.shape[0], 0)
     scores = np.full(len(PLAN_LIST), np.nan)
     cand = np.empty(len(PLAN_LIST), np.int64)
-    n = _plan_order(order, plans, cand)
+    base = _base(spec.id, vector)
+    n = _plan_order(order, plans, cand, base)
     best = _search_plan(st, *game.context, p, rollouts, horizon,
                         plans, work, scores, leaf, order, closer,
                         _trade_override(spec.id, vector), _style_override(spec.id, vector),
-                        _opponents(spec.id, vector), ids, prm, game._search_memory())
+                        _opponents(spec.id, vector), ids, prm, game._search_memory(), base)
     if n < len(PLAN_LIST) and not np.isnan(scores[n]):  # the aggressive plan was added (closer)
         cand[n] = PLAN_LIST.index("aggressive")
         n += 1

@@ -40,7 +40,7 @@ def wins_of(table, bot):
 
 def test_the_search_bot_is_in_the_catalogue_with_its_budget():
     spec = parse_bot("search:rollouts=16:horizon=2")
-    assert spec.values == (16.0, 2.0, 6.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert spec.values == (16.0, 2.0, 6.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     assert spec.label == "search:rollouts=16:horizon=2"
     for bad, words in (("search:rollouts=0", "out of range"), ("search:horizon=1.5", "whole number"),
                        ("search:plans=9", "out of range"), ("search:depth=2", "unknown parameter 'depth'")):
@@ -204,7 +204,7 @@ def test_opponent_model_of_each_seat():
     policy, aggressive = bot_spec(POLICY), bot_spec("aggressive")
 
     def model(s, mode):
-        return _opponent(s, mode, ids, params, memory, out), out.copy()
+        return _opponent(s, mode, ids, params, memory, out, 0), out.copy()
 
     for s in (1, 2, 3):
         bot, prm = model(s, OPP_POLICY)
@@ -214,7 +214,8 @@ def test_opponent_model_of_each_seat():
     assert model(2, OPP_ACTUAL)[0] == policy[0]
     assert model(2, OPP_PROXY)[0] == aggressive[0] and model(3, OPP_PROXY)[0] == policy[0]
     unknown = np.full(4, -1, np.int64)
-    assert _opponent(1, OPP_ACTUAL, unknown, params, memory, out) == policy[0]
+    assert _opponent(1, OPP_ACTUAL, unknown, params, memory, out, 0) == policy[0]
+    assert _opponent(1, OPP_POLICY, ids, params, memory, out, 1) == bot_spec("hunter")[0]  # base=hunter
 
 
 def test_opponents_option_changes_what_the_rollouts_play():
@@ -260,3 +261,67 @@ def test_modelled_opponents_are_deterministic_and_step_by_step_equals_compiled()
     slow = Game(3, GameRules(), seed=5)
     slow.play(bots, max_moves=10**6)
     pd.testing.assert_frame_equal(fast.events(), slow.events())
+
+
+HUNTER_BASE = "search:base=hunter:rollouts=2:horizon=1:plans=4"
+
+
+def test_the_hunter_base_compares_the_hunters_plans_and_seats_the_hunter_elsewhere():
+    """Issue 54: with base=hunter the plans are the hunter's (`HUNTER_PLANS`, in order, or by an order's digits),
+    and the hunter, not continent-tuned, plays the other seats of its rollouts (the first plan, the hunter's own
+    choice, then scores what a hunter seat's own rollouts would)."""
+    from riskstats.game.search import HUNTER_PLANS
+
+    game = turn_start(4, GameRules(), 2, 9)
+    table = search_plans(game, "search:base=hunter:rollouts=3:horizon=1:plans=8")
+    assert table.plan.tolist() == list(HUNTER_PLANS[:8]) and table.chosen.sum() == 1
+    assert table.value.between(0, 1).all() and table.value.nunique() > 1
+    ordered = search_plans(game, "search:base=hunter:rollouts=3:horizon=1:plans=3:order=935")
+    assert ordered.plan.tolist() == [HUNTER_PLANS[8], HUNTER_PLANS[2], HUNTER_PLANS[4]]
+    same = table.set_index("plan").value  # the same plan meets the same rollouts whatever its place in the order
+    assert ordered.set_index("plan").value[HUNTER_PLANS[2]] == pytest.approx(same[HUNTER_PLANS[2]])
+    continent = search_plans(game, "search:rollouts=3:horizon=1:plans=1")
+    assert continent.value[0] != pytest.approx(table.value[0])  # other rollout policies, other scores
+
+
+def test_common_random_numbers_score_two_plans_that_play_alike_the_same():
+    """Two different plans that play the turn alike (the hunter's own choice, and going for a continent it holds
+    already) meet the same rollouts: equal scores over several rollouts, not just on average."""
+    from riskstats.game.search import HUNTER_PLANS
+
+    game = Game(4, seed=11, log=False)
+    holds = None
+    while not game.over and game.turn < 60:
+        game.step(game.bot_move("hunter"))
+        if game.phase in ("trade", "reinforce"):
+            held = [k for k in (0, 1, 2, 3, 5) if _holds(game, k)]
+            if held:
+                holds = held[0]
+                break
+    assert holds is not None, "no hunter seat held a continent at a turn's start in 60 turns"
+    plan = f"hunter:first={holds}:again=1"
+    digit = HUNTER_PLANS.index(plan) + 1
+    table = search_plans(game, f"search:base=hunter:rollouts=6:horizon=1:plans=2:order=1{digit}")
+    assert table.plan.tolist() == ["hunter", plan]
+    assert table.value[0] == table.value[1] and 0 < table.value[0] < 1
+
+
+def _holds(game, k):
+    B = game.context[0]
+    mine = game.state.owner[B.continent_of == k]
+    return bool((mine == game.player).all())
+
+
+def test_a_hunter_based_search_plays_legal_games_the_same_whatever_the_threads():
+    threads = numba.get_num_threads()
+    lineup = [HUNTER_BASE, "hunter", "hunter", "hunter"]
+    try:
+        numba.set_num_threads(1)
+        one = play_games(3, 4, lineup, seed=5)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = play_games(3, 4, lineup, seed=5)
+    finally:
+        numba.set_num_threads(threads)
+    pd.testing.assert_frame_equal(one, two)
+    game = play_game(4, lineup, GameRules(), seed=int(one["seed"][0]))  # every move checked
+    assert (game.winner, game.turn) == (one["winner"][0], one["turns"][0])

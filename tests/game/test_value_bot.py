@@ -187,7 +187,9 @@ def test_a_plan_order_is_read_and_checked():
     assert parse_bot("search").values[4] == 0.0
     spec = parse_bot("value:order=9471:plans=3")
     assert spec.label == "value:plans=3:order=9471" and spec.values[3] == 9471.0
-    assert len(PLAN_LIST) == 9  # the order's digits run 1..9
+    from riskstats.game.search import HUNTER_FROM, HUNTER_PLANS
+
+    assert HUNTER_FROM == 9 and len(PLAN_LIST) == 9 + len(HUNTER_PLANS)  # the order's digits run 1..9 (either base)
     for bad in ("value:order=1021", "value:order=1231", "search:order=120"):
         with pytest.raises(RiskstatsError, match="must list items 1..9 as digits, none twice"):
             parse_bot(bad)

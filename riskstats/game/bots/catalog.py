@@ -134,6 +134,8 @@ HUNTER_SETUPS = ("spread", "planted", "auto", "duel")
 """The hunter's ``setup`` choices; the kernels compare with `SETUP_SPREAD`, `SETUP_PLANTED`, `SETUP_AUTO`,
 `SETUP_DUEL`."""
 SETUP_SPREAD, SETUP_PLANTED, SETUP_AUTO, SETUP_DUEL = range(len(HUNTER_SETUPS))
+SEARCH_BASES = ("continent-tuned", "hunter")
+"""What the search bot's plans are made of (its ``base``; `riskstats.game.search.BASES` in this order)."""
 OPPONENTS = ("policy", "actual", "proxy")
 """How a look-ahead bot's rollouts play the other seats (its ``opponents`` parameter, in this order): every one
 as continent-tuned (policy, the old behaviour); each as the bot it is in the line-up, a look-ahead seat as
@@ -277,7 +279,12 @@ BUILT_IN = {
                choices=("formula", "model", "strong", "boosted")),
          Param("order", 0.0, 0.0, 98765432.0, "the candidate plans in the order compared, one digit each, as the "
                "value bot's order; 0: the order above (12345678)", integer=True, tunable=False, digits=9),
-         _opponents(), _first_param(), _plans_trade_at(), *_style("plans"), _draft())),
+         _opponents(), _first_param(), _plans_trade_at(), *_style("plans"), _draft(),
+         Param("base", 0.0, 0.0, 1.0, "what its plans are made of: continent-tuned (the plans above; continent-tuned "
+               "plays its setup and every rollout turn but the plan's) or hunter (riskstats.game.search.HUNTER_PLANS: "
+               "the hunter's own choice, hunting, taking Australia, South America, Africa, North America or Europe "
+               "this turn, a card only, no attack; the hunter plays its setup and the rollouts' other turns; issue 54)",
+               integer=True, tunable=False, choices=SEARCH_BASES))),
     "value": BotInfo(7, (
         "Chooses its turn plan by the fitted position value (riskstats.game.value), with no long rollouts: at "
         "the start of each of its turns it plays the rest of the turn with each of the first `plans` candidate "
@@ -396,6 +403,9 @@ BUILT_IN = {
                "claiming setup and places its setup armies on the start of its best route into it (its planted "
                "setup, whatever setup says), as the continent bot's first and the look-ahead bots' draft do, so that "
                "a forced first target means one treatment in every population; 0: sets up as its own", integer=True,
+               tunable=False),
+         Param("again", 0.0, 0.0, 1.0, "1: first is its target whenever it does not hold all of it (the look-ahead "
+               "bots' one-turn plans, search's base=hunter); 0: only until it first holds it", integer=True,
                tunable=False)),
     ),
 }
@@ -429,13 +439,16 @@ HUNTER_KILL, HUNTER_KILL_PLAIN, HUNTER_KILL_MAX, HUNTER_THRESHOLD, HUNTER_BREAK,
         "entrance_weight", "trade_at"))
 HUNTER_SETUP, HUNTER_FINISH, HUNTER_SWEEP, HUNTER_HOLD, HUNTER_HOLD_MARGIN, HUNTER_LEAD, HUNTER_DUEL_EXPAND = (
     slot("hunter", n) for n in ("setup", "finish", "sweep", "hold", "hold_margin", "lead", "duel_expand"))
-HUNTER_FIRST, HUNTER_STYLE, HUNTER_DRAFT = slot("hunter", "first"), slot("hunter", STYLE[0]), slot("hunter", "draft")
+HUNTER_FIRST, HUNTER_STYLE, HUNTER_DRAFT, HUNTER_AGAIN = (slot("hunter", n) for n in ("first", STYLE[0], "draft",
+                                                                                       "again"))
 """Where the hunter holds its treatment parameters: ``first``, ``fortify`` (``reinforce`` and ``claim`` follow it,
-`STYLE`) and ``draft``."""
+`STYLE`), ``draft``, and ``again`` (its plans in a look-ahead)."""
 SEARCH_ROLLOUTS, SEARCH_HORIZON, SEARCH_PLANS, SEARCH_VALUE, SEARCH_ORDER = (
     slot("search", n) for n in ("rollouts", "horizon", "plans", "value", "order"))
 VALUE_ROLLOUTS, VALUE_PLANS, VALUE_HORIZON = slot("value", "rollouts"), slot("value", "plans"), slot("value", "horizon")
 SEARCH_OPPONENTS, VALUE_OPPONENTS = slot("search", "opponents"), slot("value", "opponents")
+SEARCH_BASE = slot("search", "base")
+"""Where the search bot holds what its plans are made of (`SEARCH_BASES`)."""
 SEARCH_FIRST, SEARCH_TRADE_AT, SEARCH_STYLE, SEARCH_DRAFT = (slot("search", n) for n in ("first", "trade_at", STYLE[0],
                                                                                       "draft"))
 VALUE_FIRST, VALUE_TRADE_AT, VALUE_STYLE, VALUE_DRAFT = (slot("value", n) for n in ("first", "trade_at", STYLE[0],

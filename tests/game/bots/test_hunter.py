@@ -448,11 +448,11 @@ def test_the_treatments_are_appended_and_their_defaults_play_the_same_games():
     from riskstats.runs.selfplay import play_games
 
     names = [p.name for p in BUILT_IN["hunter"].params]
-    assert names[HUNTER_FIRST:] == ["first", *STYLE, "draft"] and HUNTER_STYLE == HUNTER_FIRST + 1
+    assert names[HUNTER_FIRST:] == ["first", *STYLE, "draft", "again"] and HUNTER_STYLE == HUNTER_FIRST + 1
     assert len(names) <= FRONTIER_AT
     assert parse_bot("hunter:first=Australia:reinforce=spread").label == "hunter:first=5:reinforce=spread"
     plain = play_games(12, 4, "hunter", seed=3)
-    spelled = play_games(12, 4, "hunter:first=own:fortify=border:reinforce=stack:claim=greedy:draft=1", seed=3)
+    spelled = play_games(12, 4, "hunter:first=own:fortify=border:reinforce=stack:claim=greedy:draft=1:again=0", seed=3)
     assert plain[["winner", "turns", "places"]].equals(spelled[["winner", "turns", "places"]])
 
 
@@ -529,3 +529,21 @@ def test_whole_games_with_the_treatments_keep_every_invariant():
               "hunter:fortify=none:first=Africa")
     table = sweep(8, 4, lineup, seed=5)
     assert table.violations.eq("").all() and (table.winner >= 0).all()
+
+
+def test_again_makes_first_the_target_whenever_the_hunter_does_not_hold_it():
+    """The look-ahead's one-turn plans (issue 54): with again=1 the first continent is the target whenever the seat
+    lacks some of it, also after it held it once; with again=0, only until it first holds it."""
+    from riskstats.game.bots.catalog import parse_bot
+    from riskstats.game.bots.hunter.bot import _first_target
+
+    game = Game(4, seed=2, log=False).play(["hunter"], max_moves=200)
+    st, B = game.state, game.context[0]
+    australia = np.flatnonzero(B.continent_of == 5)
+    once, again = (parse_bot(f"hunter:first=5:again={a}").vector() for a in (0, 1))
+    st.owner[australia] = 1
+    assert _first_target(st, B, 1, once) == -1 == _first_target(st, B, 1, again)  # held: no target
+    st.owner[australia[0]] = 2
+    assert _first_target(st, B, 1, again) == 5
+    assert _first_target(st, B, 1, once) == -1  # it held it once: the treatment is over
+    assert _first_target(st, B, 3, once) == 5  # a seat that never held it

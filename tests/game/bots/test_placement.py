@@ -26,13 +26,14 @@ SPECS = ["aggressive", "continent-tuned", "defensive"]
 
 
 def test_placement_parameters_are_appended_and_parse_by_name():
-    after = {"value": ["model", "horizon", "opponents", "draft"], "search": ["draft"]}
+    after = {"value": ["model", "horizon", "opponents", "draft"], "search": ["draft", "base"]}
     for bot, at in (("aggressive", AGGRESSIVE_STYLE), ("continent", CONTINENT_STYLE),
                     ("defensive", DEFENSIVE_STYLE), ("value", VALUE_STYLE), ("search", SEARCH_STYLE)):
         names = [p.name for p in BUILT_IN[bot].params]
         start = names.index("fortify")
         assert names[start:start + 3] == list(STYLE), bot
-        # only value's model, horizon and opponents (issue #30), and the look-ahead bots' draft (#29) follow
+        # only value's model, horizon and opponents (issue #30), the look-ahead bots' draft (#29) and search's base
+        # (issue 54) follow
         assert names[start + 3:] == after.get(bot, []), bot
         assert at is None or start == at
         assert all(p.default == 0 and not p.tunable for p in BUILT_IN[bot].params[start:start + 3]), bot
@@ -129,7 +130,7 @@ def test_whole_games_with_treatments_keep_every_invariant():
 
 def test_the_value_bot_imposes_its_placement_on_every_plan_and_its_setup():
     from riskstats.game.bots.catalog import SEARCH_ID, VALUE_ID
-    from riskstats.game.search import _PLAN_STYLE, _POLICY_STYLE, PLAN_LIST, _plan_bot, _style_override
+    from riskstats.game.search import _BASE_STYLE, _PLAN_STYLE, PLAN_LIST, _plan_bot, _style_override
 
     for bot, spec in ((VALUE_ID, "value"), (SEARCH_ID, "search")):
         params = parse_bot(f"{spec}:fortify=none:claim=random").vector()
@@ -138,7 +139,7 @@ def test_the_value_bot_imposes_its_placement_on_every_plan_and_its_setup():
         out = np.zeros_like(params)
         for k in [-1, *range(len(PLAN_LIST))]:
             _plan_bot(k, bot, params, out)
-            at = _POLICY_STYLE if k < 0 else _PLAN_STYLE[k]
+            at = _BASE_STYLE[0] if k < 0 else _PLAN_STYLE[k]
             assert out[at].tolist() == [2.0, 0.0, 1.0], (spec, k)
     game = Game(4, seed=8).play(["value:fortify=none", "value"])
     events = game.events()

@@ -2,8 +2,9 @@
 treatments (``first`` with ``draft``, ``fortify``, ``reinforce``, ``claim``) in their place when given."""
 from __future__ import annotations
 
-from riskstats._numba import inline_jit
+from riskstats._numba import inline_jit, lean_jit
 from riskstats.game.bots.catalog import (
+    HUNTER_AGAIN,
     HUNTER_BREAK,
     HUNTER_CARD,
     HUNTER_DRAFT,
@@ -61,6 +62,7 @@ from riskstats.game.bots.hunter.setup import (
     _setup_spread,
 )
 from riskstats.game.rules.legal import _attack_dice
+from riskstats.game.rules.objectives import _holds_continent
 from riskstats.game.rules.options import R_NEUTRAL, R_PLAYERS
 from riskstats.game.rules.state import (
     ATTACK,
@@ -109,12 +111,24 @@ def _dueling(R, params):  # pragma: no cover - compiled
     return setup == SETUP_DUEL or (setup == SETUP_AUTO and R[R_PLAYERS] == 2 and R[R_NEUTRAL] < 0)
 
 
+@lean_jit
+def _first_target(st, B, p, params):  # pragma: no cover - compiled
+    """The continent the hunter's ``first`` forces on it now (-1: none): with ``again`` whenever p does not hold
+    all of it (a look-ahead's one-turn plan), else until p first holds it (`_forced_first`)."""
+    if params[HUNTER_AGAIN] == 0:
+        return _forced_first(st, B, p, params[HUNTER_FIRST])
+    k = int(params[HUNTER_FIRST])
+    if k < 0 or k >= B.continent_bonus.shape[0] or _holds_continent(st, B, p, k):
+        return -1
+    return k
+
+
 @inline_jit
 def _hunter_bot(st, B, R, CUT, V, params):  # pragma: no cover - compiled
     info = st.info
     phase = info[I_PHASE]
     p = info[I_PLAYER]
-    first = _forced_first(st, B, p, params[HUNTER_FIRST])  # -1: no continent forced (now)
+    first = _first_target(st, B, p, params)  # -1: no continent forced (now)
     draft = first >= 0 and params[HUNTER_DRAFT] != 0  # the setup goes for it too
     spread = params[HUNTER_STYLE + 1] != 0  # reinforce=spread
     if phase == CLAIM:
