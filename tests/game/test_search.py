@@ -325,3 +325,29 @@ def test_a_hunter_based_search_plays_legal_games_the_same_whatever_the_threads()
     pd.testing.assert_frame_equal(one, two)
     game = play_game(4, lineup, GameRules(), seed=int(one["seed"][0]))  # every move checked
     assert (game.winner, game.turn) == (one["winner"][0], one["turns"][0])
+
+
+def test_the_hunter_based_look_ahead_takes_a_kill_that_wins_the_game_this_turn():
+    """A fixture position (issue 54): the other player's last territory, one army, next to a stack of 20. The plans
+    that kill win in every rollout; attacking nothing scores less; the seat plays the kill and wins this turn."""
+    import json
+
+    from riskstats.game.search import HUNTER_PLANS
+
+    game = Game(2, seed=3, log=False)
+    while not (game.phase == "reinforce" and game.player == 0):
+        game.step(game.bot_move("hunter"))
+    position = json.loads(game.to_json())
+    for i, name in enumerate(position["territories"]):  # seat 0 everywhere but the neutral's last twelve
+        position["territories"][name] = [0, 3] if i < 30 else [2, 2]
+    position["territories"]["Alaska"], position["territories"]["Kamchatka"] = [0, 20], [1, 1]
+    position["hands"], position["deck"] = [[], position["deck"][:4]], position["deck"][4:]
+    fixture = Game.from_position(position)
+    bot = "search:base=hunter:rollouts=4:horizon=0:plans=8"
+    table = search_plans(fixture, bot)
+    assert table.value[table.chosen].item() == 1.0
+    idle = search_plans(fixture, "search:base=hunter:rollouts=4:horizon=0:plans=1:order=9")  # no attack
+    assert idle.plan[0] == HUNTER_PLANS[-1] and idle.value[0] < 1.0
+    turn = fixture.turn
+    fixture.play([bot, "hunter"], max_moves=200)
+    assert fixture.over and fixture.winner == 0 and fixture.turn == turn
