@@ -29,6 +29,7 @@ EXAMPLES = {
     "search = ismcts.ISMCTSBot(": Example(),
     '{"players": 2, "max_turns": 100, "actions": "full"': Example(),
     "env = VectorEnv(256, players=4": Example(),
+    'env = TextEnv(players=2, opponents="hunter", seed=2)': Example(),
     'env = VectorEnv(1024, players=4, variant="classic"': Example(),
     "model = MaskablePPO(": Example(short=(("model.learn(10_000)", "model.learn(256)"), ("games=100", "games=2")),
                                     needs="sb3_contrib"),
