@@ -7,8 +7,9 @@ finished, one JSON line a game: lists of lists in the field order of `RECORD_FIE
 formats and everything read from them: `read_records`, `append_record`, `records_beside`, `pack_records`; the
 measured seat's `METRICS` per game (`record_metrics`, with bootstrap intervals over games, `bootstrap_ratio`),
 where a record disagrees with the engine's own statistics (`engine_disagreements`), the win rate moving first and
-later (`first_player_effect`), and a folder's summary (`summary`, `summary_text`: the driver's ``--summary`` writes
-it as ``summary.csv``, which `riskstats.analysis.outside` reads for the pages).
+later (`first_player_effect`), the win rate's interval by blocks of games (`block_interval`), and a folder's
+summary (`summary`, `summary_text`: the driver's ``--summary`` writes it as ``summary.csv``, which
+`riskstats.analysis.outside` reads for the pages).
 """
 from __future__ import annotations
 
@@ -121,6 +122,27 @@ def bootstrap_ratio(num, den, resamples: int = 1000, seed: int = 0) -> tuple[flo
     return float(num.sum() / den.sum()), float(low), float(high)
 
 
+BLOCK = 50
+"""Games per block in `block_interval`: consecutive game numbers, long enough for a block's mean to be near normal."""
+
+
+def block_interval(won, block: int = BLOCK) -> tuple[float, float, int]:
+    """The 95% interval of a win rate by blocks of games (issue 54: the instrument's check): ``won`` (0/1 per game,
+    in game-number order) cut into consecutive blocks of ``block`` games (a last block of fewer is left out), and a
+    t-interval on the blocks' means. Games that are not independent (neighbouring seeds that draw alike, a drift
+    within a run) widen it beyond the Wilson interval; independent games give about the same width. (nan, nan, k)
+    with fewer than 2 blocks."""
+    from scipy.stats import t
+
+    won = np.asarray(won, float)
+    k = len(won) // block
+    if k < 2:
+        return float("nan"), float("nan"), k
+    means = won[:k * block].reshape(k, block).mean(axis=1)
+    half = t.ppf(0.975, k - 1) * means.std(ddof=1) / np.sqrt(k)
+    return float(means.mean() - half), float(means.mean() + half), k
+
+
 METRICS = {
     "conversion": "eliminations of an opponent with <= 2 territories and >= 1 card at the measured seat's turn "
                   "start, in that turn, per such opportunity",
@@ -223,9 +245,9 @@ def first_player_effect(df) -> dict:
 
 
 def summary(folder: Path):
-    """Each CSV's win rate of the remote seat with its 95% Wilson interval and the fair share; its win rate when
-    moving first and later (`first_player_effect`); and where a records file beside it (`records_beside`) holds
-    its records, their metrics (`record_metrics`)."""
+    """Each CSV's win rate of the remote seat with its 95% Wilson interval and the fair share, and its interval by
+    blocks of games (`block_interval`); its win rate when moving first and later (`first_player_effect`); and where
+    a records file beside it (`records_beside`) holds its records, their metrics (`record_metrics`)."""
     import pandas as pd
 
     rows = []
@@ -245,6 +267,7 @@ def summary(folder: Path):
                "mean_turns": float(df["turns"].mean()), "seconds_per_game": float(df["seconds"].mean()),
                "delegate": delegate, "cards": str(df["cards"].iloc[0]) if "cards" in df else "increasing",
                **first_player_effect(df)}
+        row["block_low95"], row["block_high95"], row["blocks"] = block_interval(df.sort_values("game").remote_won)
         records = records_beside(path)
         if records is not None:
             games = set(df["game"].astype(int))
@@ -273,6 +296,9 @@ def summary_text(table) -> str:
                      + f": {row['wins']}/{row['games']} = {row['win_rate']:.3f} [{row['low95']:.3f}, "
                      f"{row['high95']:.3f}] (fair {row['fair_share']:.3f}); draws {row['draws']}, fallbacks "
                      f"{row['fallbacks']}, {row['mean_turns']:.1f} turns, {row['seconds_per_game']:.2f} s/game")
+        if present(row.get("block_low95")):
+            lines.append(f"    by blocks of {BLOCK} games: [{row['block_low95']:.3f}, {row['block_high95']:.3f}] "
+                         f"({int(row['blocks'])} blocks)")
         if present(row.get("first_games")):
             lines.append(f"    moving first: {interval(row, 'first_win_rate')} (n={int(row['first_games'])}); "
                          f"later: {interval(row, 'later_win_rate')} (n={int(row['later_games'])})")

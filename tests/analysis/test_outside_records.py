@@ -2,6 +2,7 @@
 measured seat's metrics on synthetic games, the bootstrap ratio, the first-player split and a folder's summary."""
 import csv
 
+import numpy as np
 import pandas as pd
 
 import riskstats.analysis.outside_records as R
@@ -116,3 +117,21 @@ def test_packing_keeps_every_record_and_a_run_appends_to_the_packed_file(tmp_pat
     R.append_record(packed, {"game": 3})
     assert R.read_records(packed) == records + [{"game": 3}]
     assert R.pack_records(packed) == packed
+
+
+def test_the_interval_by_blocks_agrees_with_wilson_on_independent_games_and_widens_on_dependent_ones():
+    """Issue 54's check of the instrument: 600 independent games at a 30% win rate give a block interval about as
+    wide as Wilson's; the same games with neighbours alike (runs of 25 equal outcomes) give one far wider."""
+    from riskstats.intervals import wilson_interval
+
+    rng = np.random.default_rng(54)
+    independent = (rng.random(600) < 0.3).astype(int)
+    low, high, blocks = R.block_interval(independent)
+    wl, wh = wilson_interval(int(independent.sum()), 600)
+    assert blocks == 12 and low < independent.mean() < high
+    assert 0.7 < (high - low) / (wh - wl) < 1.4
+    alike = np.repeat((rng.random(24) < 0.3).astype(int), 25)
+    low, high, _ = R.block_interval(alike)
+    wl, wh = wilson_interval(int(alike.sum()), 600)
+    assert (high - low) > 3 * (wh - wl)
+    assert np.isnan(R.block_interval(independent[:60])[0])  # one block: no interval
