@@ -1,11 +1,13 @@
 """A text environment for language-model agents (issue 55): one seat of a game, played by prompts and replies.
 
 This module owns the text view of a game: the prompt of a decision (`prompt`: the phase, a digest of the board and
-the numbered legal moves), the reading of a reply (`parse_reply`) and `TextEnv`, which plays one seat by text while
-built-in bots play the others. It owns no rule and no action space: the moves offered are the legal ids of the macro
-space (`riskstats.env.macro.MacroEncoding`, automatic defence), each played by the engine, and the odds written into
-an attack's line are the exact ones of `riskstats.odds.battle.battle_odds` (the attacker rolling every army but the
-one that stays, until the territory falls or it cannot roll).
+the numbered legal moves), the reading of a reply (`parse_reply`), `TextEnv`, which plays one seat by text while
+built-in bots play the others, `play_agent`, which plays any callable from a prompt to a reply for many games (the
+tidy games table, the agent's `record`, transcripts), and two scripted baselines (`BASELINES`). It owns no rule and
+no action space: the moves offered are the legal ids of the macro space (`riskstats.env.macro.MacroEncoding`,
+automatic defence), each played by the engine, and the odds written into an attack's line are the exact ones of
+`riskstats.odds.battle.battle_odds` (the attacker rolling every army but the one that stays, until the territory
+falls or it cannot roll).
 
 A prompt reads, for the seat to move::
 
@@ -291,3 +293,88 @@ class TextEnv:
         if not self.game.over or self.game.winner < 0:
             return 0.0
         return 1.0 if self.game.winner == self.seat else -1.0 / (self.players - 1)
+
+
+def first_move(prompt: str) -> str:
+    """A scripted text agent (a baseline): always the first legal move."""
+    return "1"
+
+
+_ATTACK = re.compile(r"^(\d+)\. attack .*, until decided: P\(conquer\) ([0-9.]+)", re.MULTILINE)
+
+
+def best_odds(prompt: str, at_least: float = 0.5) -> str:
+    """A scripted text agent (a baseline): of the attacks offered until decided, the one with the best exact
+    P(conquer), if it is at least ``at_least``; otherwise the move that ends the phase, where there is one, else the
+    first move."""
+    attacks = [(float(p), int(k)) for k, p in _ATTACK.findall(prompt)]
+    if attacks and max(attacks)[0] >= at_least:
+        return str(max(attacks, key=lambda pk: (pk[0], -pk[1]))[1])
+    end = re.search(r"^(\d+)\. end the ", prompt, re.MULTILINE)
+    return end.group(1) if end else "1"
+
+
+BASELINES = {"first_move": first_move, "best_odds": best_odds}
+"""The scripted text agents issue 55 measures, by name."""
+
+
+def play_agent(agent, opponents: str = "hunter", games: int = 10, seed: int = 0, *, players: int = 2,
+               transcripts=None, **env_options):
+    """Play ``games`` games of ``agent`` (any callable from a prompt to a reply: a language model behind the
+    user's own client, a script) in a `TextEnv` against ``opponents``, its seat rotating (game k: seat k % players)
+    and game k dealt from the k-th seed of ``seed`` (the same call, the same games).
+
+    Returns the tidy games table, one row per game: game, seed, seat, opponents, players, winner, won (1/0),
+    truncated, turns, decisions, bad (replies that named no move) and defaults (default moves played); its
+    ``attrs["summary"]`` is the agent's record (`record`). ``transcripts``: a path to append every decision to as a
+    JSON line (game, seat, turn, phase, prompt, reply, move, error, default).
+    """
+    import pandas as pd
+
+    from riskstats.game.rules.stream import splitmix64
+
+    if not callable(agent):
+        raise RiskstatsError(f"agent must be a callable from a prompt to a reply, got {agent!r}")
+    games = check_int("games", games, 1)
+    rows = []
+    out = None if transcripts is None else open(transcripts, "a")
+    try:
+        for k in range(games):
+            game_seed = splitmix64(check_int("seed", seed, 0) * 1_000_003 + k) % 2**63
+            env = TextEnv(players, opponents=opponents, seat=k % players, seed=game_seed, **env_options)
+            text, done, decisions, bad, defaults = env.reset(), env.game.over, 0, 0, 0
+            while not done:
+                reply = agent(text)
+                turn, phase = env.game.turn, env.game.phase
+                nxt, _, done, info = env.step(reply)
+                decisions += 1
+                bad += bool(info["error"])
+                defaults += info["default"]
+                if out is not None:
+                    out.write(json.dumps({"game": k, "seat": env.seat, "turn": turn, "phase": phase, "prompt": text,
+                                          "reply": str(reply)[:MAX_REPLY], **{x: info[x] for x in
+                                                                                ("move", "error", "default")}})
+                              + "\n")
+                text = nxt
+            winner = int(env.game.winner)
+            rows.append({"game": k, "seed": game_seed, "seat": env.seat, "opponents": opponents, "players": players,
+                         "winner": winner, "won": int(winner == env.seat), "truncated": int(winner < 0),
+                         "turns": int(env.game.turn), "decisions": decisions, "bad": bad, "defaults": defaults})
+    finally:
+        if out is not None:
+            out.close()
+    table = pd.DataFrame(rows)
+    table.attrs["summary"] = record(table)
+    return table
+
+
+def record(table) -> dict:
+    """An agent's record over a `play_agent` table: games, wins, win rate with its 95% Wilson interval, the fair
+    share, truncated games, replies that named no move."""
+    from riskstats.intervals import wilson_interval
+
+    games, wins = len(table), int(table["won"].sum())
+    low, high = wilson_interval(wins, games)
+    return {"games": games, "wins": wins, "win_rate": wins / games, "low95": low, "high95": high,
+            "fair_share": 1 / int(table["players"].iloc[0]), "truncated": int(table["truncated"].sum()),
+            "bad_replies": int(table["bad"].sum())}

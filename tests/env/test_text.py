@@ -116,3 +116,33 @@ def test_no_reply_crashes_the_parser(reply):
     """10,000 random and hostile strings (text, raw bytes, nested JSON): always an index in range or a reason."""
     index, why = parse_reply(reply, OPTIONS)
     assert (index is None and why) or (0 <= index < len(OPTIONS) and why == "")
+
+
+def test_play_agent_plays_any_callable_in_rotating_seats_and_keeps_transcripts(tmp_path):
+    from riskstats.env.text import BASELINES, play_agent
+
+    log = tmp_path / "t.jsonl"
+    table = play_agent(BASELINES["best_odds"], "continent-tuned", 4, seed=3, transcripts=log)
+    assert table.seat.tolist() == [0, 1, 0, 1] and table.won.isin([0, 1]).all() and (table.bad == 0).all()
+    summary = table.attrs["summary"]
+    assert summary["games"] == 4 and summary["low95"] <= summary["win_rate"] <= summary["high95"]
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(lines) == table.decisions.sum() and {"prompt", "reply", "move"} <= set(lines[0])
+    again = play_agent(BASELINES["best_odds"], "continent-tuned", 4, seed=3)
+    assert again.equals(table)  # the same call, the same games
+    chatty = play_agent(lambda prompt: "hmm", "random", 1, seed=1, retries=1)
+    assert chatty.bad[0] == 2 * chatty.defaults[0] > 0  # each decision: one retry, then the default move
+    with pytest.raises(RiskstatsError, match="agent must be a callable"):
+        play_agent("not callable")
+
+
+def test_the_best_odds_baseline_takes_the_surest_attack_or_ends_the_phase():
+    from riskstats.env.text import best_odds
+
+    prompt = ("You are seat 0 ...\nLegal moves (reply with one number):\n1. end the attack phase\n"
+              "2. attack A (3) from B (4), one roll of 3 dice: P(conquer) 0.000, ...\n"
+              "3. attack A (3) from B (4), until decided: P(conquer) 0.412, ...\n"
+              "4. attack C (1) from D (9), until decided: P(conquer) 0.998, ...\n")
+    assert best_odds(prompt) == "4"
+    assert best_odds(prompt.replace("0.998", "0.300")) == "1"  # nothing at 0.5 or better: end the phase
+    assert best_odds("1. place 3 on Alaska\n2. place 1 on Alaska") == "1"
