@@ -209,9 +209,9 @@ class TextEnv:
     >>> env = TextEnv(players=2, opponents="continent-tuned", seed=1)
     >>> text = env.reset()
     >>> text.splitlines()[0]
-    'You are seat 0 of 2 (two-player), turn 0, phase claim. Armies to place: 1.'
+    'You are seat 0 of 2 (two-player), turn 0, phase setup_place.'
     >>> _, reward, done, info = env.step("1")
-    >>> info["move"].startswith("place 1 on"), done
+    >>> info["move"].startswith("place "), done
     (True, False)
     """
 
@@ -272,7 +272,7 @@ class TextEnv:
         info["move"] = options[index]
         self.space.play(self.game, int(legal[index]), self.pend)
         self._play_others()
-        return self.prompt, self._reward(), self.game.over, {**info, "winner": self._winner()}
+        return self.prompt, self._reward(), bool(self.game.over), {**info, "winner": self._winner()}
 
     def _legal(self) -> np.ndarray:
         return np.flatnonzero(self.space.mask(self.game))
