@@ -26,6 +26,7 @@ so. No string makes `parse_reply` raise.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
@@ -229,6 +230,7 @@ class TextEnv:
         self.seed = seed
         self.game = None
         self._bad = 0
+        self._legal, self._texts = np.zeros(0, np.int64), []
 
     def reset(self, seed: int | None = None) -> str:
         """Start a game (on ``seed``, default the environment's) and return the seat's first prompt."""
@@ -242,24 +244,21 @@ class TextEnv:
     @property
     def options(self) -> list[str]:
         """The numbered moves of the current prompt (empty once the game is over)."""
-        if self.game is None or self.game.over:
-            return []
-        return [option_text(self.game, self.space, int(a)) for a in self._legal()]
+        return list(self._texts)
 
     @property
     def prompt(self) -> str:
         """The current prompt ("" once the game is over)."""
         if self.game is None or self.game.over:
             return ""
-        return prompt(self.game, self.seat, self.options)
+        return prompt(self.game, self.seat, self._texts)
 
     def step(self, reply) -> tuple[str, float, bool, dict]:
         if self.game is None:
             raise RiskstatsError("step needs a running game: call reset first")
         if self.game.over:
             raise RiskstatsError("the game is over: call reset")
-        legal = self._legal()
-        options = [option_text(self.game, self.space, int(a)) for a in legal]
+        legal, options = self._legal, self._texts
         index, error = parse_reply(reply, options)
         info = {"move": None, "error": error, "default": False}
         if index is None:
@@ -274,17 +273,17 @@ class TextEnv:
         self._play_others()
         return self.prompt, self._reward(), bool(self.game.over), {**info, "winner": self._winner()}
 
-    def _legal(self) -> np.ndarray:
-        return np.flatnonzero(self.space.mask(self.game))
-
     def _play_others(self) -> None:
-        """The other seats' moves (and every automatic defence) until the seat is to move or the game is over."""
+        """The other seats' moves (and every automatic defence) until the seat is to move or the game is over; then
+        the seat's legal ids and their lines, worked out once a decision (an attack's line costs its exact odds)."""
         game = self.game
         while not game.over and (game.player != self.seat or game.phase == "defend"):
             if game.phase == "defend":
                 game.step(Move.defend(most_dice(game)))
             else:
                 game.step(game.bot_move(self.opponents))
+        self._legal = np.flatnonzero(self.space.mask(game)) if not game.over else np.zeros(0, np.int64)
+        self._texts = [option_text(game, self.space, int(a)) for a in self._legal]
 
     def _winner(self):
         return int(self.game.winner) if self.game.over else None
@@ -337,8 +336,7 @@ def play_agent(agent, opponents: str = "hunter", games: int = 10, seed: int = 0,
         raise RiskstatsError(f"agent must be a callable from a prompt to a reply, got {agent!r}")
     games = check_int("games", games, 1)
     rows = []
-    out = None if transcripts is None else open(transcripts, "a")
-    try:
+    with open(transcripts, "a") if transcripts is not None else contextlib.nullcontext() as out:
         for k in range(games):
             game_seed = splitmix64(check_int("seed", seed, 0) * 1_000_003 + k) % 2**63
             env = TextEnv(players, opponents=opponents, seat=k % players, seed=game_seed, **env_options)
@@ -360,9 +358,6 @@ def play_agent(agent, opponents: str = "hunter", games: int = 10, seed: int = 0,
             rows.append({"game": k, "seed": game_seed, "seat": env.seat, "opponents": opponents, "players": players,
                          "winner": winner, "won": int(winner == env.seat), "truncated": int(winner < 0),
                          "turns": int(env.game.turn), "decisions": decisions, "bad": bad, "defaults": defaults})
-    finally:
-        if out is not None:
-            out.close()
     table = pd.DataFrame(rows)
     table.attrs["summary"] = record(table)
     return table

@@ -242,8 +242,8 @@ def _best_attack_where(st, B, V, p, into, rank, spare, stop):  # pragma: no cove
         The armies each own territory rolls with (its armies less what it keeps); one with fewer than 1 does
         not attack. None: all its armies but one.
     stop : True or None
-        True: the stop rule (`_rolls_on`) applies; None: numba compiles the case without it (a runtime False
-        cost the aggressive bot's games some 5% in `scripts/bench/bench_versions.py`).
+        True: the stop rule (`_rolls_on`) applies; None: numba compiles the case without it, as for ``rank`` and
+        ``spare``.
     """
     best_a = -1
     best_b = -1
